@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm start`: build the client when it has not been built yet, then run the server.
+// The server runs from TypeScript through tsx (docs/decisions/0002-run-server-with-tsx.md).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const clientIndex = join(root, 'dist', 'client', 'index.html');
+
+if (!existsSync(clientIndex) || process.argv.includes('--rebuild')) {
+  console.log('Building the client (first start only)...');
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'server', 'main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,217 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { resolveAppSecret } from './app-secret';
+import { createSessionStore, SESSION_COOKIE } from './auth/sessions';
+import { createLoginThrottle, DEFAULT_THROTTLE, type ThrottleLimits } from './auth/throttle';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { type Database, openDatabase } from './db/client';
+import { migrateDatabase } from './db/migrate';
+import { ensureInitialStaff } from './db/seed';
+import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
+import { refuseCrossSite } from './http/cross-site';
+import { registerErrorHandling } from './http/errors';
+import { authRoutes } from './modules/auth/routes';
+import { healthRoutes } from './modules/health/routes';
+import { userRoutes } from './modules/users/routes';
+
+export interface BuildOptions {
+  /** Use this database instead of opening one from the configuration (tests share nothing else). */
+  database?: Database;
+  loginThrottle?: ThrottleLimits;
+  /** Directory of the built client; defaults to dist/client. */
+  clientDir?: string;
+  now?: () => Date;
+  /** Receives the one-time generated staff password (default: printed to stdout). */
+  onGeneratedStaffPassword?: (username: string, password: string) => void;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+const defaultClientDir = fileURLToPath(new URL('../../dist/client', import.meta.url));
+
+// Paths under these prefixes answer 401/403 even when no route matches, so probing reveals nothing.
+const GUARDED_PREFIXES: [string, 'user' | 'staff'][] = [
+  ['/api/staff/', 'staff'],
+  ['/api/admin/', 'staff'],
+  ['/api/sharepoint/', 'staff'],
+  ['/api/', 'user'],
+];
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: {
+        paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
+    },
+    bodyLimit: 256 * 1024,
+    trustProxy: config.TRUST_PROXY,
+    // Per-request lines only when debugging; errors are always logged by our error handler.
+    logController: new LogController({
+      disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    }),
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  await migrateDatabase(database);
+  const appSecret = await resolveAppSecret(config.APP_SECRET, database, config.DATA_DIR);
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    appSecret,
+    sessions: createSessionStore(database.db, appSecret),
+    loginThrottle: createLoginThrottle(database.db, options.loginThrottle ?? DEFAULT_THROTTLE),
+    log: app.log,
+    now: options.now ?? (() => new Date()),
+  };
+
+  const created = await ensureInitialStaff(database.db, {
+    username: config.INITIAL_STAFF_USERNAME,
+    password: config.INITIAL_STAFF_PASSWORD,
+  });
+  if (created?.generatedPassword) {
+    const print =
+      options.onGeneratedStaffPassword ??
+      ((username: string, password: string) =>
+        process.stdout.write(
+          `\nFirst staff account created. Sign in at /staff-login with\n  username: ${username}\n  password: ${password}\nThis password is shown only once; change it after signing in.\n\n`,
+        ));
+    print(created.username, created.generatedPassword);
+  }
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  app.addHook('onRoute', requireDeclaredAccess);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix positions popovers with inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.COOKIE_SECURE === 'true' ? undefined : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionToken', null);
+  app.addHook('onRequest', refuseCrossSite);
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const session = await ctx.sessions.resolve(token);
+    if (session) {
+      request.user = session.user;
+      request.sessionToken = token;
+    }
+  });
+  app.addHook('preHandler', enforceAccess);
+  app.addHook('onSend', async (request, reply, payload) => {
+    // API answers are per-user; no shared cache may keep them.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Arts Facilitator Portal API',
+        version: '1.0.0',
+        description: 'Sessions are cookies; see DESIGN.md section 10.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  await app.register(healthRoutes(ctx));
+  await app.register(authRoutes(ctx));
+  await app.register(userRoutes(ctx));
+
+  const clientDir = options.clientDir ?? defaultClientDir;
+  const indexFile = `${clientDir}/index.html`;
+  const hasClient = existsSync(indexFile);
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        // Vite fingerprints everything under assets/, so those never change.
+        if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  const indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : null;
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/') || path === '/api') {
+      const guard = GUARDED_PREFIXES.find(([prefix]) => path.startsWith(prefix))?.[1];
+      if (guard && !request.user) return reply.code(401).send({ message: 'Please sign in to continue' });
+      if (guard === 'staff' && !isStaff(request.user))
+        return reply.code(403).send({ message: 'This is for staff only' });
+      return reply.code(404).send({ message: 'Not found' });
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && indexHtml) {
+      // Client-side routes: the single-page app decides, including its own 404 page.
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(indexHtml);
+    }
+    return reply.code(404).send({ message: 'Not found' });
+  });
+
+  await app.ready();
+
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}

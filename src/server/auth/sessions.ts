@@ -1,0 +1,79 @@
+import { createHmac } from 'node:crypto';
+import { and, eq, gt, lt, ne, or } from 'drizzle-orm';
+import { deriveKey, randomToken } from '../crypto';
+import type { Db } from '../db/client';
+import { sessions, users } from '../db/schema';
+
+export const SESSION_COOKIE = 'afp_session';
+/** A session not used for this long ends. */
+export const SESSION_IDLE_MS = 3 * 24 * 60 * 60 * 1000;
+/** A session ends this long after sign-in, however much it is used. */
+export const SESSION_ABSOLUTE_MS = 14 * 24 * 60 * 60 * 1000;
+// Writing last_seen_at on every request would turn every read into a write.
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+export type SessionUser = typeof users.$inferSelect;
+
+export interface SessionStore {
+  create(userId: number): Promise<{ token: string; expiresAt: Date }>;
+  /** The user behind a cookie token, or null when it is unknown or expired. */
+  resolve(token: string): Promise<{ user: SessionUser; sessionId: string } | null>;
+  destroy(token: string): Promise<void>;
+  destroyAllForUser(userId: number, exceptToken?: string): Promise<void>;
+  purgeExpired(): Promise<number>;
+}
+
+export function createSessionStore(db: Db, appSecret: string): SessionStore {
+  const key = deriveKey(appSecret, 'session-id');
+  // The database keeps only a keyed hash of the cookie value: a copy of the table opens no session.
+  const idFor = (token: string) => createHmac('sha256', key).update(token).digest('base64url');
+
+  return {
+    async create(userId) {
+      const token = randomToken(32);
+      const now = Date.now();
+      const expiresAt = new Date(now + SESSION_ABSOLUTE_MS);
+      await db.insert(sessions).values({ id: idFor(token), userId, expiresAt, lastSeenAt: new Date(now) });
+      return { token, expiresAt };
+    },
+
+    async resolve(token) {
+      if (!token || token.length > 200) return null;
+      const id = idFor(token);
+      const now = new Date();
+      const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS);
+      const [row] = await db
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, idleCutoff)));
+      if (!row) return null;
+      if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+        await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+      }
+      return { user: row.user, sessionId: id };
+    },
+
+    async destroy(token) {
+      await db.delete(sessions).where(eq(sessions.id, idFor(token)));
+    },
+
+    async destroyAllForUser(userId, exceptToken) {
+      const condition = exceptToken
+        ? and(eq(sessions.userId, userId), ne(sessions.id, idFor(exceptToken)))
+        : eq(sessions.userId, userId);
+      await db.delete(sessions).where(condition);
+    },
+
+    async purgeExpired() {
+      const now = new Date();
+      const deleted = await db
+        .delete(sessions)
+        .where(
+          or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS))),
+        )
+        .returning({ id: sessions.id });
+      return deleted.length;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const validTimeZone = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone such as Europe/London');
+
+const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+export interface OfficeHours {
+  /** 0 = Sunday … 6 = Saturday */
+  days: number[];
+  /** minutes after midnight, local to ORG_TIMEZONE */
+  startMinute: number;
+  endMinute: number;
+}
+
+/** `Mon-Fri 08:00-18:00`, `Mon,Wed,Fri 09:00-17:30` or `Sun-Sat 00:00-24:00`. */
+export function parseOfficeHours(text: string): OfficeHours | string {
+  const match = /^\s*([A-Za-z,-]+)\s+(\d{2}):(\d{2})-(\d{2}):(\d{2})\s*$/.exec(text);
+  if (!match) return 'must look like "Mon-Fri 08:00-18:00"';
+  const [, dayPart, sh, sm, eh, em] = match as unknown as [string, string, string, string, string, string];
+  const dayIndex = (name: string) => DAY_NAMES.findIndex((d) => d.toLowerCase() === name.toLowerCase());
+  const days = new Set<number>();
+  for (const piece of dayPart.split(',')) {
+    const [first, last] = piece.split('-');
+    const from = dayIndex(first ?? '');
+    const to = last === undefined ? from : dayIndex(last);
+    if (from < 0 || to < 0) return `unknown day in "${piece}" (use Sun Mon Tue Wed Thu Fri Sat)`;
+    for (let d = from; ; d = (d + 1) % 7) {
+      days.add(d);
+      if (d === to) break;
+    }
+  }
+  const startMinute = Number(sh) * 60 + Number(sm);
+  const endMinute = Number(eh) * 60 + Number(em);
+  if (Number(sm) > 59 || Number(em) > 59 || startMinute > 24 * 60 || endMinute > 24 * 60) {
+    return 'has an impossible time';
+  }
+  if (startMinute >= endMinute) return 'must end after it starts';
+  return { days: [...days].sort(), startMinute, endMinute };
+}
+
+const env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  INITIAL_STAFF_USERNAME: z.string().trim().min(3, 'must be at least 3 characters').optional(),
+  INITIAL_STAFF_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ORG_TIMEZONE: validTimeZone.default('Europe/London'),
+  OFFICE_HOURS: z
+    .string()
+    .default('Mon-Fri 08:00-18:00')
+    .transform((text, ctx) => {
+      const parsed = parseOfficeHours(text);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  BOOKINGS_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  GRAPH_BASE_URL: z.url().default('https://graph.microsoft.com/v1.0'),
+  AUTHORITY_HOST: z.url().default('https://login.microsoftonline.com'),
+  ALLOW_REGISTRATION: booleanFlag.default(false),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).default('auto'),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = Omit<z.output<typeof env>, 'INITIAL_STAFF_USERNAME' | 'INITIAL_STAFF_PASSWORD'> & {
+  INITIAL_STAFF_USERNAME?: string | undefined;
+  INITIAL_STAFF_PASSWORD?: string | undefined;
+};
+
+export class ConfigError extends Error {}
+
+/** Parse the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // Empty variables count as unset, the way most deployment tools write them.
+  const present = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = env.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = result.data;
+  if (Boolean(config.INITIAL_STAFF_USERNAME) !== Boolean(config.INITIAL_STAFF_PASSWORD)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  INITIAL_STAFF_USERNAME and INITIAL_STAFF_PASSWORD must be set together',
+    );
+  }
+  return config;
+}

@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { SessionStore } from './auth/sessions';
+import type { LoginThrottle } from './auth/throttle';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+
+/** Everything a route or job needs, built once in buildApp and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  appSecret: string;
+  sessions: SessionStore;
+  loginThrottle: LoginThrottle;
+  log: FastifyBaseLogger;
+  /** the current time; tests may pin it */
+  now: () => Date;
+}

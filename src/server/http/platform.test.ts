@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseOfficeHours } from '../config';
+import { createTestApp, type TestApp } from '../test/harness';
+import { requireDeclaredAccess } from './access';
+
+let t: TestApp;
+let staffCookie: string;
+let facilitatorCookie: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.createUser({ username: 'fac@example.org', password: 'fac-pass-1' });
+  staffCookie = await t.loginStaff();
+  facilitatorCookie = await t.login('fac@example.org', 'fac-pass-1');
+});
+afterAll(() => t.close());
+
+describe('route-group guards', () => {
+  // Every group answers for paths that later issues fill, so nothing is ever open by accident.
+  it.each([
+    ['GET', '/api/staff/users', 200],
+    ['GET', '/api/staff/anything-not-built', 404],
+    ['GET', '/api/admin/anything-not-built', 404],
+    ['POST', '/api/sharepoint/anything-not-built', 404],
+  ])('%s %s: anonymous 401, facilitator 403, staff %i', async (method, url, staffStatus) => {
+    const anonymous = await t.app.inject({ method: method as 'GET', url });
+    const facilitator = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { cookie: facilitatorCookie },
+    });
+    const staff = await t.app.inject({ method: method as 'GET', url, headers: { cookie: staffCookie } });
+    expect(anonymous.statusCode).toBe(401);
+    expect(facilitator.statusCode).toBe(403);
+    expect(staff.statusCode).toBe(staffStatus);
+  });
+
+  it('signed-in-only API paths are 401 for anonymous callers', async () => {
+    expect((await t.app.inject({ url: '/api/something-else' })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/api/something-else', headers: { cookie: facilitatorCookie } })).statusCode,
+    ).toBe(404);
+  });
+
+  it('refuses a route that forgets to say who may call it', () => {
+    expect(() => requireDeclaredAccess({ method: 'GET', url: '/api/unguarded' })).toThrow(
+      /does not declare who may call it/,
+    );
+    expect(() =>
+      requireDeclaredAccess({ method: 'GET', url: '/api/guarded', config: { access: 'user' } }),
+    ).not.toThrow();
+  });
+});
+
+describe('platform', () => {
+  it('reports health with the database checked', async () => {
+    const response = await t.app.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('serves the OpenAPI document and its reader', async () => {
+    const document = await t.app.inject({ url: '/api/openapi.json' });
+    expect(document.statusCode).toBe(200);
+    const spec = document.json();
+    expect(spec.openapi).toMatch(/^3\./);
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/auth/staff-login', '/api/user', '/api/staff/users']),
+    );
+    const docs = await t.app.inject({ url: '/api/docs' });
+    expect([200, 302]).toContain(docs.statusCode);
+  });
+
+  it('sends the security headers on every response, API or page', async () => {
+    for (const url of ['/api/health', '/api/user', '/some/page']) {
+      const response = await t.app.inject({ url });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('refuses a body over the limit with 413 and a message', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: JSON.stringify({ username: 'x'.repeat(300 * 1024), password: 'abcdefg' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ message: 'The request is too large' });
+  });
+
+  it('refuses an unsupported content type with a message', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: 'username=a',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toHaveProperty('message');
+  });
+
+  it('answers a failure inside with a 500 that shows no internals, and health says 503', async () => {
+    const broken = await createTestApp();
+    const cookie = await broken.loginStaff();
+    await broken.ctx.database.close();
+    const response = await broken.app.inject({ url: '/api/staff/users', headers: { cookie: cookie } });
+    expect(response.statusCode).toBeGreaterThanOrEqual(500);
+    expect(response.json()).toEqual({ message: 'Something went wrong on our side. Please try again.' });
+    expect(response.body).not.toMatch(/pglite|drizzle|select|stack|at /i);
+    expect((await broken.app.inject({ url: '/api/health' })).statusCode).toBe(503);
+    await broken.app.close();
+  });
+});
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 5000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      ORG_TIMEZONE: 'Europe/London',
+      BOOKINGS_REFRESH_MINUTES: 15,
+      ALLOW_REGISTRATION: false,
+      COOKIE_SECURE: 'auto',
+      TRUST_PROXY: false,
+    });
+    expect(config.GRAPH_BASE_URL).toBe('https://graph.microsoft.com/v1.0');
+    expect(config.AUTHORITY_HOST).toBe('https://login.microsoftonline.com');
+    expect(config.OFFICE_HOURS).toEqual({ days: [1, 2, 3, 4, 5], startMinute: 480, endMinute: 1080 });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ ORG_TIMEZONE: 'Mars/Olympus' }, 'ORG_TIMEZONE'],
+    [{ OFFICE_HOURS: 'weekdays' }, 'OFFICE_HOURS'],
+    [{ OFFICE_HOURS: 'Mon-Fri 18:00-08:00' }, 'OFFICE_HOURS'],
+    [{ BOOKINGS_REFRESH_MINUTES: '0' }, 'BOOKINGS_REFRESH_MINUTES'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ APP_SECRET: 'short' }, 'APP_SECRET'],
+    [{ ALLOW_REGISTRATION: 'maybe' }, 'ALLOW_REGISTRATION'],
+    [{ COOKIE_SECURE: 'sometimes' }, 'COOKIE_SECURE'],
+    [{ GRAPH_BASE_URL: 'not a url' }, 'GRAPH_BASE_URL'],
+    [{ INITIAL_STAFF_USERNAME: 'boss' }, 'INITIAL_STAFF_PASSWORD'],
+  ])('names the bad variable in %j', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reads office hours with ranges, lists and wrap-around', () => {
+    expect(parseOfficeHours('Mon,Wed,Fri 09:00-17:30')).toEqual({
+      days: [1, 3, 5],
+      startMinute: 540,
+      endMinute: 1050,
+    });
+    expect(parseOfficeHours('Sat-Mon 10:00-12:00')).toEqual({
+      days: [0, 1, 6],
+      startMinute: 600,
+      endMinute: 720,
+    });
+    expect(typeof parseOfficeHours('Funday 09:00-10:00')).toBe('string');
+  });
+});

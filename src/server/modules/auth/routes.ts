@@ -1,0 +1,172 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { changePasswordBody, loginBody, registerBody, staffLoginBody } from '../../../shared/schemas/auth';
+import { errorResponse, messageResponse } from '../../../shared/schemas/common';
+import { publicUser } from '../../../shared/schemas/users';
+import { SESSION_COOKIE } from '../../auth/sessions';
+import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
+import { toPublicUser } from '../users/service';
+import { changePassword, register, signIn } from './service';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  409: errorResponse,
+  429: errorResponse,
+};
+
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const secureCookie = (request: FastifyRequest) =>
+    ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
+
+  const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) =>
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookie(request),
+      expires: expiresAt,
+    });
+
+  const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.clearCookie(SESSION_COOKIE, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookie(request),
+    });
+
+  const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.sessionToken) await ctx.sessions.destroy(request.sessionToken);
+    clearSessionCookie(request, reply);
+  };
+
+  return async (app) => {
+    app.post(
+      '/api/login',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Facilitator sign-in',
+          body: loginBody,
+          response: { 200: publicUser, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user, token, expiresAt } = await signIn(ctx, {
+          ...request.body,
+          address: request.ip,
+          previousToken: request.sessionToken,
+          staffOnly: false,
+        });
+        setSessionCookie(request, reply, token, expiresAt);
+        return toPublicUser(user);
+      },
+    );
+
+    app.post(
+      '/api/auth/staff-login',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Staff sign-in (staff role only)',
+          body: staffLoginBody,
+          response: { 200: publicUser, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user, token, expiresAt } = await signIn(ctx, {
+          ...request.body,
+          address: request.ip,
+          previousToken: request.sessionToken,
+          staffOnly: true,
+        });
+        setSessionCookie(request, reply, token, expiresAt);
+        return toPublicUser(user);
+      },
+    );
+
+    app.post(
+      '/api/register',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Create an account (only when ALLOW_REGISTRATION)',
+          body: registerBody,
+          response: { 201: publicUser, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user, token, expiresAt } = await register(ctx, request.body, request.sessionToken);
+        setSessionCookie(request, reply, token, expiresAt);
+        return reply.code(201).send(toPublicUser(user));
+      },
+    );
+
+    app.post(
+      '/api/logout',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['auth'], summary: 'Sign out', response: { 200: messageResponse } },
+      },
+      async (request, reply) => {
+        await endSession(request, reply);
+        return { message: 'Logged out' };
+      },
+    );
+
+    for (const [url, loginPage] of [
+      ['/api/logout', '/auth'],
+      ['/api/auth/logout', '/staff-login'],
+    ] as const) {
+      app.get(
+        url,
+        {
+          config: { access: 'public', changesState: true },
+          schema: { tags: ['auth'], summary: `Sign out and go to ${loginPage}`, response: { 302: z.null() } },
+        },
+        async (request, reply) => {
+          await endSession(request, reply);
+          return reply.redirect(loginPage, 302);
+        },
+      );
+    }
+
+    app.get(
+      '/api/user',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['auth'],
+          summary: 'The signed-in user',
+          response: { 200: publicUser, 401: errorResponse },
+        },
+      },
+      async (request) => toPublicUser(currentUser(request)),
+    );
+
+    app.put(
+      '/api/user/password',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Change your own password',
+          body: changePasswordBody,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { token, expiresAt } = await changePassword(ctx, currentUser(request), request.body);
+        setSessionCookie(request, reply, token, expiresAt);
+        return { message: 'Password updated' };
+      },
+    );
+  };
+}

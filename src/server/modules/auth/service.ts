@@ -1,0 +1,103 @@
+import { eq } from 'drizzle-orm';
+import type { ChangePasswordBody, RegisterBody } from '../../../shared/schemas/auth';
+import { hashPassword, verifyPassword } from '../../auth/passwords';
+import type { AppContext } from '../../context';
+import { sessions, users } from '../../db/schema';
+import { AppError, badRequest, forbidden } from '../../errors';
+import { createUser, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
+
+export const INVALID_LOGIN = 'Invalid username or password';
+export const INVALID_STAFF_LOGIN = 'Invalid credentials';
+
+export interface SignIn {
+  user: UserRow;
+  token: string;
+  expiresAt: Date;
+}
+
+/**
+ * Check a username and password and open a new session. The caller's previous session, if any,
+ * is ended: a fresh id at every sign-in defeats session fixation.
+ */
+export async function signIn(
+  ctx: AppContext,
+  input: {
+    username: string;
+    password: string;
+    address: string;
+    previousToken: string | null;
+    staffOnly: boolean;
+  },
+): Promise<SignIn> {
+  const failure = input.staffOnly ? INVALID_STAFF_LOGIN : INVALID_LOGIN;
+  const wait = await ctx.loginThrottle.retryAfterSeconds(input.username, input.address);
+  if (wait > 0) {
+    throw new AppError(
+      429,
+      `Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`,
+      undefined,
+      {
+        'retry-after': String(wait),
+      },
+    );
+  }
+  const user = await findUserByUsername(ctx.db, input.username);
+  const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !passwordOk || (input.staffOnly && user.role !== STAFF_ROLE)) {
+    await ctx.loginThrottle.recordFailure(input.username, input.address);
+    throw new AppError(401, failure);
+  }
+  await ctx.loginThrottle.recordSuccess(input.username);
+  if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
+  const { token, expiresAt } = await ctx.sessions.create(user.id);
+  return { user, token, expiresAt };
+}
+
+export async function register(
+  ctx: AppContext,
+  body: RegisterBody,
+  previousToken: string | null,
+): Promise<SignIn> {
+  if (!ctx.config.ALLOW_REGISTRATION)
+    throw forbidden('Registration is closed. Ask your administrator for an account.');
+  const user = await createUser(ctx.db, {
+    username: body.username,
+    password: body.password,
+    displayName: body.displayName,
+    email: body.email,
+    role: 'facilitator',
+  });
+  if (previousToken) await ctx.sessions.destroy(previousToken);
+  const { token, expiresAt } = await ctx.sessions.create(user.id);
+  return { user, token, expiresAt };
+}
+
+/**
+ * Change the signed-in user's password. Every other session of the user ends, and the current one is
+ * replaced, so a stolen cookie stops working once the owner changes the password.
+ */
+export async function changePassword(
+  ctx: AppContext,
+  user: UserRow,
+  body: ChangePasswordBody,
+): Promise<{ token: string; expiresAt: Date }> {
+  if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
+    throw badRequest('Current password is incorrect', { currentPassword: ['Current password is incorrect'] });
+  }
+  if (body.newPassword === body.currentPassword) {
+    throw badRequest('New password must be different from current password', {
+      newPassword: ['New password must be different from current password'],
+    });
+  }
+  const passwordHash = await hashPassword(body.newPassword);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await tx.delete(sessions).where(eq(sessions.userId, user.id));
+  });
+  return ctx.sessions.create(user.id);
+}
+
+function describeWait(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes <= 1 ? 'a minute' : `${minutes} minutes`;
+}

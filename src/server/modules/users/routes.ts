@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponse, idParam } from '../../../shared/schemas/common';
+import { createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
+import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
+import { createUser, deleteUser, listUsers, toPublicUser, updateUser } from './service';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+
+export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/staff/users',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: 'Every account, all roles',
+          response: { 200: z.array(publicUser), ...errors },
+        },
+      },
+      () => listUsers(ctx.db),
+    );
+
+    app.post(
+      '/api/staff/users',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: 'Create an account',
+          body: createUserBody,
+          response: { 201: publicUser, ...errors },
+        },
+      },
+      async (request, reply) => reply.code(201).send(toPublicUser(await createUser(ctx.db, request.body))),
+    );
+
+    app.put(
+      '/api/staff/users/:id',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: 'Edit an account; a blank password keeps the current one',
+          params: idParam,
+          body: updateUserBody,
+          response: { 200: publicUser, ...errors },
+        },
+      },
+      async (request) => toPublicUser(await updateUser(ctx.db, request.params.id, request.body)),
+    );
+
+    app.delete(
+      '/api/staff/users/:id',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: 'Delete an account',
+          params: idParam,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await deleteUser(ctx.db, request.params.id, currentUser(request).id);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { CreateUserBody } from '../../shared/schemas/users';
+import type { BuildOptions, BuiltApp } from '../app';
+import { buildApp } from '../app';
+import { type Config, loadConfig } from '../config';
+import { type Database, openDatabase } from '../db/client';
+import { createUser, type UserRow } from '../modules/users/service';
+
+export const STAFF = { username: 'staff@example.org', password: 'staff-password-1' };
+
+/**
+ * A fresh database for one test file: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server named by TEST_DATABASE_URL (dropped again at close). Real migrations either way.
+ */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    return { database, drop: () => database.close() };
+  }
+  const name = `afp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp extends BuiltApp {
+  config: Config;
+  /** Sign in through the real endpoint and return the Cookie header for later requests. */
+  login(username: string, password: string, options?: { staff?: boolean }): Promise<string>;
+  loginStaff(): Promise<string>;
+  createUser(input: Partial<CreateUserBody> & { username: string }): Promise<UserRow & { password: string }>;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Omit<BuildOptions, 'database'> = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    INITIAL_STAFF_USERNAME: STAFF.username,
+    INITIAL_STAFF_PASSWORD: STAFF.password,
+    DATA_DIR: 'memory://',
+    ...env,
+  });
+  const { database, drop } = await freshDatabase();
+  const built = await buildApp(config, { ...options, database });
+  const { app } = built;
+
+  const login: TestApp['login'] = async (username, password, loginOptions = {}) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: loginOptions.staff ? '/api/auth/staff-login' : '/api/login',
+      payload: { username, password },
+    });
+    if (response.statusCode !== 200)
+      throw new Error(`login failed for ${username}: ${response.statusCode} ${response.body}`);
+    const cookie = response.cookies.find((c) => c.name === 'afp_session');
+    if (!cookie) throw new Error('login set no session cookie');
+    return `afp_session=${cookie.value}`;
+  };
+
+  return {
+    ...built,
+    config,
+    login,
+    loginStaff: () => login(STAFF.username, STAFF.password, { staff: true }),
+    async createUser(input) {
+      const password = input.password ?? 'password-123';
+      const row = await createUser(built.ctx.db, { role: 'facilitator', ...input, password });
+      return { ...row, password };
+    },
+    async close() {
+      await built.close();
+      await drop();
+    },
+  };
+}

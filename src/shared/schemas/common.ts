@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** A calendar day, `yyyy-MM-dd`. Never a `Date`: a midnight `Date` shifts with the time zone. */
+export const dateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be in yyyy-MM-dd format')
+  .refine((value) => isRealCalendarDay(value), 'Date is not a real calendar day');
+
+/** A time of day `HH:mm`, or `""` for "no time". */
+export const timeString = z
+  .string()
+  .regex(/^(|([01]\d|2[0-3]):[0-5]\d)$/, 'Time must be in HH:mm format or empty');
+
+export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** Inclusive range query used by every list endpoint. */
+export const dateRangeQuery = z.object({
+  from: dateString.optional(),
+  to: dateString.optional(),
+});
+export type DateRangeQuery = z.infer<typeof dateRangeQuery>;
+
+/** The server refuses list ranges longer than this. */
+export const MAX_RANGE_DAYS = 400;
+
+export const errorResponse = z.object({
+  message: z.string(),
+  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponse>;
+
+export const messageResponse = z.object({ message: z.string() });
+
+function isRealCalendarDay(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  if (y < 1900 || y > 2200) return false;
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { dateString } from './common';
+
+export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const priority = z.enum(PRIORITIES, { error: 'Priority must be normal, high or urgent' });
+
+export const staffNote = z.object({
+  id: z.number().int(),
+  facilitatorId: z.number().int(),
+  date: z.string(),
+  note: z.string(),
+  priority,
+  createdBy: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StaffNote = z.infer<typeof staffNote>;
+
+const noteText = z
+  .string()
+  .trim()
+  .min(1, 'Note cannot be blank')
+  .max(5000, 'Note must be at most 5000 characters');
+
+/** The client sends an ISO date-time; only its calendar day matters. */
+const noteDate = z
+  .string()
+  .transform((value) => value.slice(0, 10))
+  .pipe(dateString);
+
+export const createNoteBody = z.object({
+  facilitatorId: z.coerce.number().int().positive().max(2_147_483_647),
+  date: noteDate,
+  note: noteText,
+  priority: priority.default('normal'),
+});
+export type CreateNoteBody = z.input<typeof createNoteBody>;
+
+export const updateNoteBody = z.object({
+  note: noteText,
+  priority: priority.default('normal'),
+  date: noteDate.optional(),
+});
+export type UpdateNoteBody = z.input<typeof updateNoteBody>;
+
+export const notesQuery = z.object({
+  date: noteDate,
+  view: z.enum(['week', 'month'], { error: 'View must be week or month' }).default('month'),
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(500, 'Must be at most 500 characters')
+  .optional()
+  .transform((value) => value ?? '');
+
+/** Secrets are write-only: blank means "keep the stored one". */
+const secretInput = z
+  .string()
+  .max(2000, 'Must be at most 2000 characters')
+  .optional()
+  .transform((v) => v ?? '');
+
+export const settingsBody = z.object({
+  siteUrl: z
+    .string()
+    .trim()
+    .max(500)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || url.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'Please enter a valid SharePoint site URL'),
+  availabilityListName: z.string().trim().min(1, 'Availability list name is required').max(255),
+  bookingsListName: z.string().trim().min(1, 'Bookings list name is required').max(255),
+  facilitatorListName: optionalText,
+  schoolsListName: optionalText,
+  tenantId: optionalText,
+  clientId: optionalText,
+  clientSecret: secretInput,
+  username: optionalText,
+  password: secretInput,
+});
+export type SettingsBody = z.input<typeof settingsBody>;
+
+export const settingsResponse = z.object({
+  siteUrl: z.string(),
+  availabilityListName: z.string(),
+  bookingsListName: z.string(),
+  facilitatorListName: z.string(),
+  schoolsListName: z.string(),
+  tenantId: z.string(),
+  clientId: z.string(),
+  username: z.string(),
+  hasPassword: z.boolean(),
+  hasClientSecret: z.boolean(),
+});
+export type SettingsResponse = z.infer<typeof settingsResponse>;
+
+export const testConnectionResult = z.object({ success: z.boolean(), message: z.string() });
+export type TestConnectionResult = z.infer<typeof testConnectionResult>;

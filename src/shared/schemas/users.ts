@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+export const ROLES = ['facilitator', 'staff'] as const;
+export const DEFAULT_ROLE = 'facilitator';
+
+/** The user as any response shows it: never a password or hash. */
+export const publicUser = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  displayName: z.string().nullable(),
+  email: z.string().nullable(),
+  freelancerId: z.string().nullable(),
+  role: z.string(),
+  area: z.string().nullable(),
+  lastAvailabilityUpdatedAt: z.string().nullable(),
+});
+export type PublicUser = z.infer<typeof publicUser>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/** The spec allows freelancerId to arrive as a number on read; we store text. */
+const freelancerIdInput = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .nullish()
+  .transform((value) => (value === null || value === undefined ? null : String(value).trim() || null))
+  .refine((value) => value === null || value.length <= 100, 'Must be at most 100 characters');
+
+export const usernameField = z
+  .string()
+  .trim()
+  .min(1, 'Username is required')
+  .max(254, 'Username must be at most 254 characters');
+
+export const passwordField = z
+  .string()
+  .min(6, 'Password must be at least 6 characters')
+  .max(256, 'Password must be at most 256 characters');
+
+const roleField = z
+  .string()
+  .trim()
+  .min(1)
+  .max(50)
+  .regex(/^[a-z][a-z0-9_-]*$/, 'Role must be lower-case letters, digits, - or _');
+
+export const createUserBody = z.object({
+  username: usernameField,
+  password: passwordField,
+  displayName: optionalText(200),
+  email: optionalText(254),
+  freelancerId: freelancerIdInput,
+  area: optionalText(100),
+  role: roleField.default(DEFAULT_ROLE),
+});
+export type CreateUserBody = z.input<typeof createUserBody>;
+
+/** Edit: a blank or missing password keeps the current one; a missing role keeps the existing role. */
+export const updateUserBody = z.object({
+  username: usernameField,
+  password: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(passwordField.optional()),
+  displayName: optionalText(200),
+  email: optionalText(254),
+  freelancerId: freelancerIdInput,
+  area: optionalText(100),
+  role: roleField.optional(),
+});
+export type UpdateUserBody = z.input<typeof updateUserBody>;
