@@ -24,7 +24,13 @@ import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { refuseCrossSite } from './http/cross-site';
 import { registerErrorHandling } from './http/errors';
 import { authRoutes } from './modules/auth/routes';
+import { availabilityRoutes } from './modules/availability/routes';
+import { bookingRoutes } from './modules/bookings/routes';
 import { healthRoutes } from './modules/health/routes';
+import { noteRoutes } from './modules/notes/routes';
+import { schedulerRoutes } from './modules/scheduler/routes';
+import { settingsRoutes } from './modules/settings/routes';
+import { staffRoutes } from './modules/staff/routes';
 import { userRoutes } from './modules/users/routes';
 
 export interface BuildOptions {
@@ -167,6 +173,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(userRoutes(ctx));
+  await app.register(availabilityRoutes(ctx));
+  await app.register(bookingRoutes(ctx));
+  await app.register(staffRoutes(ctx));
+  await app.register(noteRoutes(ctx));
+  await app.register(settingsRoutes(ctx));
+  await app.register(schedulerRoutes(ctx));
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;
