@@ -1,0 +1,202 @@
+import { FACILITATORS, STAFF } from './constants';
+import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+
+const alice = FACILITATORS.alice;
+
+test.describe('route guard', () => {
+  for (const path of ['/', '/settings', '/change-password']) {
+    test(`signed-out visitors to ${path} end at /auth`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/auth$/);
+      await expect(
+        page.getByRole('heading', { name: 'Welcome to the Arts Facilitator Portal' }),
+      ).toBeVisible();
+    });
+  }
+});
+
+test('a spinner shows while the session loads', async ({ page }) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/user', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading your session' })).toBeAttached();
+  await expect(page).toHaveURL(/\/$/);
+  release();
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+test.describe('facilitator login', () => {
+  test('shows the login screen with its texts', async ({ page }, testInfo) => {
+    await page.goto('/auth');
+    await expect(page.getByLabel('Username', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByText('Contact your administrator if you have trouble logging in.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Staff login' })).toHaveAttribute('href', '/staff-login');
+    const marketing = page.getByRole('complementary', { name: 'About the portal' });
+    if (testInfo.project.name === 'desktop') {
+      await expect(marketing.getByRole('heading', { name: 'Mark Availability' })).toBeVisible();
+      await expect(marketing.getByRole('heading', { name: 'View Bookings' })).toBeVisible();
+    } else {
+      await expect(marketing).toBeHidden();
+    }
+    await checkScreen(page, testInfo, 'login');
+  });
+
+  test('validates username and password length before sending', async ({ page }, testInfo) => {
+    let sent = false;
+    page.on('request', (req) => {
+      if (req.url().endsWith('/api/login')) sent = true;
+    });
+    await page.goto('/auth');
+    await page.getByLabel('Username', { exact: true }).fill('ab');
+    await page.getByLabel('Password', { exact: true }).fill('12345');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Username must be at least 3 characters')).toBeVisible();
+    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await expect(page.getByLabel('Username', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    expect(sent).toBe(false);
+    await checkScreen(page, testInfo, 'login-validation');
+  });
+
+  test('a wrong password shows the "Login failed" toast', async ({ page }, testInfo) => {
+    await page.goto('/auth');
+    // an account nobody else uses, so failed-login throttling cannot touch the shared users
+    await page.getByLabel('Username', { exact: true }).fill(`nobody-${testInfo.project.name}@example.org`);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    const toast = toastLocator(page);
+    await expect(toast).toContainText('Login failed');
+    await expect(toast.locator('[data-slot="toast-description"]')).not.toBeEmpty();
+    await expect(page).toHaveURL(/\/auth$/);
+    await checkScreen(page, testInfo, 'login-failed');
+  });
+
+  test('a correct login welcomes the user and opens the home page', async ({ page }) => {
+    await page.goto('/auth');
+    await page.getByLabel('Username', { exact: true }).fill(alice.username);
+    await page.getByLabel('Password', { exact: true }).fill(alice.password);
+    // hold the request briefly to see the pending label
+    await page.route('**/api/login', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    await expect(toastLocator(page)).toContainText('Login successful');
+    await expect(toastLocator(page)).toContainText(`Welcome back, ${alice.displayName}!`);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+    await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${alice.displayName}`);
+  });
+
+  test('a signed-in visitor to /auth is sent to /', async ({ page }) => {
+    await loginAsFacilitator(page, alice);
+    await page.goto('/auth');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+  });
+
+  test('a user without a display name is welcomed as "User"', async ({ page }, testInfo) => {
+    await loginAsFacilitator(page, FACILITATORS.ben);
+    await page.goto('/');
+    await expect(page.getByTestId('welcome')).toHaveText('Welcome, User');
+    await expect(page.getByRole('button', { name: 'Open user menu' })).toHaveText('U');
+    await checkScreen(page, testInfo, 'home');
+  });
+
+  test('logout from the user menu returns to /auth and the guard applies again', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, alice);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open user menu' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Change Password' })).toHaveAttribute(
+      'href',
+      '/change-password',
+    );
+    await checkScreen(page, testInfo, 'user-menu');
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/auth$/);
+    const res = await page.request.get('/api/user');
+    expect(res.status()).toBe(401);
+  });
+});
+
+test.describe('staff login', () => {
+  test('both fields are required', async ({ page }, testInfo) => {
+    await page.goto('/staff-login');
+    await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please enter both username and password');
+    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please enter both username and password');
+    await expect(page.getByRole('link', { name: 'Back to facilitator login' })).toHaveAttribute(
+      'href',
+      '/auth',
+    );
+    await checkScreen(page, testInfo, 'staff-login-required');
+  });
+
+  test('the password can be shown and hidden', async ({ page }) => {
+    await page.goto('/staff-login');
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('secret-value');
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+  });
+
+  test('wrong credentials show the server message', async ({ page }, testInfo) => {
+    await page.goto('/staff-login');
+    await page.getByLabel('Username', { exact: true }).fill(`no-staff-${testInfo.project.name}@example.org`);
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toContainText(/Invalid credentials|Too many/);
+    await expect(page).toHaveURL(/\/staff-login$/);
+    await checkScreen(page, testInfo, 'staff-login-failed');
+  });
+
+  test('a facilitator cannot sign in as staff', async ({ page }) => {
+    await page.goto('/staff-login');
+    await page.getByLabel('Username', { exact: true }).fill(FACILITATORS.ben.username);
+    await page.getByLabel('Password', { exact: true }).fill(FACILITATORS.ben.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
+  });
+
+  test('a network failure says so', async ({ page }) => {
+    await page.route('**/api/auth/staff-login', (route) => route.abort('failed'));
+    await page.goto('/staff-login');
+    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
+    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Network error - please try again');
+  });
+
+  test('a staff member signs in and reaches /staff', async ({ page }, testInfo) => {
+    await page.goto('/staff-login');
+    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
+    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(
+      page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
+    ).toBeVisible();
+    await checkScreen(page, testInfo, 'staff-dashboard');
+    await page.getByRole('link', { name: 'Manage Users' }).click();
+    await expect(page).toHaveURL(/\/staff\/users$/);
+    await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  });
+});

@@ -1,0 +1,136 @@
+import type { Page } from '@playwright/test';
+import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+
+function fields(page: Page) {
+  return {
+    current: page.getByLabel('Current Password', { exact: true }),
+    next: page.getByLabel('New Password', { exact: true }),
+    confirm: page.getByLabel('Confirm New Password', { exact: true }),
+    submit: page.getByRole('button', { name: 'Change Password' }),
+  };
+}
+
+function messageFor(page: Page, id: string) {
+  return page.locator(`#${id}-message`);
+}
+
+test.describe('change password', () => {
+  test('the page has its texts and a way back', async ({ page, makeFacilitator }, testInfo) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await page.goto('/change-password');
+    await expect(page.getByRole('heading', { name: 'Change Password' })).toBeVisible();
+    await expect(page.getByText('Update your account password for security')).toBeVisible();
+    await checkScreen(page, testInfo, 'change-password');
+    await page.getByRole('link', { name: 'Back to Calendar' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('each rule shows its message under its field and clears on edit', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await page.goto('/change-password');
+    const f = fields(page);
+
+    // everything empty
+    await f.submit.click();
+    await expect(messageFor(page, 'currentPassword')).toHaveText('Current password is required');
+    await expect(messageFor(page, 'newPassword')).toHaveText('New password is required');
+    await expect(messageFor(page, 'confirmPassword')).toHaveText('Please confirm your new password');
+    await expect(f.current).toHaveAttribute('aria-invalid', 'true');
+    await checkScreen(page, testInfo, 'change-password-errors');
+
+    // editing a field clears only that field's message
+    await f.current.fill('first-pass-123');
+    await expect(messageFor(page, 'currentPassword')).toHaveCount(0);
+    await expect(messageFor(page, 'newPassword')).toBeVisible();
+    await f.next.fill('abc');
+    await expect(messageFor(page, 'newPassword')).toHaveCount(0);
+    await expect(messageFor(page, 'confirmPassword')).toBeVisible();
+    await f.confirm.fill('abd');
+    await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
+
+    // too short, and not matching
+    await f.submit.click();
+    await expect(messageFor(page, 'newPassword')).toHaveText('New password must be at least 6 characters');
+    await expect(messageFor(page, 'confirmPassword')).toHaveText('Passwords do not match');
+    await expect(messageFor(page, 'currentPassword')).toHaveCount(0);
+
+    // same as current overrides the other new-password messages
+    await f.current.fill('abc');
+    await f.next.fill('abc');
+    await f.confirm.fill('abc');
+    await f.submit.click();
+    await expect(messageFor(page, 'newPassword')).toHaveText(
+      'New password must be different from current password',
+    );
+    await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
+  });
+
+  test('a wrong current password shows the server message', async ({ page, makeFacilitator }) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await page.goto('/change-password');
+    const f = fields(page);
+    await f.current.fill('not-my-password');
+    await f.next.fill('second-pass-456');
+    await f.confirm.fill('second-pass-456');
+    await f.submit.click();
+    await expect(toastLocator(page)).toContainText('Error');
+    await expect(toastLocator(page)).toContainText('Current password is incorrect');
+    await expect(page).toHaveURL(/\/change-password$/);
+  });
+
+  test('success clears the form, goes home after 1.5 s, and the new password works', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await page.goto('/change-password');
+    const f = fields(page);
+    const newPassword = 'second-pass-456';
+    await f.current.fill(user.password);
+    await f.next.fill(newPassword);
+    await f.confirm.fill(newPassword);
+    await page.route('**/api/user/password', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await f.submit.click();
+    await expect(page.getByRole('button', { name: 'Changing...' })).toBeDisabled();
+
+    const toast = toastLocator(page);
+    await expect(toast).toContainText('Password updated');
+    const shownAt = Date.now();
+    await expect(toast).toContainText(
+      'Your password has been changed successfully. Redirecting to homepage...',
+    );
+    await expect(f.current).toHaveValue('');
+    await expect(f.next).toHaveValue('');
+    await expect(f.confirm).toHaveValue('');
+    await expect(page).toHaveURL(/\/change-password$/);
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 5_000 });
+    const waited = Date.now() - shownAt;
+    expect(waited).toBeGreaterThan(1_000);
+    expect(waited).toBeLessThan(3_500);
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+    await checkScreen(page, testInfo, 'password-updated-home');
+
+    // sign out, then the new password signs in and the old one does not
+    await page.context().clearCookies();
+    await page.goto('/auth');
+    const old = await page.request.post('/api/login', {
+      data: { username: user.username, password: user.password },
+    });
+    expect(old.status()).toBe(401);
+    await page.getByLabel('Username', { exact: true }).fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${user.displayName}`);
+  });
+});

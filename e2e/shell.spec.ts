@@ -1,0 +1,127 @@
+import { checkScreen, expect, test, toastLocator } from './fixtures';
+
+test('unknown paths show the not-found page', async ({ page }, testInfo) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  await checkScreen(page, testInfo, 'not-found');
+});
+
+test('pages load without console errors or CSP violations', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    // a signed-out session check is an expected 401
+    if (msg.type() === 'error' && !/status of 401/.test(msg.text())) problems.push(msg.text());
+  });
+  page.on('pageerror', (err) => problems.push(err.message));
+  const themeScript = page.waitForResponse((res) => res.url().endsWith('/theme-init.js'));
+  await page.goto('/auth');
+  expect((await themeScript).status()).toBe(200);
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await page.goto('/staff-login');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('the document title', async ({ page }) => {
+  await page.goto('/auth');
+  await expect(page).toHaveTitle('Facilitator Availability Calendar');
+});
+
+test('the stored theme applies before the app script runs (no flash)', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
+  // without the app bundle only theme-init.js can set the class
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.route('**/main.tsx', (route) => route.abort());
+  await page.goto('/auth');
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+});
+
+test('the theme defaults to light', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/auth');
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
+  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBeNull();
+});
+
+async function chooseTheme(page: import('@playwright/test').Page, label: 'Light' | 'Dark' | 'System') {
+  await page.getByRole('button', { name: 'Change theme' }).click();
+  await page.getByRole('menuitemradio', { name: label }).click();
+}
+
+test('dark and light persist across reloads under vite-ui-theme', async ({ page }, testInfo) => {
+  await page.goto('/auth');
+  await chooseTheme(page, 'Dark');
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(page.locator('html')).not.toHaveClass(/\blight\b/);
+  await checkScreen(page, testInfo, 'login-after-dark-reload');
+
+  await chooseTheme(page, 'Light');
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
+  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('light');
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
+  await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+});
+
+test('system follows the operating system preference live', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/auth');
+  await chooseTheme(page, 'System');
+  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
+});
+
+test.describe('toasts', () => {
+  async function failLogin(page: import('@playwright/test').Page, username: string) {
+    await page.getByLabel('Username', { exact: true }).fill(username);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+  }
+
+  test('only one is visible at a time and it closes after 5 seconds', async ({ page }, testInfo) => {
+    await page.goto('/auth');
+    await failLogin(page, `toast-a-${testInfo.project.name}@example.org`);
+    await expect(toastLocator(page)).toHaveCount(1);
+    await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    await expect(toastLocator(page)).toHaveCount(1);
+    const shownAt = Date.now();
+    await expect(toastLocator(page)).toBeVisible();
+    // keep the pointer off the toast: hovering one pauses its timer
+    await page.mouse.move(5, (page.viewportSize()?.height ?? 800) - 5);
+    await expect(toastLocator(page)).toHaveCount(0, { timeout: 8_000 });
+    const waited = Date.now() - shownAt;
+    expect(waited).toBeGreaterThan(4_000);
+  });
+
+  test('a swipe to the right dismisses it', async ({ page }, testInfo) => {
+    await page.goto('/auth');
+    await failLogin(page, `toast-swipe-${testInfo.project.name}@example.org`);
+    const toast = toastLocator(page);
+    await expect(toast).toBeVisible();
+    // measure the toast only once its slide-in has finished
+    await toast.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+    const box = await toast.boundingBox();
+    if (!box) throw new Error('toast has no box');
+    const y = box.y + box.height / 2;
+    const x = box.x + 20;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let step = 1; step <= 12; step++) await page.mouse.move(x + step * 8, y);
+    await page.mouse.up();
+    const releasedAt = Date.now();
+    await expect(toast).toHaveCount(0);
+    // well before the 5 s auto-close, so it was the swipe that closed it
+    expect(Date.now() - releasedAt).toBeLessThan(4_000);
+  });
+});

@@ -1,0 +1,20 @@
+import type { ComponentType } from 'react';
+import { Redirect, Route } from 'wouter';
+import { useAuth } from '@/features/auth/auth-provider';
+import { PageSpinner } from './page-spinner';
+
+/** Spec section 4: loading → spinner; signed in → the page; signed out → /auth. */
+export function ProtectedRoute({ path, component: Component }: { path: string; component: ComponentType }) {
+  return (
+    <Route path={path}>
+      <Guard component={Component} />
+    </Route>
+  );
+}
+
+function Guard({ component: Component }: { component: ComponentType }) {
+  const { user, isLoading } = useAuth();
+  if (isLoading) return <PageSpinner label="Loading your session" />;
+  if (!user) return <Redirect to="/auth" replace />;
+  return <Component />;
+}

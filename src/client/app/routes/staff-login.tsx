@@ -1,0 +1,5 @@
+import { StaffLogin } from '@/features/auth/components/staff-login';
+
+export function StaffLoginRoute() {
+  return <StaffLogin />;
+}

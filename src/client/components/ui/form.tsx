@@ -1,0 +1,54 @@
+import { Slot } from 'radix-ui';
+import type * as React from 'react';
+import { cn } from '@/lib/utils';
+import { Label } from './label';
+
+interface FormFieldProps {
+  /** The control's id; the label, description and message are tied to it. */
+  id: string;
+  label: React.ReactNode;
+  error?: string | undefined;
+  description?: React.ReactNode;
+  className?: string;
+  /** Exactly one control (Input, PasswordInput, Textarea, SelectTrigger...); it receives id and aria props. */
+  children: React.ReactElement;
+}
+
+/** Label + control + hint + error message, wired together for assistive technology. */
+function FormField({ id, label, error, description, className, children }: FormFieldProps) {
+  const descriptionId = `${id}-description`;
+  const messageId = `${id}-message`;
+  const describedBy = [description ? descriptionId : null, error ? messageId : null]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div data-slot="form-field" className={cn('grid gap-2', className)}>
+      <Label htmlFor={id} className={cn(error && 'text-destructive')}>
+        {label}
+      </Label>
+      <Slot.Root id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy || undefined}>
+        {children}
+      </Slot.Root>
+      {description ? <FormDescription id={descriptionId}>{description}</FormDescription> : null}
+      {error ? <FormMessage id={messageId}>{error}</FormMessage> : null}
+    </div>
+  );
+}
+
+function FormDescription({ className, ...props }: React.ComponentProps<'p'>) {
+  return (
+    <p data-slot="form-description" className={cn('text-muted-foreground text-sm', className)} {...props} />
+  );
+}
+
+function FormMessage({ className, ...props }: React.ComponentProps<'p'>) {
+  return (
+    <p
+      data-slot="form-message"
+      className={cn('font-medium text-destructive text-sm', className)}
+      {...props}
+    />
+  );
+}
+
+export { FormDescription, FormField, FormMessage };

@@ -1,0 +1,110 @@
+import { staffLoginBody } from '@shared/schemas/auth';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, CircleAlert, ShieldCheck } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { BrandLogo } from '@/components/brand-logo';
+import { ThemeToggle } from '@/components/theme-toggle';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
+import { currentUserQueryKey, staffLogin } from '../api/auth-api';
+
+/** The staff login screen at /staff-login (spec section 2, "Staff login"). */
+export function StaffLogin() {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = staffLoginBody.safeParse({ username, password });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Please enter both username and password');
+      return;
+    }
+    setError(null);
+    setPending(true);
+    try {
+      const result = await staffLogin(parsed.data);
+      if (result.ok) {
+        queryClient.setQueryData(currentUserQueryKey, result.user);
+        navigate('/staff');
+        return;
+      }
+      setError(result.message);
+    } catch {
+      setError('Network error - please try again');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="flex min-h-dvh flex-col bg-muted/50 dark:bg-background">
+      <header className="flex items-center justify-between px-4 py-4 sm:px-8">
+        <BrandLogo />
+        <ThemeToggle />
+      </header>
+      <main className="flex flex-1 items-center justify-center px-4 pb-10">
+        <Card className="w-full max-w-md">
+          <CardHeader className="items-center text-center">
+            <span className="mx-auto mb-2 flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
+              <ShieldCheck className="size-6" aria-hidden />
+            </span>
+            <h1 className="font-semibold text-2xl tracking-tight">Staff Login</h1>
+            <CardDescription>Sign in to manage facilitator schedules and accounts.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Staff sign in">
+              {error ? (
+                <div
+                  role="alert"
+                  className="flex items-start gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-destructive text-sm"
+                >
+                  <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+                  <span>{error}</span>
+                </div>
+              ) : null}
+              <FormField id="staff-username" label="Username">
+                <Input
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  value={username}
+                  onChange={(e) => setUsername(e.target.value)}
+                />
+              </FormField>
+              <FormField id="staff-password" label="Password">
+                <PasswordInput
+                  name="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </FormField>
+              <Button type="submit" className="w-full" disabled={pending}>
+                {pending ? 'Signing in...' : 'Sign In'}
+              </Button>
+            </form>
+            <div className="mt-6 border-t pt-4 text-center text-sm">
+              <Link
+                href="/auth"
+                className="inline-flex items-center gap-1.5 font-medium text-primary underline-offset-4 hover:underline"
+              >
+                <ArrowLeft className="size-4" aria-hidden />
+                Back to facilitator login
+              </Link>
+            </div>
+          </CardContent>
+        </Card>
+      </main>
+    </div>
+  );
+}

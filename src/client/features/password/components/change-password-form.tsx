@@ -1,0 +1,94 @@
+import { changePasswordFormErrors, type ChangePasswordForm as FormValues } from '@shared/schemas/auth';
+import { useEffect, useRef } from 'react';
+import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form';
+import { PasswordInput } from '@/components/ui/password-input';
+import { toast } from '@/components/ui/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { useChangePassword } from '../api/change-password';
+
+/** Spec section 9: go home 1.5 s after a successful change. */
+export const REDIRECT_DELAY_MS = 1500;
+
+const fields = [
+  { name: 'currentPassword', label: 'Current Password', autoComplete: 'current-password' },
+  { name: 'newPassword', label: 'New Password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
+] as const;
+
+// the shared rules, including "must differ from current" overriding the other new-password messages
+const resolver: Resolver<FormValues> = async (values) => {
+  const messages = changePasswordFormErrors(values);
+  const entries = Object.entries(messages) as [keyof FormValues, string][];
+  if (entries.length === 0) return { values, errors: {} };
+  const errors: FieldErrors<FormValues> = {};
+  for (const [name, message] of entries) errors[name] = { type: 'validate', message };
+  return { values: {}, errors };
+};
+
+const empty: FormValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
+  const mutation = useChangePassword();
+  const redirectTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const form = useForm<FormValues>({
+    resolver,
+    defaultValues: empty,
+    // errors only appear on submit and leave as soon as their field is edited
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
+
+  useEffect(
+    () => () => {
+      if (redirectTimer.current) clearTimeout(redirectTimer.current);
+    },
+    [],
+  );
+
+  const onSubmit = form.handleSubmit((values) => {
+    mutation.mutate(
+      { currentPassword: values.currentPassword, newPassword: values.newPassword },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Password updated',
+            description: 'Your password has been changed successfully. Redirecting to homepage...',
+            variant: 'success',
+          });
+          form.reset(empty);
+          redirectTimer.current = setTimeout(onChanged, REDIRECT_DELAY_MS);
+        },
+        onError: (error) => {
+          toast({
+            title: 'Error',
+            description: getErrorMessage(error, 'Failed to change password'),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Change password">
+      {fields.map(({ name, label, autoComplete }) => (
+        <FormField key={name} id={name} label={label} error={errors[name]?.message}>
+          <PasswordInput
+            autoComplete={autoComplete}
+            {...form.register(name, {
+              onChange: () => {
+                if (form.formState.errors[name]) form.clearErrors(name);
+              },
+            })}
+          />
+        </FormField>
+      ))}
+      <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={mutation.isPending}>
+        {mutation.isPending ? 'Changing...' : 'Change Password'}
+      </Button>
+    </form>
+  );
+}

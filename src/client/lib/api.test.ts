@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, apiJson, apiRequest, getErrorMessage } from './api';
+import { getQueryFn } from './query-client';
+
+interface Seen {
+  method: string;
+  contentType: string | undefined;
+  body: string;
+}
+
+let server: Server;
+let base = '';
+let last: Seen | null = null;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return text;
+}
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    last = { method: req.method ?? '', contentType: req.headers['content-type'], body: await readBody(req) };
+    switch (req.url) {
+      case '/ok':
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":1}');
+        return;
+      case '/empty':
+        res.writeHead(204).end();
+        return;
+      case '/unauthorized':
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Not signed in"}');
+        return;
+      case '/bad':
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"message":"Current password is incorrect"}');
+        return;
+      default:
+        res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('apiRequest', () => {
+  it('sends JSON and its content type only when there is a body', async () => {
+    await apiRequest('POST', `${base}/ok`, { a: 1 });
+    expect(last).toEqual({ method: 'POST', contentType: 'application/json', body: '{"a":1}' });
+    await apiRequest('POST', `${base}/ok`);
+    expect(last).toEqual({ method: 'POST', contentType: undefined, body: '' });
+  });
+
+  it('turns a non-OK response into "status: body", or the status text when the body is empty', async () => {
+    await expect(apiRequest('PUT', `${base}/bad`, {})).rejects.toThrow(
+      '400: {"message":"Current password is incorrect"}',
+    );
+    const error = await apiRequest('GET', `${base}/missing`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('500: Internal Server Error');
+  });
+
+  it('parses JSON and tolerates empty responses', async () => {
+    expect(await apiJson('GET', `${base}/ok`)).toEqual({ id: 1 });
+    expect(await apiJson('DELETE', `${base}/empty`)).toBeUndefined();
+  });
+});
+
+describe('getErrorMessage', () => {
+  it("pulls the server's message out of an API error", () => {
+    expect(getErrorMessage(new Error('400: {"message":"Current password is incorrect"}'), 'x')).toBe(
+      'Current password is incorrect',
+    );
+  });
+
+  it('falls back when there is no usable message', () => {
+    expect(getErrorMessage(new Error('500: Internal Server Error'), 'Failed')).toBe('Internal Server Error');
+    expect(getErrorMessage(new Error('500: {"error":true}'), 'Failed')).toBe('Failed');
+    expect(getErrorMessage(new Error('502: <html>bad gateway</html>'), 'Failed')).toBe('Failed');
+    expect(getErrorMessage(new TypeError('fetch failed'), 'Failed')).toBe('Failed');
+    expect(getErrorMessage('nope', 'Failed')).toBe('Failed');
+  });
+});
+
+type QueryContext = Parameters<ReturnType<typeof getQueryFn>>[0];
+
+const context = (...queryKey: string[]) =>
+  ({ queryKey, signal: new AbortController().signal, meta: undefined }) as unknown as QueryContext;
+
+describe('getQueryFn', () => {
+  it('returns null on 401 when asked to', async () => {
+    expect(await getQueryFn({ on401: 'returnNull' })(context(`${base}/unauthorized`))).toBeNull();
+  });
+
+  it('throws on 401 by default', async () => {
+    await expect(getQueryFn({ on401: 'throw' })(context(`${base}/unauthorized`))).rejects.toThrow(
+      '401: {"message":"Not signed in"}',
+    );
+  });
+
+  it('GETs the query key joined as the URL', async () => {
+    expect(await getQueryFn({ on401: 'throw' })(context(base, 'ok'))).toEqual({ id: 1 });
+    expect(last?.method).toBe('GET');
+  });
+});
