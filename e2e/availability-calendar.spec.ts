@@ -1,0 +1,711 @@
+import type { Page, TestInfo } from '@playwright/test';
+import {
+  addDays,
+  dayOfWeek,
+  isWeekday,
+  monthGrid,
+  monthGridRange,
+  monthLabel,
+  nextMonth,
+  parseDateString,
+  previousMonth,
+  selectBulkDays,
+} from '../src/shared/calendar';
+import { CALENDAR_USERS, FULL_BOOKING, fixtureDays, hostToday } from './calendar-fixtures';
+import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+
+const BOOKED_MESSAGE = 'This date has confirmed bookings and cannot be modified to maintain data integrity.';
+const CAREFUL =
+  'CAREFUL: Bulk changes can overwrite other availability data; make sure your date range and days are correct before continuing.';
+const SKIP_NOTE =
+  'Note: Days with confirmed bookings will be automatically skipped to maintain data integrity.';
+
+const today = hostToday();
+const days = fixtureDays(today);
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+function longDate(date: string) {
+  const { year, month, day } = parseDateString(date);
+  return `${WEEKDAY_NAMES[dayOfWeek(date)]}, ${day} ${MONTHS[month - 1]} ${year}`;
+}
+
+/** Weekdays of the shown month without bookings, for tests that click a free day. */
+function freeWeekdays() {
+  const booked = new Set(Object.values(days));
+  return monthGrid(today)
+    .flat()
+    .filter((c) => c.inMonth && !booked.has(c.date))
+    .map((c) => c.date);
+}
+
+const cell = (page: Page, date: string) => page.locator(`td[data-date="${date}"]`);
+
+function bookedUser(testInfo: TestInfo) {
+  return testInfo.project.name === 'phone' ? CALENDAR_USERS.phone : CALENDAR_USERS.desktop;
+}
+
+async function openHome(page: Page) {
+  await page.goto('/');
+  await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible({ timeout: 15_000 });
+}
+
+test.describe('facilitator home: availability calendar', () => {
+  // every test runs axe twice per screen on a machine shared with other suites
+  test.describe.configure({ timeout: 90_000 });
+
+  test('shows the loading state, then asks for exactly the visible range', async ({ page }, testInfo) => {
+    const user = bookedUser(testInfo);
+    await loginAsFacilitator(page, user);
+    const requested: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/availability' || url.pathname === '/api/bookings')
+        requested.push(`${url.pathname}?${url.searchParams.toString()}`);
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/availability?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    const loading = page.getByTestId('calendar-loading');
+    await expect(loading.getByRole('status')).toBeVisible({ timeout: 15_000 });
+    await expect(
+      loading.getByText('Please be patient while we load your profile', { exact: true }),
+    ).toBeVisible();
+    await expect(
+      loading.getByText(
+        "We're retrieving your calendar data and bookings from SharePoint. This may take a moment...",
+        { exact: true },
+      ),
+    ).toBeVisible();
+    expect(await loading.locator('[data-slot="skeleton"]').count()).toBeGreaterThanOrEqual(3);
+    await checkScreen(page, testInfo, 'calendar-loading');
+    release();
+    await expect(page.getByRole('grid')).toBeVisible();
+    await page.unroute('**/api/availability?*');
+
+    const range = monthGridRange(today);
+    const expected = `from=${range.from}&to=${range.to}`;
+    expect(requested).toContain(`/api/availability?${expected}`);
+    expect(requested).toContain(`/api/bookings?${expected}`);
+
+    // every month it shows, it asks for exactly that month's grid
+    requested.length = 0;
+    await page.getByRole('button', { name: 'Next month' }).click();
+    const next = monthGridRange(nextMonth(today));
+    await expect(page.getByTestId('month-label')).toHaveText(monthLabel(nextMonth(today)));
+    await expect
+      .poll(() => requested)
+      .toEqual(
+        expect.arrayContaining([
+          `/api/availability?from=${next.from}&to=${next.to}`,
+          `/api/bookings?from=${next.from}&to=${next.to}`,
+        ]),
+      );
+  });
+
+  test('the facilitator layout: header, menu, navigation, legend, footer', async ({ page }, testInfo) => {
+    const user = bookedUser(testInfo);
+    await loginAsFacilitator(page, user);
+    await openHome(page);
+    await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${user.displayName}`);
+    const badge = page.getByRole('button', { name: 'Open user menu' });
+    await expect(badge).toHaveText(user.displayName.charAt(0));
+    await badge.click();
+    await expect(page.getByRole('menuitem', { name: 'Change Password' })).toHaveAttribute(
+      'href',
+      '/change-password',
+    );
+    await expect(page.getByRole('menuitem', { name: 'Logout' })).toHaveAttribute('href', '/api/logout');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('contentinfo')).toContainText('Arts Facilitator Portal');
+
+    const isPhone = testInfo.project.name === 'phone';
+    let panel = page.getByRole('complementary', { name: 'Side panel' });
+    if (isPhone) {
+      await expect(panel).toBeHidden();
+      // the legend also sits under the calendar on small screens
+      await expect(page.getByTestId('mobile-panel').getByText('Booked Session')).toBeVisible();
+      await page.getByRole('button', { name: 'Open navigation menu' }).click();
+      panel = page.getByRole('dialog', { name: 'Menu' });
+    }
+    await expect(panel).toBeVisible();
+    const nav = panel.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Availability Calendar' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
+    await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+    const legend = panel.getByRole('region', { name: 'Availability Legend' });
+    const entries = legend.getByRole('listitem');
+    await expect(entries).toHaveText(['Available', 'Limited Availability', 'Unavailable', 'Booked Session']);
+    // the swatches use the theme's success, warning, destructive and primary colours
+    const swatchColours = await entries.evaluateAll((items) =>
+      items.map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
+    );
+    const tokenColours = await page.evaluate(() =>
+      ['--success', '--warning', '--destructive', '--primary'].map((name) => {
+        const probe = document.createElement('span');
+        probe.style.backgroundColor = `var(${name})`;
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return colour;
+      }),
+    );
+    expect(swatchColours).toEqual(tokenColours);
+    await checkScreen(page, testInfo, isPhone ? 'layout-drawer' : 'layout');
+    if (isPhone) {
+      await page.getByRole('button', { name: 'Close' }).click();
+      await expect(panel).toBeHidden();
+    }
+  });
+
+  test('Sign Out shows its pending text, then ends at the login page', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await openHome(page);
+    if (testInfo.project.name === 'phone')
+      await page.getByRole('button', { name: 'Open navigation menu' }).click();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/logout', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page.getByRole('button', { name: 'Signing out...' })).toBeDisabled();
+    release();
+    await expect(page).toHaveURL(/\/auth$/);
+    expect((await page.request.get('/api/user')).status()).toBe(401);
+  });
+
+  test('toolbar: title, month label, previous / next, Today', async ({ page }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Availability Calendar' })).toBeVisible();
+    const label = page.getByTestId('month-label');
+    await expect(label).toHaveText(monthLabel(today));
+    expect(await label.textContent()).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await expect(label).toHaveText(monthLabel(nextMonth(today)));
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await expect(label).toHaveText(monthLabel(previousMonth(today)));
+    await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(label).toHaveText(monthLabel(today));
+  });
+
+  test('grid: weekdays only, day numbers, status bars, borrowed days inert, today highlighted', async ({
+    page,
+  }, testInfo) => {
+    const user = bookedUser(testInfo);
+    await loginAsFacilitator(page, user);
+    // one day of each status so the bars show the legend colours
+    const [a, b, c] = freeWeekdays();
+    for (const [date, status] of [
+      [a, 'available'],
+      [b, 'limited'],
+      [c, 'unavailable'],
+    ] as const) {
+      const res = await page.request.post('/api/availability', {
+        data: { date, status, startTime: '09:00', endTime: '15:00', notes: '' },
+      });
+      expect(res.ok()).toBeTruthy();
+    }
+    await openHome(page);
+    const grid = page.getByRole('grid', { name: monthLabel(today) });
+    await expect(grid.getByRole('columnheader')).toHaveText([
+      /Monday/,
+      /Tuesday/,
+      /Wednesday/,
+      /Thursday/,
+      /Friday/,
+    ]);
+    const weeks = monthGrid(today);
+    await expect(grid.getByRole('row')).toHaveCount(weeks.length + 1);
+    const dates = await grid
+      .locator('td[data-date]')
+      .evaluateAll((tds) => tds.map((td) => td.getAttribute('data-date') as string));
+    expect(dates).toEqual(weeks.flat().map((w) => w.date));
+    expect(dates.every((d) => isWeekday(d))).toBe(true);
+    await expect(cell(page, a!)).toContainText(String(parseDateString(a!).day));
+
+    for (const [date, status, label] of [
+      [a, 'available', 'Available'],
+      [b, 'limited', 'Limited Availability'],
+      [c, 'unavailable', 'Unavailable'],
+    ] as const) {
+      await expect(cell(page, date!)).toHaveAttribute('data-status', status);
+      await expect(grid.getByRole('gridcell', { name: `${longDate(date!)}` })).toHaveAccessibleName(
+        new RegExp(`${label}, 9:00 AM – 3:00 PM`),
+      );
+    }
+    const bar = await cell(page, b!)
+      .getByTestId('status-bar')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    const warning = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.backgroundColor = 'var(--warning)';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    expect(bar).toBe(warning);
+
+    const borrowed = weeks.flat().find((w) => !w.inMonth);
+    if (borrowed) {
+      const td = cell(page, borrowed.date);
+      await expect(td).toHaveAttribute('aria-disabled', 'true');
+      // Playwright will not click a disabled cell; a dispatched click proves nothing opens
+      await td.dispatchEvent('click');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(toastLocator(page)).toHaveCount(0);
+    }
+    if (isWeekday(today)) {
+      await expect(cell(page, today)).toHaveAttribute('aria-current', 'date');
+      await expect(cell(page, today)).toHaveClass(/border-primary/);
+    }
+    await checkScreen(page, testInfo, 'calendar');
+  });
+
+  test('booked days: chips, "+N more", lock tooltip and the Cannot Edit toast', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+    const busy = cell(page, days.busy);
+    await expect(busy.getByTestId('booking-chip')).toHaveText([
+      'Art Class 1',
+      'Art Class 2',
+      'Art Class 3',
+      'Art Class 4',
+    ]);
+    await expect(busy.getByRole('button', { name: /2 more bookings/ })).toHaveText('+2 more');
+    await expect(cell(page, days.full).getByTestId('booking-chip')).toHaveText(FULL_BOOKING.title);
+    await expect(busy).toHaveAccessibleName(/6 bookings: Art Class 1; Art Class 2.*Art Class 6, locked/);
+
+    // lock icon with its tooltip after the 700 ms delay
+    const lock = cell(page, days.full).getByTestId('day-lock');
+    await expect(lock).toBeVisible();
+    await expect(cell(page, freeWeekdays()[0]!).getByTestId('day-lock')).toHaveCount(0);
+    if (testInfo.project.name === 'desktop') {
+      await lock.hover();
+      await expect(page.getByRole('tooltip')).toHaveText('This date is locked due to confirmed bookings', {
+        timeout: 3000,
+      });
+      await page.mouse.move(0, 0);
+    }
+
+    // clicking a booked day (not a chip) refuses with the spec's toast
+    await cell(page, days.bare).click({ position: { x: 8, y: 8 } });
+    const toast = toastLocator(page);
+    await expect(toast).toContainText('Cannot Edit Availability');
+    await expect(toast).toContainText(BOOKED_MESSAGE);
+    await expect(page.getByRole('dialog', { name: 'Update Availability' })).toHaveCount(0);
+    await checkScreen(page, testInfo, 'booked-day-toast');
+  });
+
+  test('booking details: every field, fallbacks, all bookings of a busy day, long-press', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+
+    await cell(page, days.full).getByTestId('booking-chip').click();
+    let dialog = page.getByRole('dialog', { name: FULL_BOOKING.title });
+    await expect(dialog).toBeVisible();
+    const field = (name: string) => dialog.locator(`dd[data-field="${name}"]`);
+    await expect(field('School')).toHaveText(FULL_BOOKING.schoolName);
+    await expect(field('Program')).toHaveText(FULL_BOOKING.program);
+    await expect(field('Time Slot')).toHaveText(FULL_BOOKING.timeSlot);
+    await expect(field('Delivery')).toHaveText(FULL_BOOKING.deliveryType);
+    await expect(field('Time')).toHaveText('9:30 AM – 11:00 AM');
+    await expect(field('Location')).toHaveText(
+      `${FULL_BOOKING.schoolAddress}, ${FULL_BOOKING.schoolPostcode}`,
+    );
+    await expect(field('Date')).toHaveText(longDate(days.full));
+    // the toast must not appear: a chip click is not a day click
+    await expect(toastLocator(page)).toHaveCount(0);
+    await checkScreen(page, testInfo, 'booking-details');
+    await page.keyboard.press('Escape');
+
+    await cell(page, days.bare).getByTestId('booking-chip').click();
+    dialog = page.getByRole('dialog', { name: 'Drama Session' });
+    await expect(field('School')).toHaveText('Unknown School');
+    await expect(field('Program')).toHaveText('Unknown Program');
+    await expect(field('Time Slot')).toHaveText('All Day');
+    await expect(field('Delivery')).toHaveText('Live');
+    await expect(field('Time')).toHaveText('All Day');
+    await expect(field('Date')).toHaveText(longDate(days.bare));
+    await page.keyboard.press('Escape');
+
+    await cell(page, days.busy)
+      .getByRole('button', { name: /2 more bookings/ })
+      .click();
+    dialog = page.getByRole('dialog', { name: 'Booking Details' });
+    await expect(dialog.getByRole('heading', { level: 3 })).toHaveText(
+      Array.from({ length: 6 }, (_, i) => `Art Class ${i + 1}`),
+    );
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // a 500 ms touch long-press opens the details without any click
+    const chip = cell(page, days.full).getByTestId('booking-chip');
+    // timed inside the page, so a slow machine cannot make the test wrong either way
+    const press = (holdMs: number | null) =>
+      chip.evaluate(
+        (el, hold) =>
+          new Promise<number | null>((resolve) => {
+            const box = el.getBoundingClientRect();
+            const init = {
+              bubbles: true,
+              pointerType: 'touch',
+              isPrimary: true,
+              clientX: box.x + 5,
+              clientY: box.y + 5,
+            };
+            const started = performance.now();
+            const observer = new MutationObserver(() => {
+              if (document.querySelector('[role="dialog"]')) {
+                observer.disconnect();
+                resolve(performance.now() - started);
+              }
+            });
+            observer.observe(document.body, { childList: true, subtree: true });
+            el.dispatchEvent(new PointerEvent('pointerdown', init));
+            if (hold !== null) setTimeout(() => el.dispatchEvent(new PointerEvent('pointerup', init)), hold);
+            setTimeout(() => {
+              observer.disconnect();
+              resolve(null);
+            }, 1500);
+          }),
+        holdMs,
+      );
+    // a 500 ms touch long-press opens the details without any click
+    const openedAfter = await press(null);
+    expect(openedAfter).not.toBeNull();
+    expect(openedAfter!).toBeGreaterThanOrEqual(495);
+    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
+    await chip.dispatchEvent('pointerup', { pointerType: 'touch' });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // a press released after 200 ms does nothing
+    expect(await press(200)).toBeNull();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('Update Availability: status, hourly times with "No time", notes, save and sync', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await openHome(page);
+    const date = freeWeekdays()[1]!;
+    const syncBodies: unknown[] = [];
+    page.on('request', (req) => {
+      if (req.url().endsWith('/api/sharepoint/sync-all')) syncBodies.push(req.postDataJSON());
+    });
+
+    await cell(page, date).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(longDate(date));
+    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
+    await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
+
+    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
+    const options = page.getByRole('option');
+    const expectedLabels = ['No time'];
+    for (let h = 7; h <= 20; h++)
+      expectedLabels.push(`${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`);
+    await expect(options).toHaveText(expectedLabels);
+    await page.getByRole('option', { name: '9:00 AM' }).click();
+    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
+    await page.getByRole('option', { name: '1:00 PM' }).click();
+    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('1:00 PM');
+    await dialog.getByLabel('Notes (optional)').fill('School run until 9');
+    await checkScreen(page, testInfo, 'day-dialog');
+
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/availability') && r.request().method() === 'POST',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const body = (await saved).request().postDataJSON();
+    expect(body).toEqual({
+      userId: user.id,
+      date,
+      status: 'limited',
+      startTime: '09:00',
+      endTime: '13:00',
+      notes: 'School run until 9',
+    });
+    await expect(toastLocator(page)).toContainText('Sync Successful');
+    await expect(toastLocator(page)).toContainText(
+      'Your availability was synced to SharePoint automatically.',
+    );
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(syncBodies).toEqual([{ userId: user.id }]);
+    await expect(cell(page, date)).toHaveAttribute('data-status', 'limited');
+    await expect(cell(page, date)).toHaveAccessibleName(
+      /Limited Availability, 9:00 AM – 1:00 PM, notes: School run until 9/,
+    );
+    await checkScreen(page, testInfo, 'after-save-toast');
+
+    // reopening shows the saved values; "No time" clears a time to ""
+    await cell(page, date).click();
+    await expect(dialog.getByRole('radio', { name: 'Limited Availability' })).toBeChecked();
+    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
+    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
+    await page.getByRole('option', { name: 'No time' }).click();
+    const again = page.waitForResponse(
+      (r) => r.url().endsWith('/api/availability') && r.request().method() === 'POST',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect((await again).request().postDataJSON()).toMatchObject({ startTime: '', endTime: '13:00' });
+    await expect(cell(page, date)).toHaveAccessibleName(/Until 1:00 PM/);
+
+    // the stored row is the one the calendar shows
+    const rows = await (await page.request.get(`/api/availability?from=${date}&to=${date}`)).json();
+    expect(rows).toMatchObject([{ date, status: 'limited', startTime: '', endTime: '13:00' }]);
+  });
+
+  test('Update Availability: end before start is refused in the dialog', async ({
+    page,
+    makeFacilitator,
+  }) => {
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    await cell(page, freeWeekdays()[0]!).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
+    await page.getByRole('option', { name: '3:00 PM' }).click();
+    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
+    await page.getByRole('option', { name: '10:00 AM' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('End time must be after start time')).toBeVisible();
+    await expect(dialog).toBeVisible();
+  });
+
+  test('save and sync errors show the spec toasts', async ({ page, makeFacilitator }, testInfo) => {
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    const [first, second, third] = freeWeekdays();
+
+    await page.route('**/api/availability', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: '{"message":"The database is resting"}',
+          })
+        : route.continue(),
+    );
+    await cell(page, first!).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Error');
+    await expect(toastLocator(page)).toContainText('The database is resting');
+    await expect(page.getByRole('dialog', { name: 'Update Availability' })).toBeVisible();
+    await checkScreen(page, testInfo, 'save-error-toast');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.unroute('**/api/availability');
+
+    await page.route('**/api/availability', (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 502, body: '' }) : route.continue(),
+    );
+    await cell(page, second!).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('An error occurred. Please try again.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.unroute('**/api/availability');
+
+    await page.route('**/api/sharepoint/sync-all', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"SharePoint is unavailable"}',
+      }),
+    );
+    await cell(page, third!).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Sync Error');
+    await expect(toastLocator(page)).toContainText('SharePoint is unavailable');
+    // the day itself was saved
+    await expect(cell(page, third!)).toHaveAttribute('data-status', 'available');
+  });
+
+  test('Bulk Update Availability: defaults, warnings, saving, skipped booked days', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+    await page.getByRole('button', { name: 'Bulk Update' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bulk Update Availability' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Start Date')).toHaveValue(today);
+    await expect(dialog.getByLabel('End Date')).toHaveValue(addDays(today, 30));
+    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])
+      await expect(dialog.getByRole('checkbox', { name: day })).toBeChecked();
+    for (const day of ['Saturday', 'Sunday'])
+      await expect(dialog.getByRole('checkbox', { name: day })).not.toBeChecked();
+    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
+    await expect(dialog.getByText(CAREFUL, { exact: true })).toBeVisible();
+    await expect(dialog.getByText(SKIP_NOTE, { exact: true })).toBeVisible();
+    await checkScreen(page, testInfo, 'bulk-dialog');
+
+    // the whole month, unavailable, afternoons: the three booked days are skipped
+    const monthDays = monthGrid(today)
+      .flat()
+      .filter((c) => c.inMonth)
+      .map((c) => c.date);
+    const from = monthDays[0]!;
+    const to = monthDays[monthDays.length - 1]!;
+    await dialog.getByLabel('Start Date').fill(from);
+    await dialog.getByLabel('End Date').fill(to);
+    await dialog.getByRole('radio', { name: 'Unavailable' }).check();
+    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
+    await page.getByRole('option', { name: '1:00 PM' }).click();
+    const expectedDays = selectBulkDays(from, to, [1, 2, 3, 4, 5]);
+    await expect(dialog.getByTestId('bulk-day-count')).toHaveText(`${expectedDays.length} days selected.`);
+    const response = page.waitForResponse((r) => r.url().endsWith('/api/availability/bulk'));
+    await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
+    expect((await response).request().postDataJSON()).toEqual({
+      userId: expect.any(Number),
+      startDate: from,
+      endDate: to,
+      daysOfWeek: [1, 2, 3, 4, 5],
+      status: 'unavailable',
+      startTime: '13:00',
+      endTime: '',
+      notes: '',
+    });
+    const result = dialog.getByTestId('bulk-result');
+    await expect(result).toContainText(`Updated ${expectedDays.length - 3} days.`);
+    await expect(result).toContainText('Skipped 3 days with confirmed bookings:');
+    await expect(result.getByRole('listitem')).toHaveText(
+      [days.full, days.bare, days.busy].sort().map(longDate),
+    );
+    await checkScreen(page, testInfo, 'bulk-result');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(cell(page, freeWeekdays()[0]!)).toHaveAttribute('data-status', 'unavailable');
+    await expect(cell(page, days.full)).not.toHaveAttribute('data-status', 'unavailable');
+
+    // reopening starts from the defaults again
+    await page.getByRole('button', { name: 'Bulk Update' }).click();
+    await expect(dialog.getByLabel('Start Date')).toHaveValue(today);
+    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
+    // no day chosen is refused before sending
+    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])
+      await dialog.getByRole('checkbox', { name: day }).click();
+    await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
+    await expect(dialog.getByText('Choose at least one day of the week')).toBeVisible();
+  });
+
+  test('bulk error shows the Error toast with the server message', async ({ page, makeFacilitator }) => {
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    await page.route('**/api/availability/bulk', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: '{"message":"Too many days"}' }),
+    );
+    await page.getByRole('button', { name: 'Bulk Update' }).click();
+    await page.getByRole('button', { name: 'Apply Bulk Update' }).click();
+    await expect(toastLocator(page)).toContainText('Error');
+    await expect(toastLocator(page)).toContainText('Too many days');
+    await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
+  });
+
+  test('keyboard: roving tab stop, arrow keys, Enter opens the day', async ({ page, makeFacilitator }) => {
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    const grid = page.getByRole('grid');
+    await expect(grid.locator('td[tabindex="0"]')).toHaveCount(1);
+    const start = await grid.locator('td[tabindex="0"]').getAttribute('data-date');
+    expect(start).toBe(
+      isWeekday(today)
+        ? today
+        : monthGrid(today)
+            .flat()
+            .find((c) => c.inMonth)!.date,
+    );
+
+    // Tab from the toolbar reaches the grid's single tab stop
+    await page.getByRole('button', { name: 'Bulk Update' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(grid.locator(`td[data-date="${start}"]`)).toBeFocused();
+
+    const cells = monthGrid(today).flat();
+    const at = (date: string) => cells.findIndex((c) => c.date === date);
+    const expectMove = async (key: string, expected: string | undefined, from: string) => {
+      await page.keyboard.press(key);
+      await expect(cell(page, expected ?? from)).toBeFocused();
+      await expect(grid.locator('td[tabindex="0"]')).toHaveAttribute('data-date', expected ?? from);
+      return expected ?? from;
+    };
+    let current = start!;
+    const nextInMonth = (i: number, step: number) => {
+      for (let j = i + step; j >= 0 && j < cells.length; j += step)
+        if (cells[j]!.inMonth) return cells[j]!.date;
+      return undefined;
+    };
+    current = await expectMove('ArrowRight', nextInMonth(at(current), 1), current);
+    current = await expectMove('ArrowLeft', nextInMonth(at(current), -1), current);
+    const down = cells[at(current) + 5];
+    current = await expectMove('ArrowDown', down?.inMonth ? down.date : undefined, current);
+    const up = cells[at(current) - 5];
+    current = await expectMove('ArrowUp', up?.inMonth ? up.date : undefined, current);
+
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(longDate(current));
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    // focus returns to the day
+    await expect(cell(page, current)).toBeFocused();
+    // Page Down shows the next month
+    await page.keyboard.press('PageDown');
+    await expect(page.getByTestId('month-label')).toHaveText(monthLabel(nextMonth(today)));
+    await expect(page.getByRole('grid').locator('td[tabindex="0"]')).toBeFocused();
+  });
+
+  test('keyboard: a booked day answers Enter with the toast; chips open by keyboard', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+    // click the day number area to make it the active day, then use keys
+    await cell(page, days.full).click({ position: { x: 8, y: 8 } });
+    await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
+    await cell(page, days.full).focus();
+    await page.keyboard.press('Tab');
+    await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
+  });
+});

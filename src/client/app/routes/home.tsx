@@ -1,0 +1,14 @@
+import { useAuth } from '@/features/auth/auth-provider';
+import { AvailabilityCalendar, AvailabilityLegend } from '@/features/availability-calendar';
+import { AppLayout } from '../layouts/app-layout';
+
+/** Facilitator home: the availability calendar in the facilitator layout, legend in the side panel. */
+export default function HomeRoute() {
+  const { user } = useAuth();
+  return (
+    <AppLayout panel={<AvailabilityLegend />}>
+      {/* the route guard renders this only with a user */}
+      {user ? <AvailabilityCalendar userId={user.id} /> : null}
+    </AppLayout>
+  );
+}

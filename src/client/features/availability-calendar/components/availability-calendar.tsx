@@ -1,0 +1,254 @@
+import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth, todayIn } from '@shared/calendar';
+import { type Availability, BOOKED_DAY_MESSAGE } from '@shared/schemas/availability';
+import type { Booking } from '@shared/schemas/bookings';
+import { AlertCircle } from 'lucide-react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, getErrorMessage } from '@/lib/api';
+import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
+import { BookingDetailsDialog } from './booking-details-dialog';
+import { BulkDialog, type BulkFormValues } from './bulk-dialog';
+import { CalendarGrid } from './calendar-grid';
+import { CalendarLoading } from './calendar-loading';
+import { CalendarToolbar } from './calendar-toolbar';
+import { DayDialog, type DayFormValues } from './day-dialog';
+
+const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
+const SYNC_ERROR_FALLBACK = 'Failed to sync with SharePoint. Please try again.';
+
+/** The server's message, or the fallback when there is none (an empty body's status text is not one). */
+function serverMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && !error.body.trim()) return fallback;
+  return getErrorMessage(error, fallback);
+}
+
+/** The browser's calendar day: what "today" means to the person looking at the calendar. */
+function browserToday(): string {
+  try {
+    return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  } catch {
+    return todayIn('UTC');
+  }
+}
+
+/** First day of the month shown and the day that holds the grid's single tab stop. */
+function firstActiveDay(month: string, today: string): string {
+  if (
+    today.slice(0, 7) === month.slice(0, 7) &&
+    monthGrid(month).some((w) => w.some((c) => c.date === today))
+  )
+    return today;
+  const cell = monthGrid(month)
+    .flat()
+    .find((c) => c.inMonth);
+  return cell!.date;
+}
+
+/** Facilitator home: the month of weekdays with availability and bookings, and its dialogs. */
+export function AvailabilityCalendar({ userId }: { userId: number }) {
+  const labelId = useId();
+  const [today] = useState(browserToday);
+  const [month, setMonth] = useState(() => startOfMonth(today));
+  const [active, setActive] = useState<{ date: string; focus: boolean }>(() => ({
+    date: firstActiveDay(startOfMonth(today), today),
+    focus: false,
+  }));
+  const [editDate, setEditDate] = useState<string | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [details, setDetails] = useState<Booking[] | null>(null);
+  // The dialogs open from state, not from a Radix trigger, so they return focus here themselves.
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const rememberFocus = () => {
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  };
+  const restoreFocus = (event: Event) => {
+    const target = returnFocus.current;
+    if (target?.isConnected) {
+      event.preventDefault();
+      target.focus();
+    }
+  };
+  const openDetails = (bookings: Booking[]) => {
+    rememberFocus();
+    setDetails(bookings);
+  };
+
+  const weeks = useMemo(() => monthGrid(month), [month]);
+  const range = useMemo(() => monthGridRange(month), [month]);
+  const availabilityQuery = useAvailability(userId, range);
+  const bookingsQuery = useBookings(userId, range);
+  const saveDay = useSaveDay();
+  const bulkUpdate = useBulkUpdate();
+  const syncAll = useSyncAll();
+
+  const availabilityByDate = useMemo(() => {
+    const map = new Map<string, Availability>();
+    for (const row of availabilityQuery.data ?? []) map.set(row.date, row);
+    return map;
+  }, [availabilityQuery.data]);
+  const bookingsByDate = useMemo(() => {
+    const map = new Map<string, Booking[]>();
+    for (const booking of bookingsQuery.data ?? []) {
+      const list = map.get(booking.date);
+      if (list) list.push(booking);
+      else map.set(booking.date, [booking]);
+    }
+    return map;
+  }, [bookingsQuery.data]);
+
+  const showMonth = useCallback(
+    (next: string, focus: boolean) => {
+      const first = startOfMonth(next);
+      setMonth(first);
+      setActive({ date: firstActiveDay(first, today), focus });
+    },
+    [today],
+  );
+
+  const openDay = (date: string) => {
+    if ((bookingsByDate.get(date)?.length ?? 0) > 0) {
+      toast({ title: 'Cannot Edit Availability', description: BOOKED_DAY_MESSAGE, variant: 'destructive' });
+      return;
+    }
+    rememberFocus();
+    setEditDate(date);
+  };
+
+  const save = (date: string, values: DayFormValues) => {
+    saveDay.mutate(
+      { userId, date, ...values },
+      {
+        onSuccess: () => {
+          setEditDate(null);
+          syncAll.mutate(
+            { userId },
+            {
+              onSuccess: () =>
+                toast({
+                  title: 'Sync Successful',
+                  description: 'Your availability was synced to SharePoint automatically.',
+                  variant: 'success',
+                }),
+              onError: (error) =>
+                toast({
+                  title: 'Sync Error',
+                  description: serverMessage(error, SYNC_ERROR_FALLBACK),
+                  variant: 'destructive',
+                }),
+            },
+          );
+        },
+        onError: (error) =>
+          toast({
+            title: 'Error',
+            description: serverMessage(error, SAVE_ERROR_FALLBACK),
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  const bulkSave = async (values: BulkFormValues) => {
+    try {
+      return await bulkUpdate.mutateAsync({ userId, ...values });
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: serverMessage(error, SAVE_ERROR_FALLBACK),
+        variant: 'destructive',
+      });
+      throw error;
+    }
+  };
+
+  const firstLoad =
+    (availabilityQuery.isPending && !availabilityQuery.data) ||
+    (bookingsQuery.isPending && !bookingsQuery.data);
+  const loadError = availabilityQuery.error ?? bookingsQuery.error;
+
+  return (
+    <div className="grid gap-4">
+      {firstLoad ? (
+        <CalendarLoading />
+      ) : (
+        <>
+          <CalendarToolbar
+            month={month}
+            labelId={labelId}
+            isFetching={availabilityQuery.isFetching || bookingsQuery.isFetching}
+            onPrevious={() => showMonth(previousMonth(month), false)}
+            onNext={() => showMonth(nextMonth(month), false)}
+            onToday={() => {
+              setMonth(startOfMonth(today));
+              setActive({ date: firstActiveDay(startOfMonth(today), today), focus: false });
+            }}
+            onBulkUpdate={() => {
+              rememberFocus();
+              setBulkOpen(true);
+            }}
+          />
+          {loadError ? (
+            <div
+              role="alert"
+              className="flex flex-wrap items-center gap-3 rounded-md border border-destructive/60 bg-destructive/10 p-3 text-sm"
+            >
+              <AlertCircle className="size-4 text-destructive" aria-hidden />
+              <span className="flex-1">
+                Your calendar could not be loaded: {getErrorMessage(loadError, 'please try again.')}
+              </span>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => {
+                  void availabilityQuery.refetch();
+                  void bookingsQuery.refetch();
+                }}
+              >
+                Try again
+              </Button>
+            </div>
+          ) : null}
+          <CalendarGrid
+            weeks={weeks}
+            labelId={labelId}
+            today={today}
+            activeDate={active.date}
+            focusActive={active.focus}
+            availabilityByDate={availabilityByDate}
+            bookingsByDate={bookingsByDate}
+            onActiveDateChange={(date, focus) => setActive({ date, focus })}
+            onDayActivate={openDay}
+            onOpenBookings={openDetails}
+            onPageMonth={(step) => showMonth(step < 0 ? previousMonth(month) : nextMonth(month), true)}
+          />
+        </>
+      )}
+      <DayDialog
+        date={editDate}
+        existing={editDate ? availabilityByDate.get(editDate) : undefined}
+        isSaving={saveDay.isPending}
+        onOpenChange={(open) => {
+          if (!open) setEditDate(null);
+        }}
+        onSave={save}
+        onCloseAutoFocus={restoreFocus}
+      />
+      <BulkDialog
+        open={bulkOpen}
+        today={today}
+        isSaving={bulkUpdate.isPending}
+        onOpenChange={setBulkOpen}
+        onSubmit={bulkSave}
+        onCloseAutoFocus={restoreFocus}
+      />
+      <BookingDetailsDialog
+        bookings={details}
+        onOpenChange={(open) => {
+          if (!open) setDetails(null);
+        }}
+        onCloseAutoFocus={restoreFocus}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { cn } from '@/lib/utils';
+
+const ENTRIES = [
+  { label: 'Available', swatch: 'bg-success rounded-full' },
+  { label: 'Limited Availability', swatch: 'bg-warning rounded-full' },
+  { label: 'Unavailable', swatch: 'bg-destructive rounded-full' },
+  { label: 'Booked Session', swatch: 'bg-primary rounded-[3px]' },
+] as const;
+
+/** The side panel's key to the calendar colours (spec "Sidebar Availability Legend"). */
+export function AvailabilityLegend({ className }: { className?: string }) {
+  return (
+    <section aria-labelledby="availability-legend-title" className={cn('grid gap-3', className)}>
+      <h2 id="availability-legend-title" className="font-semibold text-sm">
+        Availability Legend
+      </h2>
+      <ul className="grid gap-2 text-sm">
+        {ENTRIES.map((entry) => (
+          <li key={entry.label} className="flex items-center gap-2">
+            <span aria-hidden className={cn('size-3.5 shrink-0', entry.swatch)} />
+            {entry.label}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Booking } from '@shared/schemas/bookings';
+import { bookingTitle } from '../lib/calendar-format';
+import { useLongPress } from '../lib/use-long-press';
+
+export interface BookingChipProps {
+  booking: Booking;
+  tabbable: boolean;
+  onOpen: (booking: Booking) => void;
+}
+
+/** A booked session in a day cell: click, Enter or a 500 ms touch long-press opens its details. */
+export function BookingChip({ booking, tabbable, onOpen }: BookingChipProps) {
+  const { handlers, consumeClick } = useLongPress(() => onOpen(booking));
+  const title = bookingTitle(booking);
+  return (
+    <button
+      type="button"
+      tabIndex={tabbable ? 0 : -1}
+      data-testid="booking-chip"
+      className="block w-full touch-manipulation select-none truncate rounded-sm bg-primary px-1.5 py-0.5 text-left font-medium text-[11px] text-primary-foreground leading-4 outline-none hover:bg-primary/85 focus-visible:ring-[3px] focus-visible:ring-ring/60 [-webkit-touch-callout:none]"
+      aria-label={`Booking: ${title}. Show details`}
+      title={title}
+      {...handlers}
+      onClick={(event) => {
+        event.stopPropagation();
+        if (consumeClick()) return;
+        onOpen(booking);
+      }}
+      onKeyDown={(event) => {
+        // the cell's own keys (Enter opens the day) must not fire from inside a chip
+        event.stopPropagation();
+      }}
+    >
+      {title}
+    </button>
+  );
+}

@@ -1,0 +1,2 @@
+export { AvailabilityCalendar } from './components/availability-calendar';
+export { AvailabilityLegend } from './components/availability-legend';

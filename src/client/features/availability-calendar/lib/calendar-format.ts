@@ -1,0 +1,76 @@
+import { dayOfWeek, formatTime12, parseDateString } from '@shared/calendar';
+import type { AvailabilityStatus } from '@shared/schemas/availability';
+import type { Booking } from '@shared/schemas/bookings';
+
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** "Monday, 6 July 2026", from the date string alone (no time zone can shift it). */
+export function formatLongDate(date: string): string {
+  const { year, month, day } = parseDateString(date);
+  return `${WEEKDAY_NAMES[dayOfWeek(date)]}, ${day} ${MONTH_NAMES[month - 1]} ${year}`;
+}
+
+/** "Mon 6 Jul", for compact lists. */
+export function formatShortDate(date: string): string {
+  const { month, day } = parseDateString(date);
+  return `${WEEKDAY_NAMES[dayOfWeek(date)]!.slice(0, 3)} ${day} ${MONTH_NAMES[month - 1]!.slice(0, 3)}`;
+}
+
+export const STATUS_LABELS: Record<AvailabilityStatus, string> = {
+  available: 'Available',
+  limited: 'Limited Availability',
+  unavailable: 'Unavailable',
+};
+
+/** The status bar colour of a day (the legend's colours). */
+export const STATUS_BAR_CLASSES: Record<AvailabilityStatus, string> = {
+  available: 'bg-success',
+  limited: 'bg-warning',
+  unavailable: 'bg-destructive',
+};
+
+/** "9:00 AM – 1:00 PM", "From 9:00 AM", "Until 1:00 PM" or "". */
+export function formatTimeRange(start: string | null, end: string | null): string {
+  const from = start ? formatTime12(start) : '';
+  const to = end ? formatTime12(end) : '';
+  if (from && to) return `${from} – ${to}`;
+  if (from) return `From ${from}`;
+  if (to) return `Until ${to}`;
+  return '';
+}
+
+/** The booking-details fields with the spec's fallbacks. */
+export function bookingView(booking: Booking) {
+  const address = [booking.schoolAddress, booking.schoolPostcode]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(', ');
+  return {
+    school: booking.schoolName?.trim() || 'Unknown School',
+    program: booking.program?.trim() || 'Unknown Program',
+    timeSlot: booking.timeSlot?.trim() || 'All Day',
+    delivery: booking.deliveryType?.trim() || 'Live',
+    time: formatTimeRange(booking.startTime, booking.endTime) || 'All Day',
+    location: address || booking.location?.trim() || 'No address given',
+    date: formatLongDate(booking.date),
+  };
+}
+
+/** What a chip shows: the booking title, else its school or program. */
+export function bookingTitle(booking: Booking): string {
+  return booking.title?.trim() || booking.schoolName?.trim() || booking.program?.trim() || 'Booking';
+}
