@@ -60,6 +60,23 @@ export const createUserBody = z.object({
 });
 export type CreateUserBody = z.input<typeof createUserBody>;
 
+/** On edit, a field left out keeps its stored value; `null` or blank clears it. */
+const keptText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => (value === undefined ? undefined : value ? value : null));
+
+const keptFreelancerId = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .nullish()
+  .transform((value) =>
+    value === undefined ? undefined : value === null ? null : String(value).trim() || null,
+  )
+  .refine((value) => !value || value.length <= 100, 'Must be at most 100 characters');
+
 /** Edit: a blank or missing password keeps the current one; a missing role keeps the existing role. */
 export const updateUserBody = z.object({
   username: usernameField,
@@ -68,10 +85,10 @@ export const updateUserBody = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .pipe(passwordField.optional()),
-  displayName: optionalText(200),
-  email: optionalText(254),
-  freelancerId: freelancerIdInput,
-  area: optionalText(100),
+  displayName: keptText(200),
+  email: keptText(254),
+  freelancerId: keptFreelancerId,
+  area: keptText(100),
   role: roleField.optional(),
 });
 export type UpdateUserBody = z.input<typeof updateUserBody>;

@@ -1,7 +1,80 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../shared/schemas/common';
+import { settingsBody, settingsResponse, testConnectionResult } from '../../../shared/schemas/settings';
 import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
+import { type ConnectionTester, unavailableConnectionTester } from './connection';
+import { getSettings, saveSettings, testConnection } from './service';
 
-// Filled by a later issue; registered already so the app's composition does not change.
-export function settingsRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
-  return async () => {};
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse };
+
+export interface SettingsRouteOptions {
+  /** Tries settings against SharePoint; the connector supplies it through BuildOptions. */
+  connectionTester?: ConnectionTester | undefined;
+}
+
+export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = {}): FastifyPluginAsyncZod {
+  const tester = options.connectionTester ?? unavailableConnectionTester;
+
+  return async (app) => {
+    app.get(
+      '/api/sharepoint/settings',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['sharepoint'],
+          summary: 'SharePoint settings without secrets (hasPassword / hasClientSecret say what is stored)',
+          response: { 200: settingsResponse, ...errors },
+        },
+      },
+      () => getSettings(ctx.db),
+    );
+
+    app.post(
+      '/api/sharepoint/settings',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['sharepoint'],
+          summary: 'Save SharePoint settings; a blank password or client secret keeps the stored one',
+          body: settingsBody,
+          response: { 200: settingsResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const saved = await saveSettings(ctx.db, ctx.appSecret, request.body);
+        // flags only: a secret's value never reaches a log line
+        request.log.info(
+          {
+            userId: currentUser(request).id,
+            passwordChanged: Boolean(request.body.password),
+            clientSecretChanged: Boolean(request.body.clientSecret),
+          },
+          'SharePoint settings saved',
+        );
+        return saved;
+      },
+    );
+
+    app.post(
+      '/api/sharepoint/test-connection-with-credentials',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['sharepoint'],
+          summary: 'Try settings against SharePoint without saving them; a blank secret uses the stored one',
+          body: settingsBody,
+          response: { 200: testConnectionResult, ...errors },
+        },
+      },
+      async (request) => {
+        const result = await testConnection(ctx.db, ctx.appSecret, request.body, tester);
+        request.log.info(
+          { userId: currentUser(request).id, success: result.success, result: result.message },
+          'SharePoint connection test',
+        );
+        return result;
+      },
+    );
+  };
 }

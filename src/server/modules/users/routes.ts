@@ -55,7 +55,18 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: publicUser, ...errors },
         },
       },
-      async (request) => toPublicUser(await updateUser(ctx.db, request.params.id, request.body)),
+      async (request) => {
+        const me = currentUser(request);
+        const self = request.params.id === me.id;
+        const row = await updateUser(ctx.db, request.params.id, request.body, {
+          endSessionsOnPasswordChange: !self,
+        });
+        // Staff changing their own password stay signed in here and are signed out elsewhere.
+        if (self && request.body.password) {
+          await ctx.sessions.destroyAllForUser(me.id, request.sessionToken ?? undefined);
+        }
+        return toPublicUser(row);
+      },
     );
 
     app.delete(

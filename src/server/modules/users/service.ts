@@ -69,25 +69,42 @@ export async function createUser(db: Queryable, input: CreateUserBody): Promise<
   }
 }
 
-export async function updateUser(db: Db, id: number, input: UpdateUserBody): Promise<UserRow> {
+export interface UpdateUserOptions {
+  /**
+   * End the user's sessions when the password changes (default). The route passes false when staff
+   * change their own password, and ends only their other sessions itself.
+   */
+  endSessionsOnPasswordChange?: boolean;
+}
+
+export async function updateUser(
+  db: Db,
+  id: number,
+  input: UpdateUserBody,
+  options: UpdateUserOptions = {},
+): Promise<UserRow> {
   const data = updateUserBody.parse(input);
-  const existing = await findUserById(db, id);
-  if (!existing) throw notFound('User not found');
   const passwordHash = data.password ? await hashPassword(data.password) : undefined;
-  if (data.role && data.role !== existing.role && existing.role === STAFF_ROLE) {
-    await assertAnotherStaffRemains(db, id, 'The last staff account cannot lose the staff role');
-  }
   try {
     return await db.transaction(async (tx) => {
+      // Staff rows are locked as in deleteUser, so two demotions at once cannot leave no staff.
+      await tx.select({ id: users.id }).from(users).where(eq(users.role, STAFF_ROLE)).for('update');
+      const [existing] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+      if (!existing) throw notFound('User not found');
+      const role = data.role ?? existing.role;
+      if (existing.role === STAFF_ROLE && role !== STAFF_ROLE) {
+        await assertAnotherStaffRemains(tx, id, 'The last staff account cannot lose the staff role');
+      }
       const [row] = await tx
         .update(users)
         .set({
           username: data.username,
+          // undefined leaves a column as it is: fields the caller left out are kept
           displayName: data.displayName,
           email: data.email,
           freelancerId: data.freelancerId,
           area: data.area,
-          role: data.role ?? existing.role,
+          role,
           updatedAt: new Date(),
           ...(passwordHash ? { passwordHash } : {}),
         })
@@ -95,7 +112,9 @@ export async function updateUser(db: Db, id: number, input: UpdateUserBody): Pro
         .returning();
       if (!row) throw notFound('User not found');
       // A new password set by staff signs the user out everywhere.
-      if (passwordHash) await tx.delete(sessions).where(eq(sessions.userId, id));
+      if (passwordHash && options.endSessionsOnPasswordChange !== false) {
+        await tx.delete(sessions).where(eq(sessions.userId, id));
+      }
       return row;
     });
   } catch (error) {

@@ -1,0 +1,366 @@
+import type { Page, Route } from '@playwright/test';
+import { STAFF } from './constants';
+import {
+  expect as baseExpect,
+  checkScreen,
+  loginAsFacilitator,
+  loginAsStaff,
+  staffApi,
+  test,
+  toastLocator,
+} from './fixtures';
+
+// the machine running these is shared and slow: give the page a little longer than the default
+const expect = baseExpect.configure({ timeout: 10_000 });
+
+const USERS_API = '**/api/staff/users**';
+
+/** Holds matching requests back a little so the pending labels can be seen; the real server answers. */
+async function slowDown(page: Page, method: string, ms = 2500) {
+  await page.route(USERS_API, async (route: Route) => {
+    if (route.request().method() !== method) return route.fallback();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.fallback();
+  });
+}
+
+async function openUsers(page: Page) {
+  await loginAsStaff(page);
+  await page.goto('/staff/users');
+  await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ })).toBeVisible();
+}
+
+function row(page: Page, text: string) {
+  return page.getByRole('row').filter({ hasText: text });
+}
+
+function unique(testInfo: { project: { name: string }; workerIndex: number }, what: string) {
+  return `${what}-${testInfo.project.name}-${testInfo.workerIndex}-${Date.now()}@example.org`;
+}
+
+test.describe('user management', () => {
+  // axe and screenshots in two themes take a while on a busy machine
+  test.describe.configure({ timeout: 90_000 });
+
+  test('header, heading, table columns, counts, badges, dashes and name order', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    // a user with no display name, email or freelancer ID, and one named in lower case
+    const plain = await makeFacilitator({ displayName: null });
+    const lower = await makeFacilitator({ displayName: 'aardvark lowercase' });
+    await openUsers(page);
+
+    await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/staff');
+    await expect(page.getByRole('link', { name: 'Calendar View' })).toHaveAttribute('href', '/staff');
+    await expect(page.getByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/api/auth/logout');
+    await expect(page.getByText('Manage facilitator accounts and information')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add Facilitator' })).toBeVisible();
+
+    const headers = page.getByRole('columnheader');
+    await expect(headers).toHaveText(['Name', 'Username', 'Email', 'Freelancer ID', 'Role', 'Actions']);
+
+    // the count is the number of rows in the table (every role is listed)
+    const title = await page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ }).textContent();
+    const count = Number(/\((\d+)\)/.exec(title ?? '')?.[1]);
+    const bodyRows = page.locator('tbody tr');
+    await expect(bodyRows).toHaveCount(count);
+
+    // name falls back to the username; empty email shows "-" (makeFacilitator sets email = username)
+    const plainRow = row(page, plain.username);
+    await expect(plainRow.getByRole('cell').first()).toHaveText(plain.username);
+    await expect(plainRow.getByRole('cell').nth(3)).toHaveText('-');
+    await expect(row(page, lower.username).getByRole('cell').first()).toHaveText('aardvark lowercase');
+
+    // role badges look different for staff and facilitator
+    const staffBadge = row(page, STAFF.username).locator('[data-slot="badge"]');
+    await expect(staffBadge).toHaveText('staff');
+    await expect(staffBadge).toHaveAttribute('data-role-look', 'staff');
+    await expect(row(page, plain.username).locator('[data-slot="badge"]')).toHaveAttribute(
+      'data-role-look',
+      'facilitator',
+    );
+    const staffColour = await staffBadge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const facilitatorColour = await row(page, plain.username)
+      .locator('[data-slot="badge"]')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(staffColour).not.toBe(facilitatorColour);
+
+    // staff cannot delete themselves: their own delete button is disabled
+    await expect(
+      row(page, STAFF.username).getByRole('button', { name: 'You cannot delete your own account' }),
+    ).toBeDisabled();
+
+    // sorted case-insensitively by name
+    const names = (await bodyRows.locator('td:first-child').allTextContents()).map((n) =>
+      n
+        .replace(/\(you\)$/, '')
+        .trim()
+        .toLowerCase(),
+    );
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+
+    await checkScreen(page, testInfo, 'users-table');
+
+    await page.getByRole('link', { name: 'Calendar View' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await page.goBack();
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+  });
+
+  test('create: fields, disabled submit, Creating..., toast, new row, form cleared', async ({
+    page,
+  }, testInfo) => {
+    const username = unique(testInfo, 'created');
+    await openUsers(page);
+    await page.getByRole('button', { name: 'Add Facilitator' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Facilitator' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText('SharePoint freelancer ID')).toBeVisible();
+    const submit = dialog.getByRole('button', { name: 'Create Facilitator' });
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();
+
+    // disabled until both username and password are filled
+    await expect(submit).toBeDisabled();
+    await dialog.getByLabel('Username (Email)').fill(username);
+    await expect(submit).toBeDisabled();
+    await dialog.getByLabel('Password', { exact: true }).fill('created-pass-1');
+    await expect(submit).toBeEnabled();
+    await dialog.getByLabel('Username (Email)').fill('');
+    await expect(submit).toBeDisabled();
+    await dialog.getByLabel('Username (Email)').fill(username);
+    await dialog.getByLabel('Display Name').fill('Zoe Created');
+    await dialog.getByLabel('Email', { exact: true }).fill('zoe@example.org');
+    await dialog.getByLabel('Freelancer ID').fill('FL-900');
+    await checkScreen(page, testInfo, 'users-create-dialog');
+
+    await slowDown(page, 'POST');
+    await submit.click();
+    await expect(dialog.getByRole('button', { name: 'Creating...' })).toBeDisabled();
+    await expect(toastLocator(page)).toContainText('User created');
+    await expect(toastLocator(page)).toContainText('New facilitator has been added successfully');
+    await expect(dialog).toBeHidden();
+
+    const created = row(page, username);
+    await expect(created).toBeVisible();
+    await expect(created.getByRole('cell')).toHaveText([
+      'Zoe Created',
+      username,
+      'zoe@example.org',
+      'FL-900',
+      'facilitator',
+      '',
+    ]);
+
+    // the new account really signs in, as a facilitator
+    const login = await page.request.post('/api/login', { data: { username, password: 'created-pass-1' } });
+    expect(login.status()).toBe(200);
+    expect((await login.json()).role).toBe('facilitator');
+
+    // the dialog starts empty again
+    await loginAsStaff(page);
+    await page.getByRole('button', { name: 'Add Facilitator' }).click();
+    await expect(dialog.getByLabel('Username (Email)')).toHaveValue('');
+    await expect(dialog.getByLabel('Display Name')).toHaveValue('');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+
+    const api = await staffApi();
+    const list = (await (await api.get('/api/staff/users')).json()) as { id: number; username: string }[];
+    const id = list.find((u) => u.username === username)?.id;
+    if (id) await api.delete(`/api/staff/users/${id}`);
+    await api.dispose();
+  });
+
+  test('create errors: duplicate username and short password show "Error" with the server message', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const existing = await makeFacilitator();
+    await openUsers(page);
+    await page.getByRole('button', { name: 'Add Facilitator' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Facilitator' });
+    await dialog.getByLabel('Username (Email)').fill(existing.username.toUpperCase());
+    await dialog.getByLabel('Password', { exact: true }).fill('whatever-1');
+    await dialog.getByRole('button', { name: 'Create Facilitator' }).click();
+    await expect(toastLocator(page)).toContainText('Error');
+    await expect(toastLocator(page)).toContainText(
+      `The username "${existing.username.toUpperCase()}" is already taken`,
+    );
+    // the dialog stays open with what was typed
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Username (Email)')).toHaveValue(existing.username.toUpperCase());
+    await checkScreen(page, testInfo, 'users-create-error');
+
+    await dialog.getByLabel('Username (Email)').fill(unique(testInfo, 'short'));
+    await dialog.getByLabel('Password', { exact: true }).fill('123');
+    await dialog.getByRole('button', { name: 'Create Facilitator' }).click();
+    await expect(toastLocator(page)).toContainText('Password must be at least 6 characters');
+  });
+
+  test('edit: filled form, empty password keeps it, role kept, Updating..., toast', async ({
+    page,
+  }, testInfo) => {
+    const api = await staffApi();
+    const username = unique(testInfo, 'coordinator');
+    const res = await api.post('/api/staff/users', {
+      data: {
+        username,
+        password: 'coord-pass-1',
+        displayName: 'Cora Coordinator',
+        email: '',
+        freelancerId: '55',
+        role: 'coordinator',
+      },
+    });
+    expect(res.status()).toBe(201);
+    const { id } = (await res.json()) as { id: number };
+
+    await openUsers(page);
+    const target = row(page, username);
+    // "other" roles have their own look
+    await expect(target.locator('[data-slot="badge"]')).toHaveAttribute('data-role-look', 'other');
+    await target.getByRole('button', { name: 'Edit Cora Coordinator' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Username (Email)')).toHaveValue(username);
+    await expect(dialog.getByLabel('Password (leave blank to keep current)')).toHaveValue('');
+    await expect(dialog.getByLabel('Display Name')).toHaveValue('Cora Coordinator');
+    await expect(dialog.getByLabel('Email', { exact: true })).toHaveValue('');
+    await expect(dialog.getByLabel('Freelancer ID')).toHaveValue('55');
+    const submit = dialog.getByRole('button', { name: 'Update Facilitator' });
+    await expect(submit).toBeEnabled();
+    await checkScreen(page, testInfo, 'users-edit-dialog');
+
+    // only the username is required when editing
+    await dialog.getByLabel('Username (Email)').fill('');
+    await expect(submit).toBeDisabled();
+    await dialog.getByLabel('Username (Email)').fill(username);
+    await dialog.getByLabel('Display Name').fill('Cora Renamed');
+    await dialog.getByLabel('Email', { exact: true }).fill('cora@example.org');
+
+    const sent: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().includes(`/api/staff/users/${id}`)) sent.push(r.postDataJSON());
+    });
+    await slowDown(page, 'PUT');
+    await submit.click();
+    await expect(dialog.getByRole('button', { name: 'Updating...' })).toBeDisabled();
+    await expect(toastLocator(page)).toContainText('User updated');
+    await expect(toastLocator(page)).toContainText('Facilitator information has been updated successfully');
+    await expect(dialog).toBeHidden();
+    await expect(row(page, username).getByRole('cell').first()).toHaveText('Cora Renamed');
+    await expect(row(page, username).locator('[data-slot="badge"]')).toHaveText('coordinator');
+
+    // the empty password was left out and the existing role sent back
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toHaveProperty('password');
+    expect(sent[0]).toMatchObject({ role: 'coordinator', displayName: 'Cora Renamed' });
+    const login = await api.post('/api/login', { data: { username, password: 'coord-pass-1' } });
+    expect(login.status()).toBe(200);
+
+    // reopening shows the saved values
+    await row(page, username).getByRole('button', { name: 'Edit Cora Renamed' }).click();
+    await expect(dialog.getByLabel('Email', { exact: true })).toHaveValue('cora@example.org');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    const staff = await staffApi();
+    await staff.delete(`/api/staff/users/${id}`);
+    await staff.dispose();
+    await api.dispose();
+  });
+
+  test('edit error: renaming to a taken username says so', async ({ page, makeFacilitator }) => {
+    const a = await makeFacilitator({ displayName: 'Edit Error A' });
+    const b = await makeFacilitator({ displayName: 'Edit Error B' });
+    await openUsers(page);
+    await row(page, b.username).getByRole('button', { name: 'Edit Edit Error B' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
+    await dialog.getByLabel('Username (Email)').fill(a.username);
+    await dialog.getByRole('button', { name: 'Update Facilitator' }).click();
+    await expect(toastLocator(page)).toContainText('Error');
+    await expect(toastLocator(page)).toContainText(`The username "${a.username}" is already taken`);
+    await expect(dialog).toBeVisible();
+  });
+
+  test('delete: confirmation text, cancel keeps, delete removes with a toast', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator({ displayName: 'Delete Me Please' });
+    await openUsers(page);
+
+    await row(page, user.username).getByRole('button', { name: 'Delete Delete Me Please' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText(
+      'Are you sure you want to delete Delete Me Please? This action cannot be undone.',
+    );
+    await checkScreen(page, testInfo, 'users-delete-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(row(page, user.username)).toBeVisible();
+
+    await row(page, user.username).getByRole('button', { name: 'Delete Delete Me Please' }).click();
+    await slowDown(page, 'DELETE');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(confirm.getByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    await expect(toastLocator(page)).toContainText('User deleted');
+    await expect(toastLocator(page)).toContainText('Facilitator has been removed successfully');
+    await expect(confirm).toBeHidden();
+    await expect(row(page, user.username)).toHaveCount(0);
+    // the list was fetched again: the count follows the rows
+    const after = await page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ }).textContent();
+    const countAfter = Number(/\((\d+)\)/.exec(after ?? '')?.[1]);
+    await expect(page.locator('tbody tr')).toHaveCount(countAfter);
+
+    // the deleted account can no longer sign in
+    const login = await page.request.post('/api/login', {
+      data: { username: user.username, password: user.password },
+    });
+    expect(login.status()).toBe(401);
+  });
+
+  test('delete error: a user already gone shows "Error" with the server message', async ({
+    page,
+    makeFacilitator,
+  }) => {
+    const user = await makeFacilitator({ displayName: 'Already Gone' });
+    await openUsers(page);
+    const api = await staffApi();
+    await api.delete(`/api/staff/users/${user.id}`);
+    await api.dispose();
+    await row(page, user.username).getByRole('button', { name: 'Delete Already Gone' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(toastLocator(page)).toContainText('Error');
+    await expect(toastLocator(page)).toContainText('User not found');
+  });
+
+  test('Logout ends the staff session', async ({ page }) => {
+    await openUsers(page);
+    await page.getByRole('link', { name: 'Logout' }).click();
+    await expect(page).not.toHaveURL(/\/staff\/users/);
+    expect((await page.request.get('/api/user')).status()).toBe(401);
+  });
+
+  test('a facilitator or a visitor sees why the list is not shown', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    await page.goto('/staff/users');
+    await expect(page.getByRole('heading', { name: 'Please sign in' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to staff sign-in' })).toHaveAttribute(
+      'href',
+      '/staff-login',
+    );
+
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await page.goto('/staff/users');
+    await expect(page.getByRole('heading', { name: 'Staff only' })).toBeVisible();
+    await expect(page.getByText('User management is only available to staff accounts.')).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await checkScreen(page, testInfo, 'users-facilitator');
+  });
+});

@@ -1,0 +1,31 @@
+import type { SettingsBody, SettingsResponse, TestConnectionResult } from '@shared/schemas/settings';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@/lib/api';
+
+export const settingsQueryKey = ['/api/sharepoint/settings'] as const;
+/** Spec section 9: the settings are cached for 5 minutes. */
+export const SETTINGS_CACHE_MS = 5 * 60 * 1000;
+
+export function useSharePointSettings() {
+  return useQuery<SettingsResponse, Error>({
+    queryKey: settingsQueryKey,
+    staleTime: SETTINGS_CACHE_MS,
+    gcTime: SETTINGS_CACHE_MS,
+  });
+}
+
+export function useSaveSettings() {
+  const queryClient = useQueryClient();
+  return useMutation<SettingsResponse, Error, SettingsBody>({
+    mutationFn: (body) => apiJson<SettingsResponse>('POST', '/api/sharepoint/settings', body),
+    onSuccess: (saved) => queryClient.setQueryData(settingsQueryKey, saved),
+  });
+}
+
+/** Tries the typed settings without saving them; a blank secret means the stored one. */
+export function useTestConnection() {
+  return useMutation<TestConnectionResult, Error, SettingsBody>({
+    mutationFn: (body) =>
+      apiJson<TestConnectionResult>('POST', '/api/sharepoint/test-connection-with-credentials', body),
+  });
+}

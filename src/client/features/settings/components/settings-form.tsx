@@ -1,0 +1,229 @@
+import { type SettingsResponse, settingsBody } from '@shared/schemas/settings';
+import { Info, Plug, Save } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
+import { toast } from '@/components/ui/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { useSaveSettings, useTestConnection } from '../api/settings-api';
+import { type ConnectionState, ConnectionStatus, SUCCESS_TEXT } from './connection-status';
+
+/** Every field is a string while editing; secrets start blank (write-only). */
+export interface SettingsFormValues {
+  siteUrl: string;
+  availabilityListName: string;
+  bookingsListName: string;
+  facilitatorListName: string;
+  schoolsListName: string;
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  username: string;
+  password: string;
+}
+
+function formFrom(saved: SettingsResponse): SettingsFormValues {
+  return {
+    siteUrl: saved.siteUrl,
+    availabilityListName: saved.availabilityListName,
+    bookingsListName: saved.bookingsListName,
+    facilitatorListName: saved.facilitatorListName,
+    schoolsListName: saved.schoolsListName,
+    tenantId: saved.tenantId,
+    clientId: saved.clientId,
+    clientSecret: '',
+    username: saved.username,
+    password: '',
+  };
+}
+
+// the shared rules (spec section 5); values are sent as typed, the server applies the same schema
+const resolver: Resolver<SettingsFormValues> = async (values) => {
+  const result = settingsBody.safeParse(values);
+  if (result.success) return { values, errors: {} };
+  const errors: FieldErrors<SettingsFormValues> = {};
+  for (const issue of result.error.issues) {
+    const name = issue.path[0] as keyof SettingsFormValues | undefined;
+    if (name && !errors[name]) errors[name] = { type: 'validate', message: issue.message };
+  }
+  return { values: {}, errors };
+};
+
+type TextField = Exclude<keyof SettingsFormValues, 'clientSecret' | 'password'>;
+
+export function SettingsForm({ saved }: { saved: SettingsResponse }) {
+  const save = useSaveSettings();
+  const test = useTestConnection();
+  const [connection, setConnection] = useState<ConnectionState>({ kind: 'idle' });
+
+  const form = useForm<SettingsFormValues>({
+    resolver,
+    defaultValues: formFrom(saved),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { errors } = form.formState;
+
+  // a save answers with the stored settings: show them, secrets blank again
+  useEffect(() => {
+    form.reset(formFrom(saved));
+  }, [saved, form]);
+
+  const onSave = form.handleSubmit((values) => {
+    save.mutate(values, {
+      onSuccess: (stored) => {
+        // secrets blank again; the flags now say what is stored
+        form.reset(formFrom(stored));
+        toast({
+          title: 'Settings saved',
+          description: 'Your SharePoint settings have been saved successfully.',
+          variant: 'success',
+        });
+      },
+      onError: (error) => {
+        toast({
+          title: 'Error',
+          description: getErrorMessage(error, 'Failed to save settings. Please try again.'),
+          variant: 'destructive',
+        });
+      },
+    });
+  });
+
+  const onTest = form.handleSubmit((values) => {
+    setConnection({ kind: 'testing' });
+    test.mutate(values, {
+      onSuccess: (result) => {
+        setConnection(
+          result.success
+            ? { kind: 'success', detail: result.message || SUCCESS_TEXT }
+            : { kind: 'error', message: result.message || 'Connection test failed' },
+        );
+      },
+      onError: (error) => {
+        setConnection({ kind: 'error', message: getErrorMessage(error, 'Failed to connect to SharePoint.') });
+      },
+    });
+  });
+
+  const text = (
+    name: TextField,
+    label: string,
+    options: { description?: string; placeholder?: string; type?: string } = {},
+  ) => (
+    <FormField
+      className="content-start"
+      id={`settings-${name}`}
+      label={label}
+      error={errors[name]?.message}
+      description={options.description}
+    >
+      <Input
+        type={options.type ?? 'text'}
+        placeholder={options.placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        {...form.register(name)}
+      />
+    </FormField>
+  );
+
+  const secret = (name: 'clientSecret' | 'password', label: string, stored: boolean, what: string) => (
+    <FormField
+      className="content-start"
+      id={`settings-${name}`}
+      label={label}
+      error={errors[name]?.message}
+      description={stored ? `A ${what} is stored. Leave blank to keep it.` : `No ${what} is stored.`}
+    >
+      <PasswordInput
+        placeholder={stored ? 'Leave blank to keep current' : undefined}
+        autoComplete="new-password"
+        {...form.register(name)}
+      />
+    </FormField>
+  );
+
+  const busy = save.isPending || test.isPending;
+
+  return (
+    <form onSubmit={onSave} noValidate className="grid gap-6" aria-label="SharePoint settings">
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2 className="text-lg">Site and lists</h2>
+          </CardTitle>
+          <CardDescription>The SharePoint site and the lists the portal reads and writes.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 md:grid-cols-2">
+          <div className="md:col-span-2">
+            {text('siteUrl', 'SharePoint Site URL', {
+              type: 'url',
+              placeholder: 'https://yourorganisation.sharepoint.com/sites/yoursite',
+            })}
+          </div>
+          {text('availabilityListName', 'Availability List Name')}
+          {text('bookingsListName', 'Bookings List Name')}
+          {text('facilitatorListName', 'Facilitator List Name', {
+            description: 'Used for authentication: facilitators are matched to this list. Optional.',
+          })}
+          {text('schoolsListName', 'Schools List Name', { description: 'Optional.' })}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2 className="text-lg">Credentials</h2>
+          </CardTitle>
+          <CardDescription>
+            An Entra ID app registration (tenant ID, client ID and client secret), optionally with a service
+            account. Secrets are never shown again once saved.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 md:grid-cols-2">
+          {text('tenantId', 'Tenant ID')}
+          {text('clientId', 'Client ID')}
+          <div className="md:col-span-2">
+            {secret('clientSecret', 'Client Secret', saved.hasClientSecret, 'client secret')}
+          </div>
+          {text('username', 'Username', { description: 'Optional service account.' })}
+          {secret('password', 'Password', saved.hasPassword, 'password')}
+          <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-muted-foreground text-sm md:col-span-2">
+            <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
+            Username and password sign-in does not work for accounts with multi-factor authentication (MFA).
+            Use a client secret for those.
+          </p>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2 className="text-lg">Connection</h2>
+          </CardTitle>
+          <CardDescription>
+            Test the settings as typed before saving. Blank secrets are tested with the stored ones.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <ConnectionStatus state={connection} />
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button type="button" variant="outline" onClick={onTest} disabled={busy}>
+              <Plug aria-hidden />
+              {test.isPending ? 'Testing...' : 'Test Connection'}
+            </Button>
+            <Button type="submit" disabled={busy}>
+              <Save aria-hidden />
+              {save.isPending ? 'Saving...' : 'Save Settings'}
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </form>
+  );
+}

@@ -1,0 +1,42 @@
+import type { CreateUserBody, PublicUser, UpdateUserBody } from '@shared/schemas/users';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson, apiRequest } from '@/lib/api';
+
+export const usersQueryKey = ['/api/staff/users'] as const;
+
+/** Every account, all roles (the table shows each with its role badge). */
+export function useUsers() {
+  return useQuery<PublicUser[], Error>({ queryKey: usersQueryKey });
+}
+
+/** Successful changes refetch the list (spec section 7). */
+function useRefetchUsers() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: usersQueryKey });
+}
+
+export function useCreateUser() {
+  const refetch = useRefetchUsers();
+  return useMutation<PublicUser, Error, CreateUserBody>({
+    mutationFn: (body) => apiJson<PublicUser>('POST', '/api/staff/users', body),
+    onSuccess: refetch,
+  });
+}
+
+export function useUpdateUser() {
+  const refetch = useRefetchUsers();
+  return useMutation<PublicUser, Error, { id: number; body: UpdateUserBody }>({
+    mutationFn: ({ id, body }) => apiJson<PublicUser>('PUT', `/api/staff/users/${id}`, body),
+    onSuccess: refetch,
+  });
+}
+
+export function useDeleteUser() {
+  const refetch = useRefetchUsers();
+  return useMutation<void, Error, number>({
+    mutationFn: async (id) => {
+      await apiRequest('DELETE', `/api/staff/users/${id}`);
+    },
+    onSuccess: refetch,
+  });
+}

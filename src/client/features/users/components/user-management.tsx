@@ -1,0 +1,242 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { Plus, ShieldAlert } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api';
+import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/users-api';
+import { emptyUserForm, formFromUser, sortUsers, type UserFormValues, userErrorMessage } from '../lib/users';
+import { DeleteUserDialog } from './delete-user-dialog';
+import { UserFormDialog } from './user-form-dialog';
+import { UsersTable } from './users-table';
+
+interface UserManagementProps {
+  /** The signed-in staff member, whose own row cannot be deleted. */
+  currentUserId: number | null;
+  /** Where a signed-out visitor can sign in. */
+  signInHref: string;
+}
+
+/** Spec section 2 "User management": heading, Add Facilitator, the table and its three dialogs. */
+export function UserManagement({ currentUserId, signInHref }: UserManagementProps) {
+  const usersQuery = useUsers();
+  const createUser = useCreateUser();
+  const updateUser = useUpdateUser();
+  const deleteUser = useDeleteUser();
+
+  const [createOpen, setCreateOpen] = useState(false);
+  const [createValues, setCreateValues] = useState<UserFormValues>(emptyUserForm);
+  const [editing, setEditing] = useState<PublicUser | null>(null);
+  const [editValues, setEditValues] = useState<UserFormValues>(emptyUserForm);
+  const [deleting, setDeleting] = useState<PublicUser | null>(null);
+
+  const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
+
+  const create = (values: UserFormValues) => {
+    createUser.mutate(
+      {
+        username: values.username,
+        password: values.password,
+        displayName: values.displayName,
+        email: values.email,
+        freelancerId: values.freelancerId,
+        role: 'facilitator',
+      },
+      {
+        onSuccess: () => {
+          setCreateOpen(false);
+          setCreateValues(emptyUserForm);
+          toast({
+            title: 'User created',
+            description: 'New facilitator has been added successfully',
+            variant: 'success',
+          });
+        },
+        onError: (error) => {
+          toast({
+            title: 'Error',
+            description: userErrorMessage(error, 'Failed to create user'),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
+  const startEdit = (user: PublicUser) => {
+    setEditValues(formFromUser(user));
+    setEditing(user);
+  };
+
+  const update = (values: UserFormValues) => {
+    if (!editing) return;
+    updateUser.mutate(
+      {
+        id: editing.id,
+        body: {
+          username: values.username,
+          // an empty password is left out: the current one stays
+          ...(values.password ? { password: values.password } : {}),
+          displayName: values.displayName,
+          email: values.email,
+          freelancerId: values.freelancerId,
+          role: editing.role,
+        },
+      },
+      {
+        onSuccess: () => {
+          setEditing(null);
+          setEditValues(emptyUserForm);
+          toast({
+            title: 'User updated',
+            description: 'Facilitator information has been updated successfully',
+            variant: 'success',
+          });
+        },
+        onError: (error) => {
+          toast({
+            title: 'Error',
+            description: userErrorMessage(error, 'Failed to update user'),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
+  const remove = (user: PublicUser) => {
+    deleteUser.mutate(user.id, {
+      onSuccess: () => {
+        setDeleting(null);
+        toast({
+          title: 'User deleted',
+          description: 'Facilitator has been removed successfully',
+          variant: 'success',
+        });
+      },
+      onError: (error) => {
+        setDeleting(null);
+        toast({
+          title: 'Error',
+          description: userErrorMessage(error, 'Failed to delete user'),
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
+  return (
+    <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="grid gap-1">
+          <h1 className="font-semibold text-2xl tracking-tight">User Management</h1>
+          <p className="text-muted-foreground text-sm">Manage facilitator accounts and information</p>
+        </div>
+        <Button onClick={() => setCreateOpen(true)} disabled={!usersQuery.isSuccess}>
+          <Plus aria-hidden />
+          Add Facilitator
+        </Button>
+      </div>
+
+      {usersQuery.isError ? (
+        <LoadError error={usersQuery.error} signInHref={signInHref} onRetry={() => usersQuery.refetch()} />
+      ) : (
+        <Card className="min-w-0 gap-4">
+          <CardHeader>
+            <CardTitle>
+              <h2 className="text-lg">
+                {usersQuery.isSuccess ? `Facilitators (${rows.length})` : 'Facilitators'}
+              </h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="px-3 sm:px-6">
+            {usersQuery.isSuccess ? (
+              <UsersTable
+                users={rows}
+                currentUserId={currentUserId}
+                onEdit={startEdit}
+                onDelete={setDeleting}
+              />
+            ) : (
+              <div className="grid gap-3" role="status">
+                <span className="sr-only">Loading accounts</span>
+                {[0, 1, 2, 3].map((i) => (
+                  <Skeleton key={i} className="h-9 w-full" />
+                ))}
+              </div>
+            )}
+          </CardContent>
+        </Card>
+      )}
+
+      <UserFormDialog
+        mode="create"
+        open={createOpen}
+        onOpenChange={setCreateOpen}
+        values={createValues}
+        onValuesChange={setCreateValues}
+        pending={createUser.isPending}
+        onSubmit={create}
+      />
+      <UserFormDialog
+        mode="edit"
+        open={editing !== null}
+        onOpenChange={(open) => {
+          if (!open) setEditing(null);
+        }}
+        values={editValues}
+        onValuesChange={setEditValues}
+        pending={updateUser.isPending}
+        onSubmit={update}
+      />
+      <DeleteUserDialog
+        user={deleting}
+        pending={deleteUser.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={remove}
+      />
+    </div>
+  );
+}
+
+function LoadError({
+  error,
+  signInHref,
+  onRetry,
+}: {
+  error: Error;
+  signInHref: string;
+  onRetry: () => void;
+}) {
+  const status = error instanceof ApiError ? error.status : 0;
+  const [title, text] =
+    status === 401
+      ? ['Please sign in', 'Sign in with a staff account to manage users.']
+      : status === 403
+        ? ['Staff only', 'User management is only available to staff accounts.']
+        : ['Could not load users', 'The list of accounts could not be loaded. Please try again.'];
+  return (
+    <Card role="alert">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ShieldAlert className="size-5 text-destructive" aria-hidden />
+          <h2 className="text-lg">{title}</h2>
+        </CardTitle>
+        <CardDescription>{text}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {status === 401 || status === 403 ? (
+          <Button asChild variant="outline">
+            <a href={signInHref}>Go to staff sign-in</a>
+          </Button>
+        ) : (
+          <Button variant="outline" onClick={onRetry}>
+            Try again
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

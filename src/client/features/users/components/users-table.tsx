@@ -1,0 +1,108 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { Pencil, Trash2 } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/utils';
+import { roleLook, userName } from '../lib/users';
+
+const ROLE_BADGE = {
+  staff: { variant: 'default', className: '' },
+  facilitator: { variant: 'secondary', className: '' },
+  other: { variant: 'outline', className: 'border-dashed' },
+} as const;
+
+function RoleBadge({ role }: { role: string }) {
+  const look = roleLook(role);
+  const { variant, className } = ROLE_BADGE[look];
+  return (
+    <Badge variant={variant} className={cn('capitalize', className)} data-role-look={look}>
+      {role}
+    </Badge>
+  );
+}
+
+// long addresses wrap rather than push the Role column under the pinned Actions column
+const wrap = 'min-w-48 whitespace-normal [overflow-wrap:anywhere]';
+
+const dash = (value: string | null) => (value?.trim() ? value : '-');
+
+interface UsersTableProps {
+  /** Already sorted. */
+  users: PublicUser[];
+  currentUserId: number | null;
+  onEdit: (user: PublicUser) => void;
+  onDelete: (user: PublicUser) => void;
+}
+
+export function UsersTable({ users, currentUserId, onEdit, onDelete }: UsersTableProps) {
+  return (
+    <Table containerLabel="Facilitators">
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead scope="col">Name</TableHead>
+          <TableHead scope="col">Username</TableHead>
+          <TableHead scope="col">Email</TableHead>
+          <TableHead scope="col">Freelancer ID</TableHead>
+          <TableHead scope="col">Role</TableHead>
+          <TableHead scope="col" className="sticky right-0 bg-card text-right">
+            Actions
+          </TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {users.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={6} className="whitespace-normal py-8 text-center text-muted-foreground">
+              No accounts yet. Use "Add Facilitator" to create one.
+            </TableCell>
+          </TableRow>
+        ) : (
+          users.map((user) => {
+            const name = userName(user);
+            const self = user.id === currentUserId;
+            return (
+              <TableRow key={user.id} data-testid={`user-row-${user.id}`}>
+                <TableCell className="font-medium">
+                  {name}
+                  {self ? <span className="ml-1 font-normal text-muted-foreground">(you)</span> : null}
+                </TableCell>
+                <TableCell className={wrap}>{user.username}</TableCell>
+                <TableCell className={wrap}>{dash(user.email)}</TableCell>
+                <TableCell>{dash(user.freelancerId)}</TableCell>
+                <TableCell>
+                  <RoleBadge role={user.role} />
+                </TableCell>
+                <TableCell className="sticky right-0 bg-card text-right">
+                  <div className="flex justify-end gap-1">
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-9"
+                      aria-label={`Edit ${name}`}
+                      title="Edit"
+                      onClick={() => onEdit(user)}
+                    >
+                      <Pencil aria-hidden />
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-9 text-destructive hover:text-destructive"
+                      aria-label={self ? 'You cannot delete your own account' : `Delete ${name}`}
+                      title={self ? 'You cannot delete your own account' : 'Delete'}
+                      disabled={self}
+                      onClick={() => onDelete(user)}
+                    >
+                      <Trash2 aria-hidden />
+                    </Button>
+                  </div>
+                </TableCell>
+              </TableRow>
+            );
+          })
+        )}
+      </TableBody>
+    </Table>
+  );
+}

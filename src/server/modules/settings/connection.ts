@@ -1,0 +1,35 @@
+/**
+ * How the settings page tests a SharePoint connection. The connector (src/server/sharepoint/) supplies
+ * the real tester through `BuildOptions.connectionTester`; until then the default below answers.
+ */
+
+/** SharePoint settings with the secrets decrypted: server-side only, never sent to a browser. */
+export interface ResolvedSharePointSettings {
+  siteUrl: string;
+  availabilityListName: string;
+  bookingsListName: string;
+  facilitatorListName: string;
+  schoolsListName: string;
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  username: string;
+  password: string;
+}
+
+export interface ConnectionResult {
+  success: boolean;
+  message: string;
+}
+
+/** Tries the settings against SharePoint. It may throw; the caller turns a throw into a failure. */
+export type ConnectionTester = (settings: ResolvedSharePointSettings) => Promise<ConnectionResult>;
+
+export const CONNECTOR_UNAVAILABLE_MESSAGE =
+  'Could not connect to SharePoint: the SharePoint connector is not available yet.';
+
+/** The tester used until the SharePoint connector provides one. */
+export const unavailableConnectionTester: ConnectionTester = async () => ({
+  success: false,
+  message: CONNECTOR_UNAVAILABLE_MESSAGE,
+});

@@ -1,0 +1,335 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decryptSecret, deriveKey } from '../../crypto';
+import { sharepointSettings } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../test/harness';
+import {
+  CONNECTOR_UNAVAILABLE_MESSAGE,
+  type ResolvedSharePointSettings,
+  unavailableConnectionTester,
+} from './connection';
+import { loadSharePointSettings, StoredSecretError } from './service';
+
+const PASSWORD = 'Sp-Password-9f1c2e';
+const CLIENT_SECRET = 'Client~Secret~77ab31';
+
+const valid = {
+  siteUrl: 'https://contoso.sharepoint.com/sites/arts',
+  availabilityListName: 'Availability',
+  bookingsListName: 'Bookings',
+  facilitatorListName: 'Facilitators',
+  schoolsListName: 'Schools',
+  tenantId: '11111111-2222-3333-4444-555555555555',
+  clientId: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
+  clientSecret: CLIENT_SECRET,
+  username: 'sync@contoso.org',
+  password: PASSWORD,
+};
+
+const ENDPOINTS = [
+  ['GET', '/api/sharepoint/settings'],
+  ['POST', '/api/sharepoint/settings'],
+  ['POST', '/api/sharepoint/test-connection-with-credentials'],
+] as const;
+
+/** The fallback tester (what answers when no connector is given), logs off; never reaches the network. */
+let t: TestApp;
+let staffCookie: string;
+let facilitatorCookie: string;
+
+/** A second app with a tester the tests steer and every log line captured. */
+let t2: TestApp;
+let staff2: string;
+const logLines: string[] = [];
+let testerSaw: ResolvedSharePointSettings[] = [];
+let testerBehaviour: (s: ResolvedSharePointSettings) => Promise<{ success: boolean; message: string }>;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { connectionTester: unavailableConnectionTester });
+  staffCookie = await t.loginStaff();
+  const fran = await t.createUser({ username: 'fran@example.org', password: 'fran-pass-1' });
+  facilitatorCookie = await t.login(fran.username, fran.password);
+
+  t2 = await createTestApp(
+    { LOG_LEVEL: 'trace' },
+    {
+      logStream: { write: (line) => void logLines.push(line) },
+      connectionTester: (settings) => {
+        testerSaw.push(settings);
+        return testerBehaviour(settings);
+      },
+    },
+  );
+  staff2 = await t2.loginStaff();
+});
+afterAll(async () => {
+  await t.close();
+  await t2.close();
+});
+
+const call = (app: TestApp, method: 'GET' | 'POST', url: string, cookie?: string, payload?: unknown) =>
+  app.app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+const storedRows = (app: TestApp) => app.ctx.db.select().from(sharepointSettings);
+
+describe('authorisation', () => {
+  it.each(ENDPOINTS)('%s %s: anonymous 401, facilitator 403, nothing saved', async (method, url) => {
+    const payload = method === 'POST' ? valid : undefined;
+    const anonymous = await call(t, method, url, undefined, payload);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ message: 'Please sign in to continue' });
+    const facilitator = await call(t, method, url, facilitatorCookie, payload);
+    expect(facilitator.statusCode).toBe(403);
+    expect(facilitator.json()).toEqual({ message: 'This is for staff only' });
+    expect(await storedRows(t)).toEqual([]);
+  });
+});
+
+describe('before anything is saved', () => {
+  it('GET answers empty strings and false flags', async () => {
+    const response = await call(t, 'GET', '/api/sharepoint/settings', staffCookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      siteUrl: '',
+      availabilityListName: '',
+      bookingsListName: '',
+      facilitatorListName: '',
+      schoolsListName: '',
+      tenantId: '',
+      clientId: '',
+      username: '',
+      hasPassword: false,
+      hasClientSecret: false,
+    });
+  });
+
+  it('loadSharePointSettings gives null', async () => {
+    expect(await loadSharePointSettings(t.ctx.db, t.ctx.appSecret)).toBeNull();
+  });
+
+  it('test connection with the fallback tester says it could not connect, and why', async () => {
+    const response = await call(
+      t,
+      'POST',
+      '/api/sharepoint/test-connection-with-credentials',
+      staffCookie,
+      valid,
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: false, message: CONNECTOR_UNAVAILABLE_MESSAGE });
+    expect(CONNECTOR_UNAVAILABLE_MESSAGE).toContain('not available yet');
+    // testing saves nothing
+    expect(await storedRows(t)).toEqual([]);
+  });
+});
+
+describe('validation (spec section 5)', () => {
+  it.each([
+    [{ siteUrl: 'not a url' }, 'siteUrl', 'Please enter a valid SharePoint site URL'],
+    [{ siteUrl: '' }, 'siteUrl', 'Please enter a valid SharePoint site URL'],
+    [{ siteUrl: 'ftp://contoso.example/sites/x' }, 'siteUrl', 'Please enter a valid SharePoint site URL'],
+    [{ availabilityListName: '' }, 'availabilityListName', 'Availability list name is required'],
+    [{ availabilityListName: '   ' }, 'availabilityListName', 'Availability list name is required'],
+    [{ bookingsListName: '' }, 'bookingsListName', 'Bookings list name is required'],
+    [{ tenantId: 42 }, 'tenantId', ''],
+    [{ password: 'x'.repeat(2001) }, 'password', 'at most 2000'],
+  ])('refuses %j with 400, the field message, and saves nothing', async (change, field, message) => {
+    for (const url of ['/api/sharepoint/settings', '/api/sharepoint/test-connection-with-credentials']) {
+      const response = await call(t, 'POST', url, staffCookie, { ...valid, ...change });
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body.message).toContain(message);
+      expect(body.fieldErrors[field]?.[0]).toContain(message);
+      expect(response.body).not.toContain(PASSWORD);
+      expect(response.body).not.toContain(CLIENT_SECRET);
+    }
+    expect(await storedRows(t)).toEqual([]);
+  });
+
+  it('refuses a missing body and missing required fields', async () => {
+    const empty = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {});
+    expect(empty.statusCode).toBe(400);
+    expect(Object.keys(empty.json().fieldErrors).sort()).toEqual([
+      'availabilityListName',
+      'bookingsListName',
+      'siteUrl',
+    ]);
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/api/sharepoint/settings',
+      headers: { cookie: staffCookie },
+    });
+    expect(none.statusCode).toBe(400);
+    expect(await storedRows(t)).toEqual([]);
+  });
+});
+
+describe('saving and secrets', () => {
+  it('saves, answers without secrets and with flags, and encrypts secrets at rest (AES-256-GCM)', async () => {
+    const response = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+    expect(response.statusCode).toBe(200);
+    const { clientSecret: _c, password: _p, ...plain } = valid;
+    expect(response.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true });
+    expect(response.body).not.toContain(PASSWORD);
+    expect(response.body).not.toContain(CLIENT_SECRET);
+
+    const [row] = await storedRows(t);
+    expect(JSON.stringify(row)).not.toContain(PASSWORD);
+    expect(JSON.stringify(row)).not.toContain(CLIENT_SECRET);
+    expect(row!.passwordEncrypted).toMatch(/^v1\./);
+    const key = deriveKey(t.ctx.appSecret, 'sharepoint-settings');
+    expect(decryptSecret(key, row!.passwordEncrypted!)).toBe(PASSWORD);
+    expect(decryptSecret(key, row!.clientSecretEncrypted!)).toBe(CLIENT_SECRET);
+
+    const get = await call(t, 'GET', '/api/sharepoint/settings', staffCookie);
+    expect(get.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true });
+    expect(get.body).not.toContain(PASSWORD);
+  });
+
+  it('keeps the stored secrets when they are sent blank or left out', async () => {
+    const [before] = await storedRows(t);
+    const response = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {
+      ...valid,
+      bookingsListName: 'Bookings 2026',
+      password: '',
+      clientSecret: undefined,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      bookingsListName: 'Bookings 2026',
+      hasPassword: true,
+      hasClientSecret: true,
+    });
+    const [after] = await storedRows(t);
+    expect(after!.passwordEncrypted).toBe(before!.passwordEncrypted);
+    expect(after!.clientSecretEncrypted).toBe(before!.clientSecretEncrypted);
+    const loaded = await loadSharePointSettings(t.ctx.db, t.ctx.appSecret);
+    expect(loaded).toMatchObject({
+      password: PASSWORD,
+      clientSecret: CLIENT_SECRET,
+      bookingsListName: 'Bookings 2026',
+    });
+  });
+
+  it('replaces a secret when a new one is typed', async () => {
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {
+      ...valid,
+      password: 'New-Password-1',
+      clientSecret: '',
+    });
+    const loaded = await loadSharePointSettings(t.ctx.db, t.ctx.appSecret);
+    expect(loaded).toMatchObject({ password: 'New-Password-1', clientSecret: CLIENT_SECRET });
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+  });
+
+  it('keeps delta links for the same site and drops them for another site', async () => {
+    await t.ctx.db.update(sharepointSettings).set({ deltaLinks: { Bookings: 'https://delta/1' } });
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, { ...valid, password: '' });
+    expect((await storedRows(t))[0]!.deltaLinks).toEqual({ Bookings: 'https://delta/1' });
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {
+      ...valid,
+      siteUrl: 'https://contoso.sharepoint.com/sites/other',
+    });
+    expect((await storedRows(t))[0]!.deltaLinks).toEqual({});
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+  });
+
+  it('stays a single row', async () => {
+    expect(await storedRows(t)).toHaveLength(1);
+  });
+
+  it('a secret that no longer decrypts (APP_SECRET changed) is reported, not returned garbled', async () => {
+    await expect(
+      loadSharePointSettings(t.ctx.db, 'a-different-app-secret-of-enough-length-000'),
+    ).rejects.toBeInstanceOf(StoredSecretError);
+    // the page still loads: flags only
+    const get = await call(t, 'GET', '/api/sharepoint/settings', staffCookie);
+    expect(get.statusCode).toBe(200);
+  });
+});
+
+describe('test connection with a connector', () => {
+  it('uses the stored secrets when the typed ones are blank, and saves nothing', async () => {
+    await call(t2, 'POST', '/api/sharepoint/settings', staff2, valid);
+    const [before] = await storedRows(t2);
+    testerSaw = [];
+    testerBehaviour = async () => ({ success: true, message: '' });
+    const response = await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, {
+      ...valid,
+      siteUrl: 'https://contoso.sharepoint.com/sites/try',
+      password: '',
+      clientSecret: '',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, message: 'Connection to SharePoint successful!' });
+    expect(testerSaw).toEqual([
+      {
+        ...valid,
+        siteUrl: 'https://contoso.sharepoint.com/sites/try',
+        password: PASSWORD,
+        clientSecret: CLIENT_SECRET,
+      },
+    ]);
+    expect(await storedRows(t2)).toEqual([before]);
+  });
+
+  it('uses typed secrets when given', async () => {
+    testerSaw = [];
+    testerBehaviour = async () => ({ success: false, message: 'Access denied for this account' });
+    const response = await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, {
+      ...valid,
+      password: 'Typed-Only-Pass',
+    });
+    expect(response.json()).toEqual({ success: false, message: 'Access denied for this account' });
+    expect(testerSaw[0]).toMatchObject({ password: 'Typed-Only-Pass', clientSecret: CLIENT_SECRET });
+    expect((await loadSharePointSettings(t2.ctx.db, t2.ctx.appSecret))!.password).toBe(PASSWORD);
+  });
+
+  it('turns a thrown error into a failure and never echoes a secret', async () => {
+    testerBehaviour = async (s) => {
+      throw new Error(
+        `token request failed for ${s.username} with password ${s.password} / ${s.clientSecret}`,
+      );
+    };
+    const response = await call(
+      t2,
+      'POST',
+      '/api/sharepoint/test-connection-with-credentials',
+      staff2,
+      valid,
+    );
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.success).toBe(false);
+    expect(body.message).toContain(
+      'Could not connect to SharePoint: token request failed for sync@contoso.org',
+    );
+    expect(response.body).not.toContain(PASSWORD);
+    expect(response.body).not.toContain(CLIENT_SECRET);
+  });
+
+  it('hides secrets in a message the connector returns, and gives the default failure text', async () => {
+    testerBehaviour = async (s) => ({ success: false, message: `bad secret ${s.clientSecret}` });
+    const leaked = await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, valid);
+    expect(leaked.json()).toEqual({ success: false, message: 'bad secret [hidden]' });
+    testerBehaviour = async () => ({ success: false, message: '  ' });
+    const blank = await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, valid);
+    expect(blank.json()).toEqual({ success: false, message: 'Connection test failed' });
+  });
+
+  it('never writes a secret to a log line', async () => {
+    // a request that fails validation, with secrets in it
+    await call(t2, 'POST', '/api/sharepoint/settings', staff2, { ...valid, siteUrl: 'nope' });
+    await call(t2, 'GET', '/api/sharepoint/settings', staff2);
+    const logs = logLines.join('\n');
+    // logging really was on and captured
+    expect(logs).toContain('SharePoint settings saved');
+    expect(logs).toContain('SharePoint connection test');
+    expect(logs).toContain('/api/sharepoint/test-connection-with-credentials');
+    for (const secret of [PASSWORD, CLIENT_SECRET, 'Typed-Only-Pass']) expect(logs).not.toContain(secret);
+  });
+});

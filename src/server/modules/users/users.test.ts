@@ -1,0 +1,401 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../auth/passwords';
+import { availability, bookings, sessions, staffNotes, users } from '../../db/schema';
+import { createTestApp, STAFF, type TestApp } from '../../test/harness';
+import { deleteUser, findUserById, findUserByUsername } from './service';
+
+let t: TestApp;
+let staffCookie: string;
+let facilitatorCookie: string;
+let staffId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  staffCookie = await t.loginStaff();
+  const fran = await t.createUser({ username: 'fran@example.org', password: 'fran-pass-1' });
+  facilitatorCookie = await t.login(fran.username, fran.password);
+  staffId = (await findUserByUsername(t.ctx.db, STAFF.username))!.id;
+});
+afterAll(() => t.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (method: Method, url: string, cookie?: string, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+const userCount = async () => (await t.ctx.db.select({ id: users.id }).from(users)).length;
+const isSignedIn = async (cookie: string) => (await call('GET', '/api/user', cookie)).statusCode === 200;
+
+describe('authorisation', () => {
+  it.each([
+    ['GET', '/api/staff/users', undefined],
+    ['POST', '/api/staff/users', { username: 'new-one@example.org', password: 'secret-123' }],
+    ['PUT', '/api/staff/users/1', { username: 'renamed@example.org' }],
+    ['DELETE', '/api/staff/users/1', undefined],
+  ] as const)('%s %s: anonymous 401, facilitator 403, nothing changes', async (method, url, payload) => {
+    const before = await t.ctx.db.select().from(users).orderBy(users.id);
+    const anonymous = await call(method, url, undefined, payload);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ message: 'Please sign in to continue' });
+    const facilitator = await call(method, url, facilitatorCookie, payload);
+    expect(facilitator.statusCode).toBe(403);
+    expect(facilitator.json()).toEqual({ message: 'This is for staff only' });
+    expect(await t.ctx.db.select().from(users).orderBy(users.id)).toEqual(before);
+  });
+
+  it('lets staff list every account, all roles, sorted by name case-insensitively, without secrets', async () => {
+    await t.createUser({ username: 'zed@example.org', displayName: 'aaron lower' });
+    await t.createUser({ username: 'Beth@example.org' });
+    const response = await call('GET', '/api/staff/users', staffCookie);
+    expect(response.statusCode).toBe(200);
+    const list = response.json() as { username: string; displayName: string | null; role: string }[];
+    expect(list.map((u) => u.role)).toContain('staff');
+    expect(list.map((u) => u.role)).toContain('facilitator');
+    const names = list.map((u) => (u.displayName ?? u.username).toLowerCase());
+    expect(names).toEqual([...names].sort());
+    expect(response.body).not.toMatch(/password/i);
+    expect(response.body).not.toContain('$argon2');
+  });
+});
+
+describe('create', () => {
+  it('creates a facilitator with 201 and the public user; the new account can sign in', async () => {
+    const response = await call('POST', '/api/staff/users', staffCookie, {
+      username: 'Carla@Example.org',
+      password: 'carla-pass-1',
+      displayName: 'Carla Painter',
+      email: 'carla@example.org',
+      freelancerId: 'FL-42',
+      role: 'facilitator',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      username: 'Carla@Example.org',
+      displayName: 'Carla Painter',
+      email: 'carla@example.org',
+      freelancerId: 'FL-42',
+      role: 'facilitator',
+    });
+    expect(response.body).not.toMatch(/password/i);
+    await t.login('carla@example.org', 'carla-pass-1');
+  });
+
+  it('stores blank optional fields as null and defaults the role to facilitator', async () => {
+    const response = await call('POST', '/api/staff/users', staffCookie, {
+      username: 'dora@example.org',
+      password: 'dora-pass-1',
+      displayName: '',
+      email: '  ',
+      freelancerId: '',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      displayName: null,
+      email: null,
+      freelancerId: null,
+      role: 'facilitator',
+    });
+  });
+
+  it('refuses a username taken in another case with 409 and a clear message', async () => {
+    const before = await userCount();
+    const response = await call('POST', '/api/staff/users', staffCookie, {
+      username: 'FRAN@EXAMPLE.ORG',
+      password: 'another-pass',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe('The username "FRAN@EXAMPLE.ORG" is already taken');
+    expect(await userCount()).toBe(before);
+  });
+
+  it.each([
+    [{ password: 'secret-123' }, 'username'],
+    [{ username: '', password: 'secret-123' }, 'Username is required'],
+    [{ username: '   ', password: 'secret-123' }, 'Username is required'],
+    [{ username: 'erin@example.org' }, 'password'],
+    [{ username: 'erin@example.org', password: '12345' }, 'Password must be at least 6 characters'],
+    [{ username: 'erin@example.org', password: 'secret-123', role: 'Not A Role!' }, 'Role must be'],
+    [{ username: 'erin@example.org', password: 'secret-123', displayName: 'x'.repeat(201) }, 'at most 200'],
+    [{ username: 'erin@example.org', password: 'secret-123', email: 7 }, 'email'],
+  ])('refuses %j with 400 and creates nothing', async (payload, expected) => {
+    const before = await userCount();
+    const response = await call('POST', '/api/staff/users', staffCookie, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain(expected);
+    expect(await userCount()).toBe(before);
+  });
+
+  it('accepts a numeric freelancer ID and stores it as text', async () => {
+    const response = await call('POST', '/api/staff/users', staffCookie, {
+      username: 'gwen@example.org',
+      password: 'gwen-pass-1',
+      freelancerId: 1234,
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().freelancerId).toBe('1234');
+  });
+});
+
+describe('edit', () => {
+  it('keeps the current password when the password is blank or missing, and sessions stay', async () => {
+    const user = await t.createUser({ username: 'hana@example.org', password: 'hana-pass-1', area: 'North' });
+    const cookie = await t.login(user.username, user.password);
+    for (const password of ['', undefined]) {
+      const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+        username: 'hana@example.org',
+        password,
+        displayName: 'Hana Dancer',
+        email: 'hana@example.org',
+        freelancerId: '77',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        displayName: 'Hana Dancer',
+        email: 'hana@example.org',
+        freelancerId: '77',
+        role: 'facilitator',
+        // not sent by the page: kept
+        area: 'North',
+      });
+    }
+    const row = await findUserById(t.ctx.db, user.id);
+    expect(await verifyPassword(row!.passwordHash!, 'hana-pass-1')).toBe(true);
+    expect(await isSignedIn(cookie)).toBe(true);
+  });
+
+  it('keeps the role when it is omitted (a staff account stays staff)', async () => {
+    const other = await t.createUser({ username: 'ivan-staff@example.org', role: 'staff' });
+    const response = await call('PUT', `/api/staff/users/${other.id}`, staffCookie, {
+      username: 'ivan-staff@example.org',
+      displayName: 'Ivan',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().role).toBe('staff');
+  });
+
+  it('clears an optional field sent blank or null', async () => {
+    const user = await t.createUser({ username: 'jo@example.org', displayName: 'Jo', email: 'jo@x.org' });
+    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      username: 'jo@example.org',
+      displayName: '',
+      email: null,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ displayName: null, email: null });
+  });
+
+  it("a new password set by staff ends the facilitator's sessions at once", async () => {
+    const user = await t.createUser({ username: 'kim@example.org', password: 'kim-pass-1' });
+    const cookie = await t.login(user.username, user.password);
+    expect(await isSignedIn(cookie)).toBe(true);
+    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      username: user.username,
+      password: 'kim-new-pass',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await isSignedIn(cookie)).toBe(false);
+    expect(
+      (await call('POST', '/api/login', undefined, { username: user.username, password: 'kim-pass-1' }))
+        .statusCode,
+    ).toBe(401);
+    await t.login(user.username, 'kim-new-pass');
+  });
+
+  it('staff changing their own password stay signed in here and are signed out elsewhere', async () => {
+    const me = await t.createUser({
+      username: 'lee-staff@example.org',
+      password: 'lee-pass-1',
+      role: 'staff',
+    });
+    const here = await t.login(me.username, me.password, { staff: true });
+    const elsewhere = await t.login(me.username, me.password, { staff: true });
+    const response = await call('PUT', `/api/staff/users/${me.id}`, here, {
+      username: me.username,
+      password: 'lee-pass-2',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await isSignedIn(here)).toBe(true);
+    expect(await isSignedIn(elsewhere)).toBe(false);
+  });
+
+  it('refuses renaming to a username taken in another case with 409 and changes nothing', async () => {
+    const user = await t.createUser({ username: 'mia@example.org', displayName: 'Mia' });
+    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      username: 'Fran@Example.Org',
+      displayName: 'Changed',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe('The username "Fran@Example.Org" is already taken');
+    expect(await findUserById(t.ctx.db, user.id)).toMatchObject({
+      username: 'mia@example.org',
+      displayName: 'Mia',
+    });
+  });
+
+  it('allows changing only the case of your own username', async () => {
+    const user = await t.createUser({ username: 'nia@example.org' });
+    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      username: 'Nia@example.org',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().username).toBe('Nia@example.org');
+  });
+
+  it.each([
+    ['/api/staff/users/abc', { username: 'x@example.org' }, 400, 'id'],
+    ['/api/staff/users/0', { username: 'x@example.org' }, 400, 'id'],
+    ['/api/staff/users/99999', { username: 'x@example.org' }, 404, 'User not found'],
+    ['/api/staff/users/1', { username: '' }, 400, 'Username is required'],
+    ['/api/staff/users/1', { username: 'x@example.org', password: '123' }, 400, 'at least 6'],
+    ['/api/staff/users/1', {}, 400, 'username'],
+  ])('PUT %s %j → %i and nothing changes', async (url, payload, status, expected) => {
+    const before = await t.ctx.db.select().from(users).orderBy(users.id);
+    const response = await call('PUT', url, staffCookie, payload);
+    expect(response.statusCode).toBe(status);
+    expect(response.json().message).toContain(expected);
+    expect(await t.ctx.db.select().from(users).orderBy(users.id)).toEqual(before);
+  });
+
+  it('refuses to take the staff role from the last staff account', async () => {
+    const fresh = await createTestApp();
+    try {
+      const cookie = await fresh.loginStaff();
+      const me = (await findUserByUsername(fresh.ctx.db, STAFF.username))!;
+      const response = await fresh.app.inject({
+        method: 'PUT',
+        url: `/api/staff/users/${me.id}`,
+        headers: { cookie },
+        payload: { username: STAFF.username, role: 'facilitator' },
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe('The last staff account cannot lose the staff role');
+      expect((await findUserById(fresh.ctx.db, me.id))!.role).toBe('staff');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('delete', () => {
+  it("removes a facilitator's availability and notes, unlinks their bookings and ends their sessions", async () => {
+    const user = await t.createUser({ username: 'olga@example.org', password: 'olga-pass-1' });
+    const keep = await t.createUser({ username: 'pat@example.org' });
+    const cookie = await t.login(user.username, user.password);
+    await t.ctx.db.insert(availability).values([
+      { userId: user.id, date: '2026-03-02', status: 'available' },
+      { userId: user.id, date: '2026-03-03', status: 'limited' },
+      { userId: keep.id, date: '2026-03-02', status: 'unavailable', updatedBy: user.id },
+    ]);
+    await t.ctx.db.insert(staffNotes).values([
+      { facilitatorId: user.id, date: '2026-03-02', note: 'about olga', createdBy: staffId },
+      { facilitatorId: keep.id, date: '2026-03-02', note: 'written by olga', createdBy: user.id },
+    ]);
+    await t.ctx.db.insert(bookings).values([
+      { userId: user.id, date: '2026-03-02', sharePointId: 'sp-olga-1', title: 'Drama', freelancerId: 'F1' },
+      { userId: keep.id, date: '2026-03-02', sharePointId: 'sp-pat-1', title: 'Art' },
+    ]);
+
+    const response = await call('DELETE', `/api/staff/users/${user.id}`, staffCookie);
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+
+    expect(await findUserById(t.ctx.db, user.id)).toBeUndefined();
+    expect(await t.ctx.db.select().from(availability).where(eq(availability.userId, user.id))).toEqual([]);
+    expect(await t.ctx.db.select().from(staffNotes).where(eq(staffNotes.facilitatorId, user.id))).toEqual([]);
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+    const [booking] = await t.ctx.db.select().from(bookings).where(eq(bookings.sharePointId, 'sp-olga-1'));
+    expect(booking).toMatchObject({ userId: null, title: 'Drama', freelancerId: 'F1' });
+    // other people's rows stay; references to the deleted user become null
+    const [kept] = await t.ctx.db.select().from(availability).where(eq(availability.userId, keep.id));
+    expect(kept).toMatchObject({ status: 'unavailable', updatedBy: null });
+    const [keptNote] = await t.ctx.db.select().from(staffNotes).where(eq(staffNotes.facilitatorId, keep.id));
+    expect(keptNote).toMatchObject({ note: 'written by olga', createdBy: null });
+    const [patBooking] = await t.ctx.db.select().from(bookings).where(eq(bookings.sharePointId, 'sp-pat-1'));
+    expect(patBooking!.userId).toBe(keep.id);
+
+    // the deleted user's cookie is dead at once
+    expect(await isSignedIn(cookie)).toBe(false);
+    expect((await call('GET', '/api/availability', cookie)).statusCode).toBe(401);
+    expect(
+      (await call('POST', '/api/login', undefined, { username: user.username, password: user.password }))
+        .statusCode,
+    ).toBe(401);
+  });
+
+  it('refuses to delete your own account with 400', async () => {
+    const before = await userCount();
+    const response = await call('DELETE', `/api/staff/users/${staffId}`, staffCookie);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('You cannot delete your own account');
+    expect(await userCount()).toBe(before);
+    expect(await isSignedIn(staffCookie)).toBe(true);
+  });
+
+  it('deletes another staff account while one remains', async () => {
+    const other = await t.createUser({ username: 'quinn-staff@example.org', role: 'staff' });
+    const response = await call('DELETE', `/api/staff/users/${other.id}`, staffCookie);
+    expect(response.statusCode).toBe(204);
+    expect(await findUserById(t.ctx.db, other.id)).toBeUndefined();
+  });
+
+  it('never deletes the last staff account, and a refused delete changes nothing', async () => {
+    const fresh = await createTestApp();
+    try {
+      const only = (await findUserByUsername(fresh.ctx.db, STAFF.username))!;
+      const facilitator = await fresh.createUser({ username: 'rob@example.org' });
+      await fresh.ctx.db
+        .insert(bookings)
+        .values({ userId: only.id, date: '2026-03-02', sharePointId: 'sp-staff-1' });
+      // the route refuses self-deletion first; the service rule holds for any caller
+      await expect(deleteUser(fresh.ctx.db, only.id, facilitator.id)).rejects.toMatchObject({
+        status: 409,
+        message: 'The last staff account cannot be deleted',
+      });
+      expect(await findUserById(fresh.ctx.db, only.id)).toBeDefined();
+      const [booking] = await fresh.ctx.db.select().from(bookings);
+      expect(booking!.userId).toBe(only.id);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('two staff deleting each other at once leave at least one staff account', async () => {
+    const fresh = await createTestApp();
+    try {
+      const a = (await findUserByUsername(fresh.ctx.db, STAFF.username))!;
+      const b = await fresh.createUser({
+        username: 'sam-staff@example.org',
+        role: 'staff',
+        password: 'sam-pass-1',
+      });
+      const cookieA = await fresh.loginStaff();
+      const cookieB = await fresh.login(b.username, b.password, { staff: true });
+      const results = await Promise.all([
+        fresh.app.inject({ method: 'DELETE', url: `/api/staff/users/${b.id}`, headers: { cookie: cookieA } }),
+        fresh.app.inject({ method: 'DELETE', url: `/api/staff/users/${a.id}`, headers: { cookie: cookieB } }),
+      ]);
+      for (const r of results) expect([204, 401, 404, 409]).toContain(r.statusCode);
+      const staffLeft = await fresh.ctx.db.select().from(users).where(eq(users.role, 'staff'));
+      expect(staffLeft.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it.each([
+    ['/api/staff/users/abc', 400],
+    ['/api/staff/users/-1', 400],
+    ['/api/staff/users/99999', 404],
+  ])('DELETE %s → %i and nothing changes', async (url, status) => {
+    const before = await userCount();
+    const response = await call('DELETE', url, staffCookie);
+    expect(response.statusCode).toBe(status);
+    expect(typeof response.json().message).toBe('string');
+    expect(await userCount()).toBe(before);
+  });
+});
