@@ -1,7 +1,48 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { availability, staffSaveAvailabilityBody } from '../../../shared/schemas/availability';
+import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
+import { listAvailability, saveDay } from '../availability/service';
+import { resolveRange } from '../range';
 
-// Filled by a later issue; registered already so the app's composition does not change.
-export function staffRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
-  return async () => {};
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+};
+
+/** The staff dashboard's availability calls (users are in modules/users, bookings in modules/bookings). */
+export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/staff/availabilities',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: "Every facilitator's availability in an inclusive date range",
+          querystring: dateRangeQuery,
+          response: { 200: z.array(availability), ...errors },
+        },
+      },
+      (request) => listAvailability(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
+    );
+
+    app.post(
+      '/api/staff/availability',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: "Set any facilitator's availability for a day (days with bookings included)",
+          body: staffSaveAvailabilityBody,
+          response: { 200: availability, ...errors },
+        },
+      },
+      (request) => saveDay(ctx.db, request.body, { id: currentUser(request).id, mayOverrideBookings: true }),
+    );
+  };
 }

@@ -1,0 +1,815 @@
+import type { APIRequestContext, Page, Route } from '@playwright/test';
+import {
+  addDays,
+  monthLabel,
+  monthWeekdays,
+  startOfWeekMonday,
+  todayIn,
+  weekDays,
+} from '../src/shared/calendar';
+import type { Booking } from '../src/shared/schemas/bookings';
+import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test, toastLocator } from './fixtures';
+
+// The machine is shared; give slow renders room without making any assertion weaker.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Staff dashboard (spec sections 2, 4, 5, 8, 9). Every test makes its own facilitators in areas no
+ * other test uses and narrows the area filter to them, so the shared server's other users never
+ * change what a test sees. Bookings come from SharePoint, so the few a test needs are added to the
+ * real /api/staff/bookings answer in the browser.
+ */
+
+const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+const MONTH_DAYS = monthWeekdays(TODAY);
+// four weekdays of the current month, early in the month so they sit near the first column
+const [D0, D1, D2, D3, D4] = MONTH_DAYS as [string, string, string, string, string];
+
+interface Person {
+  id: number;
+  username: string;
+  displayName: string;
+  area: string | null;
+}
+
+interface Scenario {
+  area: string;
+  otherArea: string;
+  adam: Person;
+  beth: Person;
+  zara: Person;
+  bookings: Booking[];
+  cleanup: () => Promise<void>;
+}
+
+let sequence = 0;
+
+async function createPerson(api: APIRequestContext, displayName: string, area: string | null, tag: string) {
+  const username = `staffgrid-${tag}-${displayName.split(' ')[0]!.toLowerCase()}@example.org`;
+  const res = await api.post('/api/staff/users', {
+    data: { username, password: 'grid-pass-123', displayName, email: username, role: 'facilitator', area },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = (await res.json()) as { id: number };
+  return { id: body.id, username, displayName, area } satisfies Person;
+}
+
+function booking(id: number, userId: number, date: string): Booking {
+  return {
+    id,
+    userId,
+    title: 'Clay workshop',
+    date,
+    startTime: '09:00',
+    endTime: '12:00',
+    location: 'Hall',
+    sharePointId: `e2e-${id}`,
+    schoolId: null,
+    schoolName: 'Riverside Primary',
+    schoolAddress: null,
+    schoolPostcode: null,
+    program: 'Clay',
+    timeSlot: 'Morning',
+    deliveryType: 'Live',
+    year: null,
+  };
+}
+
+/**
+ * Adam: D0 available + booked, D1 limited (normal and urgent notes), D2 unavailable (high note),
+ * D3 a booking only, D4 nothing. Zara: D0 available with a normal note. Beth (other area): nothing.
+ */
+async function makeScenario(testTag: string): Promise<Scenario> {
+  const api = await staffApi();
+  const tag = `${testTag}-${Date.now()}-${sequence++}`;
+  const area = `Area ${tag}`;
+  const otherArea = `Other ${tag}`;
+  const zara = await createPerson(api, `zara ${tag}`, area, tag);
+  const adam = await createPerson(api, `Adam ${tag}`, area, tag);
+  const beth = await createPerson(api, `beth ${tag}`, otherArea, tag);
+  const day = async (userId: number, date: string, status: string, extra: object = {}) => {
+    const res = await api.post('/api/staff/availability', { data: { userId, date, status, ...extra } });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  await day(adam.id, D0, 'available');
+  await day(adam.id, D1, 'limited', { startTime: '10:00', endTime: '14:00', notes: 'Mornings only' });
+  await day(adam.id, D2, 'unavailable');
+  await day(zara.id, D0, 'available');
+  const note = async (facilitatorId: number, date: string, text: string, priority: string) => {
+    const res = await api.post('/api/staff/notes', { data: { facilitatorId, date, note: text, priority } });
+    expect(res.status(), await res.text()).toBe(201);
+  };
+  await note(adam.id, D1, 'Check DBS', 'normal');
+  await note(adam.id, D1, 'Call before Friday', 'urgent');
+  await note(adam.id, D2, 'Prefers KS2', 'high');
+  await note(zara.id, D0, 'New starter', 'normal');
+  const base = 900_000 + sequence * 10;
+  const bookings = [booking(base, adam.id, D0), booking(base + 1, adam.id, D3)];
+  return {
+    area,
+    otherArea,
+    adam,
+    beth,
+    zara,
+    bookings,
+    cleanup: async () => {
+      for (const person of [adam, beth, zara]) await api.delete(`/api/staff/users/${person.id}`);
+      await api.dispose();
+    },
+  };
+}
+
+/** Adds the scenario's bookings to the real /api/staff/bookings answers. */
+async function serveBookings(page: Page, extra: Booking[]) {
+  await page.route(/\/api\/staff\/bookings\?/, async (route: Route) => {
+    const response = await route.fetch();
+    const url = new URL(route.request().url());
+    const from = url.searchParams.get('from') ?? '';
+    const to = url.searchParams.get('to') ?? '';
+    const real = (await response.json()) as Booking[];
+    const added = extra.filter((b) => b.date >= from && b.date <= to);
+    await route.fulfill({ response, json: [...real, ...added] });
+  });
+}
+
+async function openDashboard(page: Page, scenario?: Scenario) {
+  await loginAsStaff(page);
+  if (scenario) await serveBookings(page, scenario.bookings);
+  await page.goto('/staff');
+  await expect(page.getByTestId('schedule-grid')).toBeVisible();
+}
+
+async function chooseAreas(page: Page, labels: string[]) {
+  await page.getByTestId('area-filter').click();
+  const dialog = page.getByRole('dialog', { name: 'Choose areas' });
+  await dialog.getByRole('button', { name: 'None', exact: true }).click();
+  for (const label of labels) await dialog.getByRole('checkbox', { name: label, exact: true }).check();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+}
+
+/** Records every refresh message and progress value the page shows, in order, as "message@value". */
+async function recordRefreshStates(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __refreshStates: string[] }).__refreshStates = seen;
+    const read = () => {
+      const message = document.querySelector('[data-testid="refresh-message"]')?.textContent ?? null;
+      const value = document.querySelector('[data-testid="refresh-progress"]')?.getAttribute('data-value');
+      const entry = message ? `${message}@${value}` : 'cleared';
+      if (seen[seen.length - 1] !== entry && !(seen.length === 0 && entry === 'cleared')) seen.push(entry);
+    };
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-value'],
+    });
+  });
+}
+
+const refreshStates = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __refreshStates: string[] }).__refreshStates);
+
+async function closeDialog(dialog: ReturnType<Page['getByRole']>) {
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+const rowNames = (page: Page) => page.getByTestId('row-name').allInnerTexts();
+const cell = (page: Page, person: Person, date: string) =>
+  page.locator(
+    `[data-testid="grid-row"][data-user-id="${person.id}"] [data-testid="grid-cell"][data-date="${date}"]`,
+  );
+const row = (page: Page, person: Person) =>
+  page.locator(`[data-testid="grid-row"][data-user-id="${person.id}"]`);
+
+test.describe('staff dashboard', () => {
+  let scenario: Scenario;
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from this pattern
+  test.beforeEach(async ({}, testInfo) => {
+    scenario = await makeScenario(`${testInfo.project.name}${testInfo.workerIndex}`);
+  });
+  test.afterEach(async () => {
+    await scenario.cleanup();
+  });
+
+  test('loading text, headings, buttons, and the month grid by default', async ({ page }, testInfo) => {
+    await loginAsStaff(page);
+    await serveBookings(page, scenario.bookings);
+    // hold the users back so the loading state can be seen
+    let releaseUsers: () => void = () => {};
+    const usersHeld = new Promise<void>((resolve) => {
+      releaseUsers = resolve;
+    });
+    await page.route('**/api/staff/users', async (route) => {
+      await usersHeld;
+      await route.continue();
+    });
+    await page.goto('/staff-dashboard');
+    await expect(page.getByText('Loading staff dashboard...')).toBeVisible();
+    await expect(page.getByTestId('schedule-grid')).toHaveCount(0);
+    releaseUsers();
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    await expect(page.getByText('Loading staff dashboard...')).toHaveCount(0);
+
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Staff Dashboard - Arts Facilitator Portal',
+    );
+    await expect(page.getByRole('heading', { name: 'Facilitator Schedule Overview' })).toBeVisible();
+    await expect(
+      page.getByText('View and manage all facilitator availability and bookings in one place.'),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Manage Users' })).toHaveAttribute('href', '/staff/users');
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+    await expect(page.getByTestId('scheduler-status')).toContainText('Next update: ');
+
+    // month view by default: every weekday of this month, nothing else
+    await expect(page.getByTestId('schedule-grid')).toHaveAttribute('data-view', 'month');
+    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
+    const headers = page.getByTestId('day-header');
+    await expect(headers).toHaveCount(MONTH_DAYS.length);
+    expect(await headers.evaluateAll((els) => els.map((el) => el.getAttribute('data-date')))).toEqual(
+      MONTH_DAYS,
+    );
+
+    await chooseAreas(page, [scenario.area]);
+    await checkScreen(page, testInfo, 'staff-dashboard-month');
+  });
+
+  test('grid geometry: column widths, 70vh, sticky header and first column, Monday borders', async ({
+    page,
+  }) => {
+    await openDashboard(page, scenario);
+    const widthOf = (locator: ReturnType<Page['locator']>) =>
+      locator.evaluate((el) => el.getBoundingClientRect().width);
+    expect(await widthOf(page.getByTestId('first-column-header'))).toBe(200);
+    expect(await widthOf(page.getByTestId('day-header').first())).toBe(80);
+    const scroll = page.getByTestId('grid-scroll');
+    const maxHeight = await scroll.evaluate((el) => getComputedStyle(el).maxHeight);
+    const viewportHeight = page.viewportSize()!.height;
+    expect(Number.parseFloat(maxHeight)).toBeCloseTo(viewportHeight * 0.7, 0);
+
+    const borders = await page
+      .getByTestId('day-header')
+      .evaluateAll((els) =>
+        els.map((el) => [el.getAttribute('data-date'), getComputedStyle(el).borderLeftWidth]),
+      );
+    for (const [date, width] of borders) {
+      const isMonday = new Date(`${date}T12:00:00Z`).getUTCDay() === 1;
+      expect(width, `${date}`).toBe(isMonday ? '3px' : '1px');
+    }
+
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    expect(await widthOf(page.getByTestId('day-header').first())).toBe(120);
+
+    // sticky: after scrolling down and right, the header row and first column stay in place
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+    const header = page.locator('thead');
+    const firstHeader = page.getByTestId('first-column-header');
+    const before = await scroll.evaluate((el) => el.getBoundingClientRect().top);
+    await scroll.evaluate((el) => {
+      el.scrollTop = 400;
+      el.scrollLeft = 300;
+    });
+    expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+    expect(await firstHeader.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+    const headerTop = await header.evaluate((el) => el.getBoundingClientRect().top);
+    expect(Math.abs(headerTop - before)).toBeLessThan(3);
+    const scrollLeft = await scroll.evaluate((el) => el.getBoundingClientRect().left);
+    const firstLeft = await firstHeader.evaluate((el) => el.getBoundingClientRect().left);
+    if ((await scroll.evaluate((el) => el.scrollLeft)) > 0)
+      expect(Math.abs(firstLeft - scrollLeft)).toBeLessThan(3);
+  });
+
+  test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', async ({
+    page,
+  }) => {
+    await openDashboard(page, scenario);
+    await chooseAreas(page, [scenario.area]);
+    const { adam, zara } = scenario;
+    await expect(cell(page, adam, D0)).toHaveAttribute('data-tone', 'available-booked');
+    await expect(cell(page, adam, D1)).toHaveAttribute('data-tone', 'limited');
+    await expect(cell(page, adam, D2)).toHaveAttribute('data-tone', 'unavailable');
+    await expect(cell(page, adam, D3)).toHaveAttribute('data-tone', 'booked-only');
+    await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'empty');
+    await expect(cell(page, zara, D0)).toHaveAttribute('data-tone', 'available');
+
+    const background = (date: string, person = adam) =>
+      cell(page, person, date).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const colours = {
+      availableBooked: await background(D0),
+      limited: await background(D1),
+      unavailable: await background(D2),
+      bookedOnly: await background(D3),
+      empty: await background(D4),
+      available: await background(D0, zara),
+    };
+    expect(new Set(Object.values(colours)).size).toBe(6);
+    // lighter with a booking: same hue, lower alpha
+    const alpha = (colour: string) => {
+      const match = /\/ ([\d.]+)\)|rgba\([^)]*,\s*([\d.]+)\)/.exec(colour);
+      return Number(match?.[1] ?? match?.[2] ?? 1);
+    };
+    expect(alpha(colours.availableBooked)).toBeLessThan(alpha(colours.available));
+
+    await expect(cell(page, adam, D0).getByText('Booked', { exact: true })).toBeVisible();
+    await expect(cell(page, adam, D3).getByText('Booked', { exact: true })).toBeVisible();
+    await expect(cell(page, adam, D1).getByText('Booked', { exact: true })).toHaveCount(0);
+
+    await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'urgent');
+    await expect(cell(page, adam, D2)).toHaveAttribute('data-note', 'high');
+    await expect(cell(page, zara, D0)).toHaveAttribute('data-note', 'normal');
+    await expect(cell(page, adam, D0)).not.toHaveAttribute('data-note');
+    const iconColour = (person: Person, date: string) =>
+      cell(page, person, date)
+        .getByTestId('note-icon')
+        .evaluate((el) => getComputedStyle(el).color);
+    const red = await iconColour(adam, D1);
+    const orange = await iconColour(adam, D2);
+    const blue = await iconColour(zara, D0);
+    expect(new Set([red, orange, blue]).size).toBe(3);
+    expect(red).toMatch(/rgb\(2\d\d, \d{1,2}, \d{1,2}\)|oklch/);
+
+    await expect(cell(page, adam, D1)).toHaveAccessibleName(/Limited Availability, Has urgent notes/);
+    await expect(cell(page, adam, D3)).toHaveAccessibleName(/No availability set, Booked/);
+  });
+
+  test('rows: sorted case-insensitively, name, email and last update; staff excluded', async ({ page }) => {
+    await openDashboard(page, scenario);
+    await chooseAreas(page, [scenario.area, scenario.otherArea]);
+    expect(await rowNames(page)).toEqual([
+      scenario.adam.displayName,
+      scenario.beth.displayName,
+      scenario.zara.displayName,
+    ]);
+    await expect(row(page, scenario.adam)).toContainText(scenario.adam.username);
+    await expect(row(page, scenario.adam).getByTestId('row-updated')).toHaveText(
+      /^Last updated: \d{1,2} \w{3} \d{4}$/,
+    );
+    await expect(row(page, scenario.beth).getByTestId('row-updated')).toHaveText('No availability set');
+    await expect(page.getByTestId('grid-count')).toContainText('Showing 3 of');
+
+    // the staff account is never a row and never a filter choice
+    await page.getByTestId('facilitator-filter').click();
+    const chooser = page.getByRole('dialog', { name: 'Choose facilitators' });
+    await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill('e2e-staff@example.org');
+    await expect(chooser.getByText('No facilitators found.')).toBeVisible();
+    await page.keyboard.press('Escape');
+  });
+
+  test('filters: areas preselected, none shows nobody, No area option, facilitators all and none', async ({
+    page,
+  }, testInfo) => {
+    await openDashboard(page, scenario);
+    // every area (and "No area") is selected at first load
+    await page.getByTestId('area-filter').click();
+    const areas = page.getByRole('dialog', { name: 'Choose areas' });
+    await expect(areas.getByRole('checkbox', { name: scenario.area, exact: true })).toBeChecked();
+    await expect(areas.getByRole('checkbox', { name: scenario.otherArea, exact: true })).toBeChecked();
+    // the shared facilitators (Alice, Ben) have no area: they sit under "No area"
+    await expect(areas.getByRole('checkbox', { name: 'No area', exact: true })).toBeChecked();
+    await expect(page.getByTestId('area-filter')).toContainText('Areas: All');
+
+    // none selected: nobody shown
+    await areas.getByRole('button', { name: 'None', exact: true }).click();
+    await expect(page.getByTestId('area-filter')).toContainText('Areas: None');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('grid-row')).toHaveCount(0);
+    await expect(page.getByTestId('grid-empty')).toHaveText('No facilitators match the selected filters.');
+    await expect(page.getByTestId('grid-count')).toContainText('Showing 0 of');
+    await checkScreen(page, testInfo, 'staff-dashboard-no-area-selected');
+
+    // "No area" alone shows Alice and not our area's people
+    await chooseAreas(page, ['No area']);
+    await expect(page.getByTestId('row-name').filter({ hasText: 'Alice Walker' })).toBeVisible();
+    await expect(row(page, scenario.adam)).toHaveCount(0);
+
+    // one area
+    await chooseAreas(page, [scenario.otherArea]);
+    expect(await rowNames(page)).toEqual([scenario.beth.displayName]);
+
+    // facilitators: none, then one, then all
+    await chooseAreas(page, [scenario.area, scenario.otherArea]);
+    await page.getByTestId('facilitator-filter').click();
+    const chooser = page.getByRole('dialog', { name: 'Choose facilitators' });
+    await chooser.getByRole('button', { name: 'None', exact: true }).click();
+    await expect(page.getByTestId('facilitator-filter')).toContainText('Facilitators: None');
+    await expect(page.getByTestId('grid-row')).toHaveCount(0);
+    await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill(scenario.zara.displayName);
+    await chooser.getByRole('checkbox', { name: new RegExp(scenario.zara.displayName) }).check();
+    await page.keyboard.press('Escape');
+    expect(await rowNames(page)).toEqual([scenario.zara.displayName]);
+    await page.getByTestId('facilitator-filter').click();
+    await chooser.getByRole('button', { name: 'All', exact: true }).click();
+    await page.keyboard.press('Escape');
+    expect(await rowNames(page)).toEqual([
+      scenario.adam.displayName,
+      scenario.beth.displayName,
+      scenario.zara.displayName,
+    ]);
+    await expect(page.getByTestId('facilitator-filter')).toContainText('Facilitators: All');
+  });
+
+  test('week view, navigation and exactly the visible range requested', async ({ page }, testInfo) => {
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (/\/api\/staff\/(availabilities|bookings)$/.test(url.pathname)) {
+        requested.push(
+          `${url.pathname.split('/').pop()} ${url.searchParams.get('from')} ${url.searchParams.get('to')}`,
+        );
+      }
+    });
+    await openDashboard(page, scenario);
+    const first = MONTH_DAYS[0]!;
+    const last = MONTH_DAYS[MONTH_DAYS.length - 1]!;
+    expect(requested).toEqual(
+      expect.arrayContaining([`availabilities ${first} ${last}`, `bookings ${first} ${last}`]),
+    );
+
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    const week = weekDays(TODAY);
+    const headers = page.getByTestId('day-header');
+    await expect(headers).toHaveCount(5);
+    expect(await headers.evaluateAll((els) => els.map((el) => el.getAttribute('data-date')))).toEqual(week);
+    await expect(headers.first()).toContainText('Mon');
+    if (week.includes(TODAY)) {
+      await expect(page.locator(`[data-testid="day-header"][data-date="${TODAY}"]`)).toHaveAttribute(
+        'aria-current',
+        'date',
+      );
+    }
+    await expect.poll(() => requested).toContain(`availabilities ${week[0]} ${week[4]}`);
+
+    await page.getByRole('button', { name: 'Next week' }).click();
+    const nextMonday = addDays(startOfWeekMonday(TODAY), 7);
+    await expect(headers.first()).toHaveAttribute('data-date', nextMonday);
+    await expect.poll(() => requested).toContain(`bookings ${nextMonday} ${addDays(nextMonday, 4)}`);
+    await page.getByRole('button', { name: 'Previous week' }).click();
+    await page.getByRole('button', { name: 'Previous week' }).click();
+    await expect(headers.first()).toHaveAttribute('data-date', addDays(startOfWeekMonday(TODAY), -7));
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(headers.first()).toHaveAttribute('data-date', week[0]!);
+
+    await chooseAreas(page, [scenario.area]);
+    await checkScreen(page, testInfo, 'staff-dashboard-week');
+
+    // month navigation
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+    await page.getByRole('button', { name: 'Next month' }).click();
+    const nextMonthDays = monthWeekdays(addDays(MONTH_DAYS[MONTH_DAYS.length - 1]!, 7));
+    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(nextMonthDays[0]!));
+    await expect(headers).toHaveCount(nextMonthDays.length);
+    await expect
+      .poll(() => requested)
+      .toContain(`availabilities ${nextMonthDays[0]} ${nextMonthDays[nextMonthDays.length - 1]}`);
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
+    // every request was for a range the grid showed: never more than a month of weekdays
+    for (const entry of requested) {
+      const [, from, to] = entry.split(' ');
+      expect(from! <= to!).toBe(true);
+      expect(new Date(to!).getTime() - new Date(from!).getTime()).toBeLessThan(31 * 86_400_000);
+    }
+  });
+
+  test('day dialog: availability view and edit with 09:00-17:00 defaults, failure toast', async ({
+    page,
+  }, testInfo) => {
+    await openDashboard(page, scenario);
+    await chooseAreas(page, [scenario.area]);
+    const { adam } = scenario;
+
+    await cell(page, adam, D1).click();
+    const dialog = page.getByRole('dialog', { name: adam.displayName });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByTestId('availability-view')).toContainText('Limited Availability');
+    await expect(dialog.getByTestId('availability-view')).toContainText('10:00 AM – 2:00 PM');
+    await expect(dialog.getByTestId('availability-view')).toContainText('Mornings only');
+    await closeDialog(dialog);
+
+    // an empty day: edit opens with 09:00 to 17:00
+    await cell(page, adam, D4).click();
+    await expect(dialog.getByTestId('availability-view')).toHaveText('No availability set');
+    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+    await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('9:00 AM');
+    await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('5:00 PM');
+    await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveText('Available');
+    await checkScreen(page, testInfo, 'staff-day-dialog-edit');
+    await dialog.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Unavailable' }).click();
+    await dialog.getByRole('textbox', { name: 'Notes' }).fill('Set by staff e2e');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Availability updated');
+    await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
+    await expect(dialog.getByTestId('availability-view')).toContainText('9:00 AM – 5:00 PM');
+    await closeDialog(dialog);
+    await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'unavailable');
+
+    // view ↔ edit toggles back with Cancel
+    await cell(page, adam, D4).click();
+    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog.getByTestId('availability-view')).toBeVisible();
+
+    // failure
+    await page.route('**/api/staff/availability', (route) =>
+      route.fulfill({
+        status: 500,
+        json: { message: 'Something went wrong on our side. Please try again.' },
+      }),
+    );
+    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Failed to update availability');
+    await expect(dialog.getByRole('form', { name: 'Edit availability' })).toBeVisible();
+  });
+
+  test('day dialog: notes listed by priority, create, blank refused, inline edit, delete, toasts', async ({
+    page,
+  }, testInfo) => {
+    await openDashboard(page, scenario);
+    await chooseAreas(page, [scenario.area]);
+    const { adam } = scenario;
+    await cell(page, adam, D1).click();
+    const dialog = page.getByRole('dialog', { name: adam.displayName });
+    const items = dialog.getByTestId('note-item');
+    await expect(items).toHaveCount(2);
+    await expect(items.first()).toContainText('Urgent');
+    await expect(items.first()).toContainText('Call before Friday');
+    await expect(items.nth(1)).toContainText('Normal');
+    await checkScreen(page, testInfo, 'staff-day-dialog-notes');
+
+    // blank refused
+    const add = dialog.getByRole('button', { name: 'Add Note' });
+    await expect(add).toBeDisabled();
+    await dialog.getByRole('textbox', { name: 'New note' }).fill('    ');
+    await expect(add).toBeDisabled();
+
+    // create a high note
+    await dialog.getByRole('textbox', { name: 'New note' }).fill('Bring the kiln key');
+    await dialog.getByRole('combobox', { name: 'Priority' }).last().click();
+    await page.getByRole('option', { name: 'High' }).click();
+    await add.click();
+    await expect(toastLocator(page)).toContainText('Note created');
+    await expect(items).toHaveCount(3);
+    await expect(dialog.getByRole('textbox', { name: 'New note' })).toHaveValue('');
+    await expect(items.filter({ hasText: 'Bring the kiln key' })).toContainText('High');
+
+    // inline edit; blank refused
+    const mine = items.filter({ hasText: 'Bring the kiln key' });
+    await mine.getByRole('button', { name: 'Edit note' }).click();
+    const editor = dialog.getByRole('textbox', { name: 'Edit note' });
+    await editor.fill('  ');
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await editor.fill('Bring the kiln key and gloves');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Note updated');
+    await expect(items.filter({ hasText: 'Bring the kiln key and gloves' })).toHaveCount(1);
+
+    // delete
+    await items
+      .filter({ hasText: 'Bring the kiln key and gloves' })
+      .getByRole('button', { name: 'Delete note' })
+      .click();
+    await expect(toastLocator(page)).toContainText('Note deleted');
+    await expect(items).toHaveCount(2);
+
+    // deleting the urgent note turns the icon blue (normal)
+    await items.first().getByRole('button', { name: 'Delete note' }).click();
+    await expect(items).toHaveCount(1);
+    await closeDialog(dialog);
+    await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'normal');
+
+    // a note on an empty day adds the icon
+    await cell(page, adam, D4).click();
+    await dialog.getByRole('textbox', { name: 'New note' }).fill('Urgent thing');
+    await dialog.getByRole('combobox', { name: 'Priority' }).last().click();
+    await page.getByRole('option', { name: 'Urgent' }).click();
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await expect(toastLocator(page)).toContainText('Note created');
+    await closeDialog(dialog);
+    await expect(cell(page, adam, D4)).toHaveAttribute('data-note', 'urgent');
+  });
+
+  test('day dialog: note failures show their toasts', async ({ page }) => {
+    await openDashboard(page, scenario);
+    await chooseAreas(page, [scenario.area]);
+    await page.route(/\/api\/staff\/notes(\/\d+)?$/, (route) =>
+      route.request().method() === 'GET'
+        ? route.continue()
+        : route.fulfill({
+            status: 500,
+            json: { message: 'Something went wrong on our side. Please try again.' },
+          }),
+    );
+    await cell(page, scenario.adam, D2).click();
+    const dialog = page.getByRole('dialog', { name: scenario.adam.displayName });
+    await dialog.getByRole('textbox', { name: 'New note' }).fill('Will fail');
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await expect(toastLocator(page)).toContainText('Failed to create note');
+    await expect(dialog.getByRole('textbox', { name: 'New note' })).toHaveValue('Will fail');
+
+    const item = dialog.getByTestId('note-item').first();
+    await item.getByRole('button', { name: 'Edit note' }).click();
+    await dialog.getByRole('textbox', { name: 'Edit note' }).fill('Changed');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Failed to update note');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await item.getByRole('button', { name: 'Delete note' }).click();
+    await expect(toastLocator(page)).toContainText('Failed to delete note');
+    await expect(dialog.getByTestId('note-item')).toHaveCount(1);
+  });
+});
+
+test.describe('staff dashboard without scenario data', () => {
+  test('scheduler status: three states, dot colour, next update, polled every 30 s', async ({ page }) => {
+    await page.clock.install();
+    await loginAsStaff(page);
+    const states = [
+      { isUpdating: true, isOfficeHours: true, nextUpdate: 'Today at 10:15' },
+      { isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:30' },
+      { isUpdating: false, isOfficeHours: false, nextUpdate: 'Monday 9 March at 08:00' },
+    ];
+    let current = states[0]!;
+    let calls = 0;
+    await page.route('**/api/admin/scheduler/status', (route) => {
+      calls += 1;
+      return route.fulfill({ json: current });
+    });
+    await page.goto('/staff');
+    const status = page.getByTestId('scheduler-status');
+    const dot = page.getByTestId('scheduler-dot');
+    await expect(status).toContainText('Updating booking cache...');
+    await expect(status).toContainText('Next update: Today at 10:15');
+    const updatingColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+    // the server's answer changes, but the page only sees it at the next 30 s poll
+    current = states[1]!;
+    const callsBefore = calls;
+    await page.clock.runFor(25_000);
+    expect(calls).toBe(callsBefore);
+    await expect(status).toContainText('Updating booking cache...');
+    await page.clock.runFor(5_500);
+    await expect(status).toContainText('Background updates active');
+    await expect(status).toContainText('Next update: Today at 10:30');
+    expect(calls).toBe(callsBefore + 1);
+    const activeColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+    current = states[2]!;
+    await page.clock.runFor(30_500);
+    await expect(status).toContainText('Outside office hours');
+    await expect(status).toContainText('Next update: Monday 9 March at 08:00');
+    const outsideColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(new Set([updatingColour, activeColour, outsideColour]).size).toBe(3);
+  });
+
+  test('the real scheduler status answers with one of the three states', async ({ page }) => {
+    await loginAsStaff(page);
+    await page.goto('/staff');
+    await expect(page.getByTestId('scheduler-status')).toContainText(
+      /(Updating booking cache\.\.\.|Background updates active|Outside office hours)\s*Next update: \S+/,
+    );
+  });
+
+  test('refresh bookings: failure path from the real server', async ({ page }, testInfo) => {
+    await loginAsStaff(page);
+    // hold the real answer back until the in-between state has been checked
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/staff/bookings/refresh', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/staff');
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    await recordRefreshStates(page);
+    const started = page.waitForResponse('**/api/staff/bookings/refresh');
+    await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+    await expect(page.getByRole('button', { name: 'Refreshing...' })).toBeDisabled();
+    await expect(page.getByTestId('refresh-message')).toHaveText('Processing booking data...');
+    await checkScreen(page, testInfo, 'staff-dashboard-refreshing');
+    release();
+    const response = await started;
+    // not configured (409) on the test server, or any other failure
+    expect(response.ok()).toBe(false);
+    await expect(page.getByTestId('refresh-message')).toHaveText('Error occurred during refresh');
+    const errorSeenAt = Date.now();
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+    await expect(page.getByTestId('refresh-message')).toHaveCount(0);
+    expect(Date.now() - errorSeenAt).toBeGreaterThan(1000);
+    expect(await refreshStates(page)).toEqual([
+      'Connecting to SharePoint...@25',
+      'Processing booking data...@75',
+      'Error occurred during refresh@50',
+      'cleared',
+    ]);
+  });
+
+  test('refresh bookings: success path refetches bookings and clears after 1 s', async ({ page }) => {
+    await loginAsStaff(page);
+    await page.route('**/api/staff/bookings/refresh', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fulfill({ json: { added: 1, updated: 0, removed: 0, total: 1 } });
+    });
+    let bookingLoads = 0;
+    page.on('request', (request) => {
+      if (/\/api\/staff\/bookings\?/.test(request.url())) bookingLoads += 1;
+    });
+    await page.goto('/staff');
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    expect(bookingLoads).toBe(1);
+    await recordRefreshStates(page);
+    await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+    await expect(page.getByTestId('refresh-message')).toHaveText('Complete!');
+    const completeSeenAt = Date.now();
+    await expect.poll(() => bookingLoads).toBe(2);
+    await expect(page.getByTestId('refresh-message')).toHaveCount(0);
+    expect(Date.now() - completeSeenAt).toBeGreaterThan(500);
+    expect(await refreshStates(page)).toEqual([
+      'Connecting to SharePoint...@25',
+      'Processing booking data...@75',
+      'Complete!@100',
+      'cleared',
+    ]);
+  });
+
+  test('refresh is disabled while bookings load', async ({ page }) => {
+    await loginAsStaff(page);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    await page.route(/\/api\/staff\/bookings\?/, async (route) => {
+      if (!first) await held;
+      first = false;
+      await route.continue();
+    });
+    await page.goto('/staff');
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeDisabled();
+    release();
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+  });
+
+  test('Manage Users goes to /staff/users', async ({ page }) => {
+    await loginAsStaff(page);
+    await page.goto('/staff');
+    await page.getByRole('link', { name: 'Manage Users' }).click();
+    await expect(page).toHaveURL(/\/staff\/users$/);
+  });
+
+  test('Logout posts /api/logout and goes to /staff-login; a failure only logs', async ({ page }) => {
+    await loginAsStaff(page);
+    await page.goto('/staff');
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+
+    const messages: string[] = [];
+    page.on('console', (msg) => messages.push(msg.text()));
+    await page.route('**/api/logout', (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 500, body: 'boom' }) : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect.poll(() => messages.some((m) => m.includes('Logout failed'))).toBe(true);
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(toastLocator(page)).toHaveCount(0);
+
+    await page.unroute('**/api/logout');
+    const posted = page.waitForRequest((r) => r.url().endsWith('/api/logout') && r.method() === 'POST');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await posted;
+    await expect(page).toHaveURL(/\/staff-login$/);
+    const after = await page.request.get('/api/staff/users');
+    expect(after.status()).toBe(401);
+  });
+
+  test('a facilitator gets no staff data', async ({ page }) => {
+    const res = await page.request.post('/api/login', {
+      data: { username: 'alice.walker@example.org', password: 'alice-pass-2026' },
+    });
+    expect(res.status()).toBe(200);
+    for (const url of [
+      '/api/staff/users',
+      '/api/staff/availabilities',
+      '/api/staff/bookings',
+      '/api/admin/scheduler/status',
+    ]) {
+      expect((await page.request.get(url)).status(), url).toBe(403);
+    }
+    expect((await page.request.get(`/api/staff/notes?date=${TODAY}&view=month`)).status()).toBe(403);
+  });
+});

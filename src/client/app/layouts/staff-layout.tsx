@@ -1,0 +1,44 @@
+import { LogOut } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { BrandLogo } from '@/components/brand-logo';
+import { ThemeToggle } from '@/components/theme-toggle';
+import { Button } from '@/components/ui/button';
+
+/**
+ * The staff shell: brand, theme and a Logout button that ends the session server-side. With `onLogout`
+ * the button calls it (the dashboard posts /api/logout); without, it links to /api/auth/logout.
+ */
+export function StaffLayout({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6">
+          <Link
+            href="/staff"
+            className="rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          >
+            <BrandLogo collapse />
+          </Link>
+          <div className="flex items-center gap-2">
+            <ThemeToggle />
+            {onLogout ? (
+              <Button variant="outline" size="sm" onClick={onLogout}>
+                <LogOut aria-hidden />
+                Logout
+              </Button>
+            ) : (
+              <Button variant="outline" size="sm" asChild>
+                <a href="/api/auth/logout">
+                  <LogOut aria-hidden />
+                  Logout
+                </a>
+              </Button>
+            )}
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">{children}</main>
+    </div>
+  );
+}

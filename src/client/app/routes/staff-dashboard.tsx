@@ -1,0 +1,145 @@
+import {
+  type DateString,
+  DEFAULT_STAFF_VIEW,
+  type StaffView,
+  staffViewRange,
+  todayIn,
+} from '@shared/calendar';
+import { Users } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useStaffNotes } from '@/features/notes/api/notes-api';
+import { highestPriorityByCell, noteCellKey, notesOfDay } from '@/features/notes/lib/note-model';
+import {
+  useStaffAvailabilities,
+  useStaffBookings,
+  useStaffUsers,
+} from '@/features/staff-grid/api/staff-grid-api';
+import {
+  RefreshBookingsButton,
+  RefreshProgress,
+  useBookingRefresh,
+} from '@/features/staff-grid/components/refresh-bookings';
+import { ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
+import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
+import { apiRequest } from '@/lib/api';
+import { StaffLayout } from '../layouts/staff-layout';
+import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
+
+function browserToday(): DateString {
+  return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
+
+export default function StaffDashboardRoute() {
+  const [, navigate] = useLocation();
+  const today = useMemo(browserToday, []);
+  const [view, setView] = useState<StaffView>(DEFAULT_STAFF_VIEW);
+  const [date, setDate] = useState<DateString>(today);
+  const range = staffViewRange(view, date);
+
+  const users = useStaffUsers();
+  const availabilities = useStaffAvailabilities(range);
+  const bookings = useStaffBookings(range);
+  const notes = useStaffNotes(view, range.from);
+  const refresh = useBookingRefresh();
+  const [selection, setSelection] = useState<DaySelection | null>(null);
+
+  const priorities = useMemo(() => highestPriorityByCell(notes.data ?? []), [notes.data]);
+  const notePriority = useCallback(
+    (userId: number, day: DateString) => priorities.get(noteCellKey(userId, day)),
+    [priorities],
+  );
+
+  const logout = async () => {
+    try {
+      await apiRequest('POST', '/api/logout');
+      navigate('/staff-login');
+    } catch (error) {
+      console.error('Logout failed:', error instanceof Error ? error.message : error);
+    }
+  };
+
+  const loading = users.isPending || availabilities.isPending || bookings.isPending;
+  const loadError = users.error ?? availabilities.error ?? bookings.error;
+
+  const selectedAvailability = selection
+    ? availabilities.data?.find((a) => a.userId === selection.user.id && a.date === selection.date)
+    : undefined;
+  const selectedBookings = selection
+    ? (bookings.data ?? []).filter((b) => b.userId === selection.user.id && b.date === selection.date)
+    : [];
+  const selectedNotes = selection ? notesOfDay(notes.data ?? [], selection.user.id, selection.date) : [];
+
+  return (
+    <StaffLayout onLogout={logout}>
+      <div className="grid gap-6">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="grid gap-2">
+            <h1 className="font-semibold text-2xl tracking-tight">
+              Staff Dashboard - Arts Facilitator Portal
+            </h1>
+            <SchedulerStatusLine />
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" asChild>
+              <Link href="/staff/users">
+                <Users aria-hidden />
+                Manage Users
+              </Link>
+            </Button>
+            <RefreshBookingsButton
+              onClick={refresh.start}
+              isRefreshing={refresh.isRefreshing}
+              bookingsLoading={bookings.isFetching}
+            />
+          </div>
+        </div>
+        <RefreshProgress message={refresh.message} />
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>Facilitator Schedule Overview</h2>
+            </CardTitle>
+            <CardDescription>
+              View and manage all facilitator availability and bookings in one place.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {loading ? (
+              <p className="py-10 text-center text-muted-foreground" role="status">
+                Loading staff dashboard...
+              </p>
+            ) : loadError ? (
+              <p className="py-10 text-center text-destructive" role="alert">
+                The dashboard could not be loaded: {loadError.message}
+              </p>
+            ) : (
+              <ScheduleGrid
+                users={users.data ?? []}
+                availabilities={availabilities.data ?? []}
+                bookings={bookings.data ?? []}
+                view={view}
+                date={date}
+                today={today}
+                onViewChange={setView}
+                onDateChange={setDate}
+                notePriority={notePriority}
+                onCellClick={(user, day) => setSelection({ user, date: day })}
+                isUpdating={availabilities.isPlaceholderData || bookings.isPlaceholderData}
+              />
+            )}
+          </CardContent>
+        </Card>
+      </div>
+      <StaffDayDialog
+        selection={selection}
+        onClose={() => setSelection(null)}
+        availability={selectedAvailability}
+        bookings={selectedBookings}
+        notes={selectedNotes}
+      />
+    </StaffLayout>
+  );
+}

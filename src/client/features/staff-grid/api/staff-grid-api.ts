@@ -1,0 +1,70 @@
+import type { DateRange } from '@shared/calendar';
+import type { Availability, StaffSaveAvailabilityBody } from '@shared/schemas/availability';
+import type { Booking, RefreshResult } from '@shared/schemas/bookings';
+import type { SchedulerStatus } from '@shared/schemas/scheduler';
+import type { PublicUser } from '@shared/schemas/users';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@/lib/api';
+
+export const STAFF_USERS_KEY = '/api/staff/users';
+export const STAFF_AVAILABILITIES_KEY = '/api/staff/availabilities';
+export const STAFF_BOOKINGS_KEY = '/api/staff/bookings';
+export const SCHEDULER_STATUS_KEY = '/api/admin/scheduler/status';
+/** Spec section 4: the scheduler status is polled every 30 seconds. */
+export const SCHEDULER_POLL_MS = 30_000;
+
+const rangeQuery = (range: DateRange) =>
+  `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
+
+export function useStaffUsers() {
+  return useQuery<PublicUser[]>({ queryKey: [STAFF_USERS_KEY] });
+}
+
+/** Every facilitator's availability for exactly the range the grid shows. */
+export function useStaffAvailabilities(range: DateRange) {
+  return useQuery<Availability[]>({
+    queryKey: [STAFF_AVAILABILITIES_KEY, range.from, range.to],
+    queryFn: () => apiJson<Availability[]>('GET', `${STAFF_AVAILABILITIES_KEY}?${rangeQuery(range)}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStaffBookings(range: DateRange) {
+  return useQuery<Booking[]>({
+    queryKey: [STAFF_BOOKINGS_KEY, range.from, range.to],
+    queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_KEY}?${rangeQuery(range)}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSchedulerStatus() {
+  return useQuery<SchedulerStatus>({
+    queryKey: [SCHEDULER_STATUS_KEY],
+    refetchInterval: SCHEDULER_POLL_MS,
+  });
+}
+
+/** Pulls bookings from SharePoint now; on success every loaded bookings range is fetched again. */
+export function useRefreshBookings() {
+  const queryClient = useQueryClient();
+  return useMutation<RefreshResult, Error, void>({
+    mutationFn: () => apiJson<RefreshResult>('POST', '/api/staff/bookings/refresh'),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: [STAFF_BOOKINGS_KEY] });
+    },
+  });
+}
+
+/** Staff edit of any facilitator's day; refreshes the grid's availability and the users' "last updated". */
+export function useSaveStaffAvailability() {
+  const queryClient = useQueryClient();
+  return useMutation<Availability, Error, StaffSaveAvailabilityBody>({
+    mutationFn: (body) => apiJson<Availability>('POST', '/api/staff/availability', body),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: [STAFF_AVAILABILITIES_KEY] }),
+        queryClient.invalidateQueries({ queryKey: [STAFF_USERS_KEY] }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,217 @@
+import { formatTime12, TIME_CHOICES } from '@shared/calendar';
+import {
+  AVAILABILITY_STATUSES,
+  type Availability,
+  type AvailabilityStatus,
+} from '@shared/schemas/availability';
+import type { Booking } from '@shared/schemas/bookings';
+import { Pencil } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { cn } from '@/lib/utils';
+import { useSaveStaffAvailability } from '../api/staff-grid-api';
+import { STATUS_LABEL } from '../lib/grid-model';
+
+/** Staff edit times start at 09:00 to 17:00 (spec section 9). */
+export const STAFF_DEFAULT_START = '09:00';
+export const STAFF_DEFAULT_END = '17:00';
+const NO_TIME = 'none';
+
+const STATUS_DOT: Record<AvailabilityStatus, string> = {
+  available: 'bg-success',
+  limited: 'bg-warning',
+  unavailable: 'bg-destructive',
+};
+
+function timeRange(start: string, end: string): string {
+  if (start && end) return `${formatTime12(start)} – ${formatTime12(end)}`;
+  if (start) return `From ${formatTime12(start)}`;
+  if (end) return `Until ${formatTime12(end)}`;
+  return 'No times set';
+}
+
+/** The day dialog's availability block: a summary that toggles to an edit form. */
+export function DayAvailability({
+  userId,
+  date,
+  availability,
+}: {
+  userId: number;
+  date: string;
+  availability: Availability | undefined;
+}) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <section className="grid gap-3 rounded-md border p-3" aria-labelledby="day-availability-heading">
+      <div className="flex items-center justify-between gap-2">
+        <h3 id="day-availability-heading" className="font-semibold text-sm">
+          Availability
+        </h3>
+        {!editing ? (
+          <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
+            <Pencil aria-hidden />
+            Edit
+          </Button>
+        ) : null}
+      </div>
+      {editing ? (
+        <AvailabilityForm
+          userId={userId}
+          date={date}
+          availability={availability}
+          onDone={() => setEditing(false)}
+        />
+      ) : availability ? (
+        <div className="grid gap-1 text-sm" data-testid="availability-view">
+          <span className="flex items-center gap-2 font-medium">
+            <span aria-hidden className={cn('size-2.5 rounded-full', STATUS_DOT[availability.status])} />
+            {STATUS_LABEL[availability.status]}
+          </span>
+          <span className="text-muted-foreground">
+            {timeRange(availability.startTime, availability.endTime)}
+          </span>
+          {availability.notes ? <p className="whitespace-pre-wrap">{availability.notes}</p> : null}
+        </div>
+      ) : (
+        <p className="text-muted-foreground text-sm" data-testid="availability-view">
+          No availability set
+        </p>
+      )}
+    </section>
+  );
+}
+
+function AvailabilityForm({
+  userId,
+  date,
+  availability,
+  onDone,
+}: {
+  userId: number;
+  date: string;
+  availability: Availability | undefined;
+  onDone: () => void;
+}) {
+  const ids = { status: useId(), start: useId(), end: useId(), notes: useId() };
+  const [status, setStatus] = useState<AvailabilityStatus>(availability?.status ?? 'available');
+  const [startTime, setStartTime] = useState(availability?.startTime || STAFF_DEFAULT_START);
+  const [endTime, setEndTime] = useState(availability?.endTime || STAFF_DEFAULT_END);
+  const [notes, setNotes] = useState(availability?.notes ?? '');
+  const save = useSaveStaffAvailability();
+  const timesWrong = Boolean(startTime && endTime && startTime >= endTime);
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (timesWrong) return;
+    save.mutate(
+      { userId, date, status, startTime, endTime, notes },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Availability updated',
+            description: 'The facilitator’s availability has been saved.',
+          });
+          onDone();
+        },
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Failed to update availability',
+            description: getErrorMessage(error, 'An error occurred. Please try again.'),
+          }),
+      },
+    );
+  };
+
+  const timeSelect = (id: string, label: string, value: string, onChange: (value: string) => void) => (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Select value={value || NO_TIME} onValueChange={(next) => onChange(next === NO_TIME ? '' : next)}>
+        <SelectTrigger id={id}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={NO_TIME}>No time</SelectItem>
+          {TIME_CHOICES.map((choice) => (
+            <SelectItem key={choice.value} value={choice.value}>
+              {choice.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+
+  return (
+    <form className="grid gap-3" onSubmit={submit} aria-label="Edit availability">
+      <div className="grid gap-1.5">
+        <Label htmlFor={ids.status}>Status</Label>
+        <Select value={status} onValueChange={(value) => setStatus(value as AvailabilityStatus)}>
+          <SelectTrigger id={ids.status}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {AVAILABILITY_STATUSES.map((value) => (
+              <SelectItem key={value} value={value}>
+                {STATUS_LABEL[value]}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        {timeSelect(ids.start, 'Start Time', startTime, setStartTime)}
+        {timeSelect(ids.end, 'End Time', endTime, setEndTime)}
+      </div>
+      {timesWrong ? (
+        <p className="text-destructive text-sm" role="alert">
+          End time must be after start time
+        </p>
+      ) : null}
+      <div className="grid gap-1.5">
+        <Label htmlFor={ids.notes}>Notes</Label>
+        <Textarea id={ids.notes} value={notes} onChange={(event) => setNotes(event.target.value)} rows={2} />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="outline" onClick={onDone} disabled={save.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending || timesWrong}>
+          {save.isPending ? 'Saving...' : 'Save'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The day's bookings, shortly. */
+export function DayBookings({ bookings }: { bookings: Booking[] }) {
+  if (bookings.length === 0) return null;
+  return (
+    <section className="grid gap-2 rounded-md border p-3" aria-labelledby="day-bookings-heading">
+      <h3 id="day-bookings-heading" className="font-semibold text-sm">
+        Bookings
+      </h3>
+      <ul className="grid gap-1.5 text-sm">
+        {bookings.map((booking) => (
+          <li key={booking.id} className="grid">
+            <span className="font-medium">{booking.schoolName || booking.title || 'Unknown School'}</span>
+            <span className="text-muted-foreground text-xs">
+              {[
+                booking.program || booking.title,
+                booking.timeSlot || timeRange(booking.startTime ?? '', booking.endTime ?? ''),
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { ChevronDown } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { displayName } from '../lib/grid-model';
+
+function summary(selected: number, total: number): string {
+  if (total === 0 || selected === 0) return 'None';
+  if (selected === total) return `All (${total})`;
+  return `${selected} of ${total}`;
+}
+
+function CheckRow({
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex items-start gap-2 rounded-sm px-1 py-1 hover:bg-accent/60">
+      <Checkbox
+        id={id}
+        checked={checked}
+        onCheckedChange={(value) => onChange(value === true)}
+        className="mt-0.5"
+      />
+      <Label htmlFor={id} className="grid min-w-0 flex-1 cursor-pointer gap-0 font-normal">
+        <span className="truncate">{label}</span>
+        {hint ? <span className="truncate text-muted-foreground text-xs">{hint}</span> : null}
+      </Label>
+    </div>
+  );
+}
+
+export function FacilitatorFilter({
+  facilitators,
+  deselected,
+  onChange,
+}: {
+  facilitators: PublicUser[];
+  deselected: ReadonlySet<number>;
+  onChange: (deselected: Set<number>) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const selectedCount = facilitators.filter((f) => !deselected.has(f.id)).length;
+  const matches = useMemo(() => {
+    const term = search.trim().toLowerCase();
+    if (!term) return facilitators;
+    return facilitators.filter(
+      (f) =>
+        displayName(f).toLowerCase().includes(term) || (f.email ?? f.username).toLowerCase().includes(term),
+    );
+  }, [facilitators, search]);
+
+  const toggle = (id: number, checked: boolean) => {
+    const next = new Set(deselected);
+    if (checked) next.delete(id);
+    else next.add(id);
+    onChange(next);
+  };
+
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" data-testid="facilitator-filter">
+          Facilitators: {summary(selectedCount, facilitators.length)}
+          <ChevronDown aria-hidden />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="grid w-80 gap-2" aria-label="Choose facilitators">
+        <div className="flex items-center gap-2">
+          <Button size="sm" variant="secondary" onClick={() => onChange(new Set())}>
+            All
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => onChange(new Set(facilitators.map((f) => f.id)))}
+          >
+            None
+          </Button>
+        </div>
+        <Input
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Search facilitators"
+          aria-label="Search facilitators"
+          className="h-8"
+        />
+        <div className="max-h-72 overflow-y-auto">
+          {matches.length === 0 ? (
+            <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>
+          ) : (
+            matches.map((f) => (
+              <CheckRow
+                key={f.id}
+                label={displayName(f)}
+                hint={f.email ?? f.username}
+                checked={!deselected.has(f.id)}
+                onChange={(checked) => toggle(f.id, checked)}
+              />
+            ))
+          )}
+        </div>
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+export function AreaFilter({
+  options,
+  selected,
+  onChange,
+}: {
+  options: { value: string; label: string }[];
+  selected: ReadonlySet<string>;
+  onChange: (selected: Set<string>) => void;
+}) {
+  const selectedCount = options.filter((o) => selected.has(o.value)).length;
+  const toggle = (value: string, checked: boolean) => {
+    const next = new Set(selected);
+    if (checked) next.add(value);
+    else next.delete(value);
+    onChange(next);
+  };
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" data-testid="area-filter">
+          Areas: {summary(selectedCount, options.length)}
+          <ChevronDown aria-hidden />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="grid w-64 gap-2" aria-label="Choose areas">
+        <div className="flex items-center gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => onChange(new Set(options.map((o) => o.value)))}
+          >
+            All
+          </Button>
+          <Button size="sm" variant="secondary" onClick={() => onChange(new Set())}>
+            None
+          </Button>
+        </div>
+        <div className="max-h-72 overflow-y-auto">
+          {options.length === 0 ? (
+            <p className="px-1 py-2 text-muted-foreground text-sm">No areas yet.</p>
+          ) : (
+            options.map((o) => (
+              <CheckRow
+                key={o.value}
+                label={o.label}
+                checked={selected.has(o.value)}
+                onChange={(checked) => toggle(o.value, checked)}
+              />
+            ))
+          )}
+        </div>
+      </PopoverContent>
+    </Popover>
+  );
+}

@@ -1,0 +1,334 @@
+import type { DateString, NavigationAction, StaffView } from '@shared/calendar';
+import { dayOfWeek, MONDAY, navigateStaffView, staffViewDays } from '@shared/calendar';
+import type { Availability } from '@shared/schemas/availability';
+import type { Booking } from '@shared/schemas/bookings';
+import type { Priority } from '@shared/schemas/notes';
+import type { PublicUser } from '@shared/schemas/users';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/utils';
+import {
+  areaOptions,
+  CELL_TONE_CLASS,
+  cellDescription,
+  cellKey,
+  cellTone,
+  columnLabel,
+  DAY_COLUMN_WIDTH,
+  displayName,
+  FIRST_COLUMN_WIDTH,
+  type GridIndex,
+  gridFacilitators,
+  indexGridData,
+  lastUpdatedText,
+  NOTE_ICON_CLASS,
+  ROW_HEIGHT,
+  viewLabel,
+  visibleFacilitators,
+} from '../lib/grid-model';
+import { AreaFilter, FacilitatorFilter } from './grid-filters';
+
+export interface ScheduleGridProps {
+  /** every user; staff accounts are left out here */
+  users: PublicUser[];
+  availabilities: Availability[];
+  bookings: Booking[];
+  view: StaffView;
+  date: DateString;
+  today: DateString;
+  onViewChange: (view: StaffView) => void;
+  onDateChange: (date: DateString) => void;
+  /** the highest note priority of a facilitator's day, if it has notes */
+  notePriority?: (userId: number, date: DateString) => Priority | undefined;
+  onCellClick: (user: PublicUser, date: DateString) => void;
+  /** true while a new range is being fetched (the old one stays on screen) */
+  isUpdating?: boolean;
+}
+
+export function ScheduleGrid(props: ScheduleGridProps) {
+  const { users, availabilities, bookings, view, date, today, onViewChange, onDateChange } = props;
+  const facilitators = useMemo(() => gridFacilitators(users), [users]);
+  const areas = useMemo(() => areaOptions(facilitators), [facilitators]);
+
+  // Areas are preselected once, when the users first arrive; later changes are the user's own.
+  const [selectedAreas, setSelectedAreas] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    if (selectedAreas === null && users.length > 0) setSelectedAreas(new Set(areas.map((a) => a.value)));
+  }, [selectedAreas, users.length, areas]);
+  const [deselected, setDeselected] = useState<Set<number>>(() => new Set());
+
+  const rows = useMemo(
+    () => visibleFacilitators(facilitators, selectedAreas ?? new Set(areas.map((a) => a.value)), deselected),
+    [facilitators, selectedAreas, areas, deselected],
+  );
+  const days = useMemo(() => staffViewDays(view, date), [view, date]);
+  const index = useMemo(() => indexGridData(availabilities, bookings), [availabilities, bookings]);
+
+  const navigate = (action: NavigationAction) => onDateChange(navigateStaffView(view, date, action, today));
+
+  return (
+    <div className="grid gap-3" data-testid="schedule-grid" data-view={view}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <fieldset className="inline-flex rounded-md border p-0.5">
+            <legend className="sr-only">View</legend>
+            {(['week', 'month'] as const).map((option) => (
+              <Button
+                key={option}
+                size="sm"
+                variant={view === option ? 'default' : 'ghost'}
+                aria-pressed={view === option}
+                onClick={() => onViewChange(option)}
+                className="h-7"
+              >
+                {option === 'week' ? 'Week' : 'Month'}
+              </Button>
+            ))}
+          </fieldset>
+          <Button
+            variant="outline"
+            size="icon"
+            aria-label={`Previous ${view}`}
+            onClick={() => navigate('previous')}
+          >
+            <ChevronLeft aria-hidden />
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => navigate('today')}>
+            Today
+          </Button>
+          <Button variant="outline" size="icon" aria-label={`Next ${view}`} onClick={() => navigate('next')}>
+            <ChevronRight aria-hidden />
+          </Button>
+          <h3 className="min-w-40 font-semibold text-lg" data-testid="grid-label" aria-live="polite">
+            {viewLabel(view, date)}
+          </h3>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <FacilitatorFilter facilitators={facilitators} deselected={deselected} onChange={setDeselected} />
+          <AreaFilter options={areas} selected={selectedAreas ?? new Set()} onChange={setSelectedAreas} />
+        </div>
+      </div>
+      <p className="text-muted-foreground text-sm" data-testid="grid-count">
+        Showing {rows.length} of {facilitators.length} facilitators
+        {props.isUpdating ? <span className="ml-2">(updating...)</span> : null}
+      </p>
+      <GridTable
+        rows={rows}
+        days={days}
+        view={view}
+        today={today}
+        index={index}
+        notePriority={props.notePriority}
+        onCellClick={props.onCellClick}
+        emptyText={
+          facilitators.length === 0 ? 'No facilitators yet.' : 'No facilitators match the selected filters.'
+        }
+      />
+    </div>
+  );
+}
+
+interface GridTableProps {
+  rows: PublicUser[];
+  days: DateString[];
+  view: StaffView;
+  today: DateString;
+  index: GridIndex;
+  notePriority: ScheduleGridProps['notePriority'];
+  onCellClick: ScheduleGridProps['onCellClick'];
+  emptyText: string;
+}
+
+function GridTable({ rows, days, view, today, index, notePriority, onCellClick, emptyText }: GridTableProps) {
+  const scrollRef = useRef<HTMLElement>(null);
+  const columnWidth = DAY_COLUMN_WIDTH[view];
+  const totalWidth = FIRST_COLUMN_WIDTH + columnWidth * days.length;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  });
+
+  return (
+    <section
+      ref={scrollRef}
+      className="relative overflow-auto rounded-md border bg-background"
+      style={{ maxHeight: '70vh' }}
+      data-testid="grid-scroll"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable), even when it holds no buttons
+      tabIndex={0}
+      aria-label="Schedule grid, scrollable"
+    >
+      <table
+        className="grid border-collapse"
+        aria-label="Facilitator schedule"
+        aria-rowcount={rows.length + 1}
+        style={{ width: totalWidth }}
+      >
+        <thead className="sticky top-0 z-20 grid bg-background">
+          <tr aria-rowindex={1} className="flex border-b">
+            <th
+              scope="col"
+              className="sticky left-0 z-30 flex items-center border-r bg-background px-3 py-2 text-left font-medium text-sm"
+              style={{ width: FIRST_COLUMN_WIDTH, minWidth: FIRST_COLUMN_WIDTH }}
+              data-testid="first-column-header"
+            >
+              Facilitator
+            </th>
+            {days.map((day) => {
+              const { weekday, day: dayNumber } = columnLabel(day);
+              return (
+                <th
+                  key={day}
+                  scope="col"
+                  data-date={day}
+                  data-testid="day-header"
+                  className={cn(
+                    'flex flex-col items-center justify-center py-1.5 font-normal text-xs',
+                    dayOfWeek(day) === MONDAY ? 'border-l-[3px] border-l-foreground/40' : 'border-l',
+                    day === today && 'bg-accent font-semibold text-accent-foreground',
+                  )}
+                  style={{ width: columnWidth, minWidth: columnWidth }}
+                  aria-current={day === today ? 'date' : undefined}
+                >
+                  <span>{weekday}</span>
+                  <span className="font-semibold text-sm">{dayNumber}</span>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        {rows.length === 0 ? (
+          <tbody className="grid">
+            <tr className="flex">
+              <td
+                colSpan={days.length + 1}
+                className="flex-1 p-6 text-center text-muted-foreground text-sm"
+                data-testid="grid-empty"
+              >
+                {emptyText}
+              </td>
+            </tr>
+          </tbody>
+        ) : (
+          <tbody className="relative grid" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const user = rows[item.index]!;
+              return (
+                <GridRow
+                  key={user.id}
+                  user={user}
+                  rowIndex={item.index + 2}
+                  top={item.start}
+                  days={days}
+                  columnWidth={columnWidth}
+                  totalWidth={totalWidth}
+                  index={index}
+                  notePriority={notePriority}
+                  onCellClick={onCellClick}
+                />
+              );
+            })}
+          </tbody>
+        )}
+      </table>
+    </section>
+  );
+}
+
+interface GridRowProps {
+  user: PublicUser;
+  rowIndex: number;
+  top: number;
+  days: DateString[];
+  columnWidth: number;
+  totalWidth: number;
+  index: GridIndex;
+  notePriority: ScheduleGridProps['notePriority'];
+  onCellClick: ScheduleGridProps['onCellClick'];
+}
+
+const GridRow = memo(function GridRow({
+  user,
+  rowIndex,
+  top,
+  days,
+  columnWidth,
+  totalWidth,
+  index,
+  notePriority,
+  onCellClick,
+}: GridRowProps) {
+  return (
+    <tr
+      aria-rowindex={rowIndex}
+      className="absolute top-0 left-0 flex border-b"
+      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${top}px)` }}
+      data-testid="grid-row"
+      data-user-id={user.id}
+    >
+      <th
+        scope="row"
+        className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-3 text-left font-normal text-xs leading-tight"
+        style={{ width: FIRST_COLUMN_WIDTH, minWidth: FIRST_COLUMN_WIDTH }}
+      >
+        <span className="truncate font-medium text-sm" data-testid="row-name">
+          {displayName(user)}
+        </span>
+        <span className="truncate text-muted-foreground">{user.email ?? user.username}</span>
+        <span className="truncate text-muted-foreground" data-testid="row-updated">
+          {lastUpdatedText(user, index.latestDate.get(user.id))}
+        </span>
+      </th>
+      {days.map((day) => {
+        const key = cellKey(user.id, day);
+        const availability = index.availability.get(key);
+        const bookingCount = index.bookings.get(key)?.length ?? 0;
+        const priority = notePriority?.(user.id, day);
+        const tone = cellTone(availability?.status, bookingCount > 0);
+        const description = cellDescription(user, day, availability?.status, bookingCount, priority);
+        return (
+          <td
+            key={day}
+            className={cn(
+              'p-0.5',
+              dayOfWeek(day) === MONDAY ? 'border-l-[3px] border-l-foreground/40' : 'border-l',
+            )}
+            style={{ width: columnWidth, minWidth: columnWidth }}
+          >
+            <button
+              type="button"
+              className={cn(
+                'flex size-full flex-col items-center justify-center gap-1 rounded-sm outline-none transition hover:brightness-95 focus-visible:ring-[3px] focus-visible:ring-ring',
+                CELL_TONE_CLASS[tone],
+              )}
+              aria-label={description}
+              title={description}
+              onClick={() => onCellClick(user, day)}
+              data-testid="grid-cell"
+              data-date={day}
+              data-tone={tone}
+              data-note={priority}
+            >
+              {bookingCount > 0 ? (
+                <span className="rounded bg-primary px-1 py-px font-medium text-[10px] text-primary-foreground leading-tight">
+                  Booked
+                </span>
+              ) : null}
+              {priority ? (
+                <StickyNote
+                  aria-hidden
+                  className={cn('size-4 rounded-full bg-background p-0.5', NOTE_ICON_CLASS[priority])}
+                  data-testid="note-icon"
+                />
+              ) : null}
+            </button>
+          </td>
+        );
+      })}
+    </tr>
+  );
+});

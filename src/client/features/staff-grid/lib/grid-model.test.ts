@@ -1,0 +1,104 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { describe, expect, it } from 'vitest';
+import {
+  areaOptions,
+  cellTone,
+  gridFacilitators,
+  indexGridData,
+  lastUpdatedText,
+  NO_AREA,
+  viewLabel,
+  visibleFacilitators,
+} from './grid-model';
+
+const user = (
+  id: number,
+  displayName: string | null,
+  area: string | null,
+  role = 'facilitator',
+): PublicUser => ({
+  id,
+  username: `u${id}@example.org`,
+  displayName,
+  email: null,
+  freelancerId: null,
+  role,
+  area,
+  lastAvailabilityUpdatedAt: null,
+});
+
+const users = [
+  user(1, 'zoe', 'North'),
+  user(2, 'Adam', 'South'),
+  user(3, 'beth', null),
+  user(4, 'Staff Person', 'North', 'staff'),
+  user(5, null, '  '),
+];
+
+describe('grid model', () => {
+  it('drops staff and sorts by display name (or username) case-insensitively', () => {
+    expect(gridFacilitators(users).map((u) => u.id)).toEqual([2, 3, 5, 1]);
+  });
+
+  it('derives areas A-Z with "No area" last for users without one (blank counts as none)', () => {
+    expect(areaOptions(gridFacilitators(users))).toEqual([
+      { value: 'North', label: 'North' },
+      { value: 'South', label: 'South' },
+      { value: NO_AREA, label: 'No area' },
+    ]);
+  });
+
+  it('shows nobody when no area is selected, and honours deselected facilitators', () => {
+    const all = gridFacilitators(users);
+    expect(visibleFacilitators(all, new Set(), new Set())).toEqual([]);
+    expect(visibleFacilitators(all, new Set([NO_AREA]), new Set()).map((u) => u.id)).toEqual([3, 5]);
+    expect(
+      visibleFacilitators(all, new Set(['North', 'South', NO_AREA]), new Set([3])).map((u) => u.id),
+    ).toEqual([2, 5, 1]);
+  });
+
+  it('colours: status, lighter with booking, grey empty, blue booking only', () => {
+    expect(cellTone('available', false)).toBe('available');
+    expect(cellTone('limited', true)).toBe('limited-booked');
+    expect(cellTone(undefined, false)).toBe('empty');
+    expect(cellTone(undefined, true)).toBe('booked-only');
+  });
+
+  it('last updated comes from lastAvailabilityUpdatedAt, else the latest availability date', () => {
+    const index = indexGridData(
+      [
+        {
+          id: 1,
+          userId: 3,
+          date: '2026-03-02',
+          status: 'available',
+          startTime: '',
+          endTime: '',
+          notes: '',
+          syncedToSharePoint: false,
+        },
+        {
+          id: 2,
+          userId: 3,
+          date: '2026-03-09',
+          status: 'limited',
+          startTime: '',
+          endTime: '',
+          notes: '',
+          syncedToSharePoint: false,
+        },
+      ],
+      [],
+    );
+    expect(lastUpdatedText(user(3, 'beth', null), index.latestDate.get(3))).toBe('Last updated: 9 Mar 2026');
+    expect(lastUpdatedText(user(2, 'Adam', null), index.latestDate.get(2))).toBe('No availability set');
+    const stamped = { ...user(2, 'Adam', null), lastAvailabilityUpdatedAt: '2026-02-10T12:00:00.000Z' };
+    expect(lastUpdatedText(stamped, '2026-03-09')).toBe('Last updated: 10 Feb 2026');
+  });
+
+  it('labels the view', () => {
+    expect(viewLabel('month', '2026-03-15')).toBe('March 2026');
+    expect(viewLabel('week', '2026-03-04')).toBe('2 Mar – 6 Mar 2026');
+    expect(viewLabel('week', '2025-12-31')).toBe('29 Dec 2025 – 2 Jan 2026');
+  });
+});

@@ -1,0 +1,202 @@
+import type { DateString, StaffView } from '@shared/calendar';
+import { dayOfWeek, monthLabel, parseDateString, staffViewDays } from '@shared/calendar';
+import type { Availability, AvailabilityStatus } from '@shared/schemas/availability';
+import type { Booking } from '@shared/schemas/bookings';
+import type { Priority } from '@shared/schemas/notes';
+import type { PublicUser } from '@shared/schemas/users';
+
+/**
+ * Users without an area are listed under this option of the area filter. It is preselected with the
+ * real areas, so they are visible by default and can be hidden like any area.
+ */
+export const NO_AREA = '__no_area__';
+export const NO_AREA_LABEL = 'No area';
+
+export const FIRST_COLUMN_WIDTH = 200;
+export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, month: 80 };
+export const ROW_HEIGHT = 64;
+
+const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAYS_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const DAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS_LONG = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+export const STATUS_LABEL: Record<AvailabilityStatus, string> = {
+  available: 'Available',
+  limited: 'Limited Availability',
+  unavailable: 'Unavailable',
+};
+
+export function displayName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
+  return user.displayName?.trim() || user.username;
+}
+
+export function areaKey(user: Pick<PublicUser, 'area'>): string {
+  return user.area?.trim() || NO_AREA;
+}
+
+/** Everyone the grid may show: all users except staff, sorted by display name case-insensitively. */
+export function gridFacilitators(users: readonly PublicUser[]): PublicUser[] {
+  return users
+    .filter((user) => user.role !== 'staff')
+    .sort((a, b) => {
+      const an = displayName(a).toLowerCase();
+      const bn = displayName(b).toLowerCase();
+      return an < bn ? -1 : an > bn ? 1 : a.id - b.id;
+    });
+}
+
+/** The area options derived from the facilitators: real areas A-Z, then "No area" if anyone lacks one. */
+export function areaOptions(facilitators: readonly PublicUser[]): { value: string; label: string }[] {
+  const keys = new Set(facilitators.map(areaKey));
+  const real = [...keys]
+    .filter((key) => key !== NO_AREA)
+    .sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+  const options = real.map((value) => ({ value, label: value }));
+  if (keys.has(NO_AREA)) options.push({ value: NO_AREA, label: NO_AREA_LABEL });
+  return options;
+}
+
+/** Who is shown: in a selected area and not deselected by name. No selected area shows nobody. */
+export function visibleFacilitators(
+  facilitators: readonly PublicUser[],
+  selectedAreas: ReadonlySet<string>,
+  deselected: ReadonlySet<number>,
+): PublicUser[] {
+  return facilitators.filter((user) => selectedAreas.has(areaKey(user)) && !deselected.has(user.id));
+}
+
+export const cellKey = (userId: number, date: string) => `${userId}|${date}`;
+
+export interface GridIndex {
+  availability: Map<string, Availability>;
+  bookings: Map<string, Booking[]>;
+  /** latest availability date per user among the loaded rows */
+  latestDate: Map<number, string>;
+}
+
+export function indexGridData(
+  availabilities: readonly Availability[],
+  bookings: readonly Booking[],
+): GridIndex {
+  const availability = new Map<string, Availability>();
+  const latestDate = new Map<number, string>();
+  for (const row of availabilities) {
+    availability.set(cellKey(row.userId, row.date), row);
+    const latest = latestDate.get(row.userId);
+    if (!latest || row.date > latest) latestDate.set(row.userId, row.date);
+  }
+  const byCell = new Map<string, Booking[]>();
+  for (const booking of bookings) {
+    if (booking.userId === null) continue;
+    const key = cellKey(booking.userId, booking.date);
+    const list = byCell.get(key);
+    if (list) list.push(booking);
+    else byCell.set(key, [booking]);
+  }
+  return { availability, bookings: byCell, latestDate };
+}
+
+/** "4 Mar 2026" from a date string or an ISO timestamp (read in the browser's zone). */
+export function formatDay(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const { year, month, day } = parseDateString(value);
+    return `${day} ${MONTHS_SHORT[month - 1]} ${year}`;
+  }
+  const instant = new Date(value);
+  if (Number.isNaN(instant.getTime())) return value;
+  return `${instant.getDate()} ${MONTHS_SHORT[instant.getMonth()]} ${instant.getFullYear()}`;
+}
+
+/** "Last updated: 4 Mar 2026" or "No availability set". */
+export function lastUpdatedText(user: PublicUser, latestAvailabilityDate: string | undefined): string {
+  const value = user.lastAvailabilityUpdatedAt ?? latestAvailabilityDate;
+  return value ? `Last updated: ${formatDay(value)}` : 'No availability set';
+}
+
+/** "Mon 2" for a column header. */
+export function columnLabel(date: DateString): { weekday: string; day: number } {
+  return { weekday: DAYS_SHORT[dayOfWeek(date)]!, day: parseDateString(date).day };
+}
+
+/** "Monday 2 March 2026". */
+export function longDate(date: DateString): string {
+  const { year, month, day } = parseDateString(date);
+  return `${DAYS_LONG[dayOfWeek(date)]} ${day} ${MONTHS_LONG[month - 1]} ${year}`;
+}
+
+/** The toolbar's label: "March 2026", or "2 Mar – 6 Mar 2026" for a week. */
+export function viewLabel(view: StaffView, date: DateString): string {
+  if (view === 'month') return monthLabel(date);
+  const days = staffViewDays('week', date);
+  const first = parseDateString(days[0]!);
+  const last = parseDateString(days[days.length - 1]!);
+  const start =
+    first.year === last.year
+      ? `${first.day} ${MONTHS_SHORT[first.month - 1]}`
+      : `${first.day} ${MONTHS_SHORT[first.month - 1]} ${first.year}`;
+  return `${start} – ${last.day} ${MONTHS_SHORT[last.month - 1]} ${last.year}`;
+}
+
+export type CellTone =
+  | 'available'
+  | 'available-booked'
+  | 'limited'
+  | 'limited-booked'
+  | 'unavailable'
+  | 'unavailable-booked'
+  | 'booked-only'
+  | 'empty';
+
+/** Status colour; lighter with a booking; grey with nothing; blue with a booking only. */
+export function cellTone(status: AvailabilityStatus | undefined, booked: boolean): CellTone {
+  if (!status) return booked ? 'booked-only' : 'empty';
+  return booked ? `${status}-booked` : status;
+}
+
+export const CELL_TONE_CLASS: Record<CellTone, string> = {
+  available: 'bg-success/75',
+  'available-booked': 'bg-success/30',
+  limited: 'bg-warning/75',
+  'limited-booked': 'bg-warning/30',
+  unavailable: 'bg-destructive/75',
+  'unavailable-booked': 'bg-destructive/30',
+  'booked-only': 'bg-blue-200 dark:bg-blue-900',
+  empty: 'bg-muted',
+};
+
+export const NOTE_ICON_CLASS: Record<Priority, string> = {
+  urgent: 'text-red-600 dark:text-red-400',
+  high: 'text-orange-500 dark:text-orange-400',
+  normal: 'text-blue-600 dark:text-blue-400',
+};
+
+/** What a screen reader hears for a cell. */
+export function cellDescription(
+  user: PublicUser,
+  date: DateString,
+  status: AvailabilityStatus | undefined,
+  bookingCount: number,
+  notePriority: Priority | undefined,
+): string {
+  const parts = [
+    `${displayName(user)}, ${longDate(date)}`,
+    status ? STATUS_LABEL[status] : 'No availability set',
+  ];
+  if (bookingCount > 0) parts.push(bookingCount === 1 ? 'Booked' : `Booked (${bookingCount} sessions)`);
+  if (notePriority) parts.push(notePriority === 'normal' ? 'Has notes' : `Has ${notePriority} notes`);
+  return parts.join(', ');
+}
