@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: build the client when it has not been built yet, then run the server.
+// `node scripts/start.mjs scripts/demo.ts` runs another entry (the demo) the same way.
 // The server runs from TypeScript through tsx (docs/decisions/0002-run-server-with-tsx.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -23,15 +23,23 @@ import { ensureInitialStaff } from './db/seed';
 import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { refuseCrossSite } from './http/cross-site';
 import { registerErrorHandling } from './http/errors';
+import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
 import { authRoutes } from './modules/auth/routes';
 import { availabilityRoutes } from './modules/availability/routes';
 import { bookingRoutes } from './modules/bookings/routes';
+import { facilitatorImportRoutes } from './modules/facilitators-import/routes';
 import { healthRoutes } from './modules/health/routes';
 import { noteRoutes } from './modules/notes/routes';
 import { schedulerRoutes } from './modules/scheduler/routes';
+import type { ConnectionTester } from './modules/settings/connection';
 import { settingsRoutes } from './modules/settings/routes';
 import { staffRoutes } from './modules/staff/routes';
 import { userRoutes } from './modules/users/routes';
+import {
+  configureSharePoint,
+  type SharePointRuntimeOptions,
+  sharePointConnectionTester,
+} from './sharepoint/connector';
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the configuration (tests share nothing else). */
@@ -42,6 +50,14 @@ export interface BuildOptions {
   now?: () => Date;
   /** Receives the one-time generated staff password (default: printed to stdout). */
   onGeneratedStaffPassword?: (username: string, password: string) => void;
+  /** Tries SharePoint settings from the settings page; the SharePoint connector provides it. */
+  connectionTester?: ConnectionTester;
+  /** Where log lines go (default stdout); tests use it to read what was logged. */
+  logStream?: { write(line: string): void };
+  /** SharePoint connector tuning (tests inject short retry delays). */
+  sharePoint?: SharePointRuntimeOptions;
+  /** Background jobs (booking refresh, outbox drain); `false` keeps them off (tests). */
+  scheduler?: false | Partial<SchedulerOptions>;
 }
 
 export interface BuiltApp {
@@ -68,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 256 * 1024,
     trustProxy: config.TRUST_PROXY,
@@ -93,6 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     now: options.now ?? (() => new Date()),
   };
+
+  configureSharePoint(ctx, options.sharePoint);
 
   const created = await ensureInitialStaff(database.db, {
     username: config.INITIAL_STAFF_USERNAME,
@@ -177,8 +196,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(bookingRoutes(ctx));
   await app.register(staffRoutes(ctx));
   await app.register(noteRoutes(ctx));
-  await app.register(settingsRoutes(ctx));
+  await app.register(
+    settingsRoutes(ctx, { connectionTester: options.connectionTester ?? sharePointConnectionTester(ctx) }),
+  );
   await app.register(schedulerRoutes(ctx));
+  await app.register(facilitatorImportRoutes(ctx));
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;
@@ -217,11 +239,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.ready();
+  const scheduler: Scheduler | undefined =
+    options.scheduler === false ? undefined : startScheduler(ctx, options.scheduler ?? {});
 
   return {
     app,
     ctx,
     async close() {
+      await scheduler?.stop();
       await app.close();
       if (!options.database) await database.close();
     },

@@ -60,7 +60,8 @@ export async function createTestApp(
     ...env,
   });
   const { database, drop } = await freshDatabase();
-  const built = await buildApp(config, { ...options, database });
+  // Background jobs stay off unless a test asks for them (they would reach for SharePoint).
+  const built = await buildApp(config, { scheduler: false, ...options, database });
   const { app } = built;
 
   const login: TestApp['login'] = async (username, password, loginOptions = {}) => {

@@ -1,7 +1,83 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { booking, refreshResult } from '../../../shared/schemas/bookings';
+import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
+import { refreshJobFor } from '../../jobs/refresh-job';
+import { ownRangeQuery, ownUserId } from '../own-user';
+import { resolveRange } from '../range';
+import { listBookings } from './service';
 
-// Filled by a later issue; registered already so the app's composition does not change.
-export function bookingRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
-  return async () => {};
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+};
+
+export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    // ---------------------------------------------------------------------------------------------
+    // Self-service: the signed-in user's own bookings (facilitator calendar).
+    app.get(
+      '/api/bookings',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['bookings'],
+          summary: "The signed-in user's bookings in an inclusive date range",
+          querystring: ownRangeQuery,
+          response: { 200: z.array(booking), ...errors },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const userId = ownUserId(user.id, request.query.userId);
+        const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
+        return listBookings(ctx.db, range, userId);
+      },
+    );
+    // ---------------------------------------------------------------------------------------------
+    // Staff booking routes (GET /api/staff/bookings, POST /api/staff/bookings/refresh) go below.
+
+    // --- staff dashboard (issue 4): every facilitator's bookings, linked or not ---
+    app.get(
+      '/api/staff/bookings',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: 'Every booking (all facilitators, unlinked included) in an inclusive date range',
+          querystring: dateRangeQuery,
+          response: { 200: z.array(booking), ...errors },
+        },
+      },
+      (request) => listBookings(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
+    );
+    // --- end staff dashboard block ---
+
+    // --- SharePoint connector (issue 6): refresh bookings now, or join the refresh in progress ---
+    app.post(
+      '/api/staff/bookings/refresh',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: 'Refresh bookings from SharePoint; returns when it ends, joining one already running',
+          response: {
+            200: refreshResult,
+            401: errorResponse,
+            403: errorResponse,
+            409: errorResponse,
+            503: errorResponse,
+          },
+        },
+      },
+      async () => {
+        const { added, updated, removed, total, unmatched } = await refreshJobFor(ctx).run();
+        return { added, updated, removed, total, unmatched };
+      },
+    );
+    // --- end SharePoint connector block ---
+  };
 }

@@ -1,0 +1,133 @@
+/**
+ * `npm run demo`: the portal on a fresh embedded database next to a seeded local SharePoint emulator,
+ * so a newcomer sees bookings, areas and availability within a minute. Nothing here is used in
+ * production; it drives the same services the API does.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { refreshJobFor } from '../src/server/jobs/refresh-job';
+import { saveDay } from '../src/server/modules/availability/service';
+import { saveSettings } from '../src/server/modules/settings/service';
+import { listUsers, updateUser } from '../src/server/modules/users/service';
+import { sharePointFor } from '../src/server/sharepoint/connector';
+import { addDays, selectBulkDays, todayIn } from '../src/shared/calendar';
+import type { AvailabilityStatus } from '../src/shared/schemas/availability';
+import { startEmulator } from '../src/sharepoint-emulator/index';
+
+const STAFF = { username: 'staff@demo.example', password: 'demo-staff-pass' };
+const FACILITATOR_PASSWORD = 'demo-pass-123';
+const AREAS = ['North', 'South', 'East', 'West'];
+
+async function main() {
+  const emulator = await startEmulator({ port: Number(process.env.EMULATOR_PORT ?? 5050) });
+  const port = Number(process.env.PORT ?? 5000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'afp-demo-'));
+  const config = loadConfig({
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    GRAPH_BASE_URL: emulator.graphBaseUrl,
+    AUTHORITY_HOST: emulator.authorityHost,
+    INITIAL_STAFF_USERNAME: STAFF.username,
+    INITIAL_STAFF_PASSWORD: STAFF.password,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
+  const today = todayIn(config.ORG_TIMEZONE);
+
+  // A term of bookings around today: two weeks back, ten weeks ahead.
+  const seeded = emulator.control.seedPortalSite({
+    seed: 'demo',
+    facilitatorCount: 12,
+    bookingCount: 240,
+    term: { start: addDays(today, -14), end: addDays(today, 70) },
+  });
+  const lists = {
+    bookings: seeded.lists.bookings!,
+    availability: seeded.lists.availability!,
+    facilitators: seeded.lists.facilitators!,
+    schools: seeded.lists.schools!,
+  };
+  // The emulator's facilitators get areas so the staff filters have something to show.
+  for (const [index, facilitator] of seeded.facilitators.entries()) {
+    const item = emulator.control
+      .items(lists.facilitators)
+      .find((i) => String(i.fields.FreelancerID) === facilitator.freelancerId);
+    if (item)
+      emulator.control.updateItem(lists.facilitators, item.id, { Area: AREAS[index % AREAS.length]! });
+  }
+
+  const built = await buildApp(config);
+  const { ctx } = built;
+  const credentials = emulator.control.credentials;
+  await saveSettings(ctx.db, ctx.appSecret, {
+    siteUrl: seeded.siteUrl,
+    availabilityListName: lists.availability.displayName,
+    bookingsListName: lists.bookings.displayName,
+    facilitatorListName: lists.facilitators.displayName,
+    schoolsListName: lists.schools.displayName,
+    tenantId: credentials.tenantId,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+  });
+
+  await sharePointFor(ctx).importFacilitators();
+  const facilitators = (await listUsers(ctx.db)).filter((u) => u.role === 'facilitator');
+  const staffUser = (await listUsers(ctx.db)).find((u) => u.role === 'staff')!;
+  const statuses: AvailabilityStatus[] = ['available', 'available', 'limited', 'unavailable'];
+  for (const [index, user] of facilitators.entries()) {
+    await updateUser(ctx.db, user.id, { ...user, password: FACILITATOR_PASSWORD });
+    // Some availability this month and next, different for each person.
+    const days = selectBulkDays(addDays(today, -7), addDays(today, 35), [1, 2, 3, 4, 5]);
+    for (const [d, date] of days.entries()) {
+      if ((d + index) % 3 === 0) continue;
+      const status = statuses[(d * 7 + index) % statuses.length]!;
+      await saveDay(
+        ctx.db,
+        {
+          userId: user.id,
+          date,
+          status,
+          startTime: status === 'limited' ? '09:00' : '',
+          endTime: status === 'limited' ? '13:00' : '',
+          notes: '',
+        },
+        { id: staffUser.id, mayOverrideBookings: true },
+      ).catch(() => {});
+    }
+  }
+  const refreshed = await refreshJobFor(ctx).run();
+
+  await built.app.listen({ port, host: config.HOST });
+  const lines = [
+    '',
+    'Arts Facilitator Portal demo',
+    `  Portal          http://localhost:${port}`,
+    `  Staff           ${STAFF.username} / ${STAFF.password}  (sign in at /staff-login)`,
+    `  Facilitators    password ${FACILITATOR_PASSWORD} for each of:`,
+    ...facilitators
+      .slice(0, 12)
+      .map((u) => `                  ${u.username}  (${u.displayName ?? ''}, ${u.area ?? 'no area'})`),
+    `  Bookings        ${refreshed.total} from the emulator (${refreshed.unmatched ?? 0} not matched to anyone)`,
+    `  SharePoint      emulator at ${emulator.graphBaseUrl} (Refresh Bookings works at once)`,
+    `  Data            ${dataDir} (a fresh database every run)`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const stop = async () => {
+    await built.close();
+    await emulator.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error) => {
+  process.stderr.write(`The demo could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+/**
+ * One runner at a time. On PostgreSQL (several instances may share it) a session-level advisory lock
+ * held on a dedicated connection; on PGlite (one process) an in-process flag.
+ */
+import type { Database } from '../db/client';
+
+/** Any constants work; every instance of the portal must use the same ones. */
+export const JOB_LOCK_IDS = {
+  'bookings-refresh': 72_410_002,
+  'outbox-drain': 72_410_003,
+} as const;
+
+export type JobName = keyof typeof JOB_LOCK_IDS;
+
+export interface JobLock {
+  release(): Promise<void>;
+}
+
+const localLocks = new WeakMap<Database, Set<JobName>>();
+
+/** The lock if it is free right now, else null (never waits). */
+export async function tryJobLock(database: Database, name: JobName): Promise<JobLock | null> {
+  if (database.kind === 'postgres' && database.pool) {
+    const client = await database.pool.connect();
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+        JOB_LOCK_IDS[name],
+      ]);
+      if (!rows[0]?.locked) {
+        client.release();
+        return null;
+      }
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+    let released = false;
+    return {
+      async release() {
+        if (released) return;
+        released = true;
+        try {
+          await client.query('select pg_advisory_unlock($1)', [JOB_LOCK_IDS[name]]);
+          client.release();
+        } catch (error) {
+          // a broken connection drops its locks with it
+          client.release(error instanceof Error ? error : true);
+        }
+      },
+    };
+  }
+  let held = localLocks.get(database);
+  if (!held) {
+    held = new Set();
+    localLocks.set(database, held);
+  }
+  if (held.has(name)) return null;
+  held.add(name);
+  const set = held;
+  return {
+    async release() {
+      set.delete(name);
+    },
+  };
+}

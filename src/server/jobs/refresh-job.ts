@@ -1,0 +1,154 @@
+/**
+ * The bookings refresh as a job: one at a time across every instance (advisory lock), its progress
+ * in scheduler_state (so every instance reports the same status), and callers that arrive while one
+ * runs join it instead of starting another.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { schedulerState } from '../db/schema';
+import { AppError } from '../errors';
+import { BOOKINGS_REFRESH_JOB } from '../modules/scheduler/service';
+import type { BookingsRefreshResult } from '../sharepoint/bookings-refresh';
+import { sharePointFor } from '../sharepoint/connector';
+import { tryJobLock } from './locks';
+
+export interface RefreshJobOptions {
+  /** how often a waiting caller looks whether another instance has finished */
+  pollMs: number;
+  /** how often a running refresh says it is alive */
+  heartbeatMs: number;
+  /** a running flag without a heartbeat for this long belongs to a dead instance */
+  staleMs: number;
+}
+
+export const DEFAULT_REFRESH_JOB_OPTIONS: RefreshJobOptions = {
+  pollMs: 500,
+  heartbeatMs: 15_000,
+  staleMs: 120_000,
+};
+
+type StateRow = typeof schedulerState.$inferSelect;
+
+export async function readJobState(
+  ctx: Pick<AppContext, 'db'>,
+  name = BOOKINGS_REFRESH_JOB,
+): Promise<StateRow | undefined> {
+  const [row] = await ctx.db.select().from(schedulerState).where(eq(schedulerState.name, name));
+  return row;
+}
+
+async function writeJobState(
+  ctx: Pick<AppContext, 'db'>,
+  values: Partial<typeof schedulerState.$inferInsert>,
+) {
+  await ctx.db
+    .insert(schedulerState)
+    .values({ name: BOOKINGS_REFRESH_JOB, ...values })
+    .onConflictDoUpdate({ target: schedulerState.name, set: values });
+}
+
+export class RefreshJob {
+  private inFlight: Promise<BookingsRefreshResult> | undefined;
+  readonly options: RefreshJobOptions;
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: Partial<RefreshJobOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_REFRESH_JOB_OPTIONS, ...options };
+  }
+
+  get running(): boolean {
+    return this.inFlight !== undefined;
+  }
+
+  /** Refresh now, or join the refresh already running here or on another instance. */
+  run(): Promise<BookingsRefreshResult> {
+    this.inFlight ??= this.runOnce().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async runOnce(): Promise<BookingsRefreshResult> {
+    const connector = sharePointFor(this.ctx);
+    // Fail fast (409) when there is nothing to connect to; nothing is recorded as running.
+    await connector.requireSession();
+    const askedAt = this.ctx.now();
+    for (;;) {
+      const lock = await tryJobLock(this.ctx.database, 'bookings-refresh');
+      if (lock) {
+        try {
+          return await this.runLocked();
+        } finally {
+          await lock.release();
+        }
+      }
+      // Another instance is refreshing: wait for it and share its result.
+      const joined = await this.waitForOther(askedAt);
+      if (joined) return joined;
+    }
+  }
+
+  private async runLocked(): Promise<BookingsRefreshResult> {
+    const startedAt = this.ctx.now();
+    await writeJobState(this.ctx, { isUpdating: true, startedAt, heartbeatAt: startedAt, lastError: null });
+    const heartbeat = setInterval(() => {
+      writeJobState(this.ctx, { heartbeatAt: this.ctx.now() }).catch(() => {});
+    }, this.options.heartbeatMs);
+    heartbeat.unref();
+    try {
+      const result = await sharePointFor(this.ctx).refreshBookings();
+      await writeJobState(this.ctx, {
+        isUpdating: false,
+        finishedAt: this.ctx.now(),
+        lastResult: result,
+        lastError: null,
+      });
+      this.ctx.log.info({ result }, 'bookings refreshed from SharePoint');
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await writeJobState(this.ctx, {
+        isUpdating: false,
+        finishedAt: this.ctx.now(),
+        lastError: message,
+      }).catch(() => {});
+      this.ctx.log.warn({ err: message }, 'bookings refresh failed');
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** The other instance's result once it finishes after `askedAt`; undefined to try the lock again. */
+  private async waitForOther(askedAt: Date): Promise<BookingsRefreshResult | undefined> {
+    for (;;) {
+      await sleep(this.options.pollMs);
+      const state = await readJobState(this.ctx);
+      const alive =
+        state?.isUpdating &&
+        state.heartbeatAt &&
+        this.ctx.now().getTime() - state.heartbeatAt.getTime() < this.options.staleMs;
+      if (alive) continue;
+      // A refresh that ended after we asked covers our request, whoever started it.
+      if (state?.finishedAt && state.finishedAt.getTime() >= askedAt.getTime()) {
+        if (state.lastError) throw new AppError(503, state.lastError);
+        if (state.lastResult) return state.lastResult as BookingsRefreshResult;
+      }
+      return undefined;
+    }
+  }
+}
+
+const jobs = new WeakMap<AppContext, RefreshJob>();
+
+export function refreshJobFor(ctx: AppContext, options?: Partial<RefreshJobOptions>): RefreshJob {
+  let job = jobs.get(ctx);
+  if (!job) {
+    job = new RefreshJob(ctx, options);
+    jobs.set(ctx, job);
+  }
+  return job;
+}

@@ -1,0 +1,198 @@
+/**
+ * Background work: refresh bookings every BOOKINGS_REFRESH_MINUTES inside OFFICE_HOURS (in
+ * ORG_TIMEZONE), and drain the availability outbox continuously. A refresh is due when the slot after
+ * the last finished refresh has come (scheduler_state is shared, so restarts and other instances
+ * agree); the advisory lock keeps it to one runner.
+ */
+import { Cron } from 'croner';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { schedulerState } from '../db/schema';
+import { sharePointFor } from '../sharepoint/connector';
+import type { DrainResult } from '../sharepoint/outbox-worker';
+import { tryJobLock } from './locks';
+import { isWithinOfficeHours, nextRefreshAt } from './office-hours';
+import { readJobState, refreshJobFor } from './refresh-job';
+
+export interface SchedulerOptions {
+  /** croner pattern of the refresh check (default every 30 seconds) */
+  tickPattern: string;
+  /** wait between outbox rounds when nothing is due */
+  drainIdleMs: number;
+  /** rows per round (the outbox worker's batch size), to know whether more are waiting */
+  drainBatchSize: number;
+}
+
+export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
+  tickPattern: '*/30 * * * * *',
+  drainIdleMs: 2000,
+  drainBatchSize: 100,
+};
+
+export type TickOutcome =
+  | 'outside-office-hours'
+  | 'not-due'
+  | 'not-configured'
+  | 'refreshed'
+  | 'failed'
+  | 'busy';
+
+export class Scheduler {
+  readonly options: SchedulerOptions;
+  private cron: Cron | undefined;
+  private stopped = true;
+  private drainLoop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private ticking: Promise<TickOutcome> | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: Partial<SchedulerOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+  }
+
+  start(): this {
+    if (!this.stopped) return this;
+    this.stopped = false;
+    this.cron = new Cron(this.options.tickPattern, { protect: true, unref: true }, () => {
+      void this.tick();
+    });
+    this.drainLoop = this.runDrainLoop();
+    void this.tick();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cron?.stop();
+    this.cron = undefined;
+    this.wake?.();
+    await this.drainLoop?.catch(() => {});
+    await this.ticking?.catch(() => {});
+  }
+
+  /** When the next background refresh is due, given the last one that finished. */
+  async nextDueAt(): Promise<Date> {
+    const { config } = this.ctx;
+    const state = await readJobState(this.ctx);
+    const last = state?.finishedAt;
+    if (!last) return this.ctx.now();
+    return nextRefreshAt(config.OFFICE_HOURS, config.ORG_TIMEZONE, config.BOOKINGS_REFRESH_MINUTES, last);
+  }
+
+  /** One check: refresh if inside office hours and due. Never throws. */
+  tick(): Promise<TickOutcome> {
+    this.ticking ??= this.tickOnce()
+      .catch((error: unknown) => {
+        this.ctx.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'scheduler tick failed',
+        );
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.ticking = undefined;
+      });
+    return this.ticking;
+  }
+
+  private async tickOnce(): Promise<TickOutcome> {
+    const { config } = this.ctx;
+    const now = this.ctx.now();
+    await this.clearDeadRunner(now);
+    if (!isWithinOfficeHours(config.OFFICE_HOURS, config.ORG_TIMEZONE, now)) return 'outside-office-hours';
+    if ((await this.nextDueAt()).getTime() > now.getTime()) return 'not-due';
+    const job = refreshJobFor(this.ctx);
+    if (job.running) return 'busy';
+    if (!(await sharePointFor(this.ctx).session())) return 'not-configured';
+    try {
+      await job.run();
+      return 'refreshed';
+    } catch {
+      // recorded in scheduler_state and logged by the job; the next slot tries again
+      return 'failed';
+    }
+  }
+
+  /** An instance that died mid-refresh leaves "updating" behind; whoever can take the lock clears it. */
+  private async clearDeadRunner(now: Date): Promise<void> {
+    const state = await readJobState(this.ctx);
+    if (!state?.isUpdating || refreshJobFor(this.ctx).running) return;
+    const beat = state.heartbeatAt ?? state.startedAt;
+    if (beat && now.getTime() - beat.getTime() < refreshJobFor(this.ctx).options.staleMs) return;
+    const lock = await tryJobLock(this.ctx.database, 'bookings-refresh');
+    if (!lock) return;
+    try {
+      await this.ctx.db
+        .update(schedulerState)
+        .set({
+          isUpdating: false,
+          lastError: 'The refresh stopped unexpectedly (the instance running it ended).',
+        })
+        .where(eq(schedulerState.name, state.name));
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Deliver availability until stopped: straight on while work is due, else a short idle wait. */
+  private async runDrainLoop(): Promise<void> {
+    while (!this.stopped) {
+      let result: DrainResult | undefined;
+      try {
+        result = await this.drainOnce();
+      } catch (error) {
+        this.ctx.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'outbox drain failed',
+        );
+      }
+      if (this.stopped) break;
+      const moreDue = result !== undefined && result.claimed > 0 && !result.serviceDown;
+      if (!moreDue) await this.idle(this.options.drainIdleMs);
+    }
+  }
+
+  /** One outbox round under the drain lock (one drainer across instances). */
+  async drainOnce(): Promise<DrainResult | undefined> {
+    const lock = await tryJobLock(this.ctx.database, 'outbox-drain');
+    if (!lock) return undefined;
+    try {
+      const result = await sharePointFor(this.ctx).drainOutbox();
+      if (result.failed > 0) {
+        this.ctx.log.warn(
+          { delivered: result.delivered, failed: result.failed, err: result.lastError },
+          'availability delivery to SharePoint failed; will retry',
+        );
+      }
+      return result;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Wake the drain loop early (e.g. right after availability was saved). */
+  notify(): void {
+    this.wake?.();
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+}
+
+export function startScheduler(ctx: AppContext, options: Partial<SchedulerOptions> = {}): Scheduler {
+  return new Scheduler(ctx, options).start();
+}

@@ -1,0 +1,377 @@
+/**
+ * Bookings in: read the Bookings list (everything the first time, then only the changes through the
+ * stored delta link), match freelancer IDs to users, fill school details from the Schools list, and
+ * apply the result in one transaction. Everything is collected before the database is touched, so
+ * a failure half-way leaves the bookings exactly as they were.
+ */
+import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { dateOnlyInZone } from '../../shared/calendar';
+import type { RefreshResult } from '../../shared/schemas/bookings';
+import type { Db, Queryable } from '../db/client';
+import { bookings, sharepointSettings, users } from '../db/schema';
+import { hasStatus, SharePointError } from './errors';
+import {
+  BOOKING_COLUMNS as C,
+  CANCELLED_STATUS,
+  fieldText,
+  normaliseFreelancerId,
+  SCHOOL_COLUMNS,
+} from './fields';
+import type { DeltaEntry, GraphItem } from './graph-client';
+import type { SharePointSession } from './session';
+
+type BookingRow = typeof bookings.$inferSelect;
+
+/** What one SharePoint item becomes in the bookings table (userId decided at apply time). */
+export interface BookingData {
+  sharePointId: string;
+  freelancerId: string | null;
+  title: string;
+  date: string;
+  startTime: string | null;
+  endTime: string | null;
+  location: string | null;
+  schoolId: string | null;
+  schoolName: string | null;
+  schoolAddress: string | null;
+  schoolPostcode: string | null;
+  program: string | null;
+  timeSlot: string | null;
+  deliveryType: string | null;
+  year: string | null;
+}
+
+export interface BookingsRefreshResult extends RefreshResult {
+  unmatched: number;
+  /** `full` read everything; `delta` applied the changes since the last refresh. */
+  mode: 'full' | 'delta';
+  /** items left out because they could not be read (no usable SessionDate) */
+  skipped: number;
+}
+
+const LIST_ID_SUFFIX = '#listId';
+
+/** Why an item is no booking, or the booking it is. */
+export function bookingFromItem(item: GraphItem, timeZone: string): BookingData | 'cancelled' | 'unreadable' {
+  const f = item.fields;
+  const status = fieldText(f, C.status);
+  if (status && status.toLowerCase() === CANCELLED_STATUS) return 'cancelled';
+  const rawDate = fieldText(f, C.date);
+  if (!rawDate) return 'unreadable';
+  let date: string;
+  try {
+    // A date-only column is local midnight of the site as a UTC instant: the day is the one in ORG_TIMEZONE.
+    date = dateOnlyInZone(rawDate, timeZone);
+  } catch {
+    return 'unreadable';
+  }
+  return {
+    sharePointId: item.id,
+    freelancerId: normaliseFreelancerId(f?.[C.freelancerId]),
+    title: fieldText(f, C.title) ?? '',
+    date,
+    startTime: fieldText(f, C.startTime),
+    endTime: fieldText(f, C.endTime),
+    location: fieldText(f, C.location),
+    schoolId: fieldText(f, C.schoolId),
+    schoolName: fieldText(f, C.schoolName),
+    schoolAddress: fieldText(f, C.schoolAddress),
+    schoolPostcode: fieldText(f, C.schoolPostcode),
+    program: fieldText(f, C.program),
+    timeSlot: fieldText(f, C.timeSlot),
+    deliveryType: fieldText(f, C.deliveryType),
+    year: fieldText(f, C.year),
+  };
+}
+
+interface School {
+  name: string | null;
+  address: string | null;
+  postcode: string | null;
+}
+
+function needsSchool(b: BookingData): boolean {
+  return (
+    b.schoolId !== null && (b.schoolName === null || b.schoolAddress === null || b.schoolPostcode === null)
+  );
+}
+
+async function readSchools(session: SharePointSession): Promise<Map<string, School>> {
+  const siteId = await session.siteId();
+  const listId = await session.listId(session.settings.schoolsListName);
+  const items = await session.client.listItems(siteId, listId, { top: session.pageSize });
+  const schools = new Map<string, School>();
+  for (const item of items) {
+    const id = fieldText(item.fields, SCHOOL_COLUMNS.schoolId);
+    if (!id) continue;
+    schools.set(id, {
+      name: fieldText(item.fields, SCHOOL_COLUMNS.name),
+      address: fieldText(item.fields, SCHOOL_COLUMNS.address),
+      postcode: fieldText(item.fields, SCHOOL_COLUMNS.postcode),
+    });
+  }
+  return schools;
+}
+
+export async function readDeltaLinks(db: Queryable): Promise<Record<string, string>> {
+  const [row] = await db
+    .select({ deltaLinks: sharepointSettings.deltaLinks })
+    .from(sharepointSettings)
+    .where(eq(sharepointSettings.id, 1));
+  return row?.deltaLinks ?? {};
+}
+
+interface Collected {
+  mode: 'full' | 'delta';
+  /** items that are (or stay) bookings */
+  upserts: Map<string, BookingData>;
+  /** items that are no bookings any more (deleted or cancelled) */
+  removals: Set<string>;
+  deltaLink: string;
+  listId: string;
+  skipped: number;
+}
+
+/** Network half: everything from SharePoint, nothing written. */
+async function collect(session: SharePointSession, db: Queryable, timeZone: string): Promise<Collected> {
+  const listName = session.settings.bookingsListName;
+  const siteId = await session.siteId();
+  const listId = await session.listId(listName);
+  const links = await readDeltaLinks(db);
+  const stored =
+    links[listName] && links[`${listName}${LIST_ID_SUFFIX}`] === listId ? links[listName] : undefined;
+
+  let mode: Collected['mode'] = stored ? 'delta' : 'full';
+  let result: { entries: DeltaEntry[]; deltaLink: string };
+  try {
+    result = await session.client.delta(siteId, listId, stored, session.pageSize);
+  } catch (error) {
+    // 410: the change token expired; read everything again.
+    if (!stored || !hasStatus(error, 410)) throw error;
+    mode = 'full';
+    result = await session.client.delta(siteId, listId, undefined, session.pageSize);
+  }
+
+  const upserts = new Map<string, BookingData>();
+  const removals = new Set<string>();
+  let skipped = 0;
+  for (const entry of result.entries) {
+    if (entry.deleted) {
+      removals.add(entry.id);
+      continue;
+    }
+    const booking = bookingFromItem(entry.item, timeZone);
+    if (typeof booking === 'string') {
+      if (booking === 'unreadable') skipped++;
+      removals.add(entry.id);
+    } else {
+      upserts.set(entry.id, booking);
+    }
+  }
+
+  if (session.settings.schoolsListName && [...upserts.values()].some(needsSchool)) {
+    const schools = await readSchools(session);
+    for (const booking of upserts.values()) {
+      if (!needsSchool(booking)) continue;
+      const school = schools.get(booking.schoolId!);
+      if (!school) continue;
+      booking.schoolName ??= school.name;
+      booking.schoolAddress ??= school.address;
+      booking.schoolPostcode ??= school.postcode;
+    }
+  }
+  return { mode, upserts, removals, deltaLink: result.deltaLink, listId, skipped };
+}
+
+/** freelancer ID (trimmed text) → the user with it (lowest id when several share one). */
+async function freelancerIndex(db: Queryable): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ id: users.id, freelancerId: users.freelancerId })
+    .from(users)
+    .where(isNotNull(users.freelancerId))
+    .orderBy(users.id);
+  const index = new Map<string, number>();
+  for (const row of rows) {
+    const key = normaliseFreelancerId(row.freelancerId);
+    if (key && !index.has(key)) index.set(key, row.id);
+  }
+  return index;
+}
+
+const COMPARED: Array<keyof BookingData> = [
+  'freelancerId',
+  'title',
+  'date',
+  'startTime',
+  'endTime',
+  'location',
+  'schoolId',
+  'schoolName',
+  'schoolAddress',
+  'schoolPostcode',
+  'program',
+  'timeSlot',
+  'deliveryType',
+  'year',
+];
+
+function differs(row: BookingRow, data: BookingData, userId: number | null): boolean {
+  if (row.userId !== userId) return true;
+  return COMPARED.some((key) => (row[key] ?? null) !== (data[key] ?? null));
+}
+
+const CHUNK = 500;
+
+/** Database half: one transaction, so readers see the old bookings or the new ones, never a mix. */
+async function apply(
+  db: Db,
+  session: SharePointSession,
+  collected: Collected,
+): Promise<{ added: number; updated: number; removed: number; total: number; unmatched: number }> {
+  const listName = session.settings.bookingsListName;
+  return db.transaction(async (tx) => {
+    // The settings must still be the ones the data came from (staff may have saved new ones meanwhile).
+    const [current] = await tx
+      .select({ siteUrl: sharepointSettings.siteUrl, bookingsListName: sharepointSettings.bookingsListName })
+      .from(sharepointSettings)
+      .where(eq(sharepointSettings.id, 1))
+      .for('update');
+    if (!current || current.siteUrl !== session.settings.siteUrl || current.bookingsListName !== listName) {
+      throw new SharePointError(
+        'not-configured',
+        'The SharePoint settings changed during the refresh; try again.',
+      );
+    }
+
+    const index = await freelancerIndex(tx);
+    const userFor = (freelancerId: string | null) =>
+      freelancerId ? (index.get(freelancerId) ?? null) : null;
+    // Every booking, lightly (deletions and relinking); whole rows only where SharePoint sent data.
+    const existing = await tx
+      .select({
+        id: bookings.id,
+        sharePointId: bookings.sharePointId,
+        freelancerId: bookings.freelancerId,
+        userId: bookings.userId,
+      })
+      .from(bookings);
+    const bySharePointId = new Map(existing.map((row) => [row.sharePointId, row]));
+    const fullRows = new Map<string, BookingRow>();
+    const wanted = [...collected.upserts.keys()].filter((id) => bySharePointId.has(id));
+    if (collected.mode === 'full' && wanted.length > existing.length / 2) {
+      for (const row of await tx.select().from(bookings)) fullRows.set(row.sharePointId, row);
+    } else {
+      for (let i = 0; i < wanted.length; i += CHUNK) {
+        const rows = await tx
+          .select()
+          .from(bookings)
+          .where(inArray(bookings.sharePointId, wanted.slice(i, i + CHUNK)));
+        for (const row of rows) fullRows.set(row.sharePointId, row);
+      }
+    }
+
+    const toDelete: number[] = [];
+    if (collected.mode === 'full') {
+      for (const row of existing) if (!collected.upserts.has(row.sharePointId)) toDelete.push(row.id);
+    } else {
+      for (const id of collected.removals) {
+        const row = bySharePointId.get(id);
+        if (row) toDelete.push(row.id);
+      }
+    }
+
+    const now = new Date();
+    const toWrite: Array<typeof bookings.$inferInsert> = [];
+    let added = 0;
+    let updated = 0;
+    for (const data of collected.upserts.values()) {
+      const userId = userFor(data.freelancerId);
+      const row = fullRows.get(data.sharePointId);
+      if (!row) added++;
+      else if (differs(row, data, userId)) updated++;
+      else continue;
+      toWrite.push({ ...data, userId, updatedAt: now });
+    }
+
+    // Bookings SharePoint did not mention may need linking (a user got the freelancer ID since) or unlinking.
+    const relink = new Map<number | null, number[]>();
+    const deleting = new Set(toDelete);
+    for (const row of existing) {
+      if (deleting.has(row.id) || collected.upserts.has(row.sharePointId)) continue;
+      const userId = userFor(normaliseFreelancerId(row.freelancerId));
+      if (userId === row.userId) continue;
+      const ids = relink.get(userId) ?? [];
+      ids.push(row.id);
+      relink.set(userId, ids);
+    }
+
+    for (let i = 0; i < toDelete.length; i += CHUNK) {
+      await tx.delete(bookings).where(inArray(bookings.id, toDelete.slice(i, i + CHUNK)));
+    }
+    for (let i = 0; i < toWrite.length; i += CHUNK) {
+      await tx
+        .insert(bookings)
+        .values(toWrite.slice(i, i + CHUNK))
+        .onConflictDoUpdate({
+          target: bookings.sharePointId,
+          set: {
+            userId: sql`excluded.user_id`,
+            freelancerId: sql`excluded.freelancer_id`,
+            title: sql`excluded.title`,
+            date: sql`excluded.date`,
+            startTime: sql`excluded.start_time`,
+            endTime: sql`excluded.end_time`,
+            location: sql`excluded.location`,
+            schoolId: sql`excluded.school_id`,
+            schoolName: sql`excluded.school_name`,
+            schoolAddress: sql`excluded.school_address`,
+            schoolPostcode: sql`excluded.school_postcode`,
+            program: sql`excluded.program`,
+            timeSlot: sql`excluded.time_slot`,
+            deliveryType: sql`excluded.delivery_type`,
+            year: sql`excluded.year`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        });
+    }
+    for (const [userId, ids] of relink) {
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        await tx
+          .update(bookings)
+          .set({ userId, updatedAt: now })
+          .where(inArray(bookings.id, ids.slice(i, i + CHUNK)));
+      }
+    }
+
+    const links = { [listName]: collected.deltaLink, [`${listName}${LIST_ID_SUFFIX}`]: collected.listId };
+    await tx
+      .update(sharepointSettings)
+      .set({ deltaLinks: sql`${sharepointSettings.deltaLinks} || ${JSON.stringify(links)}::jsonb` })
+      .where(eq(sharepointSettings.id, 1));
+
+    const [counts] = await tx
+      .select({
+        total: sql<number>`count(*)::int`,
+        unmatched: sql<number>`count(*) filter (where ${bookings.userId} is null)::int`,
+      })
+      .from(bookings);
+    return {
+      added,
+      updated,
+      removed: toDelete.length,
+      total: counts?.total ?? 0,
+      unmatched: counts?.unmatched ?? 0,
+    };
+  });
+}
+
+/** One refresh. Callers serialise refreshes (jobs/refresh-job.ts); this function does not. */
+export async function refreshBookings(
+  db: Db,
+  session: SharePointSession,
+  timeZone: string,
+): Promise<BookingsRefreshResult> {
+  const collected = await collect(session, db, timeZone);
+  const counts = await apply(db, session, collected);
+  return { ...counts, mode: collected.mode, skipped: collected.skipped };
+}

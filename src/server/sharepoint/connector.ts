@@ -1,0 +1,118 @@
+/**
+ * The app's SharePoint connector: turns the saved settings into a session (reused while they stay
+ * the same, so tokens and resolved ids are cached) and offers the operations routes and jobs need.
+ */
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import type { ConnectionTester } from '../modules/settings/connection';
+import { loadSharePointSettings, StoredSecretError } from '../modules/settings/service';
+import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
+import { createConnectionTester } from './connection-test';
+import { describeError, isSharePointError } from './errors';
+import { type FacilitatorImportResult, importFacilitators } from './facilitators-import';
+import { type DrainResult, drainOutboxOnce, type OutboxOptions } from './outbox-worker';
+import { missingSettings, SharePointSession, type SharePointTuning, settingsFingerprint } from './session';
+
+export interface SharePointRuntimeOptions extends SharePointTuning {
+  outbox?: Partial<OutboxOptions>;
+}
+
+export class SharePointConnector {
+  private cached: { fingerprint: string; session: SharePointSession } | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly options: SharePointRuntimeOptions = {},
+  ) {}
+
+  /** The current session, or why there is none (settings missing or unreadable). */
+  async sessionOrReason(): Promise<{ session: SharePointSession } | { reason: string }> {
+    let settings: Awaited<ReturnType<typeof loadSharePointSettings>>;
+    try {
+      settings = await loadSharePointSettings(this.ctx.db, this.ctx.appSecret);
+    } catch (error) {
+      if (error instanceof StoredSecretError) return { reason: error.message };
+      throw error;
+    }
+    const missing = missingSettings(settings);
+    if (missing || !settings) return { reason: missing ?? 'SharePoint is not configured.' };
+    const fingerprint = settingsFingerprint(settings, this.ctx.config);
+    if (this.cached?.fingerprint !== fingerprint) {
+      this.cached = { fingerprint, session: new SharePointSession(settings, this.ctx.config, this.options) };
+    }
+    return { session: this.cached.session };
+  }
+
+  async session(): Promise<SharePointSession | null> {
+    const found = await this.sessionOrReason();
+    return 'session' in found ? found.session : null;
+  }
+
+  /** A session, or a 409 saying what to configure. */
+  async requireSession(): Promise<SharePointSession> {
+    const found = await this.sessionOrReason();
+    if ('reason' in found) throw new AppError(409, found.reason);
+    return found.session;
+  }
+
+  /** One bookings refresh, not coordinated: use jobs/refresh-job.ts (it serialises and records state). */
+  async refreshBookings(): Promise<BookingsRefreshResult> {
+    const session = await this.requireSession();
+    return toAppError('Could not refresh bookings', () =>
+      refreshBookings(this.ctx.db, session, this.ctx.config.ORG_TIMEZONE),
+    );
+  }
+
+  async importFacilitators(): Promise<FacilitatorImportResult> {
+    const session = await this.requireSession();
+    if (!session.settings.facilitatorListName) {
+      throw new AppError(409, 'No Facilitators list is set in the SharePoint settings.');
+    }
+    return toAppError('Could not import facilitators', () => importFacilitators(this.ctx.db, session));
+  }
+
+  async drainOutbox(): Promise<DrainResult> {
+    return drainOutboxOnce(this.ctx.db, await this.session(), () => this.ctx.now(), this.options.outbox);
+  }
+
+  connectionTester(): ConnectionTester {
+    return createConnectionTester(this.ctx.config, this.options);
+  }
+}
+
+/** SharePoint failures become API errors with a message staff can act on. */
+async function toAppError<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isSharePointError(error)) {
+      if (error.kind === 'not-configured') throw new AppError(409, `${what}: ${error.message}`);
+      throw new AppError(503, `${what}: ${describeError(error)}`);
+    }
+    throw error;
+  }
+}
+
+const connectors = new WeakMap<AppContext, SharePointConnector>();
+
+/** Called once by buildApp; later calls for the same context return the first connector. */
+export function configureSharePoint(
+  ctx: AppContext,
+  options: SharePointRuntimeOptions = {},
+): SharePointConnector {
+  let connector = connectors.get(ctx);
+  if (!connector) {
+    connector = new SharePointConnector(ctx, options);
+    connectors.set(ctx, connector);
+  }
+  return connector;
+}
+
+export function sharePointFor(ctx: AppContext): SharePointConnector {
+  return configureSharePoint(ctx);
+}
+
+/** The real connection tester for the settings page, wired in buildApp. */
+export function sharePointConnectionTester(ctx: AppContext): ConnectionTester {
+  return sharePointFor(ctx).connectionTester();
+}

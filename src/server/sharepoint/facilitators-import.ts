@@ -1,0 +1,140 @@
+/**
+ * Facilitators list → portal accounts, matched by freelancer ID. Name, email and area are copied
+ * (a column left empty in SharePoint keeps the portal's value); passwords never are: a new account
+ * has no usable password until staff set one.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { FACILITATOR_COLUMNS as C, fieldText, normaliseFreelancerId } from './fields';
+import type { SharePointSession } from './session';
+
+export interface ImportSkip {
+  itemId: string;
+  freelancerId: string | null;
+  name: string | null;
+  reason: string;
+}
+
+export interface FacilitatorImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: ImportSkip[];
+  /** items read from the list */
+  total: number;
+}
+
+interface ListedFacilitator {
+  itemId: string;
+  freelancerId: string;
+  name: string | null;
+  email: string | null;
+  area: string | null;
+}
+
+const MAX = { name: 200, email: 254, area: 100, freelancerId: 100 };
+
+export async function importFacilitators(
+  db: Db,
+  session: SharePointSession,
+): Promise<FacilitatorImportResult> {
+  const listName = session.settings.facilitatorListName;
+  const siteId = await session.siteId();
+  const listId = await session.listId(listName);
+  const items = await session.client.listItems(siteId, listId, { top: session.pageSize });
+
+  const skipped: ImportSkip[] = [];
+  const byFreelancer = new Map<string, ListedFacilitator>();
+  // Sorted by item id so "the later item wins" does not depend on the order SharePoint sent them in.
+  const sorted = [...items].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
+  for (const item of sorted) {
+    const freelancerId = normaliseFreelancerId(item.fields?.[C.freelancerId]);
+    const name = fieldText(item.fields, C.name);
+    const email = fieldText(item.fields, C.email);
+    const area = fieldText(item.fields, C.area);
+    const skip = (reason: string) => skipped.push({ itemId: item.id, freelancerId, name, reason });
+    if (!freelancerId) {
+      skip('no freelancer ID');
+      continue;
+    }
+    if (freelancerId.length > MAX.freelancerId) {
+      skip('freelancer ID longer than 100 characters');
+      continue;
+    }
+    if (byFreelancer.has(freelancerId)) {
+      const earlier = byFreelancer.get(freelancerId)!;
+      skipped.push({
+        itemId: earlier.itemId,
+        freelancerId,
+        name: earlier.name,
+        reason: `freelancer ID also used by item ${item.id}, which was imported instead`,
+      });
+    }
+    byFreelancer.set(freelancerId, {
+      itemId: item.id,
+      freelancerId,
+      name: name?.slice(0, MAX.name) ?? null,
+      email: email && email.length <= MAX.email ? email : null,
+      area: area?.slice(0, MAX.area) ?? null,
+    });
+  }
+
+  return db.transaction(async (tx) => {
+    const existing = await tx.select().from(users).orderBy(users.id);
+    const byId = new Map<string, (typeof existing)[number]>();
+    const usernames = new Set(existing.map((u) => u.username.toLowerCase()));
+    for (const user of existing) {
+      const key = normaliseFreelancerId(user.freelancerId);
+      if (key && !byId.has(key)) byId.set(key, user);
+    }
+    let created = 0;
+    let updated = 0;
+    let unchanged = 0;
+    const now = new Date();
+    for (const f of byFreelancer.values()) {
+      const user = byId.get(f.freelancerId);
+      if (user) {
+        const changes: Partial<typeof users.$inferInsert> = {};
+        if (f.name !== null && f.name !== user.displayName) changes.displayName = f.name;
+        if (f.email !== null && f.email !== user.email) changes.email = f.email;
+        if (f.area !== null && f.area !== user.area) changes.area = f.area;
+        if (Object.keys(changes).length === 0) {
+          unchanged++;
+          continue;
+        }
+        await tx
+          .update(users)
+          .set({ ...changes, updatedAt: now })
+          .where(eq(users.id, user.id));
+        updated++;
+        continue;
+      }
+      const candidates = [f.email?.toLowerCase(), `freelancer-${f.freelancerId}`.toLowerCase()].filter(
+        (u): u is string => Boolean(u),
+      );
+      const username = candidates.find((u) => !usernames.has(u));
+      if (!username) {
+        skipped.push({
+          itemId: f.itemId,
+          freelancerId: f.freelancerId,
+          name: f.name,
+          reason: `the username ${candidates.join(' and ')} is already taken by another account`,
+        });
+        continue;
+      }
+      usernames.add(username);
+      await tx.insert(users).values({
+        username,
+        passwordHash: null,
+        displayName: f.name,
+        email: f.email,
+        freelancerId: f.freelancerId,
+        area: f.area,
+        role: 'facilitator',
+      });
+      created++;
+    }
+    return { created, updated, unchanged, skipped, total: items.length };
+  });
+}

@@ -1,0 +1,79 @@
+/** Shared by the connector's tests: the in-process emulator, a test app pointed at it, saved settings. */
+import {
+  type EmulatorOptions,
+  type PortalSite,
+  type PortalSiteOptions,
+  startEmulator,
+} from '../../sharepoint-emulator';
+import type { RunningEmulator } from '../../sharepoint-emulator/index';
+import type { BuildOptions } from '../app';
+import { saveSettings } from '../modules/settings/service';
+import { createTestApp, type TestApp } from '../test/harness';
+import { PauseGate, type RetryTimings } from './retry';
+
+/** Real behaviour, millisecond waits. */
+export const FAST_TIMINGS: Partial<RetryTimings> = {
+  baseDelayMs: 5,
+  maxDelayMs: 40,
+  maxAttempts: 6,
+  requestTimeoutMs: 600,
+};
+
+export interface ConnectorSetup {
+  emu: RunningEmulator;
+  portal: PortalSite;
+  t: TestApp;
+  close(): Promise<void>;
+  /** saves the emulator's settings (client credentials by default) */
+  configure(overrides?: Record<string, string>): Promise<void>;
+}
+
+export async function setupConnector(
+  options: {
+    seed?: PortalSiteOptions;
+    emulator?: EmulatorOptions;
+    env?: Record<string, string>;
+    build?: Omit<BuildOptions, 'database'>;
+    configure?: boolean;
+  } = {},
+): Promise<ConnectorSetup> {
+  const emu = await startEmulator(options.emulator);
+  const portal = emu.control.seedPortalSite(options.seed ?? { seed: 'test', bookingCount: 40 });
+  const t = await createTestApp(
+    { GRAPH_BASE_URL: emu.graphBaseUrl, AUTHORITY_HOST: emu.authorityHost, ...options.env },
+    {
+      ...options.build,
+      sharePoint: {
+        timings: FAST_TIMINGS,
+        gate: new PauseGate(),
+        outbox: { retryBaseMs: 1000, retryMaxMs: 60_000, concurrency: 4 },
+        ...options.build?.sharePoint,
+      },
+    },
+  );
+  const configure = async (overrides: Record<string, string> = {}) => {
+    const c = emu.control.credentials;
+    await saveSettings(t.ctx.db, t.ctx.appSecret, {
+      siteUrl: portal.siteUrl,
+      availabilityListName: portal.lists.availability?.displayName ?? 'Availability',
+      bookingsListName: portal.lists.bookings?.displayName ?? 'Bookings',
+      facilitatorListName: portal.lists.facilitators?.displayName ?? '',
+      schoolsListName: portal.lists.schools?.displayName ?? '',
+      tenantId: c.tenantId,
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      ...overrides,
+    });
+  };
+  if (options.configure !== false) await configure();
+  return {
+    emu,
+    portal,
+    t,
+    configure,
+    async close() {
+      await t.close();
+      await emu.close();
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Access tokens from Entra ID's token endpoint (sharepoint-protocol.md section 2): client credentials
+ * or the password grant, cached until about five minutes before they expire.
+ */
+import { SharePointError } from './errors';
+import { backoffDelay, parseRetryAfter, type RetryTimings, resolveTimings } from './retry';
+
+export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
+/** Renew this long before the token expires. */
+const RENEW_MARGIN_MS = 5 * 60_000;
+
+export type TokenCredential =
+  | { grant: 'client_credentials'; clientSecret: string }
+  | { grant: 'password'; username: string; password: string; clientSecret?: string };
+
+export interface TokenProviderOptions {
+  authorityHost: string;
+  tenantId: string;
+  clientId: string;
+  credential: TokenCredential;
+  userAgent?: string;
+  timings?: Partial<RetryTimings>;
+  fetch?: typeof fetch;
+}
+
+export interface TokenSource {
+  /** A valid token; `force` skips the cache (after Graph said 401). */
+  getToken(force?: boolean): Promise<string>;
+}
+
+export class TokenProvider implements TokenSource {
+  private cached: { token: string; renewAt: number } | undefined;
+  private pending: Promise<string> | undefined;
+  private readonly timings: RetryTimings;
+  private readonly fetchFn: typeof fetch;
+  /** How many tokens were fetched (tests and diagnostics). */
+  fetchedCount = 0;
+
+  constructor(private readonly options: TokenProviderOptions) {
+    this.timings = resolveTimings(options.timings);
+    this.fetchFn = options.fetch ?? fetch;
+  }
+
+  async getToken(force = false): Promise<string> {
+    if (!force && this.cached && this.timings.now() < this.cached.renewAt) return this.cached.token;
+    if (force && this.cached) this.cached = undefined;
+    // Concurrent callers share one request.
+    this.pending ??= this.fetchToken().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private tokenUrl(): string {
+    const host = this.options.authorityHost.replace(/\/+$/, '');
+    return `${host}/${encodeURIComponent(this.options.tenantId)}/oauth2/v2.0/token`;
+  }
+
+  private form(): string {
+    const { clientId, credential } = this.options;
+    const form = new URLSearchParams({ client_id: clientId, scope: GRAPH_SCOPE });
+    if (credential.grant === 'client_credentials') {
+      form.set('grant_type', 'client_credentials');
+      form.set('client_secret', credential.clientSecret);
+    } else {
+      form.set('grant_type', 'password');
+      form.set('username', credential.username);
+      form.set('password', credential.password);
+      if (credential.clientSecret) form.set('client_secret', credential.clientSecret);
+    }
+    return form.toString();
+  }
+
+  private async fetchToken(): Promise<string> {
+    const { timings } = this;
+    let lastError: SharePointError | undefined;
+    for (let attempt = 1; attempt <= timings.maxAttempts; attempt++) {
+      let response: Response;
+      try {
+        response = await this.fetchFn(this.tokenUrl(), {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            Accept: 'application/json',
+            ...(this.options.userAgent ? { 'User-Agent': this.options.userAgent } : {}),
+          },
+          body: this.form(),
+          signal: AbortSignal.timeout(timings.requestTimeoutMs),
+        });
+      } catch (error) {
+        lastError = new SharePointError(
+          'auth',
+          `Could not reach the sign-in service at ${this.options.authorityHost}: ${networkReason(error)}`,
+          { retryable: true, cause: error },
+        );
+        if (attempt < timings.maxAttempts) await timings.sleep(backoffDelay(attempt, timings));
+        continue;
+      }
+      const text = await response.text().catch(() => '');
+      if (response.ok) {
+        const body = safeJson(text) as { access_token?: unknown; expires_in?: unknown } | undefined;
+        const token = typeof body?.access_token === 'string' ? body.access_token : '';
+        if (!token) {
+          throw new SharePointError('auth', 'The sign-in service answered without an access token.', {
+            status: response.status,
+          });
+        }
+        const lifetimeMs = Math.max(0, Number(body?.expires_in ?? 3599) * 1000 || 0);
+        // Short-lived tokens (tests) are renewed halfway instead of never being cached.
+        const margin = Math.min(RENEW_MARGIN_MS, lifetimeMs / 2);
+        this.cached = { token, renewAt: timings.now() + lifetimeMs - margin };
+        this.fetchedCount++;
+        return token;
+      }
+      const body = safeJson(text) as { error?: unknown; error_description?: unknown } | undefined;
+      const code = typeof body?.error === 'string' ? body.error : undefined;
+      const description =
+        typeof body?.error_description === 'string' ? firstLine(body.error_description) : '';
+      const retryable = response.status === 429 || response.status >= 500;
+      lastError = new SharePointError(
+        'auth',
+        `Sign-in refused (HTTP ${response.status}${code ? ` ${code}` : ''})${description ? `: ${description}` : ''}`,
+        { status: response.status, code, retryable },
+      );
+      if (!retryable) throw lastError;
+      if (attempt < timings.maxAttempts) {
+        const wait =
+          parseRetryAfter(response.headers.get('retry-after'), timings.now(), timings.maxRetryAfterMs) ??
+          backoffDelay(attempt, timings);
+        await timings.sleep(wait);
+      }
+    }
+    throw lastError ?? new SharePointError('auth', 'Could not get an access token.', { retryable: true });
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** AADSTS descriptions carry trace ids and timestamps after the first sentence or line. */
+function firstLine(text: string): string {
+  const line = text.split(/\r?\n/)[0] ?? '';
+  return line.replace(/\s+Trace ID:.*$/i, '').trim();
+}
+
+export function networkReason(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'no answer in time (timed out)';
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    if (cause && typeof cause.code === 'string') return `${cause.code}`;
+    if (cause && typeof cause.message === 'string') return cause.message;
+    return error.message;
+  }
+  return String(error);
+}
