@@ -1,0 +1,54 @@
+import type { DateString } from '@shared/calendar';
+import type { Availability } from '@shared/schemas/availability';
+import type { Booking } from '@shared/schemas/bookings';
+import type { StaffNote } from '@shared/schemas/notes';
+import type { PublicUser } from '@shared/schemas/users';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DayNotes } from '@/features/notes/components/day-notes';
+import { DayAvailability, DayBookings } from '@/features/staff-grid/components/day-availability';
+import { displayName, longDate } from '@/features/staff-grid/lib/grid-model';
+
+export interface DaySelection {
+  user: PublicUser;
+  date: DateString;
+}
+
+/** The staff day-detail dialog: composes the grid's availability block with the notes feature. */
+export function StaffDayDialog({
+  selection,
+  onClose,
+  availability,
+  bookings,
+  notes,
+}: {
+  selection: DaySelection | null;
+  onClose: () => void;
+  availability: Availability | undefined;
+  bookings: Booking[];
+  notes: StaffNote[];
+}) {
+  return (
+    <Dialog open={selection !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-lg">
+        {selection ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>{displayName(selection.user)}</DialogTitle>
+              <DialogDescription>{longDate(selection.date)}</DialogDescription>
+            </DialogHeader>
+            <div className="grid gap-3">
+              <DayAvailability
+                key={`${selection.user.id}|${selection.date}`}
+                userId={selection.user.id}
+                date={selection.date}
+                availability={availability}
+              />
+              <DayBookings bookings={bookings} />
+              <DayNotes facilitatorId={selection.user.id} date={selection.date} notes={notes} />
+            </div>
+          </>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
