@@ -13,7 +13,7 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: 2,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   // generous: each screen runs axe and full-page screenshots twice, on two shared cores
   timeout: 60_000,
   expect: { timeout: 10_000 },

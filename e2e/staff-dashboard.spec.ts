@@ -646,7 +646,13 @@ test.describe('staff dashboard without scenario data', () => {
       calls += 1;
       return route.fulfill({ json: current });
     });
+    const firstPoll = page.waitForResponse('**/api/admin/scheduler/status');
     await page.goto('/staff');
+    await firstPoll;
+    // Freeze the page clock right after the first poll, so a slow machine cannot age it in real time:
+    // from here on only runFor moves time, and the next poll is due 30 s after the first.
+    const firstPollAt = await page.evaluate(() => Date.now());
+    await page.clock.pauseAt(firstPollAt + 1_000);
     const status = page.getByTestId('scheduler-status');
     const dot = page.getByTestId('scheduler-dot');
     await expect(status).toContainText('Updating booking cache...');
@@ -656,10 +662,12 @@ test.describe('staff dashboard without scenario data', () => {
     // the server's answer changes, but the page only sees it at the next 30 s poll
     current = states[1]!;
     const callsBefore = calls;
-    await page.clock.runFor(25_000);
+    await page.clock.runFor(24_000);
     expect(calls).toBe(callsBefore);
     await expect(status).toContainText('Updating booking cache...');
-    await page.clock.runFor(5_500);
+    await page.clock.runFor(7_000);
+    // let time flow again: the query library settles its updates on zero-delay timers
+    await page.clock.resume();
     await expect(status).toContainText('Background updates active');
     await expect(status).toContainText('Next update: Today at 10:30');
     expect(calls).toBe(callsBefore + 1);
