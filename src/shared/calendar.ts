@@ -62,7 +62,8 @@ export const LAST_TIME_CHOICE_HOUR = 20;
 const MS_PER_DAY = 86_400_000;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
-const MONTH_NAMES = [
+/** English month names, January first; shared by every date label on both sides. */
+export const MONTH_NAMES = [
   'January',
   'February',
   'March',
@@ -75,6 +76,17 @@ const MONTH_NAMES = [
   'October',
   'November',
   'December',
+] as const;
+
+/** English weekday names, Sunday first (the index `dayOfWeek` returns). */
+export const WEEKDAY_NAMES = [
+  'Sunday',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
 ] as const;
 
 // ---------------------------------------------------------------------------------------------------

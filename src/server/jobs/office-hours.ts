@@ -7,23 +7,8 @@
  * into instants through `TZDate`, never by adding fixed hours.
  */
 import { TZDate } from '@date-fns/tz';
+import { MONTH_NAMES, WEEKDAY_NAMES } from '../../shared/calendar';
 import type { OfficeHours } from '../config';
-
-const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 export interface LocalTime {
   year: number;

@@ -1,22 +1,6 @@
-import { dayOfWeek, formatTime12, parseDateString } from '@shared/calendar';
+import { dayOfWeek, formatTime12, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
 import type { AvailabilityStatus } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
-
-const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** "Monday, 6 July 2026", from the date string alone (no time zone can shift it). */
 export function formatLongDate(date: string): string {
