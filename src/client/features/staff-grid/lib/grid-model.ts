@@ -1,5 +1,12 @@
 import type { DateString, StaffView } from '@shared/calendar';
-import { dayOfWeek, monthLabel, parseDateString, staffViewDays } from '@shared/calendar';
+import {
+  dayOfWeek,
+  MONTH_NAMES,
+  monthLabel,
+  parseDateString,
+  staffViewDays,
+  WEEKDAY_NAMES,
+} from '@shared/calendar';
 import type { Availability, AvailabilityStatus } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
@@ -16,23 +23,7 @@ export const FIRST_COLUMN_WIDTH = 200;
 export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, month: 80 };
 export const ROW_HEIGHT = 64;
 
-const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const DAYS_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const DAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS_LONG = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const short = (name: string | undefined) => (name ?? '').slice(0, 3);
 
 export const STATUS_LABEL: Record<AvailabilityStatus, string> = {
   available: 'Available',
@@ -114,11 +105,11 @@ export function indexGridData(
 export function formatDay(value: string): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const { year, month, day } = parseDateString(value);
-    return `${day} ${MONTHS_SHORT[month - 1]} ${year}`;
+    return `${day} ${short(MONTH_NAMES[month - 1])} ${year}`;
   }
   const instant = new Date(value);
   if (Number.isNaN(instant.getTime())) return value;
-  return `${instant.getDate()} ${MONTHS_SHORT[instant.getMonth()]} ${instant.getFullYear()}`;
+  return `${instant.getDate()} ${short(MONTH_NAMES[instant.getMonth()])} ${instant.getFullYear()}`;
 }
 
 /** "Last updated: 4 Mar 2026" or "No availability set". */
@@ -129,13 +120,13 @@ export function lastUpdatedText(user: PublicUser, latestAvailabilityDate: string
 
 /** "Mon 2" for a column header. */
 export function columnLabel(date: DateString): { weekday: string; day: number } {
-  return { weekday: DAYS_SHORT[dayOfWeek(date)]!, day: parseDateString(date).day };
+  return { weekday: short(WEEKDAY_NAMES[dayOfWeek(date)]), day: parseDateString(date).day };
 }
 
 /** "Monday 2 March 2026". */
 export function longDate(date: DateString): string {
   const { year, month, day } = parseDateString(date);
-  return `${DAYS_LONG[dayOfWeek(date)]} ${day} ${MONTHS_LONG[month - 1]} ${year}`;
+  return `${WEEKDAY_NAMES[dayOfWeek(date)]} ${day} ${MONTH_NAMES[month - 1]} ${year}`;
 }
 
 /** The toolbar's label: "March 2026", or "2 Mar – 6 Mar 2026" for a week. */
@@ -146,9 +137,9 @@ export function viewLabel(view: StaffView, date: DateString): string {
   const last = parseDateString(days[days.length - 1]!);
   const start =
     first.year === last.year
-      ? `${first.day} ${MONTHS_SHORT[first.month - 1]}`
-      : `${first.day} ${MONTHS_SHORT[first.month - 1]} ${first.year}`;
-  return `${start} – ${last.day} ${MONTHS_SHORT[last.month - 1]} ${last.year}`;
+      ? `${first.day} ${short(MONTH_NAMES[first.month - 1])}`
+      : `${first.day} ${short(MONTH_NAMES[first.month - 1])} ${first.year}`;
+  return `${start} – ${last.day} ${short(MONTH_NAMES[last.month - 1])} ${last.year}`;
 }
 
 export type CellTone =
