@@ -1,7 +1,8 @@
 /**
  * Fixture data of e2e/availability-calendar.spec.ts, shared by the spec and by
- * e2e/server-with-fixtures.ts (which inserts it before the server listens). Bookings come from
- * SharePoint in the product, so there is deliberately no API to create them.
+ * e2e/server-with-fixtures.ts. Bookings come from SharePoint in the product (there is deliberately no
+ * API to create them), so the server writes these into the SharePoint emulator's Bookings list and
+ * they arrive through the real refresh it runs before listening, matched by freelancer ID.
  */
 import { monthWeekdays, todayIn } from '../src/shared/calendar';
 
@@ -9,6 +10,8 @@ export interface CalendarUser {
   username: string;
   password: string;
   displayName: string;
+  /** links the emulator's bookings (FreelancerID) to this user */
+  freelancerId: string;
 }
 
 /** One facilitator with bookings per Playwright project, so the two projects never share state. */
@@ -17,11 +20,13 @@ export const CALENDAR_USERS = {
     username: 'cal.desktop@example.org',
     password: 'cal-desktop-2026',
     displayName: 'Dana Desk',
+    freelancerId: 'E2E-CAL-DESKTOP',
   },
   phone: {
     username: 'cal.phone@example.org',
     password: 'cal-phone-2026',
     displayName: 'Pat Phone',
+    freelancerId: 'E2E-CAL-PHONE',
   },
 } satisfies Record<string, CalendarUser>;
 
@@ -58,14 +63,31 @@ export const FULL_BOOKING = {
   year: 'Year 4',
 };
 
-export function calendarBookings(today = hostToday()) {
+/** A booking as the fixture server writes it to the emulator (null/absent columns stay empty). */
+export interface FixtureBooking {
+  freelancerId: string;
+  title: string;
+  date: string;
+  startTime?: string;
+  endTime?: string;
+  location?: string;
+  schoolId?: string;
+  schoolName?: string;
+  schoolAddress?: string;
+  schoolPostcode?: string;
+  program?: string;
+  timeSlot?: string;
+  deliveryType?: string;
+  year?: string;
+}
+
+export function calendarBookings(today = hostToday()): FixtureBooking[] {
   const days = fixtureDays(today);
-  return Object.entries(CALENDAR_USERS).flatMap(([project, user]) => [
-    { username: user.username, sharePointId: `e2e-${project}-full`, date: days.full, ...FULL_BOOKING },
-    { username: user.username, sharePointId: `e2e-${project}-bare`, date: days.bare, title: 'Drama Session' },
+  return Object.values(CALENDAR_USERS).flatMap((user) => [
+    { freelancerId: user.freelancerId, date: days.full, ...FULL_BOOKING },
+    { freelancerId: user.freelancerId, date: days.bare, title: 'Drama Session' },
     ...Array.from({ length: 6 }, (_, i) => ({
-      username: user.username,
-      sharePointId: `e2e-${project}-busy-${i + 1}`,
+      freelancerId: user.freelancerId,
       date: days.busy,
       title: `Art Class ${i + 1}`,
       startTime: `${String(9 + i).padStart(2, '0')}:00`,
@@ -73,4 +95,28 @@ export function calendarBookings(today = hostToday()) {
       schoolName: `School ${i + 1}`,
     })),
   ]);
+}
+
+/** The Bookings list columns (sharepoint-protocol.md section 6) of a fixture booking. */
+export function bookingFields(booking: FixtureBooking): Record<string, string> {
+  const fields: Record<string, string | undefined> = {
+    Title: booking.title,
+    FreelancerID: booking.freelancerId,
+    SessionDate: booking.date,
+    StartTime: booking.startTime,
+    EndTime: booking.endTime,
+    Location: booking.location,
+    SchoolID: booking.schoolId,
+    SchoolName: booking.schoolName,
+    SchoolAddress: booking.schoolAddress,
+    SchoolPostcode: booking.schoolPostcode,
+    Programme: booking.program,
+    TimeSlot: booking.timeSlot,
+    DeliveryType: booking.deliveryType,
+    Year: booking.year,
+    Status: 'Confirmed',
+  };
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

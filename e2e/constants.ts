@@ -4,6 +4,11 @@
 process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 10_000));
 export const E2E_PORT = Number(process.env.E2E_PORT);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+// The SharePoint emulator the e2e server starts next to the app (e2e/server-with-fixtures.ts), picked
+// the same way; the specs reach its /__emulator/ control plane here (see e2e/emulator.ts).
+process.env.E2E_EMULATOR_PORT ??= String(30_000 + Math.floor(Math.random() * 10_000));
+export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT);
+export const EMULATOR_URL = `http://127.0.0.1:${E2E_EMULATOR_PORT}`;
 
 export const STAFF = {
   username: 'e2e-staff@example.org',

@@ -1,31 +1,81 @@
 /**
- * The e2e server: the real app (buildApp) plus fixture bookings for the calendar spec, inserted
- * straight into its database before it listens. Only e2e/serve.mjs starts this file; the product has
- * no way to create bookings except the SharePoint pull.
+ * The e2e server: the real app (buildApp) wired to a SharePoint emulator started in this process, the
+ * way `npm run demo` does it. Before it listens it seeds the emulator's portal site with the fixture
+ * bookings (calendar spec, SharePoint spec), creates the fixture facilitators with their freelancer
+ * IDs, saves SharePoint settings pointing at the emulator and runs one real bookings refresh, so every
+ * booking the specs see came in through the connector. Only e2e/serve.mjs starts this file; nothing
+ * here is reachable from the product.
+ *
+ * The emulator listens on E2E_EMULATOR_PORT (chosen in e2e/constants.ts and inherited through
+ * serve.mjs), so the specs can drive its `/__emulator/*` control plane (e2e/emulator.ts).
  */
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { seedDemoBookings } from '../src/server/db/seed';
+import { refreshJobFor } from '../src/server/jobs/refresh-job';
+import { saveSettings } from '../src/server/modules/settings/service';
 import { createUser, findUserByUsername } from '../src/server/modules/users/service';
-import { CALENDAR_USERS, calendarBookings } from './calendar-fixtures';
+import { startEmulator } from '../src/sharepoint-emulator/index';
+import { bookingFields, CALENDAR_USERS, calendarBookings } from './calendar-fixtures';
+import { SHAREPOINT_USERS, sharePointBookings } from './sharepoint-fixtures';
 
-const config = loadConfig();
+const emulator = await startEmulator({ port: Number(process.env.E2E_EMULATOR_PORT ?? 0) });
+// No generated bookings: the only ones are the fixtures below, so no spec sees strangers' data.
+const portal = emulator.control.seedPortalSite({ seed: 'e2e', bookingCount: 0 });
+const lists = {
+  bookings: portal.lists.bookings!,
+  availability: portal.lists.availability!,
+  facilitators: portal.lists.facilitators!,
+  schools: portal.lists.schools!,
+};
+for (const booking of [...calendarBookings(), ...sharePointBookings()]) {
+  emulator.control.addItem(lists.bookings, bookingFields(booking));
+}
+
+const config = loadConfig({
+  ...process.env,
+  GRAPH_BASE_URL: emulator.graphBaseUrl,
+  AUTHORITY_HOST: emulator.authorityHost,
+  // One refresh at start and the ones the specs ask for: a background refresh in the middle of a
+  // spec would be joined by its Refresh Bookings click (see RefreshJob) and blur what it checks.
+  BOOKINGS_REFRESH_MINUTES: process.env.BOOKINGS_REFRESH_MINUTES ?? '1440',
+});
 // serve.mjs hands over a snapshot of dist/client so a rebuild during the run cannot break pages
 const built = await buildApp(config, process.env.CLIENT_DIR ? { clientDir: process.env.CLIENT_DIR } : {});
+const { ctx } = built;
 
-for (const user of Object.values(CALENDAR_USERS)) {
-  if (!(await findUserByUsername(built.ctx.db, user.username))) {
-    await createUser(built.ctx.db, {
+const fixtureUsers = [
+  ...Object.values(CALENDAR_USERS).map((user) => ({ ...user, area: null })),
+  ...Object.values(SHAREPOINT_USERS),
+];
+for (const user of fixtureUsers) {
+  if (!(await findUserByUsername(ctx.db, user.username))) {
+    await createUser(ctx.db, {
       username: user.username,
       password: user.password,
       displayName: user.displayName,
       email: user.username,
-      freelancerId: '',
+      freelancerId: user.freelancerId,
+      area: user.area,
       role: 'facilitator',
     });
   }
 }
-await seedDemoBookings(built.ctx.db, calendarBookings());
+
+const credentials = emulator.control.credentials;
+await saveSettings(ctx.db, ctx.appSecret, {
+  siteUrl: portal.siteUrl,
+  availabilityListName: lists.availability.displayName,
+  bookingsListName: lists.bookings.displayName,
+  facilitatorListName: lists.facilitators.displayName,
+  schoolsListName: lists.schools.displayName,
+  tenantId: credentials.tenantId,
+  clientId: credentials.clientId,
+  clientSecret: credentials.clientSecret,
+  username: '',
+  password: '',
+});
+const refreshed = await refreshJobFor(ctx).run();
+ctx.log.info({ refreshed, emulator: emulator.authorityHost }, 'e2e fixtures: bookings in from the emulator');
 
 let stopping = false;
 const stop = async () => {
@@ -33,6 +83,7 @@ const stop = async () => {
   stopping = true;
   setTimeout(() => process.exit(1), 10_000).unref();
   await built.close();
+  await emulator.close();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

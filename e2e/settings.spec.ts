@@ -1,4 +1,5 @@
 import type { Page, Route } from '@playwright/test';
+import { emulatorSettings } from './emulator';
 import {
   expect as baseExpect,
   checkScreen,
@@ -14,19 +15,16 @@ const expect = baseExpect.configure({ timeout: 10_000 });
 const TEST_API = '**/api/sharepoint/test-connection-with-credentials';
 const SETTINGS_API = '**/api/sharepoint/settings';
 
-// Every project and worker saves the same values, so runs in parallel cannot disagree about them.
-const VALUES = {
-  siteUrl: 'https://contoso.sharepoint.com/sites/arts-e2e',
-  availabilityListName: 'Facilitator Availability',
-  bookingsListName: 'School Bookings',
-  facilitatorListName: 'Freelancers',
-  schoolsListName: 'Schools',
-  tenantId: '',
-  clientId: '',
-  username: 'sync@contoso.example',
-};
-const PASSWORD = 'E2e-Sp-Password-1';
-const CLIENT_SECRET = 'E2e~Client~Secret~1';
+/*
+ * The e2e server runs a SharePoint emulator and has saved settings pointing at it; the single settings
+ * row is shared by the whole run (the refresh tests need it). So every test here only ever saves the
+ * emulator's own values, and Test Connection talks to the emulator for real.
+ */
+type EmulatorValues = Awaited<ReturnType<typeof emulatorSettings>>;
+let VALUES: EmulatorValues;
+test.beforeAll(async () => {
+  VALUES = await emulatorSettings();
+});
 
 function field(page: Page, label: string) {
   return page.getByLabel(label, { exact: true });
@@ -71,8 +69,8 @@ test.describe('SharePoint settings', () => {
     ).toBeVisible();
     await expect(page.getByText('Used for authentication', { exact: false })).toBeVisible();
     await fillValues(page);
-    await field(page, 'Password').fill(PASSWORD);
-    await field(page, 'Client Secret').fill(CLIENT_SECRET);
+    await field(page, 'Password').fill(VALUES.password);
+    await field(page, 'Client Secret').fill(VALUES.clientSecret);
 
     const responses: string[] = [];
     page.on('response', async (r) => {
@@ -105,9 +103,15 @@ test.describe('SharePoint settings', () => {
 
     // no response ever carried a secret
     for (const body of responses) {
-      expect(body).not.toContain(PASSWORD);
-      expect(body).not.toContain(CLIENT_SECRET);
+      expect(body).not.toContain(VALUES.password);
+      expect(body).not.toContain(VALUES.clientSecret);
     }
+
+    // and what was saved works: the stored secrets reach the emulator (Test Connection, blank secrets)
+    await page.getByRole('button', { name: 'Test Connection' }).click();
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'success', {
+      timeout: 20_000,
+    });
   });
 
   test('validation messages of spec section 5; nothing is sent', async ({ page }, testInfo) => {
@@ -136,14 +140,18 @@ test.describe('SharePoint settings', () => {
     await expect(page.getByText('Please enter a valid SharePoint site URL')).toHaveCount(0);
   });
 
-  test('test connection: idle, testing, then the connection error with tips', async ({ page }, testInfo) => {
+  test('test connection: idle, testing, then the real sign-in error with tips', async ({
+    page,
+  }, testInfo) => {
     await openSettings(page);
     await fillValues(page);
+    const wrongSecret = 'Not-The-Emulator-Secret-1';
+    await field(page, 'Client Secret').fill(wrongSecret);
     const status = page.getByTestId('connection-status');
     await expect(status).toHaveAttribute('data-state', 'idle');
     await expect(status).toContainText('Connection not tested yet');
 
-    // the real server answers; no tenant or client ID can never connect
+    // the real server asks the emulator's token endpoint, which refuses the wrong client secret
     await slowDown(page, TEST_API);
     await page.getByRole('button', { name: 'Test Connection' }).click();
     await expect(page.getByRole('button', { name: 'Testing...' })).toBeDisabled();
@@ -153,44 +161,25 @@ test.describe('SharePoint settings', () => {
     await expect(status).toHaveAttribute('data-state', 'error', { timeout: 20_000 });
     await expect(status).toContainText('Connection Error');
     await expect(status).toContainText('Troubleshooting tips');
+    await expect(status).toContainText('Step 2 (sign-in) failed');
     const message = (await status.locator('p').nth(1).textContent()) ?? '';
-    expect(message.trim().length).toBeGreaterThan(0);
-    expect(message).not.toContain(PASSWORD);
+    expect(message).not.toContain(wrongSecret);
     await checkScreen(page, testInfo, 'settings-connection-error');
   });
 
-  test('test connection: success panel, and a network failure', async ({ page }, testInfo) => {
+  test('test connection: the real success panel, and a network failure', async ({ page }, testInfo) => {
     await openSettings(page);
     await fillValues(page);
+    await field(page, 'Client Secret').fill(VALUES.clientSecret);
     const status = page.getByTestId('connection-status');
 
-    // No SharePoint is reachable from the test run, so the success answer is supplied here.
-    await page.route(TEST_API, (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({ success: true, message: '' }),
-      }),
-    );
+    // token, site, the four lists and their columns, all from the emulator
     await page.getByRole('button', { name: 'Test Connection' }).click();
-    await expect(status).toHaveAttribute('data-state', 'success');
+    await expect(status).toHaveAttribute('data-state', 'success', { timeout: 20_000 });
     await expect(status).toContainText('Connection to SharePoint successful!');
     await checkScreen(page, testInfo, 'settings-connection-success');
 
-    // a failed answer without a message gets the default text
-    await page.unroute(TEST_API);
-    await page.route(TEST_API, (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({ success: false, message: '' }),
-      }),
-    );
-    await page.getByRole('button', { name: 'Test Connection' }).click();
-    await expect(status).toContainText('Connection test failed');
-
-    // the request itself fails
-    await page.unroute(TEST_API);
+    // the request itself fails: only the browser can make that happen
     await page.route(TEST_API, (route) => route.abort('connectionrefused'));
     await page.getByRole('button', { name: 'Test Connection' }).click();
     await expect(status).toHaveAttribute('data-state', 'error');
@@ -200,6 +189,7 @@ test.describe('SharePoint settings', () => {
   test('save failure shows "Error" and the fallback message', async ({ page }) => {
     await openSettings(page);
     await fillValues(page);
+    // the save never reaches the server (a network failure), so the stored settings stay as they are
     await page.route(SETTINGS_API, (route) =>
       route.request().method() === 'POST' ? route.abort('connectionrefused') : route.fallback(),
     );

@@ -8,6 +8,7 @@ import {
   weekDays,
 } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
+import { addFault, BOOKINGS_DELTA, withSharePointLock } from './emulator';
 import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test, toastLocator } from './fixtures';
 
 // The machine is shared; give slow renders room without making any assertion weaker.
@@ -17,8 +18,9 @@ test.describe.configure({ timeout: 120_000 });
 /**
  * Staff dashboard (spec sections 2, 4, 5, 8, 9). Every test makes its own facilitators in areas no
  * other test uses and narrows the area filter to them, so the shared server's other users never
- * change what a test sees. Bookings come from SharePoint, so the few a test needs are added to the
- * real /api/staff/bookings answer in the browser.
+ * change what a test sees. Bookings come from SharePoint, so the few a scenario needs are added to the
+ * real /api/staff/bookings answer in the browser; the Refresh Bookings tests use the real refresh
+ * against the e2e server's SharePoint emulator (e2e/emulator.ts), failures included.
  */
 
 const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -689,7 +691,9 @@ test.describe('staff dashboard without scenario data', () => {
     );
   });
 
-  test('refresh bookings: failure path from the real server', async ({ page }, testInfo) => {
+  test('refresh bookings: failure path, SharePoint (the emulator) fails for real', async ({
+    page,
+  }, testInfo) => {
     await loginAsStaff(page);
     // hold the real answer back until the in-between state has been checked
     let release: () => void = () => {};
@@ -708,10 +712,26 @@ test.describe('staff dashboard without scenario data', () => {
     await expect(page.getByRole('button', { name: 'Refreshing...' })).toBeDisabled();
     await expect(page.getByTestId('refresh-message')).toHaveText('Processing booking data...');
     await checkScreen(page, testInfo, 'staff-dashboard-refreshing');
-    release();
-    const response = await started;
-    // not configured (409) on the test server, or any other failure
-    expect(response.ok()).toBe(false);
+    // the request is still held in the browser: the server's refresh only starts at release()
+    await withSharePointLock(async () => {
+      // SharePoint is down for the change feed: every try answers 503 (a short Retry-After keeps the
+      // connector's retries quick), so the refresh gives up with a real error
+      const restore = await addFault({
+        path: BOOKINGS_DELTA,
+        times: 'always',
+        action: { type: 'status', status: 503, retryAfter: 0.1 },
+      });
+      try {
+        release();
+        const response = await started;
+        expect(response.status()).toBe(503);
+        expect(((await response.json()) as { message: string }).message).toMatch(
+          /^Could not refresh bookings: /,
+        );
+      } finally {
+        await restore();
+      }
+    });
     await expect(page.getByTestId('refresh-message')).toHaveText('Error occurred during refresh');
     const errorSeenAt = Date.now();
     await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
@@ -725,12 +745,10 @@ test.describe('staff dashboard without scenario data', () => {
     ]);
   });
 
-  test('refresh bookings: success path refetches bookings and clears after 1 s', async ({ page }) => {
+  test('refresh bookings: success path from the emulator refetches bookings and clears after 1 s', async ({
+    page,
+  }) => {
     await loginAsStaff(page);
-    await page.route('**/api/staff/bookings/refresh', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fulfill({ json: { added: 1, updated: 0, removed: 0, total: 1 } });
-    });
     let bookingLoads = 0;
     page.on('request', (request) => {
       if (/\/api\/staff\/bookings\?/.test(request.url())) bookingLoads += 1;
@@ -738,8 +756,20 @@ test.describe('staff dashboard without scenario data', () => {
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
     expect(bookingLoads).toBe(1);
-    await recordRefreshStates(page);
-    await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+    await withSharePointLock(async () => {
+      // a slow change feed, so "Processing" shows before the answer
+      const restore = await addFault({ path: BOOKINGS_DELTA, times: 1, action: { type: 'delay', ms: 1500 } });
+      try {
+        await recordRefreshStates(page);
+        const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
+        await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+        const response = await refreshed;
+        expect(response.status(), await response.text()).toBe(200);
+        expect(await response.json()).toMatchObject({ added: expect.any(Number), total: expect.any(Number) });
+      } finally {
+        await restore();
+      }
+    });
     await expect(page.getByTestId('refresh-message')).toHaveText('Complete!');
     const completeSeenAt = Date.now();
     await expect.poll(() => bookingLoads).toBe(2);

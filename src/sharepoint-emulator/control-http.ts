@@ -8,6 +8,7 @@ import type { FaultRule, LatencyOptions, OutageOptions } from './faults';
 import type { PortalSiteOptions } from './fixtures';
 import type { PagingOptions } from './paging';
 import type { EmulatorServer } from './server';
+import type { FieldInput } from './types';
 
 export interface ControlReply {
   status: number;
@@ -99,12 +100,17 @@ export async function handleControlRequest(
         c.clearRequests();
         return { status: 204 };
     }
-    const items = /^GET \/__emulator\/sites\/([^/]+)\/lists\/([^/]+)\/items$/.exec(route);
+    const items = /^(GET|POST) \/__emulator\/sites\/([^/]+)\/lists\/([^/]+)\/items$/.exec(route);
     if (items) {
-      return {
-        status: 200,
-        body: c.items({ siteId: decodeURIComponent(items[1]!), list: decodeURIComponent(items[2]!) }),
-      };
+      const ref = { siteId: decodeURIComponent(items[2]!), list: decodeURIComponent(items[3]!) };
+      // POST: the body is the item's fields; it counts as a change by someone else (shows up in delta)
+      if (items[1] === 'POST') return { status: 201, body: c.addItem(ref, body as FieldInput) };
+      return { status: 200, body: c.items(ref) };
+    }
+    const fault = /^DELETE \/__emulator\/faults\/(\d+)$/.exec(route);
+    if (fault) {
+      c.removeFault(Number(fault[1]));
+      return { status: 204 };
     }
     return { status: 404, body: { message: `Unknown control route ${route}` } };
   } catch (err) {

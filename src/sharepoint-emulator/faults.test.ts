@@ -246,4 +246,28 @@ describe('HTTP control plane', () => {
     expect(seeded.status).toBe(201);
     expect(((await seeded.json()) as { bookings: unknown[] }).bookings).toHaveLength(3);
   });
+
+  it('adds an item to a list and removes one fault rule by id', async () => {
+    const base = `${ctx.emu.authorityHost}/__emulator`;
+    const itemsUrl = `${base}/sites/${encodeURIComponent(ctx.portal.site.id)}/lists/Bookings/items`;
+    const added = await fetch(itemsUrl, {
+      method: 'POST',
+      body: JSON.stringify({ Title: 'Added over HTTP', FreelancerID: 'F-1', SessionDate: '2026-05-04' }),
+    });
+    expect(added.status).toBe(201);
+    const item = (await added.json()) as { id: string; fields: Json };
+    expect(item.fields).toMatchObject({ Title: 'Added over HTTP', FreelancerID: 'F-1' });
+    const listed = (await (await fetch(itemsUrl)).json()) as Array<{ id: string }>;
+    expect(listed).toHaveLength(11);
+    expect(listed.map((i) => i.id)).toContain(item.id);
+    // an unknown column is refused as Graph would, and nothing is stored
+    const refused = await fetch(itemsUrl, { method: 'POST', body: JSON.stringify({ Nope: 'x' }) });
+    expect(refused.status).toBe(400);
+    expect((await (await fetch(itemsUrl)).json()) as unknown[]).toHaveLength(11);
+
+    const keep = ctx.emu.control.failNext(1, 503, { path: '*/keep' });
+    const drop = ctx.emu.control.failNext(1, 503, { path: '*/drop' });
+    expect((await fetch(`${base}/faults/${drop}`, { method: 'DELETE' })).status).toBe(204);
+    expect(ctx.emu.control.faults().map((f) => f.id)).toEqual([keep]);
+  });
 });

@@ -1,0 +1,235 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { monthGridRange, monthLabel, monthWeekdays } from '../src/shared/calendar';
+import { bookingFields, hostToday } from './calendar-fixtures';
+import { addFault, addSharePointItem, BOOKINGS_DELTA, sharePointItems, withSharePointLock } from './emulator';
+import {
+  expect as baseExpect,
+  checkScreen,
+  loginAsFacilitator,
+  loginAsStaff,
+  test,
+  toastLocator,
+} from './fixtures';
+import { SHAREPOINT_USERS, type SharePointUser, sharePointDays } from './sharepoint-fixtures';
+
+/**
+ * Issue 6 end to end, with nothing faked: the e2e server talks to the SharePoint emulator over HTTP.
+ * A booking is added in "SharePoint" (the emulator's control plane), staff press Refresh Bookings and
+ * watch it arrive, the facilitator finds the day locked, and availability the facilitator saves is
+ * delivered to the emulator's Availability list by the outbox worker.
+ */
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 150_000 });
+
+const BOOKED_MESSAGE = 'This date has confirmed bookings and cannot be modified to maintain data integrity.';
+const today = hostToday();
+const days = sharePointDays(today);
+
+function userFor(testInfo: TestInfo): SharePointUser {
+  return testInfo.project.name === 'phone' ? SHAREPOINT_USERS.phone : SHAREPOINT_USERS.desktop;
+}
+
+async function userId(page: Page, user: SharePointUser): Promise<number> {
+  const res = await page.request.get('/api/staff/users');
+  expect(res.status()).toBe(200);
+  const found = ((await res.json()) as Array<{ id: number; username: string }>).find(
+    (u) => u.username === user.username,
+  );
+  if (!found) throw new Error(`no fixture user ${user.username}: is e2e/server-with-fixtures.ts running?`);
+  return found.id;
+}
+
+/** The first candidate day on which the user has no booking yet (so a re-run finds a fresh one). */
+async function freeCandidateDay(page: Page, id: number): Promise<string> {
+  const month = monthWeekdays(today);
+  const res = await page.request.get(`/api/staff/bookings?from=${month[0]}&to=${month.at(-1)}`);
+  expect(res.status()).toBe(200);
+  const booked = new Set(
+    ((await res.json()) as Array<{ userId: number | null; date: string }>)
+      .filter((b) => b.userId === id)
+      .map((b) => b.date),
+  );
+  const day = days.candidates.find((d) => !booked.has(d));
+  if (!day) throw new Error('every candidate day of this month is booked already');
+  return day;
+}
+
+const gridCell = (page: Page, id: number, date: string) =>
+  page.locator(
+    `[data-testid="grid-row"][data-user-id="${id}"] [data-testid="grid-cell"][data-date="${date}"]`,
+  );
+
+async function showOnlyArea(page: Page, area: string) {
+  await page.getByTestId('area-filter').click();
+  const dialog = page.getByRole('dialog', { name: 'Choose areas' });
+  await dialog.getByRole('button', { name: 'None', exact: true }).click();
+  await dialog.getByRole('checkbox', { name: area, exact: true }).check();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+}
+
+/** Records every refresh message and progress value the page shows, in order, as "message@value". */
+async function recordRefreshStates(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __refreshStates: string[] }).__refreshStates = seen;
+    const read = () => {
+      const message = document.querySelector('[data-testid="refresh-message"]')?.textContent ?? null;
+      const value = document.querySelector('[data-testid="refresh-progress"]')?.getAttribute('data-value');
+      const entry = message ? `${message}@${value}` : 'cleared';
+      if (seen[seen.length - 1] !== entry && !(seen.length === 0 && entry === 'cleared')) seen.push(entry);
+    };
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-value'],
+    });
+  });
+}
+
+const refreshStates = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __refreshStates: string[] }).__refreshStates);
+
+const calendarCell = (page: Page, date: string) => page.locator(`td[data-date="${date}"]`);
+
+async function openCalendar(page: Page) {
+  await page.goto('/');
+  await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible();
+}
+
+test.describe('SharePoint through the emulator', () => {
+  test('staff refresh brings in a new booking with progress; the facilitator sees it locked', async ({
+    page,
+  }, testInfo) => {
+    const user = userFor(testInfo);
+    await loginAsStaff(page);
+    const id = await userId(page, user);
+    const newDay = await freeCandidateDay(page, id);
+    const title = `Mosaic Workshop ${testInfo.project.name} ${Date.now()}`;
+
+    await page.goto('/staff');
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    await showOnlyArea(page, user.area);
+    // the booking SharePoint had at start-up came in through the real refresh before the server listened
+    await expect(gridCell(page, id, days.seeded).getByText('Booked', { exact: true })).toBeVisible();
+    await expect(gridCell(page, id, newDay).getByText('Booked', { exact: true })).toHaveCount(0);
+
+    await withSharePointLock(async () => {
+      // someone books the facilitator in SharePoint
+      await addSharePointItem(
+        'Bookings',
+        bookingFields({
+          freelancerId: user.freelancerId,
+          date: newDay,
+          title,
+          startTime: '10:00',
+          endTime: '12:00',
+          schoolName: 'Meadow Lane Primary',
+          location: 'Art room',
+        }),
+      );
+      // SharePoint answers the change feed slowly this time, so every progress state can be seen
+      const removeDelay = await addFault({
+        path: BOOKINGS_DELTA,
+        times: 1,
+        action: { type: 'delay', ms: 1500 },
+      });
+      try {
+        await recordRefreshStates(page);
+        const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
+        await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+        await expect(page.getByRole('button', { name: 'Refreshing...' })).toBeDisabled();
+        await expect(page.getByTestId('refresh-message')).toHaveText('Processing booking data...');
+        const response = await refreshed;
+        expect(response.status(), await response.text()).toBe(200);
+        expect(await response.json()).toMatchObject({ added: 1, removed: 0 });
+        await expect(page.getByTestId('refresh-message')).toHaveText('Complete!');
+        await expect(page.getByTestId('refresh-message')).toHaveCount(0);
+        expect(await refreshStates(page)).toEqual([
+          'Connecting to SharePoint...@25',
+          'Processing booking data...@75',
+          'Complete!@100',
+          'cleared',
+        ]);
+      } finally {
+        await removeDelay();
+      }
+    });
+
+    // the grid loaded the bookings again: the new one is there
+    const booked = gridCell(page, id, newDay);
+    await booked.scrollIntoViewIfNeeded();
+    await expect(booked.getByText('Booked', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+
+    // the facilitator signs in and finds both bookings on the calendar, locked
+    await page.context().clearCookies();
+    await loginAsFacilitator(page, user);
+    await openCalendar(page);
+    for (const date of [days.seeded, newDay]) {
+      await expect(calendarCell(page, date).getByTestId('day-lock')).toBeVisible();
+    }
+    await expect(calendarCell(page, newDay).getByTestId('booking-chip')).toHaveText(title);
+    await expect(calendarCell(page, days.seeded).getByTestId('booking-chip')).toHaveText('Puppetry Taster');
+
+    await calendarCell(page, newDay).click({ position: { x: 8, y: 8 } });
+    const toast = toastLocator(page);
+    await expect(toast).toContainText('Cannot Edit Availability');
+    await expect(toast).toContainText(BOOKED_MESSAGE);
+    await expect(page.getByRole('dialog', { name: 'Update Availability' })).toHaveCount(0);
+    await checkScreen(page, testInfo, 'sharepoint-booking-locked');
+  });
+
+  test('availability the facilitator saves is delivered to the SharePoint Availability list', async ({
+    page,
+  }, testInfo) => {
+    const user = userFor(testInfo);
+    const date = days.availability;
+    const notes = `From the e2e run ${Date.now()}`;
+    await loginAsFacilitator(page, user);
+    await openCalendar(page);
+    const range = monthGridRange(today);
+    const bookings = await (await page.request.get(`/api/bookings?from=${range.from}&to=${range.to}`)).json();
+    expect((bookings as Array<{ date: string }>).some((b) => b.date === date)).toBe(false);
+
+    await calendarCell(page, date).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
+    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
+    await page.getByRole('option', { name: '9:00 AM' }).click();
+    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
+    await page.getByRole('option', { name: '1:00 PM' }).click();
+    await dialog.getByLabel('Notes (optional)').fill(notes);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Sync Successful');
+    await expect(calendarCell(page, date)).toHaveAttribute('data-status', 'limited');
+
+    // the outbox worker (the server's scheduler) writes it to SharePoint on its own
+    const key = `${user.freelancerId}|${date}`;
+    let delivered: Record<string, unknown> | undefined;
+    await expect
+      .poll(
+        async () => {
+          const items = await sharePointItems('Availability');
+          delivered = items.find((item) => item.fields.Title === key)?.fields;
+          return delivered?.Notes;
+        },
+        { timeout: 20_000, intervals: [500, 1000] },
+      )
+      .toBe(notes);
+    expect(delivered).toMatchObject({
+      Title: key,
+      FreelancerID: user.freelancerId,
+      FacilitatorName: user.displayName,
+      Day: date,
+      Status: 'Limited',
+      StartTime: '09:00',
+      EndTime: '13:00',
+      Notes: notes,
+    });
+  });
+});
