@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../../shared/calendar';
 import { BOOKED_DAY_MESSAGE } from '../../../shared/schemas/availability';
 import { availability, bookings, syncOutbox, users } from '../../db/schema';
-import { seedDemoBookings } from '../../db/seed';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 // 23:30 UTC on 30 June is already 1 July in London (summer time): "today" must be the 1st.
@@ -584,25 +583,5 @@ describe('row ownership at the database', () => {
       .from(availability)
       .where(and(eq(availability.userId, bob.id)));
     expect(bobRows).toEqual([]);
-  });
-});
-
-describe('seedDemoBookings (demo data and e2e fixtures)', () => {
-  it('links bookings by username, locks those days, and is idempotent', async () => {
-    const item = { username: 'ALICE@example.org', sharePointId: 'demo-1', title: 'Demo', date: '2026-07-20' };
-    expect(await seedDemoBookings(t.ctx.db, [item])).toBe(1);
-    expect(await seedDemoBookings(t.ctx.db, [item])).toBe(0);
-    const listed = await get('/api/bookings?from=2026-07-20&to=2026-07-20', aliceCookie);
-    expect(listed.json()).toMatchObject([{ userId: alice.id, sharePointId: 'demo-1', title: 'Demo' }]);
-    const locked = await post('/api/availability', day('2026-07-20'), aliceCookie);
-    expect(locked.statusCode).toBe(409);
-  });
-
-  it('refuses an unknown username instead of dropping the booking', async () => {
-    await expect(
-      seedDemoBookings(t.ctx.db, [
-        { username: 'nobody@example.org', sharePointId: 'demo-2', title: 'x', date: '2026-07-20' },
-      ]),
-    ).rejects.toThrow(/no user/);
   });
 });
