@@ -131,3 +131,38 @@ export async function checkScreen(page: Page, testInfo: TestInfo, name: string) 
     document.documentElement.className = cls;
   }, original);
 }
+
+/** Shows only these areas in the staff grid's area filter. */
+export async function chooseAreas(page: Page, labels: string[]) {
+  await page.getByTestId('area-filter').click();
+  const dialog = page.getByRole('dialog', { name: 'Choose areas' });
+  await dialog.getByRole('button', { name: 'None', exact: true }).click();
+  for (const label of labels) await dialog.getByRole('checkbox', { name: label, exact: true }).check();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+}
+
+/** Records every refresh message and progress value the page shows, in order, as "message@value". */
+export async function recordRefreshStates(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __refreshStates: string[] }).__refreshStates = seen;
+    const read = () => {
+      const message = document.querySelector('[data-testid="refresh-message"]')?.textContent ?? null;
+      const value = document.querySelector('[data-testid="refresh-progress"]')?.getAttribute('data-value');
+      const entry = message ? `${message}@${value}` : 'cleared';
+      if (seen[seen.length - 1] !== entry && !(seen.length === 0 && entry === 'cleared')) seen.push(entry);
+    };
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-value'],
+    });
+  });
+}
+
+/** What recordRefreshStates has seen so far. */
+export const refreshStates = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __refreshStates: string[] }).__refreshStates);

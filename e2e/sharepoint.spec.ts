@@ -5,8 +5,11 @@ import { addFault, addSharePointItem, BOOKINGS_DELTA, sharePointItems, withShare
 import {
   expect as baseExpect,
   checkScreen,
+  chooseAreas,
   loginAsFacilitator,
   loginAsStaff,
+  recordRefreshStates,
+  refreshStates,
   test,
   toastLocator,
 } from './fixtures';
@@ -60,39 +63,6 @@ const gridCell = (page: Page, id: number, date: string) =>
     `[data-testid="grid-row"][data-user-id="${id}"] [data-testid="grid-cell"][data-date="${date}"]`,
   );
 
-async function showOnlyArea(page: Page, area: string) {
-  await page.getByTestId('area-filter').click();
-  const dialog = page.getByRole('dialog', { name: 'Choose areas' });
-  await dialog.getByRole('button', { name: 'None', exact: true }).click();
-  await dialog.getByRole('checkbox', { name: area, exact: true }).check();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
-}
-
-/** Records every refresh message and progress value the page shows, in order, as "message@value". */
-async function recordRefreshStates(page: Page) {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { __refreshStates: string[] }).__refreshStates = seen;
-    const read = () => {
-      const message = document.querySelector('[data-testid="refresh-message"]')?.textContent ?? null;
-      const value = document.querySelector('[data-testid="refresh-progress"]')?.getAttribute('data-value');
-      const entry = message ? `${message}@${value}` : 'cleared';
-      if (seen[seen.length - 1] !== entry && !(seen.length === 0 && entry === 'cleared')) seen.push(entry);
-    };
-    new MutationObserver(read).observe(document.body, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ['data-value'],
-    });
-  });
-}
-
-const refreshStates = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __refreshStates: string[] }).__refreshStates);
-
 const calendarCell = (page: Page, date: string) => page.locator(`td[data-date="${date}"]`);
 
 async function openCalendar(page: Page) {
@@ -112,7 +82,7 @@ test.describe('SharePoint through the emulator', () => {
 
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
-    await showOnlyArea(page, user.area);
+    await chooseAreas(page, [user.area]);
     // the booking SharePoint had at start-up came in through the real refresh before the server listened
     await expect(gridCell(page, id, days.seeded).getByText('Booked', { exact: true })).toBeVisible();
     await expect(gridCell(page, id, newDay).getByText('Booked', { exact: true })).toHaveCount(0);

@@ -9,7 +9,17 @@ import {
 } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
 import { addFault, BOOKINGS_DELTA, withSharePointLock } from './emulator';
-import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test, toastLocator } from './fixtures';
+import {
+  expect as baseExpect,
+  checkScreen,
+  chooseAreas,
+  loginAsStaff,
+  recordRefreshStates,
+  refreshStates,
+  staffApi,
+  test,
+  toastLocator,
+} from './fixtures';
 
 // The machine is shared; give slow renders room without making any assertion weaker.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -141,39 +151,6 @@ async function openDashboard(page: Page, scenario?: Scenario) {
   await page.goto('/staff');
   await expect(page.getByTestId('schedule-grid')).toBeVisible();
 }
-
-async function chooseAreas(page: Page, labels: string[]) {
-  await page.getByTestId('area-filter').click();
-  const dialog = page.getByRole('dialog', { name: 'Choose areas' });
-  await dialog.getByRole('button', { name: 'None', exact: true }).click();
-  for (const label of labels) await dialog.getByRole('checkbox', { name: label, exact: true }).check();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
-}
-
-/** Records every refresh message and progress value the page shows, in order, as "message@value". */
-async function recordRefreshStates(page: Page) {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { __refreshStates: string[] }).__refreshStates = seen;
-    const read = () => {
-      const message = document.querySelector('[data-testid="refresh-message"]')?.textContent ?? null;
-      const value = document.querySelector('[data-testid="refresh-progress"]')?.getAttribute('data-value');
-      const entry = message ? `${message}@${value}` : 'cleared';
-      if (seen[seen.length - 1] !== entry && !(seen.length === 0 && entry === 'cleared')) seen.push(entry);
-    };
-    new MutationObserver(read).observe(document.body, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ['data-value'],
-    });
-  });
-}
-
-const refreshStates = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __refreshStates: string[] }).__refreshStates);
 
 async function closeDialog(dialog: ReturnType<Page['getByRole']>) {
   await dialog.getByRole('button', { name: 'Close' }).click();
