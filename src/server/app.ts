@@ -60,9 +60,21 @@ export interface BuildOptions {
   scheduler?: false | Partial<SchedulerOptions>;
 }
 
+/** One registered /api route, as the access and fuzz suites enumerate them. */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  access: 'public' | 'user' | 'staff';
+  /** The zod schemas the route declared (body, querystring, params). */
+  schema: { body?: unknown; querystring?: unknown; params?: unknown };
+  changesState: boolean;
+}
+
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every /api route the app serves (HEAD twins left out), in registration order. */
+  routes: ApiRoute[];
   close(): Promise<void>;
 }
 
@@ -132,6 +144,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
 
   app.addHook('onRoute', requireDeclaredAccess);
+  const routes: ApiRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const access = route.config?.access;
+    if (!access) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routes.push({
+        method,
+        url: route.url,
+        access,
+        schema: {
+          body: route.schema?.body,
+          querystring: route.schema?.querystring,
+          params: route.schema?.params,
+        },
+        changesState: method !== 'GET' || route.config?.changesState === true,
+      });
+    }
+  });
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -245,6 +277,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return {
     app,
     ctx,
+    routes,
     async close() {
       await scheduler?.stop();
       await app.close();
