@@ -73,11 +73,13 @@ export class Scheduler {
   }
 
   /** When the next background refresh is due, given the last one that finished. */
-  async nextDueAt(): Promise<Date> {
+  async nextDueAt(now: Date = this.ctx.now()): Promise<Date> {
     const { config } = this.ctx;
     const state = await readJobState(this.ctx);
     const last = state?.finishedAt;
-    if (!last) return this.ctx.now();
+    // Never refreshed: due at once. Compared with the caller's `now`, not a later reading of the
+    // clock, which would always lie a few milliseconds ahead and keep the first refresh "not due".
+    if (!last) return now;
     return nextRefreshAt(config.OFFICE_HOURS, config.ORG_TIMEZONE, config.BOOKINGS_REFRESH_MINUTES, last);
   }
 
@@ -102,7 +104,7 @@ export class Scheduler {
     const now = this.ctx.now();
     await this.clearDeadRunner(now);
     if (!isWithinOfficeHours(config.OFFICE_HOURS, config.ORG_TIMEZONE, now)) return 'outside-office-hours';
-    if ((await this.nextDueAt()).getTime() > now.getTime()) return 'not-due';
+    if ((await this.nextDueAt(now)).getTime() > now.getTime()) return 'not-due';
     const job = refreshJobFor(this.ctx);
     if (job.running) return 'busy';
     if (!(await sharePointFor(this.ctx).session())) return 'not-configured';

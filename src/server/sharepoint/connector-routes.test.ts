@@ -10,11 +10,18 @@ let staff: string;
 let facilitator: string;
 // Monday 4 May 2026, 10:02 in London (BST): inside the default office hours Mon-Fri 08:00-18:00.
 let clock = Date.parse('2026-05-04T09:02:00Z');
+// Milliseconds the clock moves on each reading (0: frozen). A real clock moves between two readings.
+let tickPerRead = 0;
 
 beforeAll(async () => {
   s = await setupConnector({
     seed: { seed: 'routes', bookingCount: 20, facilitatorCount: 5, freelancerIdType: 'number' },
-    build: { now: () => new Date(clock) },
+    build: {
+      now: () => {
+        clock += tickPerRead;
+        return new Date(clock);
+      },
+    },
     env: { BOOKINGS_REFRESH_MINUTES: '15' },
   });
   staff = await s.t.loginStaff();
@@ -154,8 +161,8 @@ describe('POST /api/staff/facilitators/import', () => {
 });
 
 describe('scheduler', () => {
-  const status = () =>
-    s.t.app.inject({ method: 'GET', url: '/api/admin/scheduler/status', headers: { cookie: staff } });
+  const status = (cookie = staff) =>
+    s.t.app.inject({ method: 'GET', url: '/api/admin/scheduler/status', headers: { cookie } });
 
   it('refreshes inside office hours when due, and only then', async () => {
     const scheduler = new Scheduler(s.t.ctx);
@@ -165,7 +172,13 @@ describe('scheduler', () => {
     expect(s.emu.control.requestCount({ path: /\/items\/delta$/ })).toBe(0);
 
     clock = Date.parse('2026-05-04T09:02:00Z'); // Monday 10:02 BST, never refreshed: due now
-    expect(await scheduler.tick()).toBe('refreshed');
+    // with a moving clock: "due now" must not be read a moment later and found in the future
+    tickPerRead = 1;
+    try {
+      expect(await scheduler.tick()).toBe('refreshed');
+    } finally {
+      tickPerRead = 0;
+    }
     expect(await scheduler.tick()).toBe('not-due');
     const [state] = await s.t.ctx.db.select().from(schedulerState);
     expect(state).toMatchObject({ name: 'bookings-refresh', isUpdating: false, lastError: null });
@@ -207,6 +220,7 @@ describe('scheduler', () => {
     const scheduler = new Scheduler(s.t.ctx);
     clock = Date.parse('2026-05-09T11:00:00Z'); // Saturday: no refresh, but the flag is cleaned up
     expect(await scheduler.tick()).toBe('outside-office-hours');
-    expect((await status()).json().isUpdating).toBe(false);
+    // sessions keep the app's clock, moved here by five days: sign in at the current time
+    expect((await status(await s.t.loginStaff())).json().isUpdating).toBe(false);
   });
 });
