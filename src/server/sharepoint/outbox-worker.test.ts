@@ -6,6 +6,7 @@ import { availability, sharepointSettings, syncOutbox } from '../db/schema';
 import { Scheduler } from '../jobs/scheduler';
 import { bulkUpdate, requeueAllDays, saveDay } from '../modules/availability/service';
 import { sharePointFor } from './connector';
+import { drainOutboxOnce } from './outbox-worker';
 import { type ConnectorSetup, setupConnector } from './test-support';
 
 let s: ConnectorSetup;
@@ -116,6 +117,39 @@ describe('outbox delivery', () => {
     expect(s.emu.control.requestCount({ method: 'POST', path: '*/items' })).toBe(1);
   });
 
+  it('drops rows queued for a day that one delivery already brought up to date', async () => {
+    await save(ben.id, '2026-09-01', 'available');
+    await save(ben.id, '2026-09-01', 'unavailable');
+    await save(ben.id, '2026-09-02', 'available');
+    // A round that claims only the first row still sends the day's latest state, so the day's other
+    // row is done too; the other day's row is not.
+    const session = await sharePointFor(s.t.ctx).session();
+    const result = await drainOutboxOnce(s.t.ctx.db, session, () => new Date(clock), { batchSize: 1 });
+    expect(result).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(byKey().get('2002|2026-09-01')).toEqual([expect.objectContaining({ Status: 'Unavailable' })]);
+    expect((await outbox()).map((r) => r.date)).toEqual(['2026-09-02']);
+    await drainAll();
+  });
+
+  it('keeps a day queued when it changed after it was read for delivery', async () => {
+    await save(ben.id, '2026-09-03', 'available');
+    // The next save lands while the round is talking to SharePoint (between read and bookkeeping).
+    s.emu.control.setLatency(150);
+    const round = drain();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await save(ben.id, '2026-09-03', 'limited', 'changed mid-round');
+    await round;
+    s.emu.control.setLatency(null);
+    const [day] = await s.t.ctx.db.select().from(availability).where(eq(availability.date, '2026-09-03'));
+    expect(day?.syncedToSharePoint).toBe(false);
+    expect(await outbox()).toHaveLength(1);
+    await drainAll();
+    expect(byKey().get('2002|2026-09-03')).toEqual([
+      expect.objectContaining({ Status: 'Limited', Notes: 'changed mid-round' }),
+    ]);
+    expect(await outbox()).toHaveLength(0);
+  });
+
   it('finds an existing item by key when the portal does not know its id (no duplicate)', async () => {
     s.emu.control.addItem(list(), {
       Title: '2002|2026-05-06',
@@ -151,6 +185,30 @@ describe('outbox delivery', () => {
     expect(byKey().get('2002|2026-05-07')).toHaveLength(1);
     expect(byKey().get('2001|2026-05-07')![0]).toMatchObject({ Status: 'Limited', Notes: 'first try' });
     expect(s.emu.control.requests({ method: 'POST' }).filter((r) => r.fault).length).toBe(2);
+  });
+
+  it('never lets an update SharePoint applies late overwrite a newer value', async () => {
+    await save(ann.id, '2026-05-12', 'available', 'v1');
+    await drain();
+    // The first PATCH of v2 is stored only after the client has given up on it (2.5 s; the
+    // client's timeout is 0.6 s); the retry succeeds at once. v3 then goes out before the late v2
+    // arrives, and the late v2 must not win.
+    s.emu.control.addFault({
+      method: 'PATCH',
+      path: '*/fields',
+      times: 1,
+      action: { type: 'delay', ms: 2500 },
+    });
+    const started = Date.now();
+    await save(ann.id, '2026-05-12', 'limited', 'v2');
+    expect(await drain()).toMatchObject({ delivered: 1, failed: 0 });
+    await save(ann.id, '2026-05-12', 'unavailable', 'v3');
+    expect(await drain()).toMatchObject({ delivered: 1, failed: 0 });
+    await new Promise((r) => setTimeout(r, Math.max(0, started + 2800 - Date.now())));
+    expect(s.emu.control.requests({ method: 'PATCH' }).some((r) => r.fault === 'delay')).toBe(true);
+    expect(byKey().get('2001|2026-05-12')).toEqual([
+      expect.objectContaining({ Status: 'Unavailable', Notes: 'v3' }),
+    ]);
   });
 
   it('skips facilitators without a freelancer ID and says why, keeping the days queued', async () => {

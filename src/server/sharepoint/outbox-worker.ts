@@ -9,7 +9,7 @@
  * blindly, the key is looked up first, so an item is never duplicated. A failed day is rescheduled
  * with backoff (attempts, next_attempt_at, last_error): nothing is lost and delivery resumes alone.
  */
-import { and, asc, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { availability, syncOutbox, users } from '../db/schema';
 import { describeError, isSharePointError, SharePointError } from './errors';
@@ -197,6 +197,32 @@ function isServiceFailure(error: unknown): boolean {
 }
 
 /**
+ * Rows a round of this process claimed before the round failed on the database (PostgreSQL restarted
+ * or unreachable mid-round). Their lease would hide them for leaseMs (10 minutes) although nobody
+ * works on them any more; the next round of this process hands them back first. Only rows still
+ * holding that lease are touched (found by system/faults.test.ts: after a one-second PostgreSQL
+ * restart, a round's days reached SharePoint ten minutes late).
+ */
+const abandonedLeases = new WeakMap<Db, OutboxRow[]>();
+
+async function releaseAbandonedLeases(db: Db, now: () => Date): Promise<void> {
+  const rows = abandonedLeases.get(db);
+  if (!rows?.length) return;
+  const byLease = new Map<number, number[]>();
+  for (const row of rows) {
+    const at = row.nextAttemptAt.getTime();
+    byLease.set(at, [...(byLease.get(at) ?? []), row.id]);
+  }
+  for (const [leaseUntil, ids] of byLease) {
+    await db
+      .update(syncOutbox)
+      .set({ nextAttemptAt: now() })
+      .where(and(inArray(syncOutbox.id, ids), eq(syncOutbox.nextAttemptAt, new Date(leaseUntil))));
+  }
+  abandonedLeases.delete(db);
+}
+
+/**
  * One round: claim a batch, deliver it, record the outcome. `session` null means SharePoint is not
  * configured: rows stay queued untouched.
  */
@@ -205,6 +231,25 @@ export async function drainOutboxOnce(
   session: SharePointSession | null,
   now: () => Date,
   partial: Partial<OutboxOptions> = {},
+): Promise<DrainResult> {
+  await releaseAbandonedLeases(db, now);
+  const round: { claimed: OutboxRow[] } = { claimed: [] };
+  try {
+    return await drainRound(db, session, now, partial, round);
+  } catch (error) {
+    if (round.claimed.length > 0) {
+      abandonedLeases.set(db, [...(abandonedLeases.get(db) ?? []), ...round.claimed]);
+    }
+    throw error;
+  }
+}
+
+async function drainRound(
+  db: Db,
+  session: SharePointSession | null,
+  now: () => Date,
+  partial: Partial<OutboxOptions>,
+  round: { claimed: OutboxRow[] },
 ): Promise<DrainResult> {
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...partial };
   const result: DrainResult = {
@@ -218,6 +263,7 @@ export async function drainOutboxOnce(
   if (!session) return result;
 
   const claimed = await claim(db, now(), options);
+  round.claimed = claimed;
   result.claimed = claimed.length;
   if (claimed.length === 0) return result;
 
@@ -328,6 +374,15 @@ export async function drainOutboxOnce(
       ? { id: d.day.sharePointItemId }
       : known.get(d.key);
     for (let attempt = 1; attempt <= maxAttempts + 2; attempt++) {
+      if (target && !target.eTag) {
+        // Every update goes out with If-Match. An earlier update of ours whose answer timed out
+        // may still be applied by SharePoint later, after a newer value was written; without
+        // If-Match it would silently overwrite the newer value for good (system/
+        // sharepoint-faults.test.ts found this). With the eTag read just before, that late
+        // update fails with 412 instead. A missing item (deleted in SharePoint) reads as none.
+        const current = await client.getItem(siteId, listId, target.id);
+        target = current ? { id: current.id, eTag: current.eTag } : await lookupOne(d.key);
+      }
       if (target) {
         const updated = await client.updateItemFields(
           siteId,
@@ -408,28 +463,54 @@ export async function drainOutboxOnce(
 /**
  * Bookkeeping for a round, in one transaction: remember each item id, mark a day synced only if it
  * still holds what was sent (a newer change has its own outbox row), and drop the delivered rows.
+ * Rows queued for a day by saves that committed before this round's delivery are dropped with them
+ * when the day still holds what was sent: SharePoint already has that value, and without this a busy
+ * day left a trail of rows that each cost another round (system/load.test.ts found 759 left after a
+ * short load on PGlite).
  */
 async function recordDelivered(
   db: Db,
   done: Array<{ day: AvailabilityRow; itemId: string; rows: OutboxRow[] }>,
 ): Promise<void> {
   if (done.length === 0) return;
+  // Saves lock a user's days in date order (a bulk save writes them ascending); taking the locks
+  // here in (user, date) order too means the two never wait on each other in a cycle. Unordered,
+  // PostgreSQL found a deadlock between this update and a bulk save under load.
+  const ordered = [...done].sort(
+    (a, b) => a.day.userId - b.day.userId || (a.day.date < b.day.date ? -1 : a.day.date > b.day.date ? 1 : 0),
+  );
   await db.transaction(async (tx) => {
-    for (let i = 0; i < done.length; i += 500) {
-      const values = done
-        .slice(i, i + 500)
-        .map(
-          ({ day, itemId }) =>
-            sql`(${day.id}::int, ${itemId}::text, ${day.status}::text, ${day.startTime}::text, ${day.endTime}::text, ${day.notes}::text)`,
-        );
+    for (let i = 0; i < ordered.length; i += 500) {
+      const chunk = ordered.slice(i, i + 500);
+      await tx
+        .select({ id: availability.id })
+        .from(availability)
+        .where(
+          inArray(
+            availability.id,
+            chunk.map(({ day }) => day.id),
+          ),
+        )
+        .orderBy(asc(availability.userId), asc(availability.date))
+        .for('update');
+      const values = chunk.map(
+        ({ day, itemId }) =>
+          sql`(${day.id}::int, ${itemId}::text, ${day.status}::text, ${day.startTime}::text, ${day.endTime}::text, ${day.notes}::text)`,
+      );
+      const sent = sql`(values ${sql.join(values, sql`, `)}) as v(id, item_id, status, start_time, end_time, notes)`;
+      const unchanged = sql`a.status = v.status and a.start_time = v.start_time and a.end_time = v.end_time and a.notes = v.notes`;
       await tx.execute(sql`
         update ${availability} as a
         set sharepoint_item_id = v.item_id,
-            synced_to_sharepoint = case
-              when a.status = v.status and a.start_time = v.start_time and a.end_time = v.end_time and a.notes = v.notes
-              then true else a.synced_to_sharepoint end
-        from (values ${sql.join(values, sql`, `)}) as v(id, item_id, status, start_time, end_time, notes)
+            synced_to_sharepoint = case when ${unchanged} then true else a.synced_to_sharepoint end
+        from ${sent}
         where a.id = v.id`);
+      // The days are locked, so no save can change one between this check and the commit; a save
+      // still in flight has not committed its row, which this statement cannot see and so keeps.
+      await tx.execute(sql`
+        delete from ${syncOutbox} as o
+        using ${availability} as a, ${sent}
+        where a.id = v.id and ${unchanged} and o.user_id = a.user_id and o.date = a.date`);
     }
     const ids = done.flatMap(({ rows }) => rows.map((r) => r.id));
     for (let i = 0; i < ids.length; i += 1000) {
