@@ -22,7 +22,8 @@ import { migrateDatabase } from './db/migrate';
 import { ensureInitialStaff } from './db/seed';
 import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { refuseCrossSite } from './http/cross-site';
-import { registerErrorHandling } from './http/errors';
+import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
+import { refuseUnstorableText } from './http/text-input';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
 import { authRoutes } from './modules/auth/routes';
 import { availabilityRoutes } from './modules/availability/routes';
@@ -105,6 +106,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { maxParamLength: 200 },
+    // URLs the router cannot read get our error shape, not Fastify's (see frameworkErrorHandler).
+    frameworkErrors: frameworkErrorHandler,
+    // Graceful shutdown: once close() begins, a request that still arrives on an open keep-alive
+    // connection is served (with `Connection: close`) rather than answered with Fastify's bare 503.
+    // PGlite runs queries on the event loop, so a request sent just before SIGTERM may be read only
+    // after it; the client sent it to a live server and should get its answer (system/faults.test.ts).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   const database =
@@ -112,15 +120,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrateDatabase(database);
   const appSecret = await resolveAppSecret(config.APP_SECRET, database, config.DATA_DIR);
 
+  const now = options.now ?? (() => new Date());
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     appSecret,
-    sessions: createSessionStore(database.db, appSecret),
-    loginThrottle: createLoginThrottle(database.db, options.loginThrottle ?? DEFAULT_THROTTLE),
+    // Sessions and the login throttle keep time by the app's clock, so expiry and pauses follow `now`.
+    sessions: createSessionStore(database.db, appSecret, now),
+    loginThrottle: createLoginThrottle(database.db, options.loginThrottle ?? DEFAULT_THROTTLE, now),
     log: app.log,
-    now: options.now ?? (() => new Date()),
+    now,
   };
 
   configureSharePoint(ctx, options.sharePoint);
@@ -199,10 +209,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       request.sessionToken = token;
     }
   });
-  app.addHook('preHandler', enforceAccess);
+  // Access is decided as soon as the session is known, before the body is read or validated: a caller
+  // who may not use a route learns nothing about its input rules (400s) and cannot make us parse a body.
+  app.addHook('onRequest', enforceAccess);
+  // NUL and lone surrogates cannot be stored: 400 before validation, never a 500 from the database.
+  app.addHook('preValidation', refuseUnstorableText);
   app.addHook('onSend', async (request, reply, payload) => {
     // API answers are per-user; no shared cache may keep them.
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  // Graceful shutdown: a request in flight when close() begins is answered with `Connection: close`,
+  // so its keep-alive connection ends with the answer. Without it the connection stayed open after
+  // the answer, server.close() waited for the 72-second keep-alive timeout and the process was
+  // force-exited with code 1 after 15 s (system/faults.test.ts).
+  let shuttingDown = false;
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (shuttingDown) reply.header('connection', 'close');
     return payload;
   });
 
@@ -216,7 +242,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // The reader's own CSP replaces ours and allows framing by this origin; no page of ours may be framed.
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+  });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
@@ -279,8 +310,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ctx,
     routes,
     async close() {
-      await scheduler?.stop();
-      await app.close();
+      // Stop listening at once (app.close waits for requests in flight) while the scheduler finishes
+      // its round; the database closes only when both are done.
+      // Connections idle at that moment are closed by server.close(); one that turns idle later
+      // (an answer that went out just before the header above applied) is closed here.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 250);
+      try {
+        await Promise.all([scheduler?.stop(), app.close()]);
+      } finally {
+        clearInterval(reaper);
+      }
       if (!options.database) await database.close();
     },
   };

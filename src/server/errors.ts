@@ -34,3 +34,49 @@ export function pgErrorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+// SQLSTATE classes and codes that mean "the database cannot be reached or is going away", not "this
+// query is wrong": 08 connection exception, 57P01-57P03 shutdown / crash / starting up, 53300 too
+// many connections.
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+// node-postgres raises these without a code when a connection is lost or cannot be had in time.
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+  'Query read timeout',
+];
+
+/**
+ * True when the database is unreachable (PostgreSQL restarting, stopped, failing over, out of
+ * connections): the request may work again in a moment, so it is answered 503, not 500. SharePoint
+ * network errors never reach here raw (the connector wraps them), so socket codes mean the database.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_NODE_CODES.has(code)))
+      return true;
+    if (
+      typeof message === 'string' &&
+      UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m) || message.includes(m))
+    )
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is not available right now. Please try again in a moment.';

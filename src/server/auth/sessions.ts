@@ -23,7 +23,15 @@ export interface SessionStore {
   purgeExpired(): Promise<number>;
 }
 
-export function createSessionStore(db: Db, appSecret: string): SessionStore {
+/**
+ * `now` is the app's clock (AppContext.now): expiry follows the same time as everything else, and tests
+ * can move it to prove idle and absolute expiry.
+ */
+export function createSessionStore(
+  db: Db,
+  appSecret: string,
+  now: () => Date = () => new Date(),
+): SessionStore {
   const key = deriveKey(appSecret, 'session-id');
   // The database keeps only a keyed hash of the cookie value: a copy of the table opens no session.
   const idFor = (token: string) => createHmac('sha256', key).update(token).digest('base64url');
@@ -31,25 +39,27 @@ export function createSessionStore(db: Db, appSecret: string): SessionStore {
   return {
     async create(userId) {
       const token = randomToken(32);
-      const now = Date.now();
-      const expiresAt = new Date(now + SESSION_ABSOLUTE_MS);
-      await db.insert(sessions).values({ id: idFor(token), userId, expiresAt, lastSeenAt: new Date(now) });
+      const createdAt = now();
+      const expiresAt = new Date(createdAt.getTime() + SESSION_ABSOLUTE_MS);
+      await db
+        .insert(sessions)
+        .values({ id: idFor(token), userId, createdAt, expiresAt, lastSeenAt: createdAt });
       return { token, expiresAt };
     },
 
     async resolve(token) {
       if (!token || token.length > 200) return null;
       const id = idFor(token);
-      const now = new Date();
-      const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS);
+      const at = now();
+      const idleCutoff = new Date(at.getTime() - SESSION_IDLE_MS);
       const [row] = await db
         .select({ session: sessions, user: users })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, idleCutoff)));
+        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, at), gt(sessions.lastSeenAt, idleCutoff)));
       if (!row) return null;
-      if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-        await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+      if (at.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+        await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, id));
       }
       return { user: row.user, sessionId: id };
     },
@@ -66,11 +76,11 @@ export function createSessionStore(db: Db, appSecret: string): SessionStore {
     },
 
     async purgeExpired() {
-      const now = new Date();
+      const at = now();
       const deleted = await db
         .delete(sessions)
         .where(
-          or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS))),
+          or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, new Date(at.getTime() - SESSION_IDLE_MS))),
         )
         .returning({ id: sessions.id });
       return deleted.length;

@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { AppError } from '../errors';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors';
 
 function fieldErrorsFrom(issues: { path: PropertyKey[] | string; message: string }[]) {
   const fieldErrors: Record<string, string[]> = {};
@@ -47,7 +47,47 @@ export function registerErrorHandling(app: FastifyInstance): void {
           : 'The request could not be read';
       return reply.code(status).send({ message });
     }
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or unreachable: a clear, retryable answer, and one short log line per
+      // request rather than a stack trace each (an outage fails every request at once). The
+      // driver's own error only: drizzle's wrapper message carries the query and its parameters.
+      let cause: unknown = error;
+      for (let depth = 0; depth < 5 && (cause as { cause?: unknown }).cause; depth++) {
+        cause = (cause as { cause?: unknown }).cause;
+      }
+      request.log.warn(
+        {
+          code: (cause as { code?: unknown }).code,
+          err: cause instanceof Error ? cause.message : String(cause),
+        },
+        'database unavailable',
+      );
+      return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE_MESSAGE });
+    }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: a URL the router cannot read (bad percent-encoding such as
+ * `/api/staff/users/%C0%AE`, an over-long path parameter) is answered before any hook or error
+ * handler runs, by default with Fastify's own body `{error, code, message, statusCode}` that echoes
+ * the path. Found by the fuzz suite; answered in our one error shape instead.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .send({
+      message:
+        status >= 500
+          ? 'Something went wrong on our side. Please try again.'
+          : 'The request could not be read',
+    });
 }

@@ -52,6 +52,7 @@ describe('route-group guards', () => {
   });
 });
 
+// Security headers on every response: sessions-security.test.ts
 describe('platform', () => {
   it('reports health with the database checked', async () => {
     const response = await t.app.inject({ url: '/api/health' });
@@ -69,17 +70,6 @@ describe('platform', () => {
     );
     const docs = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(docs.statusCode);
-  });
-
-  it('sends the security headers on every response, API or page', async () => {
-    for (const url of ['/api/health', '/api/user', '/some/page']) {
-      const response = await t.app.inject({ url });
-      const csp = String(response.headers['content-security-policy']);
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
-      expect(csp).toContain("frame-ancestors 'none'");
-      expect(response.headers['x-content-type-options']).toBe('nosniff');
-    }
   });
 
   it('refuses a body over the limit with 413 and a message', async () => {

@@ -3,6 +3,8 @@
  * SharePoint leaves empty columns out; an empty string or only spaces count as missing too.
  */
 
+import { storableText } from '../http/text-input';
+
 export const BOOKING_COLUMNS = {
   title: 'Title',
   freelancerId: 'FreelancerID',
@@ -61,7 +63,8 @@ export function fieldText(fields: Record<string, unknown> | undefined, name: str
   const value = fields?.[name];
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') {
-    const trimmed = value.trim();
+    // storable: a NUL in one item must not fail the whole refresh (PostgreSQL text refuses it)
+    const trimmed = storableText(value).trim();
     return trimmed === '' ? null : trimmed;
   }
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
@@ -74,7 +77,7 @@ export function normaliseFreelancerId(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
   if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
+  const trimmed = storableText(value).trim();
   return trimmed === '' ? null : trimmed;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString, timeString } from './common';
+import { bodyId, dateString, timeString } from './common';
 
 export const AVAILABILITY_STATUSES = ['available', 'limited', 'unavailable'] as const;
 export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
@@ -23,7 +23,7 @@ export const availability = z.object({
 export type Availability = z.infer<typeof availability>;
 
 const notesField = z.string().max(2000, 'Notes must be at most 2000 characters');
-const userIdField = z.coerce.number().int().positive().max(2_147_483_647);
+const userIdField = bodyId;
 
 const timesInOrder = (value: { startTime?: string | undefined; endTime?: string | undefined }) =>
   !value.startTime || !value.endTime || value.startTime < value.endTime;

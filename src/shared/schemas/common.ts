@@ -11,6 +11,25 @@ export const timeString = z
   .string()
   .regex(/^(|([01]\d|2[0-3]):[0-5]\d)$/, 'Time must be in HH:mm format or empty');
 
+/**
+ * A record id in a JSON body: a whole number, or its digits as text. `z.coerce.number()` alone also
+ * took `true` (as 1), `[5]` (as 5) and `"0x10"` (as 16), so a wrong-typed id could name a real record
+ * (found by the fuzz suite: `{"userId": true}` saved a day for account 1).
+ */
+export const bodyId = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,10}$/),
+    ],
+    { error: 'Must be a whole number' },
+  )
+  .transform(Number)
+  .pipe(z.number().int().positive().max(2_147_483_647));
+
 export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Inclusive range query used by every list endpoint. */

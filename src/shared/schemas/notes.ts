@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString } from './common';
+import { bodyId, dateString } from './common';
 
 export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -30,7 +30,7 @@ const noteDate = z
   .pipe(dateString);
 
 export const createNoteBody = z.object({
-  facilitatorId: z.coerce.number().int().positive().max(2_147_483_647),
+  facilitatorId: bodyId,
   date: noteDate,
   note: noteText,
   priority: priority.default('normal'),

@@ -163,7 +163,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { token, expiresAt } = await changePassword(ctx, currentUser(request), request.body);
+        const { token, expiresAt } = await changePassword(
+          ctx,
+          currentUser(request),
+          request.body,
+          request.ip,
+        );
         setSessionCookie(request, reply, token, expiresAt);
         return { message: 'Password updated' };
       },

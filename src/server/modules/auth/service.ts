@@ -30,24 +30,15 @@ export async function signIn(
   },
 ): Promise<SignIn> {
   const failure = input.staffOnly ? INVALID_STAFF_LOGIN : INVALID_LOGIN;
-  const wait = await ctx.loginThrottle.retryAfterSeconds(input.username, input.address);
-  if (wait > 0) {
-    throw new AppError(
-      429,
-      `Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`,
-      undefined,
-      {
-        'retry-after': String(wait),
-      },
-    );
-  }
+  // counted before the password check, so guesses sent in parallel are limited too
+  await beginPasswordCheck(ctx, input.username, input.address);
   const user = await findUserByUsername(ctx.db, input.username);
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordOk || (input.staffOnly && user.role !== STAFF_ROLE)) {
-    await ctx.loginThrottle.recordFailure(input.username, input.address);
+    // the attempt was counted by begin(): a failure stays counted
     throw new AppError(401, failure);
   }
-  await ctx.loginThrottle.recordSuccess(input.username);
+  await ctx.loginThrottle.succeeded(input.username, input.address);
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id);
   return { user, token, expiresAt };
@@ -80,10 +71,15 @@ export async function changePassword(
   ctx: AppContext,
   user: UserRow,
   body: ChangePasswordBody,
+  address: string,
 ): Promise<{ token: string; expiresAt: Date }> {
+  // The current password is a guess like a sign-in: the same limits, or a borrowed session could try
+  // passwords without end.
+  await beginPasswordCheck(ctx, user.username, address);
   if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
     throw badRequest('Current password is incorrect', { currentPassword: ['Current password is incorrect'] });
   }
+  await ctx.loginThrottle.succeeded(user.username, address);
   if (body.newPassword === body.currentPassword) {
     throw badRequest('New password must be different from current password', {
       newPassword: ['New password must be different from current password'],
@@ -95,6 +91,21 @@ export async function changePassword(
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
   });
   return ctx.sessions.create(user.id);
+}
+
+/** Count a password check against the account and address limits; 429 with Retry-After when paused. */
+async function beginPasswordCheck(ctx: AppContext, username: string, address: string): Promise<void> {
+  const wait = await ctx.loginThrottle.begin(username, address);
+  if (wait > 0) {
+    throw new AppError(
+      429,
+      `Too many failed sign-in attempts. Try again in ${describeWait(wait)}.`,
+      undefined,
+      {
+        'retry-after': String(wait),
+      },
+    );
+  }
 }
 
 function describeWait(seconds: number): string {
