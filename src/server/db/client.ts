@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -33,21 +34,56 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // While PostgreSQL is away a request waits at most this long for a connection, then fails
+      // with 503 (http/errors.ts) instead of hanging.
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+    });
     // A dropped connection must not crash the process; the pool replaces it on the next checkout.
     pool.on('error', () => {});
+    // The pool's own listener covers idle connections only. A connection that is checked out but
+    // between queries (a transaction's JS work, a job lock held while SharePoint is called) that
+    // PostgreSQL terminates (restart, failover, admin) emits 'error' on the client, and with no
+    // listener Node ends the process (found by system/faults.test.ts: a PostgreSQL restart killed
+    // the portal). The client is marked unusable either way; its next query fails and release()
+    // discards it.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     return { db, kind: 'postgres', shared: true, pool, close: () => pool.end() };
   }
   let client: PGlite;
+  let lock: DataDirLock | undefined;
   if (options.dataDir === 'memory://') {
     client = new PGlite();
   } else {
     const path = join(options.dataDir, 'pglite');
     mkdirSync(path, { recursive: true });
+    // One process at a time: a second portal, or a backup, on the same files would corrupt them.
+    lock = acquireDataDirLock(options.dataDir, 'a running portal');
     client = new PGlite(path);
   }
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', shared: false, close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    shared: false,
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
 }
