@@ -75,7 +75,20 @@ export async function startPostgres(): Promise<PostgresCluster> {
       await start();
     },
     async restart() {
-      await asPostgres('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-o', options, 'restart']);
+      // With -l, as for start: without it the new postmaster keeps pg_ctl's stdout open and the
+      // call never returns.
+      await asPostgres('pg_ctl', [
+        '-D',
+        dataDir,
+        '-l',
+        join(dir, 'server.log'),
+        '-m',
+        'fast',
+        '-w',
+        '-o',
+        options,
+        'restart',
+      ]);
     },
     async destroy() {
       await asPostgres('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']).catch(() => {});
