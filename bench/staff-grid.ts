@@ -233,7 +233,7 @@ async function main() {
             .waitFor({ state: 'visible', timeout: 60_000 });
           browserTimes.push(performance.now() - t0);
           domRows.push(await page.locator('[data-testid="grid-row"]').count());
-          const label = await page.getByTestId('grid-label').innerText();
+          const label = await page.getByTestId('grid-label').textContent();
           const t1 = performance.now();
           await page.getByRole('button', { name: 'Next month' }).click();
           await page.waitForFunction(
