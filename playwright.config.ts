@@ -14,7 +14,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
-  // generous: each screen runs axe and full-page screenshots twice, on two shared cores
+  // generous: each screen runs axe and a full-page screenshot in two themes, on two shared cores
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
@@ -34,9 +34,20 @@ export default defineConfig({
       ],
     },
   },
+  /*
+   * Both projects run every screen check (checkScreen: axe and a screenshot in light and dark) and
+   * everything that looks or behaves differently on a small touch screen (layout, drawer, long-press,
+   * swipe). A test whose behaviour does not depend on the viewport, and that checks no screen, is
+   * tagged `{ tag: '@desktop-only' }`: it runs in the desktop project only, so the phone project
+   * does not repeat it. Tag a test only when nothing it asserts could differ at 390 px with touch.
+   */
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
-    { name: 'phone', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+    {
+      name: 'phone',
+      use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+      grepInvert: /@desktop-only/,
+    },
   ],
   webServer: {
     command: 'node e2e/serve.mjs',

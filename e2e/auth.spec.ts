@@ -1,9 +1,9 @@
 import { FACILITATORS, STAFF } from './constants';
-import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+import { checkScreen, expect, holdRequests, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const alice = FACILITATORS.alice;
 
-test.describe('route guard', () => {
+test.describe('route guard', { tag: '@desktop-only' }, () => {
   for (const path of ['/', '/settings', '/change-password']) {
     test(`signed-out visitors to ${path} end at /auth`, async ({ page }) => {
       await page.goto(path);
@@ -15,7 +15,7 @@ test.describe('route guard', () => {
   }
 });
 
-test('a spinner shows while the session loads', async ({ page }) => {
+test('a spinner shows while the session loads', { tag: '@desktop-only' }, async ({ page }) => {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -78,17 +78,17 @@ test.describe('facilitator login', () => {
     await checkScreen(page, testInfo, 'login-failed');
   });
 
-  test('a correct login welcomes the user and opens the home page', async ({ page }) => {
+  test('a correct login welcomes the user and opens the home page', { tag: '@desktop-only' }, async ({
+    page,
+  }) => {
     await page.goto('/auth');
     await page.getByLabel('Username', { exact: true }).fill(alice.username);
     await page.getByLabel('Password', { exact: true }).fill(alice.password);
-    // hold the request briefly to see the pending label
-    await page.route('**/api/login', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.continue();
-    });
+    // hold the request until the pending label has been seen
+    const release = await holdRequests(page, '**/api/login');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    release();
     await expect(toastLocator(page)).toContainText('Login successful');
     await expect(toastLocator(page)).toContainText(`Welcome back, ${alice.displayName}!`);
     await expect(page).toHaveURL(/\/$/);
@@ -96,7 +96,7 @@ test.describe('facilitator login', () => {
     await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${alice.displayName}`);
   });
 
-  test('a signed-in visitor to /auth is sent to /', async ({ page }) => {
+  test('a signed-in visitor to /auth is sent to /', { tag: '@desktop-only' }, async ({ page }) => {
     await loginAsFacilitator(page, alice);
     await page.goto('/auth');
     await expect(page).toHaveURL(/\/$/);
@@ -147,7 +147,7 @@ test.describe('staff login', () => {
     await checkScreen(page, testInfo, 'staff-login-required');
   });
 
-  test('the password can be shown and hidden', async ({ page }) => {
+  test('the password can be shown and hidden', { tag: '@desktop-only' }, async ({ page }) => {
     await page.goto('/staff-login');
     const password = page.getByLabel('Password', { exact: true });
     await password.fill('secret-value');
@@ -168,7 +168,7 @@ test.describe('staff login', () => {
     await checkScreen(page, testInfo, 'staff-login-failed');
   });
 
-  test('a facilitator cannot sign in as staff', async ({ page }) => {
+  test('a facilitator cannot sign in as staff', { tag: '@desktop-only' }, async ({ page }) => {
     await page.goto('/staff-login');
     await page.getByLabel('Username', { exact: true }).fill(FACILITATORS.ben.username);
     await page.getByLabel('Password', { exact: true }).fill(FACILITATORS.ben.password);
@@ -176,7 +176,7 @@ test.describe('staff login', () => {
     await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
   });
 
-  test('a network failure says so', async ({ page }) => {
+  test('a network failure says so', { tag: '@desktop-only' }, async ({ page }) => {
     await page.route('**/api/auth/staff-login', (route) => route.abort('failed'));
     await page.goto('/staff-login');
     await page.getByLabel('Username', { exact: true }).fill(STAFF.username);

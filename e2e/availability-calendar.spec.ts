@@ -203,22 +203,26 @@ test.describe('facilitator home: availability calendar', () => {
     expect((await page.request.get('/api/user')).status()).toBe(401);
   });
 
-  test('toolbar: title, month label, previous / next, Today', async ({ page }, testInfo) => {
-    await loginAsFacilitator(page, bookedUser(testInfo));
-    await openHome(page);
-    await expect(page.getByRole('heading', { level: 1, name: 'Availability Calendar' })).toBeVisible();
-    const label = page.getByTestId('month-label');
-    await expect(label).toHaveText(monthLabel(today));
-    expect(await label.textContent()).toMatch(/^[A-Z][a-z]+ \d{4}$/);
-    await page.getByRole('button', { name: 'Next month' }).click();
-    await expect(label).toHaveText(monthLabel(nextMonth(today)));
-    await page.getByRole('button', { name: 'Previous month' }).click();
-    await page.getByRole('button', { name: 'Previous month' }).click();
-    await expect(label).toHaveText(monthLabel(previousMonth(today)));
-    await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
-    await page.getByRole('button', { name: 'Today' }).click();
-    await expect(label).toHaveText(monthLabel(today));
-  });
+  test(
+    'toolbar: title, month label, previous / next, Today',
+    { tag: '@desktop-only' },
+    async ({ page }, testInfo) => {
+      await loginAsFacilitator(page, bookedUser(testInfo));
+      await openHome(page);
+      await expect(page.getByRole('heading', { level: 1, name: 'Availability Calendar' })).toBeVisible();
+      const label = page.getByTestId('month-label');
+      await expect(label).toHaveText(monthLabel(today));
+      expect(await label.textContent()).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+      await page.getByRole('button', { name: 'Next month' }).click();
+      await expect(label).toHaveText(monthLabel(nextMonth(today)));
+      await page.getByRole('button', { name: 'Previous month' }).click();
+      await page.getByRole('button', { name: 'Previous month' }).click();
+      await expect(label).toHaveText(monthLabel(previousMonth(today)));
+      await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
+      await page.getByRole('button', { name: 'Today' }).click();
+      await expect(label).toHaveText(monthLabel(today));
+    },
+  );
 
   test('grid: weekdays only, day numbers, status bars, borrowed days inert, today highlighted', async ({
     page,
@@ -496,7 +500,7 @@ test.describe('facilitator home: availability calendar', () => {
     expect(rows).toMatchObject([{ date, status: 'limited', startTime: '', endTime: '13:00' }]);
   });
 
-  test('Update Availability: end before start is refused in the dialog', async ({
+  test('Update Availability: end before start is refused in the dialog', { tag: '@desktop-only' }, async ({
     page,
     makeFacilitator,
   }) => {
@@ -627,7 +631,10 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(dialog.getByText('Choose at least one day of the week')).toBeVisible();
   });
 
-  test('bulk error shows the Error toast with the server message', async ({ page, makeFacilitator }) => {
+  test('bulk error shows the Error toast with the server message', { tag: '@desktop-only' }, async ({
+    page,
+    makeFacilitator,
+  }) => {
     await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);
     await page.route('**/api/availability/bulk', (route) =>
@@ -640,7 +647,10 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
   });
 
-  test('keyboard: roving tab stop, arrow keys, Enter opens the day', async ({ page, makeFacilitator }) => {
+  test('keyboard: roving tab stop, arrow keys, Enter opens the day', { tag: '@desktop-only' }, async ({
+    page,
+    makeFacilitator,
+  }) => {
     await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);
     const grid = page.getByRole('grid');
@@ -694,18 +704,20 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(page.getByRole('grid').locator('td[tabindex="0"]')).toBeFocused();
   });
 
-  test('keyboard: a booked day answers Enter with the toast; chips open by keyboard', async ({
-    page,
-  }, testInfo) => {
-    await loginAsFacilitator(page, bookedUser(testInfo));
-    await openHome(page);
-    // click the day number area to make it the active day, then use keys
-    await cell(page, days.full).click({ position: { x: 8, y: 8 } });
-    await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
-    await cell(page, days.full).focus();
-    await page.keyboard.press('Tab');
-    await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
-  });
+  test(
+    'keyboard: a booked day answers Enter with the toast; chips open by keyboard',
+    { tag: '@desktop-only' },
+    async ({ page }, testInfo) => {
+      await loginAsFacilitator(page, bookedUser(testInfo));
+      await openHome(page);
+      // click the day number area to make it the active day, then use keys
+      await cell(page, days.full).click({ position: { x: 8, y: 8 } });
+      await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
+      await cell(page, days.full).focus();
+      await page.keyboard.press('Tab');
+      await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+import { checkScreen, expect, holdRequests, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 function fields(page: Page) {
   return {
@@ -70,7 +70,10 @@ test.describe('change password', () => {
     await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
   });
 
-  test('a wrong current password shows the server message', async ({ page, makeFacilitator }) => {
+  test('a wrong current password shows the server message', { tag: '@desktop-only' }, async ({
+    page,
+    makeFacilitator,
+  }) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
     await page.goto('/change-password');
@@ -96,15 +99,14 @@ test.describe('change password', () => {
     await f.current.fill(user.password);
     await f.next.fill(newPassword);
     await f.confirm.fill(newPassword);
-    await page.route('**/api/user/password', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.continue();
-    });
+    // held until the pending label has been seen
+    const release = await holdRequests(page, '**/api/user/password');
     // The redirect timer starts when the answer arrives; timing from the answer, not from when the
     // toast was noticed, keeps a busy machine's late observation out of the measurement.
     const answered = page.waitForResponse('**/api/user/password');
     await f.submit.click();
     await expect(page.getByRole('button', { name: 'Changing...' })).toBeDisabled();
+    release();
     await answered;
     const answeredAt = Date.now();
 

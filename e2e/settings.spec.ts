@@ -1,8 +1,9 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { emulatorSettings } from './emulator';
 import {
   expect as baseExpect,
   checkScreen,
+  holdRequests,
   loginAsFacilitator,
   loginAsStaff,
   test,
@@ -46,15 +47,6 @@ async function openSettings(page: Page) {
   await page.goto('/settings');
   await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save Settings' })).toBeVisible();
-}
-
-/** Holds a request back so an in-between state can be seen; the real server still answers. */
-async function slowDown(page: Page, url: string, ms = 2500) {
-  await page.route(url, async (route: Route) => {
-    if (route.request().method() !== 'POST') return route.fallback();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.fallback();
-  });
 }
 
 test.describe('SharePoint settings', () => {
@@ -152,11 +144,13 @@ test.describe('SharePoint settings', () => {
     await expect(status).toContainText('Connection not tested yet');
 
     // the real server asks the emulator's token endpoint, which refuses the wrong client secret
-    await slowDown(page, TEST_API);
+    // held in the browser until the in-between state has been seen; then the real server answers
+    const release = await holdRequests(page, TEST_API, 'POST');
     await page.getByRole('button', { name: 'Test Connection' }).click();
     await expect(page.getByRole('button', { name: 'Testing...' })).toBeDisabled();
     await expect(status).toHaveAttribute('data-state', 'testing');
     await expect(status).toContainText('Testing connection to SharePoint...');
+    release();
 
     await expect(status).toHaveAttribute('data-state', 'error', { timeout: 20_000 });
     await expect(status).toContainText('Connection Error');
@@ -186,7 +180,7 @@ test.describe('SharePoint settings', () => {
     await expect(status).toContainText('Failed to connect to SharePoint.');
   });
 
-  test('save failure shows "Error" and the fallback message', async ({ page }) => {
+  test('save failure shows "Error" and the fallback message', { tag: '@desktop-only' }, async ({ page }) => {
     await openSettings(page);
     await fillValues(page);
     // the save never reaches the server (a network failure), so the stored settings stay as they are
@@ -216,7 +210,9 @@ test.describe('SharePoint settings', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test('a visitor who is not signed in goes to the login page', async ({ page }) => {
+  test('a visitor who is not signed in goes to the login page', { tag: '@desktop-only' }, async ({
+    page,
+  }) => {
     await page.goto('/settings');
     await expect(page).toHaveURL(/\/auth$/);
   });

@@ -23,12 +23,14 @@ test('pages load without console errors or CSP violations', async ({ page }) => 
   expect(problems).toEqual([]);
 });
 
-test('the document title', async ({ page }) => {
+test('the document title', { tag: '@desktop-only' }, async ({ page }) => {
   await page.goto('/auth');
   await expect(page).toHaveTitle('Facilitator Availability Calendar');
 });
 
-test('the stored theme applies before the app script runs (no flash)', async ({ page }) => {
+test('the stored theme applies before the app script runs (no flash)', { tag: '@desktop-only' }, async ({
+  page,
+}) => {
   await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
   // without the app bundle only theme-init.js can set the class
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
@@ -37,7 +39,7 @@ test('the stored theme applies before the app script runs (no flash)', async ({ 
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
 });
 
-test('the theme defaults to light', async ({ page }) => {
+test('the theme defaults to light', { tag: '@desktop-only' }, async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/auth');
   await expect(page.locator('html')).toHaveClass(/\blight\b/);
@@ -67,7 +69,7 @@ test('dark and light persist across reloads under vite-ui-theme', async ({ page 
   await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
 });
 
-test('system follows the operating system preference live', async ({ page }) => {
+test('system follows the operating system preference live', { tag: '@desktop-only' }, async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/auth');
   await chooseTheme(page, 'System');
@@ -88,21 +90,25 @@ test.describe('toasts', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
   }
 
-  test('only one is visible at a time and it closes after 5 seconds', async ({ page }, testInfo) => {
-    await page.goto('/auth');
-    await failLogin(page, `toast-a-${testInfo.project.name}@example.org`);
-    await expect(toastLocator(page)).toHaveCount(1);
-    await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
-    await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
-    await expect(toastLocator(page)).toHaveCount(1);
-    const shownAt = Date.now();
-    await expect(toastLocator(page)).toBeVisible();
-    // keep the pointer off the toast: hovering one pauses its timer
-    await page.mouse.move(5, (page.viewportSize()?.height ?? 800) - 5);
-    await expect(toastLocator(page)).toHaveCount(0, { timeout: 8_000 });
-    const waited = Date.now() - shownAt;
-    expect(waited).toBeGreaterThan(4_000);
-  });
+  test(
+    'only one is visible at a time and it closes after 5 seconds',
+    { tag: '@desktop-only' },
+    async ({ page }, testInfo) => {
+      await page.goto('/auth');
+      await failLogin(page, `toast-a-${testInfo.project.name}@example.org`);
+      await expect(toastLocator(page)).toHaveCount(1);
+      await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
+      await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+      await expect(toastLocator(page)).toHaveCount(1);
+      const shownAt = Date.now();
+      await expect(toastLocator(page)).toBeVisible();
+      // keep the pointer off the toast: hovering one pauses its timer
+      await page.mouse.move(5, (page.viewportSize()?.height ?? 800) - 5);
+      await expect(toastLocator(page)).toHaveCount(0, { timeout: 8_000 });
+      const waited = Date.now() - shownAt;
+      expect(waited).toBeGreaterThan(4_000);
+    },
+  );
 
   test('a swipe to the right dismisses it', async ({ page }, testInfo) => {
     await page.goto('/auth');

@@ -264,9 +264,9 @@ test.describe('staff dashboard', () => {
       expect(Math.abs(firstLeft - scrollLeft)).toBeLessThan(3);
   });
 
-  test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', async ({
-    page,
-  }) => {
+  test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     const { adam, zara } = scenario;
@@ -317,7 +317,9 @@ test.describe('staff dashboard', () => {
     await expect(cell(page, adam, D3)).toHaveAccessibleName(/No availability set, Booked/);
   });
 
-  test('rows: sorted case-insensitively, name, email and last update; staff excluded', async ({ page }) => {
+  test('rows: sorted case-insensitively, name, email and last update; staff excluded', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area, scenario.otherArea]);
     expect(await rowNames(page)).toEqual([
@@ -579,7 +581,7 @@ test.describe('staff dashboard', () => {
     await expect(cell(page, adam, D4)).toHaveAttribute('data-note', 'urgent');
   });
 
-  test('day dialog: note failures show their toasts', async ({ page }) => {
+  test('day dialog: note failures show their toasts', { tag: '@desktop-only' }, async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     await page.route(/\/api\/staff\/notes(\/\d+)?$/, (route) =>
@@ -611,7 +613,9 @@ test.describe('staff dashboard', () => {
 });
 
 test.describe('staff dashboard without scenario data', () => {
-  test('scheduler status: three states, dot colour, next update, polled every 30 s', async ({ page }) => {
+  test('scheduler status: three states, dot colour, next update, polled every 30 s', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
     await page.clock.install();
     await loginAsStaff(page);
     const states = [
@@ -660,7 +664,9 @@ test.describe('staff dashboard without scenario data', () => {
     expect(new Set([updatingColour, activeColour, outsideColour]).size).toBe(3);
   });
 
-  test('the real scheduler status answers with one of the three states', async ({ page }) => {
+  test('the real scheduler status answers with one of the three states', { tag: '@desktop-only' }, async ({
+    page,
+  }) => {
     await loginAsStaff(page);
     await page.goto('/staff');
     await expect(page.getByTestId('scheduler-status')).toContainText(
@@ -723,9 +729,9 @@ test.describe('staff dashboard without scenario data', () => {
     ]);
   });
 
-  test('refresh bookings: success path from the emulator refetches bookings and clears after 1 s', async ({
-    page,
-  }) => {
+  test('refresh bookings: success path from the emulator refetches bookings and clears after 1 s', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
     await loginAsStaff(page);
     let bookingLoads = 0;
     page.on('request', (request) => {
@@ -762,7 +768,7 @@ test.describe('staff dashboard without scenario data', () => {
     ]);
   });
 
-  test('refresh is disabled while bookings load', async ({ page }) => {
+  test('refresh is disabled while bookings load', { tag: '@desktop-only' }, async ({ page }) => {
     await loginAsStaff(page);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
@@ -783,14 +789,16 @@ test.describe('staff dashboard without scenario data', () => {
     await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
   });
 
-  test('Manage Users goes to /staff/users', async ({ page }) => {
+  test('Manage Users goes to /staff/users', { tag: '@desktop-only' }, async ({ page }) => {
     await loginAsStaff(page);
     await page.goto('/staff');
     await page.getByRole('link', { name: 'Manage Users' }).click();
     await expect(page).toHaveURL(/\/staff\/users$/);
   });
 
-  test('Logout posts /api/logout and goes to /staff-login; a failure only logs', async ({ page }) => {
+  test('Logout posts /api/logout and goes to /staff-login; a failure only logs', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
     await loginAsStaff(page);
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
@@ -814,7 +822,7 @@ test.describe('staff dashboard without scenario data', () => {
     expect(after.status()).toBe(401);
   });
 
-  test('a facilitator gets no staff data', async ({ page }) => {
+  test('a facilitator gets no staff data', { tag: '@desktop-only' }, async ({ page }) => {
     const res = await page.request.post('/api/login', {
       data: { username: 'alice.walker@example.org', password: 'alice-pass-2026' },
     });

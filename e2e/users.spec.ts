@@ -1,8 +1,9 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { STAFF } from './constants';
 import {
   expect as baseExpect,
   checkScreen,
+  holdRequests,
   loginAsFacilitator,
   loginAsStaff,
   staffApi,
@@ -15,14 +16,8 @@ const expect = baseExpect.configure({ timeout: 10_000 });
 
 const USERS_API = '**/api/staff/users**';
 
-/** Holds matching requests back a little so the pending labels can be seen; the real server answers. */
-async function slowDown(page: Page, method: string, ms = 2500) {
-  await page.route(USERS_API, async (route: Route) => {
-    if (route.request().method() !== method) return route.fallback();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.fallback();
-  });
-}
+/** Holds the users API's `method` requests until the pending label has been seen (release them then). */
+const holdUsersApi = (page: Page, method: string) => holdRequests(page, USERS_API, method);
 
 async function openUsers(page: Page) {
   await loginAsStaff(page);
@@ -136,9 +131,10 @@ test.describe('user management', () => {
     await dialog.getByLabel('Freelancer ID').fill('FL-900');
     await checkScreen(page, testInfo, 'users-create-dialog');
 
-    await slowDown(page, 'POST');
+    const release = await holdUsersApi(page, 'POST');
     await submit.click();
     await expect(dialog.getByRole('button', { name: 'Creating...' })).toBeDisabled();
+    release();
     await expect(toastLocator(page)).toContainText('User created');
     await expect(toastLocator(page)).toContainText('New facilitator has been added successfully');
     await expect(dialog).toBeHidden();
@@ -245,9 +241,10 @@ test.describe('user management', () => {
     page.on('request', (r) => {
       if (r.method() === 'PUT' && r.url().includes(`/api/staff/users/${id}`)) sent.push(r.postDataJSON());
     });
-    await slowDown(page, 'PUT');
+    const release = await holdUsersApi(page, 'PUT');
     await submit.click();
     await expect(dialog.getByRole('button', { name: 'Updating...' })).toBeDisabled();
+    release();
     await expect(toastLocator(page)).toContainText('User updated');
     await expect(toastLocator(page)).toContainText('Facilitator information has been updated successfully');
     await expect(dialog).toBeHidden();
@@ -272,7 +269,10 @@ test.describe('user management', () => {
     await api.dispose();
   });
 
-  test('edit error: renaming to a taken username says so', async ({ page, makeFacilitator }) => {
+  test('edit error: renaming to a taken username says so', { tag: '@desktop-only' }, async ({
+    page,
+    makeFacilitator,
+  }) => {
     const a = await makeFacilitator({ displayName: 'Edit Error A' });
     const b = await makeFacilitator({ displayName: 'Edit Error B' });
     await openUsers(page);
@@ -303,9 +303,10 @@ test.describe('user management', () => {
     await expect(row(page, user.username)).toBeVisible();
 
     await row(page, user.username).getByRole('button', { name: 'Delete Delete Me Please' }).click();
-    await slowDown(page, 'DELETE');
+    const release = await holdUsersApi(page, 'DELETE');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(confirm.getByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    release();
     await expect(toastLocator(page)).toContainText('User deleted');
     await expect(toastLocator(page)).toContainText('Facilitator has been removed successfully');
     await expect(confirm).toBeHidden();
@@ -322,10 +323,9 @@ test.describe('user management', () => {
     expect(login.status()).toBe(401);
   });
 
-  test('delete error: a user already gone shows "Error" with the server message', async ({
-    page,
-    makeFacilitator,
-  }) => {
+  test('delete error: a user already gone shows "Error" with the server message', {
+    tag: '@desktop-only',
+  }, async ({ page, makeFacilitator }) => {
     const user = await makeFacilitator({ displayName: 'Already Gone' });
     await openUsers(page);
     const api = await staffApi();
@@ -337,7 +337,7 @@ test.describe('user management', () => {
     await expect(toastLocator(page)).toContainText('User not found');
   });
 
-  test('Logout ends the staff session', async ({ page }) => {
+  test('Logout ends the staff session', { tag: '@desktop-only' }, async ({ page }) => {
     await openUsers(page);
     await page.getByRole('link', { name: 'Logout' }).click();
     await expect(page).not.toHaveURL(/\/staff\/users/);
