@@ -18,6 +18,8 @@ export interface PortalOptions {
   env?: Record<string, string>;
   /** how long to wait for /api/health (ms) */
   startTimeout?: number;
+  /** the script to run, from the repository root (default src/server/main.ts, what `npm start` runs) */
+  entry?: string;
 }
 
 export interface PortalProcess {
@@ -47,7 +49,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalProcess
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry ?? 'src/server/main.ts'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,50 @@
+import { type BuildOptions, buildApp } from './app';
+import { type Config, ConfigError, loadConfig } from './config';
+
+/**
+ * The portal as a process: configuration from the environment (a bad value exits 1 naming it),
+ * listen, and on SIGTERM or SIGINT finish the requests in flight before exiting 0. `options` exist
+ * for the system tests' tuned process (system/support/tuned-main.ts), so it runs this same code.
+ */
+export async function serve(options: BuildOptions = {}): Promise<void> {
+  try {
+    await start(options);
+  } catch (error) {
+    process.stderr.write(
+      `The portal could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  }
+}
+
+async function start(options: BuildOptions) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const built = await buildApp(config, options);
+  const { app } = built;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    // close() stops accepting connections and waits for requests in flight; a request that never
+    // ends must not keep the process alive for ever.
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await built.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
