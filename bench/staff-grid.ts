@@ -6,7 +6,9 @@
  * Seeds a fresh PGlite database (in a temporary DATA_DIR) with facilitators in a handful of areas, a
  * month of weekday availability for each, bookings on about a fifth of the days and some notes. Then:
  *  1. API: GET /api/staff/users, /api/staff/availabilities and /api/staff/bookings for the month, the
- *     three calls the dashboard waits for, through app.inject (no network), p50/p99 and payload bytes.
+ *     three calls the dashboard waits for, through app.inject (no network), p50/p99, the bytes sent
+ *     (compressed, as a browser asks) and their uncompressed size, and the bare database query for
+ *     the same rows beside each (the ratio is our overhead).
  *  2. Browser (when dist/client exists): the same app listening on a local port, headless Chromium with
  *     a fresh profile per run, time from navigation to the first rendered grid row, and the number of
  *     rows actually in the DOM (virtualisation keeps it small).
@@ -16,7 +18,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { loadConfig } from '../src/server/config';
@@ -71,7 +75,7 @@ async function main() {
     clientDir,
     loginThrottle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000, blockMs: 1000 },
   });
-  const rows: [string, string, string, string][] = [];
+  const rows: [string, string, string, string, string][] = [];
 
   try {
     // ---------------------------------------------------------------- seed
@@ -165,40 +169,72 @@ async function main() {
       `/api/staff/bookings?from=${range.from}&to=${range.to}`,
       `/api/staff/notes?date=${range.from}&view=month`,
     ];
+    // The bare database query for the same rows, for the ratio "our overhead" (driver decoding
+    // included: that is what any server on this database pays).
+    const bare: Record<string, () => Promise<unknown>> = {
+      [calls[0]!]: () => ctx.db.execute(sql`select * from users order by id`),
+      [calls[1]!]: () =>
+        ctx.db.execute(
+          sql`select * from availability where date between ${range.from} and ${range.to} order by date, user_id`,
+        ),
+      [calls[2]!]: () =>
+        ctx.db.execute(
+          sql`select * from bookings where date between ${range.from} and ${range.to} order by date, start_time, id`,
+        ),
+      [calls[3]!]: () =>
+        ctx.db.execute(sql`select * from staff_notes where date between ${range.from} and ${range.to}`),
+    };
+    // as a browser asks: compressed answers
+    const headers = { cookie, 'accept-encoding': 'br, gzip' };
     const timings = new Map<string, number[]>(calls.map((url) => [url, []]));
-    const sizes = new Map<string, number>();
+    const bareTimings = new Map<string, number[]>(calls.map((url) => [url, []]));
+    const sizes = new Map<string, { raw: number; sent: number }>();
     const together: number[] = [];
     // each call on its own, then the dashboard's three together (as the browser sends them)
     for (let run = -3; run < RUNS; run++) {
       for (const url of calls) {
+        const b0 = performance.now();
+        await bare[url]!();
+        if (run >= 0) bareTimings.get(url)!.push(performance.now() - b0);
         const t0 = performance.now();
-        const response = await app.inject({ method: 'GET', url, headers: { cookie } });
+        const response = await app.inject({ method: 'GET', url, headers });
         if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
         if (run >= 0) timings.get(url)!.push(performance.now() - t0);
-        sizes.set(url, response.rawPayload.length);
+        const encoding = response.headers['content-encoding'];
+        const raw =
+          encoding === 'br'
+            ? brotliDecompressSync(response.rawPayload).length
+            : encoding === 'gzip'
+              ? gunzipSync(response.rawPayload).length
+              : response.rawPayload.length;
+        sizes.set(url, { raw, sent: response.rawPayload.length });
       }
       const started = performance.now();
-      await Promise.all(
-        calls.slice(0, 3).map((url) => app.inject({ method: 'GET', url, headers: { cookie } })),
-      );
+      await Promise.all(calls.slice(0, 3).map((url) => app.inject({ method: 'GET', url, headers })));
       if (run >= 0) together.push(performance.now() - started);
     }
     for (const url of calls) {
       const sorted = [...timings.get(url)!].sort((a, b) => a - b);
+      const bareP50 = percentile(
+        [...bareTimings.get(url)!].sort((a, b) => a - b),
+        50,
+      );
       rows.push([
         `GET ${url.split('?')[0]}`,
         ms(percentile(sorted, 50)),
         ms(percentile(sorted, 99)),
-        kb(sizes.get(url)!),
+        `${kb(sizes.get(url)!.sent)} (${kb(sizes.get(url)!.raw)})`,
+        `${ms(bareP50)} (x${(percentile(sorted, 50) / bareP50).toFixed(1)})`,
       ]);
     }
     const sortedTogether = [...together].sort((a, b) => a - b);
-    const totalBytes = calls.slice(0, 3).reduce((sum, url) => sum + sizes.get(url)!, 0);
+    const totalBytes = calls.slice(0, 3).reduce((sum, url) => sum + sizes.get(url)!.sent, 0);
     rows.push([
       'the three dashboard calls, in parallel',
       ms(percentile(sortedTogether, 50)),
       ms(percentile(sortedTogether, 99)),
       kb(totalBytes),
+      '',
     ]);
 
     // ---------------------------------------------------------------- browser
@@ -258,22 +294,36 @@ async function main() {
         ms(percentile(sortedBrowser, 50)),
         `${ms(sortedBrowser[sortedBrowser.length - 1]!)} (max)`,
         `${Math.max(...domRows)} rows in DOM`,
+        '',
       ]);
       rows.push([
         'Chromium: Next month → grid updated',
         ms(percentile(sortedNext, 50)),
         `${ms(sortedNext[sortedNext.length - 1]!)} (max)`,
         '',
+        '',
       ]);
     } else if (WITH_BROWSER) {
-      rows.push(['Chromium', 'skipped: no dist/client (run npx vite build) or no /usr/bin/chromium', '', '']);
+      rows.push([
+        'Chromium',
+        'skipped: no dist/client (run npx vite build) or no /usr/bin/chromium',
+        '',
+        '',
+        '',
+      ]);
     }
   } finally {
     await close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const header: [string, string, string, string] = ['measure', 'p50', 'p99', 'payload'];
+  const header: [string, string, string, string, string] = [
+    'measure',
+    'p50',
+    'p99',
+    'payload sent (uncompressed)',
+    'bare query p50 (ratio)',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
   console.log(`\nStaff grid, month view, ${FACILITATORS} facilitators, ${RUNS} API runs\n`);

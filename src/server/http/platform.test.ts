@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseOfficeHours } from '../config';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -70,6 +71,32 @@ describe('platform', () => {
     );
     const docs = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(docs.statusCode);
+  });
+
+  it('compresses answers over 1 KiB for clients that accept it, and leaves small ones alone', async () => {
+    const url = '/api/openapi.json';
+    const plain = await t.app.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const packed = await t.app.inject({ url, headers: { 'accept-encoding': encoding } });
+      expect(packed.headers['content-encoding']).toBe(encoding);
+      expect(packed.headers.vary).toMatch(/accept-encoding/i);
+      expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      expect(decode(packed.rawPayload).toString()).toBe(plain.body);
+    }
+    // per-user API answers are compressed too, and keep their no-store
+    const users = await t.app.inject({
+      url: '/api/staff/users',
+      headers: { cookie: staffCookie, 'accept-encoding': 'gzip' },
+    });
+    expect(users.headers['cache-control']).toBe('no-store');
+    const small = await t.app.inject({ url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('refuses a body over the limit with 413 and a message', async () => {

@@ -11,9 +11,10 @@ import {
 import { errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser, isStaff } from '../../http/access';
+import { sendJsonText } from '../../http/json-text';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { bulkUpdate, listAvailability, requeueAllDays, saveDay } from './service';
+import { bulkUpdate, listAvailabilityJson, requeueAllDays, saveDay } from './service';
 
 const errors = {
   400: errorResponse,
@@ -36,11 +37,11 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(availability), ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.query.userId);
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return listAvailability(ctx.db, range, userId);
+        return sendJsonText(reply, await listAvailabilityJson(ctx.db, range, userId));
       },
     );
 

@@ -8,6 +8,7 @@ import {
   MAX_BULK_DAYS,
 } from '../../../shared/schemas/availability';
 import type { Db, Queryable } from '../../db/client';
+import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { availability, bookings, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
@@ -55,19 +56,32 @@ export interface Actor {
   mayOverrideBookings: boolean;
 }
 
-/** Availability of one user, or of everyone when userId is omitted, in an inclusive range. */
-export async function listAvailability(
+/**
+ * Availability of one user, or of everyone when userId is omitted, in an inclusive range, ordered by
+ * date then user: the JSON array of `Availability` the list routes answer with.
+ */
+export function listAvailabilityJson(
   db: Queryable,
   range: DateRange,
   userId?: number,
-): Promise<Availability[]> {
-  const inRange = between(availability.date, range.from, range.to);
-  const rows = await db
-    .select(availabilityColumns)
-    .from(availability)
-    .where(userId === undefined ? inRange : and(eq(availability.userId, userId), inRange))
-    .orderBy(asc(availability.date), asc(availability.userId));
-  return rows.map(toAvailability);
+): Promise<JsonArrayText> {
+  const a = availability;
+  const inRange = between(a.date, range.from, range.to);
+  return selectJsonArray(
+    db,
+    {
+      id: sql`${a.id}`,
+      userId: sql`${a.userId}`,
+      date: sql`${a.date}`,
+      status: sql`${a.status}`,
+      startTime: sql`${a.startTime}`,
+      endTime: sql`${a.endTime}`,
+      notes: sql`${a.notes}`,
+      syncedToSharePoint: sql`${a.syncedToSharePoint}`,
+    },
+    sql`from ${a} where ${userId === undefined ? inRange : and(eq(a.userId, userId), inRange)}`,
+    ['date', 'userId'],
+  );
 }
 
 /**

@@ -4,10 +4,11 @@ import { booking, refreshResult } from '../../../shared/schemas/bookings';
 import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
+import { sendJsonText } from '../../http/json-text';
 import { refreshJobFor } from '../../jobs/refresh-job';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { listBookings } from './service';
+import { listBookingsJson } from './service';
 
 const errors = {
   400: errorResponse,
@@ -30,11 +31,11 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(booking), ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.query.userId);
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return listBookings(ctx.db, range, userId);
+        return sendJsonText(reply, await listBookingsJson(ctx.db, range, userId));
       },
     );
     // ---------------------------------------------------------------------------------------------
@@ -52,7 +53,11 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(booking), ...errors },
         },
       },
-      (request) => listBookings(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
+      async (request, reply) =>
+        sendJsonText(
+          reply,
+          await listBookingsJson(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
+        ),
     );
     // --- end staff dashboard block ---
 

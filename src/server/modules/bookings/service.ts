@@ -1,12 +1,10 @@
-import { and, asc, between, eq } from 'drizzle-orm';
-import type { Booking } from '../../../shared/schemas/bookings';
+import { and, between, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { bookings } from '../../db/schema';
 import type { DateRange } from '../range';
 
-type BookingRow = typeof bookings.$inferSelect;
-
-/** The columns a response needs: reading fewer (no timestamps to parse) makes big lists much cheaper. */
+/** The answer's keys (the shared `booking` schema) and the columns they come from. */
 const bookingColumns = {
   id: bookings.id,
   userId: bookings.userId,
@@ -26,34 +24,20 @@ const bookingColumns = {
   year: bookings.year,
 };
 
-export function toBooking(row: Pick<BookingRow, keyof typeof bookingColumns>): Booking {
-  return {
-    id: row.id,
-    userId: row.userId,
-    title: row.title,
-    date: row.date,
-    startTime: row.startTime,
-    endTime: row.endTime,
-    location: row.location,
-    sharePointId: row.sharePointId,
-    schoolId: row.schoolId,
-    schoolName: row.schoolName,
-    schoolAddress: row.schoolAddress,
-    schoolPostcode: row.schoolPostcode,
-    program: row.program,
-    timeSlot: row.timeSlot,
-    deliveryType: row.deliveryType,
-    year: row.year,
-  };
-}
-
-/** Bookings of one user, or of everyone (linked or not) when userId is omitted. */
-export async function listBookings(db: Queryable, range: DateRange, userId?: number): Promise<Booking[]> {
-  const inRange = between(bookings.date, range.from, range.to);
-  const rows = await db
-    .select(bookingColumns)
-    .from(bookings)
-    .where(userId === undefined ? inRange : and(eq(bookings.userId, userId), inRange))
-    .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id));
-  return rows.map(toBooking);
+/**
+ * Bookings of one user, or of everyone (linked or not) when userId is omitted, in an inclusive range,
+ * ordered by date, start time and id: the JSON array of `Booking` the list routes answer with.
+ */
+export function listBookingsJson(db: Queryable, range: DateRange, userId?: number): Promise<JsonArrayText> {
+  const b = bookings;
+  const inRange = between(b.date, range.from, range.to);
+  const fields = Object.fromEntries(
+    Object.entries(bookingColumns).map(([key, column]) => [key, sql`${column}`]),
+  );
+  return selectJsonArray(
+    db,
+    fields,
+    sql`from ${b} where ${userId === undefined ? inRange : and(eq(b.userId, userId), inRange)}`,
+    ['date', 'startTime', 'id'],
+  );
 }

@@ -4,7 +4,8 @@ import { availability, staffSaveAvailabilityBody } from '../../../shared/schemas
 import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { listAvailability, saveDay } from '../availability/service';
+import { sendJsonText } from '../../http/json-text';
+import { listAvailabilityJson, saveDay } from '../availability/service';
 import { resolveRange } from '../range';
 
 const errors = {
@@ -28,7 +29,11 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(availability), ...errors },
         },
       },
-      (request) => listAvailability(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
+      async (request, reply) =>
+        sendJsonText(
+          reply,
+          await listAvailabilityJson(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
+        ),
     );
 
     app.post(

@@ -1,0 +1,123 @@
+/**
+ * The list answers built by the database (db/json-list.ts) must be what JSON.stringify of the same
+ * rows gives, and must match the shared response schemas, for any text people can store.
+ */
+import { and, asc, between, eq, getTableColumns } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { availability as availabilitySchema } from '../../shared/schemas/availability';
+import { booking as bookingSchema } from '../../shared/schemas/bookings';
+import { listAvailabilityJson } from '../modules/availability/service';
+import { listBookingsJson } from '../modules/bookings/service';
+import { createTestApp, type TestApp } from '../test/harness';
+import { availability, bookings } from './schema';
+
+let t: TestApp;
+let ann: { id: number };
+let bob: { id: number };
+
+// Everything JSON escapes or PostgreSQL might print its own way: quotes, backslashes, control
+// characters, HTML, non-Latin scripts, characters outside the Basic Multilingual Plane, a U+2028.
+const AWKWARD = [
+  'plain',
+  '',
+  'quote " and backslash \\ and slash /',
+  'tab\tnewline\ncarriage\rbell\u0007 unit\u001f',
+  '<script>alert("x")</script> &amp;',
+  'Zoë Ångström, 東京, עברית, emoji 🎨🧑🏽‍🏫',
+  'line\u2028separator\u2029paragraph',
+  'x'.repeat(2000),
+];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ann = await t.createUser({ username: 'ann@example.org' });
+  bob = await t.createUser({ username: 'bob@example.org' });
+  const statuses = ['available', 'limited', 'unavailable'] as const;
+  await t.ctx.db.insert(availability).values(
+    AWKWARD.flatMap((notes, i) =>
+      [ann, bob].map((user, j) => ({
+        userId: user.id,
+        date: `2026-03-${String(20 - i).padStart(2, '0')}`,
+        status: statuses[(i + j) % 3]!,
+        startTime: i % 2 ? '09:00' : '',
+        endTime: i % 2 ? '12:30' : '',
+        notes,
+        syncedToSharePoint: j === 0,
+      })),
+    ),
+  );
+  await t.ctx.db.insert(bookings).values(
+    AWKWARD.map((text, i) => ({
+      userId: i % 3 === 0 ? null : ann.id,
+      date: `2026-03-${String(10 + (i % 3)).padStart(2, '0')}`,
+      title: text,
+      sharePointId: `sp-${i}`,
+      startTime: i % 4 === 0 ? null : `0${i}:00`,
+      endTime: null,
+      location: text,
+      schoolId: i % 2 ? null : `S${i}`,
+      schoolName: text,
+      schoolAddress: null,
+      schoolPostcode: text,
+      program: text,
+      timeSlot: i % 2 ? 'Morning' : null,
+      deliveryType: null,
+      year: 'Year 5',
+    })),
+  );
+});
+afterAll(() => t.close());
+
+const march = { from: '2026-03-01', to: '2026-03-31' };
+
+describe('lists serialised by the database', () => {
+  it('availability: the same text as JSON.stringify of the rows, in date then user order', async () => {
+    for (const userId of [undefined, ann.id]) {
+      const rows = await t.ctx.db
+        .select({
+          id: availability.id,
+          userId: availability.userId,
+          date: availability.date,
+          status: availability.status,
+          startTime: availability.startTime,
+          endTime: availability.endTime,
+          notes: availability.notes,
+          syncedToSharePoint: availability.syncedToSharePoint,
+        })
+        .from(availability)
+        .where(
+          and(
+            between(availability.date, march.from, march.to),
+            userId === undefined ? undefined : eq(availability.userId, userId),
+          ),
+        )
+        .orderBy(asc(availability.date), asc(availability.userId));
+      expect(rows.length).toBe(userId === undefined ? AWKWARD.length * 2 : AWKWARD.length);
+      const text = await listAvailabilityJson(t.ctx.db, march, userId);
+      expect(text).toBe(JSON.stringify(rows));
+      expect(z.array(availabilitySchema).parse(JSON.parse(text))).toEqual(rows);
+    }
+  });
+
+  it('bookings: the same text as JSON.stringify of the rows, nulls included, in date, time, id order', async () => {
+    const columns = getTableColumns(bookings);
+    const rows = await t.ctx.db
+      .select(columns)
+      .from(bookings)
+      .where(between(bookings.date, march.from, march.to))
+      .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id));
+    const text = await listBookingsJson(t.ctx.db, march);
+    expect(JSON.parse(text)).toEqual(z.array(bookingSchema).parse(JSON.parse(text)));
+    expect(JSON.parse(text)).toEqual(rows.map((row) => bookingSchema.parse(row)));
+    expect(text).toBe(JSON.stringify(rows.map((row) => bookingSchema.parse(row))));
+    expect(JSON.parse(await listBookingsJson(t.ctx.db, march, ann.id))).toHaveLength(
+      rows.filter((r) => r.userId === ann.id).length,
+    );
+  });
+
+  it('an empty range is an empty array', async () => {
+    expect(await listAvailabilityJson(t.ctx.db, { from: '2030-01-01', to: '2030-01-31' })).toBe('[]');
+    expect(await listBookingsJson(t.ctx.db, { from: '2030-01-01', to: '2030-01-31' })).toBe('[]');
+  });
+});
