@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Queryable } from './client';
 
 /**
@@ -23,7 +23,7 @@ const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
  */
 export async function selectJsonArray(
   db: Queryable,
-  fields: Record<string, SQL>,
+  fields: Record<string, SQLWrapper>,
   from: SQL,
   orderBy: string[],
 ): Promise<JsonArrayText> {

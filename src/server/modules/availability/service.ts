@@ -16,7 +16,7 @@ import type { DateRange } from '../range';
 
 type AvailabilityRow = typeof availability.$inferSelect;
 
-/** The columns a response needs: reading fewer (no timestamps to parse) makes big lists much cheaper. */
+/** The answer's keys (the shared `availability` schema) and the columns they come from. */
 const availabilityColumns = {
   id: availability.id,
   userId: availability.userId,
@@ -69,16 +69,7 @@ export function listAvailabilityJson(
   const inRange = between(a.date, range.from, range.to);
   return selectJsonArray(
     db,
-    {
-      id: sql`${a.id}`,
-      userId: sql`${a.userId}`,
-      date: sql`${a.date}`,
-      status: sql`${a.status}`,
-      startTime: sql`${a.startTime}`,
-      endTime: sql`${a.endTime}`,
-      notes: sql`${a.notes}`,
-      syncedToSharePoint: sql`${a.syncedToSharePoint}`,
-    },
+    availabilityColumns,
     sql`from ${a} where ${userId === undefined ? inRange : and(eq(a.userId, userId), inRange)}`,
     ['date', 'userId'],
   );

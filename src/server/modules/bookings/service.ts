@@ -31,12 +31,9 @@ const bookingColumns = {
 export function listBookingsJson(db: Queryable, range: DateRange, userId?: number): Promise<JsonArrayText> {
   const b = bookings;
   const inRange = between(b.date, range.from, range.to);
-  const fields = Object.fromEntries(
-    Object.entries(bookingColumns).map(([key, column]) => [key, sql`${column}`]),
-  );
   return selectJsonArray(
     db,
-    fields,
+    bookingColumns,
     sql`from ${b} where ${userId === undefined ? inRange : and(eq(b.userId, userId), inRange)}`,
     ['date', 'startTime', 'id'],
   );
