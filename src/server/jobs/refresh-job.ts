@@ -71,6 +71,31 @@ export class RefreshJob {
     return this.inFlight;
   }
 
+  /**
+   * The scheduler's refresh: only if the lock is free and, once it is held, `isDue()` still says so.
+   * Every instance checks "due" on its own; without the second look under the lock, an instance that
+   * found the slot due just before another finished it would refresh the same slot again
+   * (system/scale-out.test.ts saw two refreshes in one slot).
+   */
+  async runIfDue(
+    isDue: () => Promise<boolean>,
+  ): Promise<{ outcome: 'refreshed'; result: BookingsRefreshResult } | { outcome: 'busy' | 'not-due' }> {
+    if (this.inFlight) return { outcome: 'busy' };
+    const lock = await tryJobLock(this.ctx.database, 'bookings-refresh');
+    if (!lock) return { outcome: 'busy' };
+    try {
+      if (this.inFlight) return { outcome: 'busy' };
+      if (!(await isDue())) return { outcome: 'not-due' };
+      // a staff refresh asked for on this instance meanwhile joins this one
+      this.inFlight = this.runLocked().finally(() => {
+        this.inFlight = undefined;
+      });
+      return { outcome: 'refreshed', result: await this.inFlight };
+    } finally {
+      await lock.release();
+    }
+  }
+
   private async runOnce(): Promise<BookingsRefreshResult> {
     const connector = sharePointFor(this.ctx);
     // Fail fast (409) when there is nothing to connect to; nothing is recorded as running.

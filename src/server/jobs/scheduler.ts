@@ -109,8 +109,10 @@ export class Scheduler {
     if (job.running) return 'busy';
     if (!(await sharePointFor(this.ctx).session())) return 'not-configured';
     try {
-      await job.run();
-      return 'refreshed';
+      const { outcome } = await job.runIfDue(
+        async () => (await this.nextDueAt(now)).getTime() <= now.getTime(),
+      );
+      return outcome;
     } catch {
       // recorded in scheduler_state and logged by the job; the next slot tries again
       return 'failed';

@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schedulerState, users } from '../db/schema';
+import { refreshJobFor } from '../jobs/refresh-job';
 import { Scheduler } from '../jobs/scheduler';
 import { type ConnectorSetup, setupConnector } from './test-support';
 
@@ -210,6 +211,28 @@ describe('scheduler', () => {
     expect((await refresh).statusCode).toBe(200);
     s.emu.control.setLatency(null);
     expect((await status()).json()).toMatchObject({ isUpdating: false });
+  });
+
+  it('looks again under the lock: a slot another instance has just refreshed is not refreshed twice', async () => {
+    const job = refreshJobFor(s.t.ctx);
+    const deltaCalls = () => s.emu.control.requestCount({ path: /\/items\/delta$/ });
+    const before = deltaCalls();
+    // found due, but by the time the lock is held the slot's refresh has finished elsewhere
+    expect(await job.runIfDue(async () => false)).toEqual({ outcome: 'not-due' });
+    expect(deltaCalls()).toBe(before);
+    // a refresh running here already: the scheduler does not start another
+    s.emu.control.setLatency(150);
+    const staffRefresh = s.t.app.inject({
+      method: 'POST',
+      url: '/api/staff/bookings/refresh',
+      headers: { cookie: staff },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await job.runIfDue(async () => true)).toEqual({ outcome: 'busy' });
+    expect((await staffRefresh).statusCode).toBe(200);
+    s.emu.control.setLatency(null);
+    const result = await job.runIfDue(async () => true);
+    expect(result).toMatchObject({ outcome: 'refreshed', result: { total: expect.any(Number) } });
   });
 
   it('clears the running flag left by an instance that died mid-refresh', async () => {
