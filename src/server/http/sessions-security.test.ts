@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRoute } from '../app';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../auth/sessions';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
+import { dumpTables, TABLES, type TableDump } from '../test/db-state';
 import { createTestApp, STAFF, type TestApp } from '../test/harness';
 
 const MINUTE = 60_000;
@@ -96,27 +97,7 @@ const whoAmI = async (cookie: string, app: TestApp = t) =>
 
 // --- database state, for "nothing changed" ---------------------------------------------------------
 
-const TABLES = [
-  ['users', 'id'],
-  ['availability', 'id'],
-  ['bookings', 'id'],
-  ['staff_notes', 'id'],
-  ['sharepoint_settings', 'id'],
-  ['sync_outbox', 'id'],
-  ['sessions', 'id'],
-  ['scheduler_state', 'name'],
-  ['login_throttle', 'key'],
-] as const;
-type Dump = Record<(typeof TABLES)[number][0], string>;
-
-async function dump(app: TestApp = t): Promise<Dump> {
-  const columns = TABLES.map(
-    ([name, key]) =>
-      sql`(select coalesce(json_agg(x order by x.${sql.identifier(key)}), '[]'::json)::text from ${sql.identifier(name)} x) as ${sql.identifier(name)}`,
-  );
-  const result = await app.ctx.db.execute(sql`select ${sql.join(columns, sql`, `)}`);
-  return (result as unknown as { rows: Dump[] }).rows[0]!;
-}
+const dump = () => dumpTables(t.ctx.db);
 
 async function sessionCount(userId: number): Promise<number> {
   const result = await t.ctx.db.execute(
@@ -733,7 +714,7 @@ describe('login throttling (per account and per address)', () => {
     for (const name of ['victim@example.org', 'VICTIM@example.org', ' Victim@Example.org ']) {
       expect((await attempt(name, 'wrong-guess-1', '10.3.0.1')).statusCode).toBe(401);
     }
-    let before: Omit<Dump, 'login_throttle'> | undefined;
+    let before: Omit<TableDump, 'login_throttle'> | undefined;
     for (const [address, url] of [
       ['10.3.0.1', '/api/login'],
       ['10.3.0.2', '/api/login'],

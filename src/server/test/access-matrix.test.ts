@@ -13,6 +13,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
+import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
 import { STAFF, type TestApp } from './harness';
 
 type Role = 'anonymous' | 'facilitatorA' | 'facilitatorB' | 'staff';
@@ -338,20 +339,7 @@ UNKNOWN.push(
 // ---------------------------------------------------------------------------------------------------
 // State: dump, compare, restore
 
-const TABLES = [
-  ['users', 'id'],
-  ['availability', 'id'],
-  ['bookings', 'id'],
-  ['staff_notes', 'id'],
-  ['sharepoint_settings', 'id'],
-  ['sync_outbox', 'id'],
-  ['sessions', 'id'],
-  ['scheduler_state', 'name'],
-  ['login_throttle', 'key'],
-] as const;
-type TableName = (typeof TABLES)[number][0];
 type Tables = TableName[];
-type Dump = Record<TableName, string>;
 const SIGN_IN = new Set(['/api/login', '/api/auth/staff-login']);
 /** Failed sign-ins are counted by design; every other table must stay as it was after a refusal. */
 const COUNTED_BY_DESIGN: TableName[] = ['login_throttle'];
@@ -359,21 +347,14 @@ const COUNTED_BY_DESIGN: TableName[] = ['login_throttle'];
 let s: ConnectorSetup;
 let t: TestApp;
 let f: Fixture;
-let baseline: Dump;
+let baseline: TableDump;
 let restores = 0;
 const counted = { routeRoles: 0, calls: 0, headCalls: 0, unknownCalls: 0 };
 
-async function dump(): Promise<Dump> {
-  const columns = TABLES.map(
-    ([name, key]) =>
-      sql`(select coalesce(json_agg(x order by x.${sql.identifier(key)}), '[]'::json)::text from ${sql.identifier(name)} x) as ${sql.identifier(name)}`,
-  );
-  const result = await t.ctx.db.execute(sql`select ${sql.join(columns, sql`, `)}`);
-  return (result as unknown as { rows: Dump[] }).rows[0]!;
-}
+const dump = () => dumpTables(t.ctx.db);
 
 /** The tables that differ, in alphabetical order. */
-function differences(a: Dump, b: Dump, ignore: TableName[] = []): Tables {
+function differences(a: TableDump, b: TableDump, ignore: TableName[] = []): Tables {
   return TABLES.map(([name]) => name)
     .filter((name) => !ignore.includes(name) && a[name] !== b[name])
     .sort();

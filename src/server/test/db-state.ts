@@ -1,0 +1,32 @@
+/**
+ * The whole database as text, table by table, for suites that prove a refused request changed
+ * nothing: dump before, dump after, compare. Every table the app writes is listed; a new table
+ * belongs here too.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+
+export const TABLES = [
+  ['users', 'id'],
+  ['availability', 'id'],
+  ['bookings', 'id'],
+  ['staff_notes', 'id'],
+  ['sharepoint_settings', 'id'],
+  ['sync_outbox', 'id'],
+  ['sessions', 'id'],
+  ['scheduler_state', 'name'],
+  ['login_throttle', 'key'],
+] as const;
+export type TableName = (typeof TABLES)[number][0];
+/** Each table's rows as JSON text, in key order. */
+export type TableDump = Record<TableName, string>;
+
+/** One query for every table, so the dump is one consistent snapshot. */
+export async function dumpTables(db: Db): Promise<TableDump> {
+  const columns = TABLES.map(
+    ([name, key]) =>
+      sql`(select coalesce(json_agg(x order by x.${sql.identifier(key)}), '[]'::json)::text from ${sql.identifier(name)} x) as ${sql.identifier(name)}`,
+  );
+  const result = await db.execute(sql`select ${sql.join(columns, sql`, `)}`);
+  return (result as unknown as { rows: TableDump[] }).rows[0]!;
+}
