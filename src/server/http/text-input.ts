@@ -1,32 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../errors';
+import { isUnstorableText } from '../storable-text';
 
 /**
- * Text PostgreSQL cannot store, refused for every route before validation (found by the fuzz suite):
- * - NUL (U+0000): a `text` column refuses it, so a name, note or setting containing `\u0000` made the
- *   database throw and the request end as a 500 (on /api/login and /api/register too, anonymously);
- * - a lone UTF-16 surrogate (`\ud800` in JSON): not Unicode text; the drivers silently stored U+FFFD
- *   instead, so what was saved was not what was sent.
- * Either is a 400 naming the field, and nothing is written.
+ * Requests carrying text PostgreSQL cannot store (NUL, lone surrogates: see storable-text.ts) are
+ * refused for every route before validation (found by the fuzz suite: they ended as 500s from the
+ * database, on /api/login and /api/register too). A 400 names the field, and nothing is written.
  */
 export const UNSTORABLE_TEXT_MESSAGE = 'Text must not contain NUL characters or invalid Unicode';
-
-// a high surrogate not followed by a low one, or a low one not preceded by a high one
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-export function isUnstorableText(text: string): boolean {
-  return text.includes('\u0000') || LONE_SURROGATE.test(text);
-}
-
-/**
- * Text from elsewhere (SharePoint) made storable: NUL removed, lone surrogates replaced by U+FFFD. One
- * such character in one SharePoint item used to fail the whole bookings refresh or facilitator import
- * with a 500, every time, until someone found and fixed the item.
- */
-export function storableText(text: string): string {
-  if (!isUnstorableText(text)) return text;
-  return text.replaceAll('\u0000', '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
-}
 
 interface Visit {
   value: unknown;

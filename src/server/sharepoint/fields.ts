@@ -3,7 +3,7 @@
  * SharePoint leaves empty columns out; an empty string or only spaces count as missing too.
  */
 
-import { storableText } from '../http/text-input';
+import { storableText } from '../storable-text';
 
 export const BOOKING_COLUMNS = {
   title: 'Title',
