@@ -230,11 +230,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRequest', enforceAccess);
   // NUL and lone surrogates cannot be stored: 400 before validation, never a 500 from the database.
   app.addHook('preValidation', refuseUnstorableText);
-  app.addHook('onSend', async (request, reply, payload) => {
-    // API answers are per-user; no shared cache may keep them.
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
-    return payload;
-  });
   // Graceful shutdown: a request in flight when close() begins is answered with `Connection: close`,
   // so its keep-alive connection ends with the answer. Without it the connection stayed open after
   // the answer, server.close() waited for the 72-second keep-alive timeout and the process was
@@ -243,7 +238,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => {
     shuttingDown = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // API answers are per-user; no shared cache may keep them.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     if (shuttingDown) reply.header('connection', 'close');
     return payload;
   });

@@ -3,6 +3,9 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors';
 
+const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+const UNREADABLE_REQUEST_MESSAGE = 'The request could not be read';
+
 function fieldErrorsFrom(issues: { path: PropertyKey[] | string; message: string }[]) {
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of issues) {
@@ -44,7 +47,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const message =
         (error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
           ? 'Unsupported content type'
-          : 'The request could not be read';
+          : UNREADABLE_REQUEST_MESSAGE;
       return reply.code(status).send({ message });
     }
     if (isDatabaseUnavailable(error)) {
@@ -65,7 +68,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+    return reply.code(500).send({ message: INTERNAL_ERROR_MESSAGE });
   });
 }
 
@@ -85,9 +88,6 @@ export function frameworkErrorHandler(
     .code(status)
     .header('cache-control', 'no-store')
     .send({
-      message:
-        status >= 500
-          ? 'Something went wrong on our side. Please try again.'
-          : 'The request could not be read',
+      message: status >= 500 ? INTERNAL_ERROR_MESSAGE : UNREADABLE_REQUEST_MESSAGE,
     });
 }
