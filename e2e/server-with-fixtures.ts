@@ -14,21 +14,16 @@ import { loadConfig } from '../src/server/config';
 import { refreshJobFor } from '../src/server/jobs/refresh-job';
 import { saveSettings } from '../src/server/modules/settings/service';
 import { createUser, findUserByUsername } from '../src/server/modules/users/service';
-import { startEmulator } from '../src/sharepoint-emulator/index';
+import { portalSettingsFor, startEmulator } from '../src/sharepoint-emulator/index';
 import { bookingFields, CALENDAR_USERS, calendarBookings } from './calendar-fixtures';
 import { SHAREPOINT_USERS, sharePointBookings } from './sharepoint-fixtures';
 
 const emulator = await startEmulator({ port: Number(process.env.E2E_EMULATOR_PORT ?? 0) });
 // No generated bookings: the only ones are the fixtures below, so no spec sees strangers' data.
 const portal = emulator.control.seedPortalSite({ seed: 'e2e', bookingCount: 0 });
-const lists = {
-  bookings: portal.lists.bookings!,
-  availability: portal.lists.availability!,
-  facilitators: portal.lists.facilitators!,
-  schools: portal.lists.schools!,
-};
+const bookingsList = portal.lists.bookings!;
 for (const booking of [...calendarBookings(), ...sharePointBookings()]) {
-  emulator.control.addItem(lists.bookings, bookingFields(booking));
+  emulator.control.addItem(bookingsList, bookingFields(booking));
 }
 
 const config = loadConfig({
@@ -61,16 +56,8 @@ for (const user of fixtureUsers) {
   }
 }
 
-const credentials = emulator.control.credentials;
 await saveSettings(ctx.db, ctx.appSecret, {
-  siteUrl: portal.siteUrl,
-  availabilityListName: lists.availability.displayName,
-  bookingsListName: lists.bookings.displayName,
-  facilitatorListName: lists.facilitators.displayName,
-  schoolsListName: lists.schools.displayName,
-  tenantId: credentials.tenantId,
-  clientId: credentials.clientId,
-  clientSecret: credentials.clientSecret,
+  ...portalSettingsFor(portal, emulator.control.credentials),
   username: '',
   password: '',
 });

@@ -15,7 +15,7 @@ import { listUsers, updateUser } from '../src/server/modules/users/service';
 import { sharePointFor } from '../src/server/sharepoint/connector';
 import { addDays, selectBulkDays, todayIn } from '../src/shared/calendar';
 import type { AvailabilityStatus } from '../src/shared/schemas/availability';
-import { startEmulator } from '../src/sharepoint-emulator/index';
+import { portalSettingsFor, startEmulator } from '../src/sharepoint-emulator/index';
 
 const STAFF = { username: 'staff@demo.example', password: 'demo-staff-pass' };
 const FACILITATOR_PASSWORD = 'demo-pass-123';
@@ -45,34 +45,18 @@ async function main() {
     bookingCount: 240,
     term: { start: addDays(today, -14), end: addDays(today, 70) },
   });
-  const lists = {
-    bookings: seeded.lists.bookings!,
-    availability: seeded.lists.availability!,
-    facilitators: seeded.lists.facilitators!,
-    schools: seeded.lists.schools!,
-  };
+  const facilitatorList = seeded.lists.facilitators!;
   // The emulator's facilitators get areas so the staff filters have something to show.
   for (const [index, facilitator] of seeded.facilitators.entries()) {
     const item = emulator.control
-      .items(lists.facilitators)
+      .items(facilitatorList)
       .find((i) => String(i.fields.FreelancerID) === facilitator.freelancerId);
-    if (item)
-      emulator.control.updateItem(lists.facilitators, item.id, { Area: AREAS[index % AREAS.length]! });
+    if (item) emulator.control.updateItem(facilitatorList, item.id, { Area: AREAS[index % AREAS.length]! });
   }
 
   const built = await buildApp(config);
   const { ctx } = built;
-  const credentials = emulator.control.credentials;
-  await saveSettings(ctx.db, ctx.appSecret, {
-    siteUrl: seeded.siteUrl,
-    availabilityListName: lists.availability.displayName,
-    bookingsListName: lists.bookings.displayName,
-    facilitatorListName: lists.facilitators.displayName,
-    schoolsListName: lists.schools.displayName,
-    tenantId: credentials.tenantId,
-    clientId: credentials.clientId,
-    clientSecret: credentials.clientSecret,
-  });
+  await saveSettings(ctx.db, ctx.appSecret, portalSettingsFor(seeded, emulator.control.credentials));
 
   await sharePointFor(ctx).importFacilitators();
   const facilitators = (await listUsers(ctx.db)).filter((u) => u.role === 'facilitator');

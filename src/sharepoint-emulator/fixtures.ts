@@ -313,6 +313,27 @@ export interface PortalSite {
   bookings: ItemSnapshot[];
 }
 
+/**
+ * What the portal's SharePoint settings hold to reach a seeded site with app credentials: the site
+ * URL, each list's name (the required lists fall back to their default names when left out, the
+ * optional ones to none) and the client credentials.
+ */
+export function portalSettingsFor(
+  portal: PortalSite,
+  credentials: { tenantId: string; clientId: string; clientSecret: string },
+) {
+  return {
+    siteUrl: portal.siteUrl,
+    availabilityListName: portal.lists.availability?.displayName ?? DEFAULT_LIST_NAMES.availability,
+    bookingsListName: portal.lists.bookings?.displayName ?? DEFAULT_LIST_NAMES.bookings,
+    facilitatorListName: portal.lists.facilitators?.displayName ?? '',
+    schoolsListName: portal.lists.schools?.displayName ?? '',
+    tenantId: credentials.tenantId,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+  };
+}
+
 /** Creates a site with the portal's lists and fills them with generated, reproducible data. */
 export function seedPortalSite(store: Store, options: PortalSiteOptions = {}): PortalSite {
   const seed = options.seed ?? 'arts-portal';

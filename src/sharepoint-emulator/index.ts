@@ -56,6 +56,7 @@ export {
   generateBookings,
   generateFacilitators,
   generateSchools,
+  portalSettingsFor,
 } from './fixtures';
 export type { PagingOptions, ResolvedPaging } from './paging';
 export type { LoggedRequest, RequestQuery } from './request-log';

@@ -2,7 +2,7 @@
  * The SharePoint emulator in the test process, seeded with the portal's lists, and what a portal
  * process needs to reach it: environment (Graph and authority URLs) and the settings body staff save.
  */
-import { type RunningEmulator, startEmulator } from '../../src/sharepoint-emulator/index';
+import { portalSettingsFor, type RunningEmulator, startEmulator } from '../../src/sharepoint-emulator/index';
 import type { ApiClient } from './http';
 
 export interface EmulatedSharePoint {
@@ -31,20 +31,8 @@ export async function startEmulatedSharePoint(seed = 'system'): Promise<Emulated
   const lists = {
     bookings: site.lists.bookings!,
     availability: site.lists.availability!,
-    facilitators: site.lists.facilitators!,
-    schools: site.lists.schools!,
   };
-  const credentials = emulator.control.credentials;
-  const settings = {
-    siteUrl: site.siteUrl,
-    availabilityListName: lists.availability.displayName,
-    bookingsListName: lists.bookings.displayName,
-    facilitatorListName: lists.facilitators.displayName,
-    schoolsListName: lists.schools.displayName,
-    tenantId: credentials.tenantId,
-    clientId: credentials.clientId,
-    clientSecret: credentials.clientSecret,
-  };
+  const settings = portalSettingsFor(site, emulator.control.credentials);
   const itemsPath = (listId: string) => `*/lists/${listId}/items`;
   return {
     emulator,

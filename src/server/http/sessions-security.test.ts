@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../auth/sessions';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
@@ -1099,16 +1100,8 @@ describe('secrets never in responses or logs', () => {
       payload: { username: 'made-by-staff@example.org', password: passwords.reset },
     });
 
-    const settings = {
-      siteUrl: s.portal.siteUrl,
-      availabilityListName: s.portal.lists.availability?.displayName ?? 'Availability',
-      bookingsListName: s.portal.lists.bookings?.displayName ?? 'Bookings',
-      facilitatorListName: s.portal.lists.facilitators?.displayName ?? '',
-      schoolsListName: s.portal.lists.schools?.displayName ?? '',
-      tenantId: c.tenantId,
-      clientId: c.clientId,
-      username: 'sync@contoso.org',
-    };
+    const { clientSecret: _secret, ...site } = portalSettingsFor(s.portal, c);
+    const settings = { ...site, username: 'sync@contoso.org' };
     const tested = await go('POST', '/api/sharepoint/test-connection-with-credentials', {
       cookie: staffCookie,
       payload: { ...settings, clientSecret: SP_CLIENT_SECRET, password: SP_PASSWORD },

@@ -5,7 +5,7 @@ import {
   type PortalSiteOptions,
   startEmulator,
 } from '../../sharepoint-emulator';
-import type { RunningEmulator } from '../../sharepoint-emulator/index';
+import { portalSettingsFor, type RunningEmulator } from '../../sharepoint-emulator/index';
 import type { BuildOptions } from '../app';
 import { saveSettings } from '../modules/settings/service';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -52,16 +52,8 @@ export async function setupConnector(
     },
   );
   const configure = async (overrides: Record<string, string> = {}) => {
-    const c = emu.control.credentials;
     await saveSettings(t.ctx.db, t.ctx.appSecret, {
-      siteUrl: portal.siteUrl,
-      availabilityListName: portal.lists.availability?.displayName ?? 'Availability',
-      bookingsListName: portal.lists.bookings?.displayName ?? 'Bookings',
-      facilitatorListName: portal.lists.facilitators?.displayName ?? '',
-      schoolsListName: portal.lists.schools?.displayName ?? '',
-      tenantId: c.tenantId,
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
+      ...portalSettingsFor(portal, emu.control.credentials),
       ...overrides,
     });
   };

@@ -12,6 +12,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
 import { STAFF, type TestApp } from './harness';
@@ -488,16 +489,7 @@ beforeAll(async () => {
   });
   expect(note.statusCode).toBe(201);
 
-  const c = s.emu.control.credentials;
-  const settings = {
-    siteUrl: s.portal.siteUrl,
-    availabilityListName: s.portal.lists.availability?.displayName ?? 'Availability',
-    bookingsListName: s.portal.lists.bookings?.displayName ?? 'Bookings',
-    facilitatorListName: s.portal.lists.facilitators?.displayName ?? '',
-    schoolsListName: s.portal.lists.schools?.displayName ?? '',
-    tenantId: c.tenantId,
-    clientId: c.clientId,
-  };
+  const { clientSecret: _secret, ...settings } = portalSettingsFor(s.portal, s.emu.control.credentials);
   f = { a, b, staff, freeDate, bookedDate, noteId: note.json().id, settings };
   baseline = await dump();
   readyAt = Date.now();

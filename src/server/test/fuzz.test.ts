@@ -25,6 +25,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/calendar';
+import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
 import { availability, bookings, sharepointSettings, staffNotes, users } from '../db/schema';
 import { refreshJobFor } from '../jobs/refresh-job';
@@ -123,21 +124,11 @@ while (booked.includes(freeDay) || [0, 6].includes(new Date(`${freeDay}T12:00:00
   freeDay = addDays(freeDay, 1);
 }
 
-const emulatorSettings = () => {
-  const c = setup.emu.control.credentials;
-  return {
-    siteUrl: setup.portal.siteUrl,
-    availabilityListName: setup.portal.lists.availability!.displayName,
-    bookingsListName: setup.portal.lists.bookings!.displayName,
-    facilitatorListName: setup.portal.lists.facilitators!.displayName,
-    schoolsListName: setup.portal.lists.schools?.displayName ?? '',
-    tenantId: c.tenantId,
-    clientId: c.clientId,
-    clientSecret: c.clientSecret,
-    username: '',
-    password: '',
-  };
-};
+const emulatorSettings = () => ({
+  ...portalSettingsFor(setup.portal, setup.emu.control.credentials),
+  username: '',
+  password: '',
+});
 
 let victimId = 0;
 let victimSeq = 0;
