@@ -23,7 +23,9 @@ if (!existsSync(clientIndex) || process.argv.includes('--rebuild')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'server', 'main.ts')], {
+// the first argument that is not a flag names the entry; the portal itself by default
+const entry = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? join('src', 'server', 'main.ts');
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, entry)], {
   cwd: root,
   stdio: 'inherit',
 });
