@@ -37,6 +37,7 @@ import pg from 'pg';
 import { eachDay, endOfMonth, isWeekday, selectBulkDays } from '../src/shared/calendar';
 import { BOOKED_DAY_MESSAGE } from '../src/shared/schemas/availability';
 import { defaultColumns, type RunningEmulator, startEmulator } from '../src/sharepoint-emulator/index';
+import { createRng } from '../src/sharepoint-emulator/random';
 import type { ListInfo } from '../src/sharepoint-emulator/types';
 import { ApiClient } from './support/http';
 import { type PortalProcess, SYSTEM_STAFF, startPortal } from './support/portal';
@@ -158,17 +159,6 @@ export interface SharePointFigures {
 
 // ---------------------------------------------------------------------------------------------------
 // Small tools
-
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 class Semaphore {
   private free: number;
@@ -1007,7 +997,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     options.log?.(`${((performance.now() - runStarted) / 1000).toFixed(1).padStart(5)} s  ${line}`);
   const month = options.month ?? '2026-05';
   const days = eachDay(`${month}-01`, endOfMonth(`${month}-01`));
-  const random = createRandom(20_260_501);
+  const random = createRng(20_260_501);
   const checkSharePoint = options.checkSharePoint ?? true;
 
   log(`starting ${options.db} with ${options.instances ?? 1} portal process(es)`);
