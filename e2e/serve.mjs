@@ -9,9 +9,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-// `npm run build` is the normal way; build only what is missing so a fresh clone still works
-if (!existsSync(join(root, 'dist/client/index.html'))) {
-  execSync('npx vite build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+// `npm run build` is the normal way; build only what is missing so a fresh clone still works.
+// E2E_BUILD_DIR points at another build (e.g. `vite build --outDir /tmp/x`), so several people working
+// in one checkout can each run the suite against their own build.
+const buildDir = process.env.E2E_BUILD_DIR ?? join(root, 'dist/client');
+if (!existsSync(join(buildDir, 'index.html'))) {
+  execSync(`npx vite build --outDir ${JSON.stringify(buildDir)} --emptyOutDir`, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 const runDir = mkdtempSync(join(tmpdir(), 'afp-e2e-'));
@@ -19,7 +25,7 @@ const dataDir = join(runDir, 'data');
 // a snapshot of the build, so a rebuild of dist/client during the run cannot pull files from under the
 // server (used when the server honours CLIENT_DIR; otherwise it serves dist/client directly)
 const clientDir = join(runDir, 'client');
-cpSync(join(root, 'dist/client'), clientDir, { recursive: true });
+cpSync(buildDir, clientDir, { recursive: true });
 
 /**
  * A fresh PGlite database costs an initdb (in WebAssembly) of several seconds, 15 s on a busy machine,

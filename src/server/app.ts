@@ -277,6 +277,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   await app.register(schedulerRoutes(ctx));
   await app.register(facilitatorImportRoutes(ctx));
+  // --- issue 9: patterns, who is free, completeness ---
+  // --- issue 9: reminders ---
+  // --- issue 10: calendar feed, exports ---
+  // --- issue 10: history ---
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;

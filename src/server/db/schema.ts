@@ -205,3 +205,11 @@ export const appMeta = pgTable('app_meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+// --- issue 9: patterns, who is free, completeness ---
+
+// --- issue 9: reminders ---
+
+// --- issue 10: calendar feed, exports ---
+
+// --- issue 10: history ---

@@ -310,6 +310,14 @@ const TABLE: Record<string, Variant[]> = {
   ),
   'GET /api/admin/scheduler/status': one(() => ({}), staffOnly(200)),
   'POST /api/staff/facilitators/import': one(() => ({}), staffOnly(200)),
+  // --- issue 9: patterns, who is free, completeness ---
+  // --- end issue 9: patterns, who is free, completeness ---
+  // --- issue 9: reminders ---
+  // --- end issue 9: reminders ---
+  // --- issue 10: calendar feed, exports ---
+  // --- end issue 10: calendar feed, exports ---
+  // --- issue 10: history ---
+  // --- end issue 10: history ---
 };
 
 /** Paths no route serves: the guard of their prefix answers first, so probing reveals nothing. */

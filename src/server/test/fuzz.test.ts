@@ -310,6 +310,14 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'POST /api/sharepoint/test-connection-with-credentials': () => ({ body: emulatorSettings() }),
   'GET /api/admin/scheduler/status': () => ({}),
   'POST /api/staff/facilitators/import': () => ({}),
+  // --- issue 9: patterns, who is free, completeness ---
+  // --- end issue 9: patterns, who is free, completeness ---
+  // --- issue 9: reminders ---
+  // --- end issue 9: reminders ---
+  // --- issue 10: calendar feed, exports ---
+  // --- end issue 10: calendar feed, exports ---
+  // --- issue 10: history ---
+  // --- end issue 10: history ---
 };
 
 /** Routes whose every accepted call is slow (a SharePoint round trip): fewer cases, same generators. */
