@@ -105,7 +105,7 @@ async function main() {
           endTime: '15:00',
           notes: 'bench',
         },
-        { id: user!.id, mayOverrideBookings: true },
+        { id: user!.id, mayOverrideBookings: true, via: 'staff' },
       );
     }
     const queued = await t.ctx.db.$count((await import('../src/server/db/schema')).syncOutbox);

@@ -10,7 +10,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
 const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-const serverOnlyPackages = /^(fastify|@fastify\/|drizzle-orm|@electric-sql\/pglite|pg$|@node-rs\/|croner|nodemailer|exceljs)/;
+const serverOnlyPackages =
+  /^(fastify|@fastify\/|drizzle-orm|@electric-sql\/pglite|pg$|@node-rs\/|croner|nodemailer|exceljs)/;
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {

@@ -79,7 +79,7 @@ async function main() {
           endTime: status === 'limited' ? '13:00' : '',
           notes: '',
         },
-        { id: staffUser.id, mayOverrideBookings: true },
+        { id: staffUser.id, mayOverrideBookings: true, via: 'staff' },
       ).catch(() => {});
     }
   }

@@ -27,7 +27,7 @@ function save(
   return saveDay(
     s.t.ctx.db,
     { userId, date, status, startTime: times[0], endTime: times[1], notes },
-    { id: userId, mayOverrideBookings: false },
+    { id: userId, mayOverrideBookings: false, via: 'facilitator' },
   );
 }
 const drain = () => sharePointFor(s.t.ctx).drainOutbox();
@@ -234,7 +234,7 @@ describe('outbox delivery', () => {
         endTime: '',
         notes: 'holiday',
       },
-      { id: ben.id, mayOverrideBookings: true },
+      { id: ben.id, mayOverrideBookings: true, via: 'staff' },
     );
     await drainAll();
     const june = [...byKey().keys()].filter((k) => k.startsWith('2002|2026-06-'));

@@ -60,7 +60,11 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const { userId: requested, ...day } = request.body;
         const userId = ownUserId(user.id, requested);
-        return saveDay(ctx.db, { ...day, userId }, { id: user.id, mayOverrideBookings: isStaff(user) });
+        return saveDay(
+          ctx.db,
+          { ...day, userId },
+          { id: user.id, mayOverrideBookings: isStaff(user), via: isStaff(user) ? 'staff' : 'facilitator' },
+        );
       },
     );
 
@@ -80,7 +84,11 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { userId: requested, ...bulk } = request.body;
         const userId = ownUserId(user.id, requested);
         // Bulk always skips booked days, for staff too: the spec's "automatically skipped" promise.
-        return bulkUpdate(ctx.db, { ...bulk, userId }, { id: user.id, mayOverrideBookings: false });
+        return bulkUpdate(
+          ctx.db,
+          { ...bulk, userId },
+          { id: user.id, mayOverrideBookings: false, via: 'bulk' },
+        );
       },
     );
 

@@ -1,3 +1,4 @@
+import type { ChangeSource } from '@shared/schemas/history';
 import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
 import { daysBetween, selectBulkDays } from '../../../shared/calendar';
 import {
@@ -54,6 +55,8 @@ export interface Actor {
   id: number;
   /** staff may change days that have bookings; facilitators may not */
   mayOverrideBookings: boolean;
+  /** how the change is made, for the history */
+  via: ChangeSource;
 }
 
 /**

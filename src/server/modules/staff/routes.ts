@@ -47,7 +47,12 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: availability, ...errors },
         },
       },
-      (request) => saveDay(ctx.db, request.body, { id: currentUser(request).id, mayOverrideBookings: true }),
+      (request) =>
+        saveDay(ctx.db, request.body, {
+          id: currentUser(request).id,
+          mayOverrideBookings: true,
+          via: 'staff',
+        }),
     );
   };
 }
