@@ -25,6 +25,7 @@ import { ensureInitialStaff } from './db/seed';
 import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { refuseCrossSite } from './http/cross-site';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
+import { createListCache } from './http/list-cache';
 import { refuseUnstorableText } from './http/text-input';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
 import { authRoutes } from './modules/auth/routes';
@@ -59,6 +60,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** SharePoint connector tuning (tests inject short retry delays). */
   sharePoint?: SharePointRuntimeOptions;
+  /** Memory for cached range lists (default 64 MiB). */
+  listCacheBytes?: number;
   /** Background jobs (booking refresh, outbox drain); `false` keeps them off (tests). */
   scheduler?: false | Partial<SchedulerOptions>;
 }
@@ -132,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: createSessionStore(database.db, appSecret, now),
     loginThrottle: createLoginThrottle(database.db, options.loginThrottle ?? DEFAULT_THROTTLE, now),
     log: app.log,
+    lists: createListCache(database.db, options.listCacheBytes),
     now,
   };
 

@@ -3,6 +3,7 @@ import type { SessionStore } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { ListCache } from './http/list-cache';
 
 /** Everything a route or job needs, built once in buildApp and passed down explicitly. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   sessions: SessionStore;
   loginThrottle: LoginThrottle;
   log: FastifyBaseLogger;
+  /** range lists answered from memory while their version is unchanged */
+  lists: ListCache;
   /** the current time; tests may pin it */
   now: () => Date;
 }

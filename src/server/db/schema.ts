@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -8,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -199,6 +201,22 @@ export const schedulerState = pgTable('scheduler_state', {
   lastError: text('last_error'),
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * A counter per list and facilitator, bumped by triggers on every statement that changes the list
+ * (drizzle/0005_list_versions.sql). Cached list answers are keyed by it (http/list-cache.ts).
+ * `user_id` is 0 for lists versioned as a whole (bookings). No foreign key: a deleted facilitator's
+ * counter must stay, or the sum over all facilitators could repeat an earlier value.
+ */
+export const listVersions = pgTable(
+  'list_versions',
+  {
+    list: text('list').notNull(),
+    userId: integer('user_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.list, t.userId] })],
+);
 
 /** Generated secrets live here when APP_SECRET is not given and DATA_DIR is not used (PostgreSQL). */
 export const appMeta = pgTable('app_meta', {

@@ -11,7 +11,6 @@ import {
 import { errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser, isStaff } from '../../http/access';
-import { sendJsonText } from '../../http/json-text';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
 import { bulkUpdate, listAvailabilityJson, requeueAllDays, saveDay } from './service';
@@ -41,7 +40,9 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.query.userId);
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return sendJsonText(reply, await listAvailabilityJson(ctx.db, range, userId));
+        return ctx.lists.send(request, reply, { name: 'availability', userId, ...range }, () =>
+          listAvailabilityJson(ctx.db, range, userId),
+        );
       },
     );
 

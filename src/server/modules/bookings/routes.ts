@@ -4,7 +4,6 @@ import { booking, refreshResult } from '../../../shared/schemas/bookings';
 import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { sendJsonText } from '../../http/json-text';
 import { refreshJobFor } from '../../jobs/refresh-job';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
@@ -35,7 +34,9 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.query.userId);
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return sendJsonText(reply, await listBookingsJson(ctx.db, range, userId));
+        return ctx.lists.send(request, reply, { name: 'bookings', userId, ...range }, () =>
+          listBookingsJson(ctx.db, range, userId),
+        );
       },
     );
     // ---------------------------------------------------------------------------------------------
@@ -53,11 +54,12 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(booking), ...errors },
         },
       },
-      async (request, reply) =>
-        sendJsonText(
-          reply,
-          await listBookingsJson(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
-        ),
+      async (request, reply) => {
+        const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
+        return ctx.lists.send(request, reply, { name: 'bookings', ...range }, () =>
+          listBookingsJson(ctx.db, range),
+        );
+      },
     );
     // --- end staff dashboard block ---
 

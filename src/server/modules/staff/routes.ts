@@ -4,7 +4,6 @@ import { availability, staffSaveAvailabilityBody } from '../../../shared/schemas
 import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { sendJsonText } from '../../http/json-text';
 import { listAvailabilityJson, saveDay } from '../availability/service';
 import { resolveRange } from '../range';
 
@@ -29,11 +28,12 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(availability), ...errors },
         },
       },
-      async (request, reply) =>
-        sendJsonText(
-          reply,
-          await listAvailabilityJson(ctx.db, resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now())),
-        ),
+      async (request, reply) => {
+        const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
+        return ctx.lists.send(request, reply, { name: 'availability', ...range }, () =>
+          listAvailabilityJson(ctx.db, range),
+        );
+      },
     );
 
     app.post(
