@@ -75,6 +75,8 @@ export function listAvailabilityJson(
     availabilityColumns,
     sql`from ${a} where ${userId === undefined ? inRange : and(eq(a.userId, userId), inRange)}`,
     ['date', 'userId'],
+    // the table's check constraints admit only the three statuses and HH:MM (or empty) times
+    { plainText: ['status', 'startTime', 'endTime'] },
   );
 }
 
