@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite; `memory://` for a throwaway in-memory database. */
   dataDir: string;
+  /** Sees every statement the app sends (tests count them and EXPLAIN them). */
+  onQuery?: (query: string, params: unknown[]) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -53,7 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    const db = drizzleNodePg(pool, { schema, logger: queryLogger(options) }) as unknown as Db;
     return { db, kind: 'postgres', shared: true, pool, close: () => pool.end() };
   }
   let client: PGlite;
@@ -73,7 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     lock?.release();
     throw error;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, logger: queryLogger(options) }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -86,4 +88,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     },
   };
+}
+
+function queryLogger(options: DatabaseOptions) {
+  const onQuery = options.onQuery;
+  return onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : false;
 }

@@ -4,7 +4,7 @@ import type { CreateUserBody } from '../../shared/schemas/users';
 import type { BuildOptions, BuiltApp } from '../app';
 import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
-import { type Database, openDatabase } from '../db/client';
+import { type Database, type DatabaseOptions, openDatabase } from '../db/client';
 import { createUser, type UserRow } from '../modules/users/service';
 
 export const STAFF = { username: 'staff@example.org', password: 'staff-password-1' };
@@ -13,10 +13,12 @@ export const STAFF = { username: 'staff@example.org', password: 'staff-password-
  * A fresh database for one test file: in-memory PGlite by default, or a new database on the
  * PostgreSQL server named by TEST_DATABASE_URL (dropped again at close). Real migrations either way.
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshDatabase(
+  onQuery?: DatabaseOptions['onQuery'],
+): Promise<{ database: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openDatabase({ dataDir: 'memory://', onQuery });
     return { database, drop: () => database.close() };
   }
   const name = `afp_test_${randomBytes(6).toString('hex')}`;
@@ -26,7 +28,7 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused', onQuery });
   return {
     database,
     drop: async () => {
@@ -49,7 +51,7 @@ export interface TestApp extends BuiltApp {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Omit<BuildOptions, 'database'> = {},
+  options: Omit<BuildOptions, 'database'> & { onQuery?: DatabaseOptions['onQuery'] } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -59,9 +61,10 @@ export async function createTestApp(
     DATA_DIR: 'memory://',
     ...env,
   });
-  const { database, drop } = await freshDatabase();
+  const { onQuery, ...buildOptions } = options;
+  const { database, drop } = await freshDatabase(onQuery);
   // Background jobs stay off unless a test asks for them (they would reach for SharePoint).
-  const built = await buildApp(config, { scheduler: false, ...options, database });
+  const built = await buildApp(config, { scheduler: false, ...buildOptions, database });
   const { app } = built;
 
   const login: TestApp['login'] = async (username, password, loginOptions = {}) => {
