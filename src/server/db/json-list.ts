@@ -16,7 +16,8 @@ const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
  * availability answer from 232 ms to 78 ms, compression included (ADR 6).
  *
  * Each row is written by concatenation, with each value encoded by its column's type: numbers and
- * booleans as they print, dates quoted, text through `to_json` (JSON escaping). That is about a
+ * booleans as they print, text through `to_json` (JSON escaping), everything else (dates: ISO
+ * whatever the server's DateStyle) through `to_json` as well. That is about a
  * quarter quicker than `row_to_json` per row, which looks up every value's output function and
  * escapes every string. Keys listed in `plainText` skip the escaping: only columns whose check
  * constraints admit nothing JSON would escape (statuses, HH:MM times) may be listed.
@@ -69,9 +70,6 @@ function jsonValue(value: SQL, field: SQLWrapper, plainText: boolean): SQL {
       return sql`coalesce(${value}::text, 'null')`;
     case 'PgBoolean':
       return sql`case when ${value} then 'true' when not ${value} then 'false' else 'null' end`;
-    case 'PgDateString':
-      // to_char, not ::text: the text form of a date follows the server's DateStyle
-      return sql`coalesce('"' || to_char(${value}, 'YYYY-MM-DD') || '"', 'null')`;
     case 'PgText':
       if (plainText) return sql`coalesce('"' || ${value} || '"', 'null')`;
       return sql`coalesce(to_json(${value})::text, 'null')`;
