@@ -28,12 +28,20 @@ import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
 import { createListCache } from './http/list-cache';
 import { refuseUnstorableText } from './http/text-input';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
+import { configureMail, type MailRuntimeOptions } from './mail/transport';
 import { authRoutes } from './modules/auth/routes';
 import { availabilityRoutes } from './modules/availability/routes';
 import { bookingRoutes } from './modules/bookings/routes';
+import { calendarFeedRoutes } from './modules/calendar-feed/routes';
+import { completenessRoutes } from './modules/completeness/routes';
+import { exportRoutes } from './modules/exports/routes';
 import { facilitatorImportRoutes } from './modules/facilitators-import/routes';
+import { freeRoutes } from './modules/free/routes';
 import { healthRoutes } from './modules/health/routes';
+import { historyRoutes } from './modules/history/routes';
 import { noteRoutes } from './modules/notes/routes';
+import { patternRoutes } from './modules/patterns/routes';
+import { reminderRoutes } from './modules/reminders/routes';
 import { schedulerRoutes } from './modules/scheduler/routes';
 import type { ConnectionTester } from './modules/settings/connection';
 import { settingsRoutes } from './modules/settings/routes';
@@ -64,6 +72,8 @@ export interface BuildOptions {
   listCacheBytes?: number;
   /** Background jobs (booking refresh, outbox drain); `false` keeps them off (tests). */
   scheduler?: false | Partial<SchedulerOptions>;
+  /** Outgoing email: extra certificate authorities (a private CA; tests trust their SMTP server's). */
+  mail?: MailRuntimeOptions;
 }
 
 /** One registered /api route, as the access and fuzz suites enumerate them. */
@@ -94,6 +104,11 @@ const GUARDED_PREFIXES: [string, 'user' | 'staff'][] = [
   ['/api/', 'user'],
 ];
 
+/** `/api/calendar-feed/<token>.ics` with the token replaced, for log lines. */
+export function redactFeedToken(url: string): string {
+  return url.replace(/(\/api\/calendar-feed\/)[^/?#]+\.ics/, '$1[redacted].ics');
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: {
@@ -101,6 +116,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: {
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
+      },
+      // A calendar feed's URL is its only key: request lines must not carry it.
+      serializers: {
+        req: (request) => ({
+          method: request.method,
+          url: redactFeedToken(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
@@ -282,9 +306,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(schedulerRoutes(ctx));
   await app.register(facilitatorImportRoutes(ctx));
   // --- issue 9: patterns, who is free, completeness ---
+  await app.register(patternRoutes(ctx));
+  await app.register(freeRoutes(ctx));
   // --- issue 9: reminders ---
+  configureMail(ctx, options.mail);
+  await app.register(completenessRoutes(ctx));
+  await app.register(reminderRoutes(ctx));
   // --- issue 10: calendar feed, exports ---
+  await app.register(calendarFeedRoutes(ctx));
+  await app.register(exportRoutes(ctx));
   // --- issue 10: history ---
+  await app.register(historyRoutes(ctx));
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;
@@ -294,6 +326,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       root: clientDir,
       wildcard: false,
       index: false,
+      // the build writes .br/.gz copies at the highest quality (vite.config.ts); files without one
+      // fall through to @fastify/compress
+      preCompressed: true,
       setHeaders: (res, path) => {
         // Vite fingerprints everything under assets/, so those never change.
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');

@@ -4,7 +4,7 @@ import type { Queryable } from './client';
 export type VersionedList = 'availability' | 'bookings';
 
 /**
- * The current version of a list as the triggers keep it (drizzle/0005_list_versions.sql): one
+ * The current version of a list as the triggers keep it (drizzle/0004_list_versions.sql): one
  * facilitator's availability, everyone's (the sum of every facilitator's counter, which only grows
  * because counters are never reset or removed), or the bookings as a whole.
  *

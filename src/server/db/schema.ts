@@ -204,7 +204,7 @@ export const schedulerState = pgTable('scheduler_state', {
 
 /**
  * A counter per list and facilitator, bumped by triggers on every statement that changes the list
- * (drizzle/0005_list_versions.sql). Cached list answers are keyed by it (http/list-cache.ts).
+ * (drizzle/0004_list_versions.sql). Cached list answers are keyed by it (http/list-cache.ts).
  * `user_id` is 0 for lists versioned as a whole (bookings). No foreign key: a deleted facilitator's
  * counter must stay, or the sum over all facilitators could repeat an earlier value.
  */
@@ -228,6 +228,118 @@ export const appMeta = pgTable('app_meta', {
 
 // --- issue 9: reminders ---
 
+/**
+ * Email (SMTP) settings and the automatic availability reminder; a single row (id 1). The password is
+ * an AES-256-GCM ciphertext (server/crypto.ts), like the SharePoint secrets; null when none is stored.
+ */
+export const reminderSettings = pgTable(
+  'reminder_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    smtpHost: text('smtp_host').notNull().default(''),
+    smtpPort: integer('smtp_port').notNull().default(587),
+    smtpSecurity: text('smtp_security').notNull().default('starttls'),
+    smtpUsername: text('smtp_username').notNull().default(''),
+    smtpPasswordEncrypted: text('smtp_password_encrypted'),
+    fromAddress: text('from_address').notNull().default(''),
+    portalUrl: text('portal_url').notNull().default(''),
+    autoEnabled: boolean('auto_enabled').notNull().default(false),
+    autoDay: integer('auto_day').notNull().default(1),
+    // which month the automatic reminder is about: the one after the day it runs, or that day's own
+    autoMonth: text('auto_month').notNull().default('next'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('reminder_settings_single_row', sql`${t.id} = 1`),
+    check('reminder_settings_port_check', sql`${t.smtpPort} between 1 and 65535`),
+    check('reminder_settings_security_check', sql`${t.smtpSecurity} in ('none', 'starttls', 'tls')`),
+    check('reminder_settings_auto_day_check', sql`${t.autoDay} between 1 and 28`),
+    check('reminder_settings_auto_month_check', sql`${t.autoMonth} in ('next', 'current')`),
+  ],
+);
+
+/**
+ * One row per reminder an SMTP server accepted. The unique key is the once-a-day rule: one reminder
+ * about a month per facilitator per day (`sent_on` is the day in ORG_TIMEZONE).
+ */
+export const reminderSends = pgTable(
+  'reminder_sends',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    sentOn: date('sent_on', { mode: 'string' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    email: text('email').notNull(),
+    trigger: text('trigger').notNull(),
+    // the staff member who sent it; null for the automatic reminder (or a deleted account)
+    sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('reminder_sends_user_month_day_key').on(t.userId, t.month, t.sentOn),
+    index('reminder_sends_month_idx').on(t.month),
+    check('reminder_sends_month_format', sql`${t.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+    check('reminder_sends_trigger_check', sql`${t.trigger} in ('staff', 'automatic')`),
+  ],
+);
+
 // --- issue 10: calendar feed, exports ---
 
+/**
+ * One personal calendar feed per user (docs/decisions/0007-calendar-feed-tokens.md). The URL's token
+ * is never stored as such: `token_hash` (SHA-256, hex) finds the feed, `token_encrypted` (AES-256-GCM
+ * under a key derived from APP_SECRET) lets the owner see the URL again. No row: the feed is off.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    tokenEncrypted: text('token_encrypted').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.tokenHash)],
+);
+
 // --- issue 10: history ---
+
+/**
+ * Every change to availability, staff notes, accounts and settings, written in the transaction of the
+ * change itself (modules/history/record.ts). Append-only: triggers refuse UPDATE, DELETE and TRUNCATE
+ * (drizzle/0003_history.sql). No foreign keys on purpose: deleting an account must neither delete
+ * nor rewrite its history, so the ids stay (serial ids are never reused) beside a snapshot of the
+ * names as they were when the change was made.
+ */
+export const changeHistory = pgTable(
+  'change_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    entity: text('entity').notNull(),
+    action: text('action').notNull(),
+    // the facilitator (or account) the change is about; null for settings
+    subjectUserId: integer('subject_user_id'),
+    subjectName: text('subject_name'),
+    date: date('date', { mode: 'string' }),
+    // null: no signed-in person made it (a scheduled SharePoint refresh)
+    actorId: integer('actor_id'),
+    actorName: text('actor_name'),
+    via: text('via').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('change_history_subject_idx').on(t.subjectUserId, t.id),
+    index('change_history_subject_date_idx').on(t.subjectUserId, t.date),
+    check('change_history_entity_check', sql`${t.entity} in ('availability', 'note', 'account', 'settings')`),
+    check('change_history_action_check', sql`${t.action} in ('create', 'update', 'delete')`),
+    check(
+      'change_history_via_check',
+      sql`${t.via} in ('facilitator', 'staff', 'bulk', 'pattern', 'sharepoint')`,
+    ),
+  ],
+);

@@ -28,6 +28,7 @@ const CROSS_SITE = 'Cross-site requests are not allowed';
 // SharePoint secrets, distinctive so any copy of them is found
 const SP_CLIENT_SECRET = 'Cl1ent-Secret~Distinct~8c41f0';
 const SP_PASSWORD = 'Sp-Passw0rd~Distinct~71be2d';
+const SMTP_PASSWORD = 'Smtp-Passw0rd~Distinct~9c41aa';
 
 let clock = Date.now();
 const advance = (ms: number) => {
@@ -523,6 +524,47 @@ const VALID: Record<string, (f: Fixture) => Target> = {
     payload: { siteUrl: 'https://evil.example/sites/x', availabilityListName: 'A', bookingsListName: 'B' },
   }),
   'POST /api/staff/facilitators/import': () => ({ who: 'staff' }),
+  // issue 9: recurring patterns (the caller's own), email reminders (staff)
+  'POST /api/availability/pattern/preview': () => ({
+    who: 'a',
+    payload: {
+      startDate: '2026-12-01',
+      endDate: '2026-12-31',
+      daysOfWeek: [1, 3],
+      status: 'limited',
+      everyWeeks: 2,
+    },
+  }),
+  'POST /api/availability/pattern': () => ({
+    who: 'a',
+    payload: {
+      startDate: '2026-12-01',
+      endDate: '2026-12-31',
+      daysOfWeek: [1, 3],
+      status: 'limited',
+      everyWeeks: 2,
+    },
+  }),
+  'PUT /api/staff/reminders/settings': () => ({
+    who: 'staff',
+    payload: {
+      host: 'smtp.evil.example',
+      port: 587,
+      security: 'starttls',
+      username: 'csrf',
+      password: 'csrf',
+      fromAddress: 'portal@evil.example',
+      portalUrl: 'https://evil.example',
+      autoEnabled: false,
+      autoDay: 1,
+      autoMonth: 'next',
+    },
+  }),
+  'POST /api/staff/reminders/send': () => ({ who: 'staff', payload: { month: '2026-12' } }),
+  // issue 10: calendar feed (the caller's own)
+  'POST /api/calendar-feed': () => ({ who: 'a' }),
+  'POST /api/calendar-feed/rotate': () => ({ who: 'a' }),
+  'DELETE /api/calendar-feed': () => ({ who: 'a' }),
 };
 
 /** What another site's page can make a browser send. */
@@ -1128,20 +1170,52 @@ describe('secrets never in responses or logs', () => {
       payload: { date: '2026-12-07', status: 'available' },
     });
     await go('POST', '/api/sharepoint/sync-all', { cookie: userCookie, payload: {} });
+    // issue 9: the email settings hold a password too; sending fails (nothing listens) and is logged
+    const smtp = await go('PUT', '/api/staff/reminders/settings', {
+      cookie: staffCookie,
+      payload: {
+        host: '127.0.0.1',
+        port: 9,
+        security: 'none',
+        username: 'mailer',
+        password: SMTP_PASSWORD,
+        fromAddress: 'portal@example.org',
+        portalUrl: 'https://portal.example.org',
+        autoEnabled: false,
+        autoDay: 1,
+        autoMonth: 'next',
+      },
+    });
+    expect(smtp.statusCode, smtp.body).toBe(200);
+    await go('POST', '/api/staff/reminders/send', { cookie: staffCookie, payload: { month: '2026-12' } });
+
+    // issue 10: the public calendar feed is read with a live token (staff's own feed)
+    const feed = await go('POST', '/api/calendar-feed', { cookie: staffCookie });
+    const feedPath = (feed.json() as { path: string }).path;
 
     // every GET route, as staff, as the facilitator and signed out
     for (const route of t.routes.filter((r) => r.method === 'GET' && !r.url.includes('logout'))) {
-      const query =
-        route.url === '/api/staff/notes'
-          ? '?date=2026-12-01&view=month'
-          : route.schema.querystring
-            ? '?from=2026-11-01&to=2026-12-31'
-            : '';
-      for (const cookie of [staffCookie, userCookie, undefined]) {
-        const response = await go('GET', `${urlOf(route)}${query}`, { cookie });
-        if (cookie === staffCookie && route.access !== 'user')
-          expect(response.statusCode, route.url).toBe(200);
+      if (route.url.endsWith('/:token.ics')) {
+        for (const cookie of [staffCookie, userCookie, undefined])
+          expect((await go('GET', feedPath, { cookie })).statusCode, route.url).toBe(200);
+        continue;
       }
+      const queries: Record<string, string> = {
+        '/api/staff/notes': '?date=2026-12-01&view=month',
+        '/api/staff/history': `?userId=${user.id}&date=2026-12-07`,
+        '/api/staff/free': '?date=2026-12-07',
+        '/api/staff/completeness': '?month=2026-12',
+        '/api/staff/export': '?format=csv&from=2026-11-01&to=2026-12-31',
+      };
+      const query = queries[route.url] ?? (route.schema.querystring ? '?from=2026-11-01&to=2026-12-31' : '');
+      // issue 10: a person's history is read for the accounts whose passwords changed above
+      const ids = route.url === '/api/staff/users/:id/history' ? [user.id, created.json().id] : [undefined];
+      for (const id of ids)
+        for (const cookie of [staffCookie, userCookie, undefined]) {
+          const response = await go('GET', `${urlOf(route, id)}${query}`, { cookie });
+          if (cookie === staffCookie && route.access !== 'user')
+            expect(response.statusCode, route.url).toBe(200);
+        }
     }
     await go('GET', '/api/docs/json');
     await go('GET', '/api/logout', { cookie: userCookie });
@@ -1150,7 +1224,9 @@ describe('secrets never in responses or logs', () => {
     const stored = await t.ctx.db.execute(
       sql`select password_hash as v from users where password_hash is not null
           union all select client_secret_encrypted from sharepoint_settings where client_secret_encrypted is not null
-          union all select password_encrypted from sharepoint_settings where password_encrypted is not null`,
+          union all select password_encrypted from sharepoint_settings where password_encrypted is not null
+          union all select token_hash from calendar_feeds union all select token_encrypted from calendar_feeds
+          union all select smtp_password_encrypted from reminder_settings where smtp_password_encrypted is not null`,
     );
     const storedSecrets = (stored as unknown as { rows: { v: string }[] }).rows.map((row) => row.v);
     expect(storedSecrets.length).toBeGreaterThanOrEqual(4);
@@ -1158,6 +1234,7 @@ describe('secrets never in responses or logs', () => {
     const forbidden: [string, string][] = [
       ['SharePoint client secret', SP_CLIENT_SECRET],
       ['SharePoint password', SP_PASSWORD],
+      ['SMTP password', SMTP_PASSWORD],
       ...Object.entries(passwords).map(([name, value]) => [`password ${name}`, value] as [string, string]),
       ['staff password', STAFF.password],
       ...[...tokens].map((token, i) => [`session token #${i + 1}`, token] as [string, string]),
@@ -1176,6 +1253,11 @@ describe('secrets never in responses or logs', () => {
       if (line) leaks.push(`${name} in the log: ${line.slice(0, 300)}`);
     }
     expect(leaks, leaks.join('\n')).toEqual([]);
+    // A feed's token is its URL (its owner is shown it), so it may be in answers but never in the log.
+    const feedToken = feedPath.replace(/^.*\//, '').replace(/\.ics$/, '');
+    expect(feedToken.length).toBeGreaterThan(20);
+    expect(logLines.some((line) => line.includes('/api/calendar-feed/[redacted].ics'))).toBe(true);
+    expect(logLines.find((line) => line.includes(feedToken))).toBeUndefined();
     counted.secrets = forbidden.length;
     counted.logLines = logLines.length;
   });

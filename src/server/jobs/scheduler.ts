@@ -8,6 +8,7 @@ import { Cron } from 'croner';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
+import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { sharePointFor } from '../sharepoint/connector';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { tryJobLock } from './locks';
@@ -44,6 +45,7 @@ export class Scheduler {
   private drainLoop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
+  private reminding: Promise<AutomaticOutcome> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -57,6 +59,7 @@ export class Scheduler {
     this.stopped = false;
     this.cron = new Cron(this.options.tickPattern, { protect: true, unref: true }, () => {
       void this.tick();
+      void this.reminderTick();
     });
     this.drainLoop = this.runDrainLoop();
     void this.tick();
@@ -70,6 +73,26 @@ export class Scheduler {
     this.wake?.();
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
+    await this.reminding?.catch(() => {});
+  }
+
+  /**
+   * The automatic availability reminder (modules/reminders/service.ts): sends on its day of the month
+   * in ORG_TIMEZONE, once; otherwise a single read. Independent of office hours. Never throws.
+   */
+  reminderTick(): Promise<AutomaticOutcome> {
+    this.reminding ??= runAutomaticReminders(this.ctx)
+      .catch((error: unknown) => {
+        this.ctx.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'automatic reminder check failed',
+        );
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.reminding = undefined;
+      });
+    return this.reminding;
   }
 
   /** When the next background refresh is due, given the last one that finished. */

@@ -63,12 +63,15 @@ export class SharePointConnector {
     );
   }
 
-  async importFacilitators(): Promise<FacilitatorImportResult> {
+  /** `actorId`: the staff member who asked for it, for the history (null: nobody signed in). */
+  async importFacilitators(actorId: number | null = null): Promise<FacilitatorImportResult> {
     const session = await this.requireSession();
     if (!session.settings.facilitatorListName) {
       throw new AppError(409, 'No Facilitators list is set in the SharePoint settings.');
     }
-    return toAppError('Could not import facilitators', () => importFacilitators(this.ctx.db, session));
+    return toAppError('Could not import facilitators', () =>
+      importFacilitators(this.ctx.db, session, actorId),
+    );
   }
 
   async drainOutbox(): Promise<DrainResult> {

@@ -6,6 +6,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
+import { type ChangeEntry, recordChanges } from '../modules/history/record';
+import { accountValues } from '../modules/users/service';
 import { FACILITATOR_COLUMNS as C, fieldText, normaliseFreelancerId } from './fields';
 import type { SharePointSession } from './session';
 
@@ -35,9 +37,14 @@ interface ListedFacilitator {
 
 const MAX = { name: 200, email: 254, area: 100, freelancerId: 100 };
 
+/**
+ * `actorId`: who asked for the import (null: nobody signed in). Every account it creates or changes is
+ * recorded in the history, via 'sharepoint', in the import's transaction.
+ */
 export async function importFacilitators(
   db: Db,
   session: SharePointSession,
+  actorId: number | null = null,
 ): Promise<FacilitatorImportResult> {
   const listName = session.settings.facilitatorListName;
   const siteId = await session.siteId();
@@ -92,6 +99,14 @@ export async function importFacilitators(
     let updated = 0;
     let unchanged = 0;
     const now = new Date();
+    const history: ChangeEntry[] = [];
+    const record = (
+      action: 'create' | 'update',
+      subjectUserId: number,
+      before: object | null,
+      after: object,
+    ) =>
+      history.push({ entity: 'account', action, subjectUserId, actorId, via: 'sharepoint', before, after });
     for (const f of byFreelancer.values()) {
       const user = byId.get(f.freelancerId);
       if (user) {
@@ -103,10 +118,12 @@ export async function importFacilitators(
           unchanged++;
           continue;
         }
-        await tx
+        const [row] = await tx
           .update(users)
           .set({ ...changes, updatedAt: now })
-          .where(eq(users.id, user.id));
+          .where(eq(users.id, user.id))
+          .returning();
+        record('update', user.id, accountValues(user), accountValues(row!));
         updated++;
         continue;
       }
@@ -124,17 +141,22 @@ export async function importFacilitators(
         continue;
       }
       usernames.add(username);
-      await tx.insert(users).values({
-        username,
-        passwordHash: null,
-        displayName: f.name,
-        email: f.email,
-        freelancerId: f.freelancerId,
-        area: f.area,
-        role: 'facilitator',
-      });
+      const [row] = await tx
+        .insert(users)
+        .values({
+          username,
+          passwordHash: null,
+          displayName: f.name,
+          email: f.email,
+          freelancerId: f.freelancerId,
+          area: f.area,
+          role: 'facilitator',
+        })
+        .returning();
+      record('create', row!.id, null, accountValues(row!));
       created++;
     }
+    await recordChanges(tx, history);
     return { created, updated, unchanged, skipped, total: items.length };
   });
 }

@@ -41,13 +41,15 @@ interface Fixture {
   noteId: number;
   /** the saved SharePoint settings, as a settings body (secrets blank: keep the stored ones) */
   settings: Record<string, string>;
+  /** issue 10: the token of A's calendar feed (turned on in setup) */
+  feedToken: string;
 }
 
 /** What one call sends; `params.id` fills `:id`. */
 interface Call {
   payload?: Record<string, unknown>;
   query?: Record<string, string>;
-  params?: { id: number };
+  params?: { id?: number; token?: string };
 }
 
 interface Variant {
@@ -206,7 +208,7 @@ const TABLE: Record<string, Variant[]> = {
       }),
       expect: staffOnly(200),
       // a password set by staff signs A out everywhere
-      verify: (_f, _role, changed) => expect(changed).toEqual(['sessions', 'users']),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'sessions', 'users']),
     },
     {
       name: "give A B's username",
@@ -236,7 +238,8 @@ const TABLE: Record<string, Variant[]> = {
       name: "A's free day",
       call: (f) => ({ payload: dayBody(f, f.freeDate) }),
       expect: onlyA(200),
-      verify: (_f, _role, changed) => expect(changed).toEqual(['availability', 'sync_outbox', 'users']),
+      verify: (_f, _role, changed) =>
+        expect(changed).toEqual(['availability', 'change_history', 'sync_outbox', 'users']),
     },
     {
       name: "A's booked day",
@@ -311,12 +314,190 @@ const TABLE: Record<string, Variant[]> = {
   'GET /api/admin/scheduler/status': one(() => ({}), staffOnly(200)),
   'POST /api/staff/facilitators/import': one(() => ({}), staffOnly(200)),
   // --- issue 9: patterns, who is free, completeness ---
+  // every 2 weeks on Mondays and Wednesdays of March 2026 (A's booked day, Wed 4 March, is skipped)
+  'POST /api/availability/pattern/preview': one(
+    (f) => ({
+      payload: {
+        userId: f.a.id,
+        startDate: f.freeDate,
+        endDate: '2026-03-31',
+        everyWeeks: 2,
+        daysOfWeek: [1, 3],
+        status: 'limited',
+      },
+    }),
+    onlyA(200),
+    // a preview reads only
+    (_f, _role, changed) => expect(changed).toEqual([]),
+  ),
+  'POST /api/availability/pattern': one(
+    (f) => ({
+      payload: {
+        userId: f.a.id,
+        startDate: f.freeDate,
+        endDate: '2026-03-31',
+        everyWeeks: 2,
+        daysOfWeek: [1, 3],
+        status: 'limited',
+        notes: 'matrix pattern',
+      },
+    }),
+    onlyA(200),
+    (_f, _role, changed) =>
+      expect(changed).toEqual(['availability', 'change_history', 'sync_outbox', 'users']),
+  ),
+  'GET /api/staff/free': [
+    {
+      name: "A's free day, in a window, everyone shown",
+      call: (f) => ({ query: { date: f.freeDate, from: '09:00', to: '12:00', include: 'all' } }),
+      expect: staffOnly(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual([]),
+    },
+    {
+      name: 'a window that ends before it starts',
+      call: (f) => ({ query: { date: f.freeDate, from: '12:00', to: '09:00' } }),
+      // the access check comes first: a facilitator learns nothing about the input rules
+      expect: staffOnly(400),
+    },
+  ],
   // --- end issue 9: patterns, who is free, completeness ---
   // --- issue 9: reminders ---
+  'GET /api/staff/completeness': [
+    { name: 'a month', call: () => ({ query: { month: '2026-03' } }), expect: staffOnly(200) },
+    {
+      name: 'a month in one area',
+      call: () => ({ query: { month: '2026-03', area: 'North' } }),
+      expect: staffOnly(200),
+    },
+    {
+      name: 'a month that does not exist',
+      call: () => ({ query: { month: '2026-13' } }),
+      expect: staffOnly(400),
+    },
+  ],
+  'GET /api/staff/reminders/settings': one(() => ({}), staffOnly(200)),
+  'PUT /api/staff/reminders/settings': [
+    {
+      name: 'a mail server (never used: nothing is sent here)',
+      call: () => ({
+        payload: {
+          host: '127.0.0.1',
+          port: 9,
+          security: 'none',
+          username: 'mailer',
+          password: 'matrix-mail-pass',
+          fromAddress: 'portal@example.org',
+          portalUrl: 'https://portal.example.org',
+          autoEnabled: false,
+          autoDay: 5,
+          autoMonth: 'next',
+        },
+      }),
+      expect: staffOnly(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'reminder_settings']),
+    },
+    {
+      name: 'day 29',
+      call: () => ({
+        payload: {
+          host: '',
+          port: 25,
+          security: 'none',
+          fromAddress: '',
+          portalUrl: '',
+          autoEnabled: false,
+          autoDay: 29,
+          autoMonth: 'next',
+        },
+      }),
+      expect: staffOnly(400),
+    },
+  ],
+  // email is not set up in this suite: a send is refused (409) before anything is tried
+  'POST /api/staff/reminders/send': one(() => ({ payload: { month: '2026-03' } }), staffOnly(409)),
   // --- end issue 9: reminders ---
   // --- issue 10: calendar feed, exports ---
+  // Managing a feed acts on the caller's own feed only (no user id is taken); A's is on, B's and staff's off.
+  'GET /api/calendar-feed': one(() => ({}), signedIn(200)),
+  'POST /api/calendar-feed': one(
+    () => ({}),
+    signedIn(200),
+    // A's feed is on already and keeps its URL; the others get one
+    (_f, role, changed) => expect(changed).toEqual(role === 'facilitatorA' ? [] : ['calendar_feeds']),
+  ),
+  'POST /api/calendar-feed/rotate': one(
+    () => ({}),
+    // only a feed that is on can be rotated: B's and staff's are off (404), whatever A's is
+    { anonymous: 401, facilitatorA: 200, facilitatorB: 404, staff: 404 },
+    (_f, _role, changed) => expect(changed).toEqual(['calendar_feeds']),
+  ),
+  'DELETE /api/calendar-feed': one(
+    () => ({}),
+    signedIn(204),
+    (_f, role, changed) => expect(changed).toEqual(role === 'facilitatorA' ? ['calendar_feeds'] : []),
+  ),
+  // Public but token-checked: calendar apps send no cookie, so the token in the URL is the credential.
+  // Whoever holds A's URL gets A's bookings (sessions change nothing); any other token is 404 for all.
+  'GET /api/calendar-feed/:token.ics': [
+    { name: "A's token", call: (f) => ({ params: { token: f.feedToken } }), expect: everyone(200) },
+    {
+      name: 'a token that is not live',
+      call: () => ({ params: { token: 'A'.repeat(43) } }),
+      expect: everyone(404),
+    },
+  ],
+  'GET /api/staff/export': [
+    {
+      name: 'CSV of the grid',
+      call: (f) => ({ query: { ...range(f), format: 'csv' } }),
+      expect: staffOnly(200),
+    },
+    {
+      name: 'xlsx of one area without B',
+      call: (f) => ({ query: { ...range(f), format: 'xlsx', area: 'North', exclude: String(f.b.id) } }),
+      expect: staffOnly(200),
+    },
+  ],
+  'GET /api/availability/export': one(
+    (f) => ({ query: { ...range(f), userId: String(f.a.id) } }),
+    onlyA(200),
+  ),
   // --- end issue 10: calendar feed, exports ---
   // --- issue 10: history ---
+  'GET /api/staff/history': [
+    {
+      name: "A's free day",
+      call: (f) => ({ query: { userId: String(f.a.id), date: f.freeDate } }),
+      expect: staffOnly(200),
+    },
+    {
+      name: 'a day that is not a date',
+      call: (f) => ({ query: { userId: String(f.a.id), date: '2026-02-30' } }),
+      expect: staffOnly(400),
+    },
+  ],
+  'GET /api/staff/users/:id/history': [
+    { name: 'A', call: (f) => ({ params: { id: f.a.id }, query: { limit: '10' } }), expect: staffOnly(200) },
+    {
+      name: 'a limit of 0',
+      call: (f) => ({ params: { id: f.a.id }, query: { limit: '0' } }),
+      expect: staffOnly(400),
+    },
+  ],
+  'GET /api/history': [
+    // A's own availability history; B naming A is refused, and so is staff (self-service route)
+    {
+      name: "A's days",
+      call: (f) => ({ query: { ...range(f), userId: String(f.a.id) } }),
+      expect: onlyA(200),
+    },
+    { name: 'own days', call: (f) => ({ query: range(f) }), expect: signedIn(200) },
+    {
+      name: 'a reversed range',
+      call: (f) => ({ query: { from: f.bookedDate, to: f.freeDate } }),
+      expect: signedIn(400),
+    },
+  ],
   // --- end issue 10: history ---
 };
 
@@ -377,6 +558,8 @@ async function restoreBaseline(changed: Tables): Promise<void> {
   restores++;
   const tables = changed.includes('users') ? TABLES : TABLES.filter(([name]) => changed.includes(name));
   await t.ctx.db.transaction(async (tx) => {
+    // change_history refuses deletes unless a purge is declared (drizzle/0003_history.sql)
+    await tx.execute(sql`set local change_history.purge = 'on'`);
     for (const [name] of [...tables].reverse()) await tx.execute(sql`delete from ${sql.identifier(name)}`);
     for (const [name] of tables) {
       const table = sql.identifier(name);
@@ -396,7 +579,7 @@ function cookieOf(role: Role): string | undefined {
 
 async function send(method: Method, path: string, role: Role, call: Call = {}) {
   const url =
-    path.replace(':id', String(call.params?.id ?? '')) +
+    path.replace(':id', String(call.params?.id ?? '')).replace(':token', call.params?.token ?? '') +
     (call.query ? `?${new URLSearchParams(call.query).toString()}` : '');
   const cookie = cookieOf(role);
   return t.app.inject({
@@ -498,7 +681,15 @@ beforeAll(async () => {
   expect(note.statusCode).toBe(201);
 
   const { clientSecret: _secret, ...settings } = portalSettingsFor(s.portal, s.emu.control.credentials);
-  f = { a, b, staff, freeDate, bookedDate, noteId: note.json().id, settings };
+  // issue 10: A's calendar feed is on
+  const feed = await t.app.inject({
+    method: 'POST',
+    url: '/api/calendar-feed',
+    headers: { cookie: a.cookie },
+  });
+  expect(feed.statusCode).toBe(200);
+  const feedToken = /\/api\/calendar-feed\/(.+)\.ics$/.exec(feed.json().path)![1]!;
+  f = { a, b, staff, freeDate, bookedDate, noteId: note.json().id, settings, feedToken };
   baseline = await dump();
   readyAt = Date.now();
 }, 240_000);

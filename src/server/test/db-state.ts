@@ -16,6 +16,10 @@ export const TABLES = [
   ['sessions', 'id'],
   ['scheduler_state', 'name'],
   ['login_throttle', 'key'],
+  ['reminder_settings', 'id'],
+  ['reminder_sends', 'id'],
+  ['calendar_feeds', 'user_id'],
+  ['change_history', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

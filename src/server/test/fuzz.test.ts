@@ -29,6 +29,9 @@ import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
 import { availability, bookings, sharepointSettings, staffNotes, users } from '../db/schema';
 import { refreshJobFor } from '../jobs/refresh-job';
+import { startTestSmtpServer } from '../mail/test-smtp';
+import { turnOnFeed } from '../modules/calendar-feed/service';
+import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
 import { setupConnector } from '../sharepoint/test-support';
 import { STAFF } from './harness';
@@ -130,6 +133,22 @@ const emulatorSettings = () => ({
   password: '',
 });
 
+// issue 9 (reminders): reminders fuzzed here go to this local SMTP server and nowhere else. Fuzzed
+// saves may point the settings anywhere; restoreFixtures(true), run before every route, puts them back.
+const fuzzSmtp = await startTestSmtpServer();
+const fuzzMailSettings = () => ({
+  host: fuzzSmtp.host,
+  port: fuzzSmtp.port,
+  security: 'none',
+  username: '',
+  password: '',
+  fromAddress: 'portal@example.org',
+  portalUrl: 'http://127.0.0.1:5000',
+  autoEnabled: false,
+  autoDay: 1,
+  autoMonth: 'next',
+});
+
 let victimId = 0;
 let victimSeq = 0;
 let noteId = 0;
@@ -199,6 +218,7 @@ async function restoreFixtures(full = false): Promise<void> {
     noteId = created!.id;
   }
   if (full) await saveSettings(db, t.ctx.appSecret, emulatorSettings());
+  if (full) await saveReminderSettings(t.ctx, fuzzMailSettings(), staff.id);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -311,12 +331,75 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'GET /api/admin/scheduler/status': () => ({}),
   'POST /api/staff/facilitators/import': () => ({}),
   // --- issue 9: patterns, who is free, completeness ---
+  'POST /api/availability/pattern/preview': (caller) => ({
+    body: {
+      userId: callerAccount(caller).id,
+      startDate: addDays(bookedDay, -10),
+      endDate: addDays(bookedDay, 40),
+      everyWeeks: 2,
+      daysOfWeek: [1, 3, 5],
+      status: 'limited',
+      startTime: '09:00',
+      endTime: '12:00',
+      notes: 'Fortnightly',
+    },
+  }),
+  'POST /api/availability/pattern': (caller) => ({
+    body: {
+      userId: callerAccount(caller).id,
+      startDate: addDays(bookedDay, -10),
+      endDate: addDays(bookedDay, 40),
+      everyWeeks: 4,
+      daysOfWeek: [1, 2, 3, 4, 5],
+      status: 'unavailable',
+      startTime: '',
+      endTime: '',
+      notes: 'Every 4 weeks',
+    },
+  }),
+  'GET /api/staff/free': () => ({
+    query: { date: bookedDay, from: '09:00', to: '12:00', areas: 'North,South', include: 'all' },
+  }),
   // --- end issue 9: patterns, who is free, completeness ---
   // --- issue 9: reminders ---
+  'GET /api/staff/completeness': () => ({ query: { month: freeDay.slice(0, 7), area: 'North' } }),
+  'GET /api/staff/reminders/settings': () => ({}),
+  'PUT /api/staff/reminders/settings': () => ({
+    body: { ...fuzzMailSettings(), autoEnabled: true, autoDay: 28 },
+  }),
+  // the facilitator is partial or missing for that month: the first accepted case emails them (at fuzzSmtp)
+  'POST /api/staff/reminders/send': () => ({
+    body: { month: freeDay.slice(0, 7), userIds: [facilitator.id] },
+  }),
   // --- end issue 9: reminders ---
   // --- issue 10: calendar feed, exports ---
+  'GET /api/calendar-feed': () => ({}),
+  'POST /api/calendar-feed': () => ({}),
+  'POST /api/calendar-feed/rotate': () => ({}),
+  'DELETE /api/calendar-feed': () => ({}),
+  // Public, token-checked. The token belongs to an account of its own, with an id far from every id
+  // the fuzzer aims at, so no case deletes it (callers' own feeds are rotated and revoked by cases).
+  'GET /api/calendar-feed/:token.ics': ((token: string) => () => ({ params: { token } }))(
+    await (async () => {
+      const [owner] = await db
+        .insert(users)
+        .values({ id: 2_000_000_000, username: 'fuzz-feed-owner@example.org' })
+        .returning();
+      return (await turnOnFeed(db, t.ctx.appSecret, owner!.id)).token ?? '';
+    })(),
+  ),
+  'GET /api/staff/export': () => ({
+    query: { ...range(), format: 'xlsx', area: 'North', exclude: String(loginTarget.id) },
+  }),
+  'GET /api/availability/export': (caller) => ({ query: { ...range(), userId: ownId(caller) } }),
   // --- end issue 10: calendar feed, exports ---
   // --- issue 10: history ---
+  'GET /api/staff/history': () => ({ query: { userId: String(facilitator.id), date: freeDay, limit: '20' } }),
+  'GET /api/staff/users/:id/history': () => ({
+    params: { id: String(facilitator.id) },
+    query: { limit: '20', before: '1000000' },
+  }),
+  'GET /api/history': (caller) => ({ query: { ...range(), userId: ownId(caller), limit: '20' } }),
   // --- end issue 10: history ---
 };
 
@@ -999,6 +1082,11 @@ const DATA_TABLES = [
   'staff_notes',
   'sharepoint_settings',
   'sync_outbox',
+  // a refused request must not leave a history row either (issue 10)
+  'change_history',
+  // issue 9: email settings and the record of reminders sent
+  'reminder_settings',
+  'reminder_sends',
 ];
 
 /**
@@ -1185,6 +1273,7 @@ console.log(`fuzz: seed ${SEED} (FUZZ_SEED), ${RUNS} cases per route (FUZZ_RUNS)
 
 afterAll(async () => {
   await setup.close();
+  await fuzzSmtp.close();
 });
 
 describe('hostile input on every route', () => {

@@ -4,7 +4,8 @@ import { hashPassword, verifyPassword } from '../../auth/passwords';
 import type { AppContext } from '../../context';
 import { sessions, users } from '../../db/schema';
 import { AppError, badRequest, forbidden } from '../../errors';
-import { createUser, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
+import { recordChanges } from '../history/record';
+import { accountValues, createUser, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
 
 export const INVALID_LOGIN = 'Invalid username or password';
 export const INVALID_STAFF_LOGIN = 'Invalid credentials';
@@ -51,13 +52,17 @@ export async function register(
 ): Promise<SignIn> {
   if (!ctx.config.ALLOW_REGISTRATION)
     throw forbidden('Registration is closed. Ask your administrator for an account.');
-  const user = await createUser(ctx.db, {
-    username: body.username,
-    password: body.password,
-    displayName: body.displayName,
-    email: body.email,
-    role: 'facilitator',
-  });
+  const user = await createUser(
+    ctx.db,
+    {
+      username: body.username,
+      password: body.password,
+      displayName: body.displayName,
+      email: body.email,
+      role: 'facilitator',
+    },
+    'registration',
+  );
   if (previousToken) await ctx.sessions.destroy(previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id);
   return { user, token, expiresAt };
@@ -89,6 +94,18 @@ export async function changePassword(
   await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    const values = accountValues(user);
+    await recordChanges(tx, [
+      {
+        entity: 'account',
+        action: 'update',
+        subjectUserId: user.id,
+        actorId: user.id,
+        via: user.role === STAFF_ROLE ? 'staff' : 'facilitator',
+        before: values,
+        after: { ...values, password: 'changed' },
+      },
+    ]);
   });
   return ctx.sessions.create(user.id);
 }

@@ -13,6 +13,7 @@ import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { availability, bookings, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
+import { type ChangeEntry, recordChanges } from '../history/record';
 import type { DateRange } from '../range';
 
 type AvailabilityRow = typeof availability.$inferSelect;
@@ -90,9 +91,7 @@ export async function saveDay(db: Db, input: DayInput, actor: Actor): Promise<Av
     if (!actor.mayOverrideBookings && (await bookedDates(tx, input.userId, [input.date])).length > 0) {
       throw new AppError(409, BOOKED_DAY_MESSAGE);
     }
-    const [row] = await upsertDays(tx, [input], actor.id);
-    await touchUser(tx, input.userId);
-    await enqueueAvailabilitySync(tx, [{ userId: input.userId, date: input.date }]);
+    const [row] = await writeDays(tx, input.userId, [input], actor);
     return toAvailability(row!);
   });
 }
@@ -115,24 +114,45 @@ export async function bulkUpdate(db: Db, input: BulkInput, actor: Actor): Promis
       endDate: [`At most ${MAX_BULK_DAYS} days`],
     });
   }
-  const days = selectBulkDays(input.startDate, input.endDate, input.daysOfWeek);
+  const { startDate, endDate, daysOfWeek, ...values } = input;
+  return setManyDays(db, { ...values, dates: selectBulkDays(startDate, endDate, daysOfWeek) }, actor);
+}
+
+export interface ManyDaysInput {
+  userId: number;
+  /** the days to set; repeats are ignored */
+  dates: string[];
+  status: AvailabilityStatus;
+  startTime: string;
+  endTime: string;
+  notes: string;
+}
+
+/**
+ * One status, times and notes on a list of days of one user: what bulk update and recurring patterns
+ * (modules/patterns) both come down to, so they check and write alike. Days with bookings are skipped
+ * whoever asks (the spec's "automatically skipped" promise); the rest go through `writeDays` in the
+ * same transaction, so the answer is all or nothing.
+ */
+export async function setManyDays(
+  db: Db,
+  input: ManyDaysInput,
+  actor: Actor,
+): Promise<BulkAvailabilityResult> {
+  const { userId, dates, ...values } = input;
+  // one row per day: a day twice in one upsert statement is an error in PostgreSQL
+  const days = [...new Set(dates)].sort();
   return db.transaction(async (tx) => {
-    await assertUserExists(tx, input.userId);
-    const skippedBookedDates = await bookedDates(tx, input.userId, days);
+    await assertUserExists(tx, userId);
+    const skippedBookedDates = await bookedDates(tx, userId, days);
     const skipped = new Set(skippedBookedDates);
     const toWrite = days.filter((date) => !skipped.has(date));
-    if (toWrite.length > 0) {
-      await upsertDays(
-        tx,
-        toWrite.map((date) => ({ ...input, date })),
-        actor.id,
-      );
-      await touchUser(tx, input.userId);
-      await enqueueAvailabilitySync(
-        tx,
-        toWrite.map((date) => ({ userId: input.userId, date })),
-      );
-    }
+    await writeDays(
+      tx,
+      userId,
+      toWrite.map((date) => ({ ...values, date })),
+      actor,
+    );
     return { updated: toWrite.length, skippedBookedDates };
   });
 }
@@ -162,6 +182,89 @@ export async function bookedDates(db: Queryable, userId: number, dates: string[]
     .where(and(eq(bookings.userId, userId), inArray(bookings.date, dates)))
     .orderBy(asc(bookings.date));
   return rows.map((r) => r.date);
+}
+
+/**
+ * The one way days of a user are written, inside the caller's transaction (checks done): the rows,
+ * the history (before values read here, under row locks, so they are what this write replaced), the
+ * user's "last updated" time and the SharePoint outbox rows. A day saved with the values it already
+ * had is still written (it is queued for SharePoint again) but is not a change for the history.
+ */
+export async function writeDays(
+  tx: Queryable,
+  userId: number,
+  days: Omit<DayInput, 'userId'>[],
+  actor: Actor,
+): Promise<AvailabilityRow[]> {
+  if (days.length === 0) return [];
+  const before = await currentDays(
+    tx,
+    userId,
+    days.map((d) => d.date),
+  );
+  const written = await upsertDays(
+    tx,
+    days.map((d) => ({ ...d, userId })),
+    actor.id,
+  );
+  const changes: ChangeEntry[] = [];
+  for (const day of days) {
+    const was = before.get(day.date) ?? null;
+    const now = dayValues(day);
+    if (was && sameDay(was, now)) continue;
+    changes.push({
+      entity: 'availability',
+      action: was ? 'update' : 'create',
+      subjectUserId: userId,
+      date: day.date,
+      actorId: actor.id,
+      via: actor.via,
+      before: was,
+      after: now,
+    });
+  }
+  await recordChanges(tx, changes);
+  await touchUser(tx, userId);
+  await enqueueAvailabilitySync(
+    tx,
+    days.map((d) => ({ userId, date: d.date })),
+  );
+  return written;
+}
+
+/** What the history keeps of a day. */
+type DayValues = Pick<DayInput, 'status' | 'startTime' | 'endTime' | 'notes'>;
+
+const dayValues = (d: DayValues): DayValues => ({
+  status: d.status,
+  startTime: d.startTime,
+  endTime: d.endTime,
+  notes: d.notes,
+});
+
+const sameDay = (a: DayValues, b: DayValues) =>
+  a.status === b.status && a.startTime === b.startTime && a.endTime === b.endTime && a.notes === b.notes;
+
+/** The saved days among these dates, locked until the transaction ends, in date order. */
+async function currentDays(db: Queryable, userId: number, dates: string[]): Promise<Map<string, DayValues>> {
+  const found = new Map<string, DayValues>();
+  for (let i = 0; i < dates.length; i += 1000) {
+    const rows = await db
+      .select({
+        date: availability.date,
+        status: availability.status,
+        startTime: availability.startTime,
+        endTime: availability.endTime,
+        notes: availability.notes,
+      })
+      .from(availability)
+      .where(and(eq(availability.userId, userId), inArray(availability.date, dates.slice(i, i + 1000))))
+      .orderBy(asc(availability.date))
+      .for('update');
+    for (const row of rows)
+      found.set(row.date, dayValues({ ...row, status: row.status as AvailabilityStatus }));
+  }
+  return found;
 }
 
 async function upsertDays(db: Queryable, days: DayInput[], actorId: number): Promise<AvailabilityRow[]> {

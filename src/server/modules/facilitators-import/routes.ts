@@ -40,7 +40,7 @@ export function facilitatorImportRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        const result = await sharePointFor(ctx).importFacilitators();
+        const result = await sharePointFor(ctx).importFacilitators(currentUser(request).id);
         request.log.info(
           {
             userId: currentUser(request).id,

@@ -58,7 +58,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: staffNote, ...errors },
         },
       },
-      (request) => updateNote(ctx.db, request.params.id, request.body),
+      (request) => updateNote(ctx.db, request.params.id, request.body, currentUser(request).id),
     );
 
     app.delete(
@@ -73,7 +73,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await deleteNote(ctx.db, request.params.id);
+        await deleteNote(ctx.db, request.params.id, currentUser(request).id);
         return reply.code(204).send(null);
       },
     );

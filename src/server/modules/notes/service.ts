@@ -3,6 +3,7 @@ import type { Priority, StaffNote } from '../../../shared/schemas/notes';
 import type { Queryable } from '../../db/client';
 import { staffNotes, users } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
+import { recordChanges } from '../history/record';
 import type { DateRange } from '../range';
 import { STAFF_ROLE } from '../users/service';
 
@@ -36,6 +37,29 @@ export async function listNotes(db: Queryable, range: DateRange): Promise<StaffN
   return rows.map(toNote);
 }
 
+/** What the history keeps of a note. */
+const noteValues = (row: NoteRow) => ({ date: row.date, note: row.note, priority: row.priority });
+
+/** A note change for the history: notes are only ever changed by staff. */
+function noteChange(
+  action: 'create' | 'update' | 'delete',
+  actorId: number,
+  before: NoteRow | null,
+  after: NoteRow | null,
+) {
+  const row = (after ?? before)!;
+  return {
+    entity: 'note' as const,
+    action,
+    subjectUserId: row.facilitatorId,
+    date: row.date,
+    actorId,
+    via: 'staff' as const,
+    before: before && noteValues(before),
+    after: after && noteValues(after),
+  };
+}
+
 export interface NoteInput {
   facilitatorId: number;
   date: string;
@@ -55,17 +79,20 @@ export async function createNote(db: Queryable, input: NoteInput, createdBy: num
       facilitatorId: ['Choose a facilitator'],
     });
   }
-  const [row] = await db
-    .insert(staffNotes)
-    .values({
-      facilitatorId: input.facilitatorId,
-      date: input.date,
-      note: input.note,
-      priority: input.priority,
-      createdBy,
-    })
-    .returning();
-  return toNote(row!);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(staffNotes)
+      .values({
+        facilitatorId: input.facilitatorId,
+        date: input.date,
+        note: input.note,
+        priority: input.priority,
+        createdBy,
+      })
+      .returning();
+    await recordChanges(tx, [noteChange('create', createdBy, null, row!)]);
+    return toNote(row!);
+  });
 }
 
 export interface NoteChange {
@@ -74,24 +101,39 @@ export interface NoteChange {
   date?: string | undefined;
 }
 
-export async function updateNote(db: Queryable, id: number, change: NoteChange): Promise<StaffNote> {
-  const [row] = await db
-    .update(staffNotes)
-    .set({
-      note: change.note,
-      priority: change.priority,
-      ...(change.date ? { date: change.date } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(staffNotes.id, id))
-    .returning();
-  if (!row) throw notFound('Note not found');
-  return toNote(row);
+export async function updateNote(
+  db: Queryable,
+  id: number,
+  change: NoteChange,
+  actorId: number,
+): Promise<StaffNote> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(staffNotes).where(eq(staffNotes.id, id)).for('update');
+    if (!before) throw notFound('Note not found');
+    const [row] = await tx
+      .update(staffNotes)
+      .set({
+        note: change.note,
+        priority: change.priority,
+        ...(change.date ? { date: change.date } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(staffNotes.id, id))
+      .returning();
+    if (!row) throw notFound('Note not found');
+    if (JSON.stringify(noteValues(before)) !== JSON.stringify(noteValues(row))) {
+      await recordChanges(tx, [noteChange('update', actorId, before, row)]);
+    }
+    return toNote(row);
+  });
 }
 
-export async function deleteNote(db: Queryable, id: number): Promise<void> {
-  const deleted = await db.delete(staffNotes).where(eq(staffNotes.id, id)).returning({ id: staffNotes.id });
-  if (deleted.length === 0) throw notFound('Note not found');
+export async function deleteNote(db: Queryable, id: number, actorId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(staffNotes).where(eq(staffNotes.id, id)).returning();
+    if (!deleted) throw notFound('Note not found');
+    await recordChanges(tx, [noteChange('delete', actorId, deleted, null)]);
+  });
 }
 
 /** Notes of one facilitator on one day (used by tests and any later per-day view). */

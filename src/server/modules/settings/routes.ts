@@ -42,7 +42,10 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
         },
       },
       async (request) => {
-        const saved = await saveSettings(ctx.db, ctx.appSecret, request.body);
+        const saved = await saveSettings(ctx.db, ctx.appSecret, request.body, {
+          actorId: currentUser(request).id,
+          via: 'staff',
+        });
         // flags only: a secret's value never reaches a log line
         request.log.info(
           {

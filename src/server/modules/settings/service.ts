@@ -8,6 +8,7 @@ import {
 import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
+import { type ChangeBy, recordChanges } from '../history/record';
 import type { ConnectionTester, ResolvedSharePointSettings } from './connection';
 
 type SettingsRow = typeof sharepointSettings.$inferSelect;
@@ -59,11 +60,16 @@ export async function getSettings(db: Queryable): Promise<SettingsResponse> {
   return toSettingsResponse(await readRow(db));
 }
 
-/** Save the settings. A blank password or client secret keeps the stored one. */
+/**
+ * Save the settings. A blank password or client secret keeps the stored one. `by`: who saved them,
+ * for the history (routes pass it; setup scripts and fixtures do not and are not recorded). The
+ * history gets the plain fields and, for a secret, only that it changed.
+ */
 export async function saveSettings(
   db: Db,
   appSecret: string,
   input: SettingsBody,
+  by?: ChangeBy,
 ): Promise<SettingsResponse> {
   const data = settingsBody.parse(input);
   const key = settingsKey(appSecret);
@@ -93,6 +99,27 @@ export async function saveSettings(
       .values({ id: SETTINGS_ID, ...values })
       .onConflictDoUpdate({ target: sharepointSettings.id, set: values })
       .returning();
+    if (by) {
+      const before = existing ? toPlainSettings(existing) : null;
+      const after = toPlainSettings(row!);
+      const secrets = {
+        ...(data.password ? { password: 'changed' } : {}),
+        ...(data.clientSecret ? { clientSecret: 'changed' } : {}),
+      };
+      if (JSON.stringify(before) !== JSON.stringify(after) || Object.keys(secrets).length > 0) {
+        await recordChanges(tx, [
+          {
+            entity: 'settings',
+            action: existing ? 'update' : 'create',
+            subjectUserId: null,
+            actorId: by.actorId,
+            via: by.via,
+            before,
+            after: { ...after, ...secrets },
+          },
+        ]);
+      }
+    }
     return toSettingsResponse(row);
   });
 }

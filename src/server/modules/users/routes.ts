@@ -40,7 +40,10 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 201: publicUser, ...errors },
         },
       },
-      async (request, reply) => reply.code(201).send(toPublicUser(await createUser(ctx.db, request.body))),
+      async (request, reply) => {
+        const by = { actorId: currentUser(request).id, via: 'staff' } as const;
+        return reply.code(201).send(toPublicUser(await createUser(ctx.db, request.body, by)));
+      },
     );
 
     app.put(
@@ -60,6 +63,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const self = request.params.id === me.id;
         const row = await updateUser(ctx.db, request.params.id, request.body, {
           endSessionsOnPasswordChange: !self,
+          by: { actorId: me.id, via: 'staff' },
         });
         // Staff changing their own password stay signed in here and are signed out elsewhere.
         if (self && request.body.password) {

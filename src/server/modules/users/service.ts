@@ -5,6 +5,7 @@ import { hashPassword } from '../../auth/passwords';
 import type { Db, Queryable } from '../../db/client';
 import { bookings, sessions, users } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
+import { type ChangeBy, recordChanges } from '../history/record';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -46,23 +47,62 @@ export async function listUsers(db: Queryable): Promise<PublicUser[]> {
   return rows.map(toPublicUser);
 }
 
-export async function createUser(db: Queryable, input: CreateUserBody): Promise<UserRow> {
+/**
+ * What the history keeps of an account: its public fields, never the password hash. A password
+ * change is recorded as `password: 'changed'` in the after values.
+ */
+export function accountValues(row: UserRow) {
+  return {
+    username: row.username,
+    displayName: row.displayName,
+    email: row.email,
+    freelancerId: row.freelancerId,
+    role: row.role,
+    area: row.area,
+  };
+}
+
+/**
+ * Create an account. `by` says who did it, for the history ('registration': the new user, signing
+ * up): routes always pass it; setup (the first staff account, demo and test fixtures) leaves it out
+ * and is not recorded.
+ */
+export async function createUser(
+  db: Queryable,
+  input: CreateUserBody,
+  by?: ChangeBy | 'registration',
+): Promise<UserRow> {
   const data = createUserBody.parse(input);
   const passwordHash = await hashPassword(data.password);
   try {
-    const [row] = await db
-      .insert(users)
-      .values({
-        username: data.username,
-        passwordHash,
-        displayName: data.displayName,
-        email: data.email,
-        freelancerId: data.freelancerId,
-        area: data.area,
-        role: data.role,
-      })
-      .returning();
-    return row!;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(users)
+        .values({
+          username: data.username,
+          passwordHash,
+          displayName: data.displayName,
+          email: data.email,
+          freelancerId: data.freelancerId,
+          area: data.area,
+          role: data.role,
+        })
+        .returning();
+      if (by) {
+        await recordChanges(tx, [
+          {
+            entity: 'account',
+            action: 'create',
+            subjectUserId: row!.id,
+            actorId: by === 'registration' ? row!.id : by.actorId,
+            via: by === 'registration' ? 'facilitator' : by.via,
+            before: null,
+            after: accountValues(row!),
+          },
+        ]);
+      }
+      return row!;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateUsername(data.username);
     throw error;
@@ -75,6 +115,8 @@ export interface UpdateUserOptions {
    * change their own password, and ends only their other sessions itself.
    */
   endSessionsOnPasswordChange?: boolean;
+  /** who made the change, for the history (left out by setup scripts: not recorded) */
+  by?: ChangeBy;
 }
 
 export async function updateUser(
@@ -111,6 +153,24 @@ export async function updateUser(
         .where(eq(users.id, id))
         .returning();
       if (!row) throw notFound('User not found');
+      if (options.by) {
+        const before = accountValues(existing);
+        const after = accountValues(row);
+        const changed = passwordHash !== undefined || JSON.stringify(before) !== JSON.stringify(after);
+        if (changed) {
+          await recordChanges(tx, [
+            {
+              entity: 'account',
+              action: 'update',
+              subjectUserId: id,
+              actorId: options.by.actorId,
+              via: options.by.via,
+              before,
+              after: passwordHash ? { ...after, password: 'changed' } : after,
+            },
+          ]);
+        }
+      }
       // A new password set by staff signs the user out everywhere.
       if (passwordHash && options.endSessionsOnPasswordChange !== false) {
         await tx.delete(sessions).where(eq(sessions.userId, id));
@@ -127,7 +187,12 @@ export async function updateUser(
  * Delete an account. Availability, notes and sessions go with it (foreign keys cascade, in one
  * statement); bookings stay, unlinked, because they belong to the organisation's SharePoint.
  */
-export async function deleteUser(db: Db, id: number, actingUserId: number): Promise<void> {
+export async function deleteUser(
+  db: Db,
+  id: number,
+  actingUserId: number,
+  via: ChangeBy['via'] = 'staff',
+): Promise<void> {
   if (id === actingUserId) throw new AppError(400, 'You cannot delete your own account');
   await db.transaction(async (tx) => {
     // Lock every staff row too: two staff deleting each other at once must not leave nobody.
@@ -138,6 +203,18 @@ export async function deleteUser(db: Db, id: number, actingUserId: number): Prom
       await assertAnotherStaffRemains(tx, id, 'The last staff account cannot be deleted');
     }
     await tx.update(bookings).set({ userId: null }).where(eq(bookings.userId, id));
+    // recorded first, while the account still has a name to copy into the history
+    await recordChanges(tx, [
+      {
+        entity: 'account',
+        action: 'delete',
+        subjectUserId: id,
+        actorId: actingUserId,
+        via,
+        before: accountValues(existing),
+        after: null,
+      },
+    ]);
     await tx.delete(users).where(eq(users.id, id));
   });
 }

@@ -1,0 +1,222 @@
+/**
+ * Lighthouse against the production build served by the real app, in Debian's Chromium.
+ *
+ *   npx vite build --outDir /tmp/afp-dist --emptyOutDir
+ *   npm run bench:lighthouse -- [--client-dir /tmp/afp-dist] [--facilitators 1000]
+ *     [--presets mobile,desktop] [--pages login,calendar,dashboard] [--out /tmp/afp-lighthouse]
+ *
+ * Pages: the login page (/auth), the facilitator calendar (/, signed in as facilitator 1) and the
+ * staff dashboard (/staff, signed in as staff) of an organisation of `facilitators` facilitators
+ * seeded by bench/seed.ts. The session goes in as a Cookie header (Lighthouse's extraHeaders).
+ * Each page and preset runs in a fresh Chromium with a fresh user-data-dir. Mobile is Lighthouse's
+ * default (simulated slow 4G, 4x CPU slowdown); desktop is its desktop preset.
+ *
+ * Prints the scores for performance, accessibility and best practices, the performance metrics, and
+ * every audit that lost points where a category is under its target (accessibility and best
+ * practices 100, performance 95) with its details. The JSON reports are written to --out.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import {
+  argument,
+  DEFAULT_CLIENT_DIR,
+  resolveClientDir,
+  SESSION_COOKIE_NAME,
+  type SeededApp,
+  startSeededApp,
+} from './serve-seeded';
+
+const args = process.argv.slice(2);
+const CLIENT_DIR = resolveClientDir(argument(args, 'client-dir', DEFAULT_CLIENT_DIR));
+const FACILITATORS = Number(argument(args, 'facilitators', '1000'));
+const PRESETS = argument(args, 'presets', 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
+const PAGE_NAMES = argument(args, 'pages', 'login,calendar,dashboard').split(',');
+const OUT = argument(args, 'out', join(tmpdir(), 'afp-lighthouse'));
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
+  performance: 95,
+  accessibility: 100,
+  'best-practices': 100,
+};
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface PageSpec {
+  name: string;
+  path: string;
+  session: (served: SeededApp) => string | null;
+}
+
+const PAGES: Record<string, PageSpec> = {
+  login: { name: 'login page /auth', path: '/auth', session: () => null },
+  calendar: { name: 'facilitator calendar /', path: '/', session: (s) => s.facilitatorSession },
+  dashboard: { name: 'staff dashboard /staff', path: '/staff', session: (s) => s.staffSession },
+};
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+type AuditResult = Lhr['audits'][string];
+
+async function audit(served: SeededApp, page: PageSpec, preset: 'mobile' | 'desktop'): Promise<Lhr> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'afp-lighthouse-profile-'));
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: CHROME_FLAGS,
+    userDataDir,
+    logLevel: 'silent',
+  });
+  try {
+    const session = page.session(served);
+    const result = await lighthouse(
+      served.address + page.path,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+        extraHeaders: session ? { Cookie: `${SESSION_COOKIE_NAME}=${session}` } : undefined,
+      },
+      preset === 'desktop' ? desktopConfig : undefined,
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
+    if (result.lhr.runtimeError) {
+      throw new Error(`${page.path}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    }
+    return result.lhr;
+  } finally {
+    chrome.kill();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+const score = (value: number | null | undefined) =>
+  value === null || value === undefined ? '–' : String(Math.round(value * 100));
+
+/** A line or two per item of an audit's details: the node, URL and savings where there are any. */
+function describeDetails(result: AuditResult, limit = 6): string[] {
+  const details = result.details as { type?: string; items?: Array<Record<string, unknown>> } | undefined;
+  const items = details?.items ?? [];
+  const lines = items.slice(0, limit).map((item) => {
+    const parts: string[] = [];
+    const node = item.node as { selector?: string; snippet?: string; explanation?: string } | undefined;
+    if (node?.selector) parts.push(`node ${node.selector}`);
+    if (node?.snippet) parts.push(node.snippet.slice(0, 160));
+    if (typeof item.url === 'string') parts.push(item.url);
+    if (typeof item.source === 'object' && item.source && 'url' in item.source) {
+      parts.push(String((item.source as { url: string }).url));
+    }
+    if (typeof item.description === 'string') parts.push(item.description.slice(0, 200));
+    if (typeof item.wastedBytes === 'number')
+      parts.push(`could save ${(item.wastedBytes / 1024).toFixed(1)} KiB`);
+    if (typeof item.wastedMs === 'number') parts.push(`could save ${Math.round(item.wastedMs)} ms`);
+    if (typeof item.totalBytes === 'number') parts.push(`${(item.totalBytes / 1024).toFixed(1)} KiB`);
+    if (node?.explanation) parts.push(node.explanation.replace(/\s+/g, ' ').slice(0, 300));
+    if (parts.length === 0) parts.push(JSON.stringify(item).slice(0, 200));
+    return `        - ${parts.join(' | ')}`;
+  });
+  if (items.length > limit) lines.push(`        … and ${items.length - limit} more`);
+  return lines;
+}
+
+/** Audits that cost the category points: weighted (or, for performance, any scored) below 1. */
+function failingAudits(lhr: Lhr, category: (typeof CATEGORIES)[number]): AuditResult[] {
+  const refs = lhr.categories[category]?.auditRefs ?? [];
+  return refs
+    .map((ref) => ({ ref, result: lhr.audits[ref.id]! }))
+    .filter(
+      ({ ref, result }) =>
+        result &&
+        result.score !== null &&
+        result.score < 1 &&
+        (ref.weight > 0 || ['metricSavings', 'numeric', 'binary'].includes(result.scoreDisplayMode)) &&
+        result.scoreDisplayMode !== 'informative' &&
+        result.scoreDisplayMode !== 'notApplicable' &&
+        result.scoreDisplayMode !== 'manual',
+    )
+    .sort((a, b) => b.ref.weight - a.ref.weight)
+    .map(({ result }) => result);
+}
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const served = await startSeededApp({ facilitators: FACILITATORS, clientDir: CLIENT_DIR });
+  console.log(
+    `Lighthouse: client ${CLIENT_DIR}, ${FACILITATORS} facilitators (seeded ${served.seeded.availability} ` +
+      `availability, ${served.seeded.bookings} bookings in ${served.seeded.seconds.toFixed(1)} s), ${served.address}`,
+  );
+  const rows: string[][] = [];
+  let version = '';
+  const findings: string[] = [];
+  try {
+    for (const preset of PRESETS) {
+      for (const name of PAGE_NAMES) {
+        const page = PAGES[name];
+        if (!page) throw new Error(`unknown page ${name}; one of ${Object.keys(PAGES).join(', ')}`);
+        const started = performance.now();
+        const lhr = await audit(served, page, preset);
+        version = lhr.lighthouseVersion;
+        const file = join(OUT, `${name}-${preset}.json`);
+        writeFileSync(file, JSON.stringify(lhr, null, 1));
+        const metrics = METRICS.map((id) => lhr.audits[id]?.displayValue ?? '–');
+        rows.push([page.name, preset, ...CATEGORIES.map((c) => score(lhr.categories[c]?.score)), ...metrics]);
+        console.log(
+          `  ${page.name} (${preset}) done in ${((performance.now() - started) / 1000).toFixed(0)} s → ${file}`,
+        );
+        for (const category of CATEGORIES) {
+          const value = Math.round((lhr.categories[category]?.score ?? 0) * 100);
+          if (value >= TARGETS[category]) continue;
+          findings.push(`  ${page.name}, ${preset}, ${category} ${value} (target ${TARGETS[category]}):`);
+          for (const result of failingAudits(lhr, category)) {
+            findings.push(
+              `      ${result.id} (score ${score(result.score)}): ${result.title}` +
+                `${result.displayValue ? ` — ${result.displayValue}` : ''}`,
+            );
+            findings.push(...describeDetails(result));
+          }
+        }
+      }
+    }
+  } finally {
+    await served.close();
+  }
+
+  const header = ['page', 'preset', 'perf', 'a11y', 'best pr.', 'FCP', 'LCP', 'TBT', 'CLS', 'SI'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join(' | ')
+      .trimEnd();
+  console.log(
+    `\nLighthouse ${version} scores, Chromium from /usr/bin/chromium (${FACILITATORS} facilitators)\n`,
+  );
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const r of rows) console.log(line(r));
+  console.log(
+    findings.length
+      ? `\nAudits losing points where a category is under target:\n${findings.join('\n')}`
+      : '\nEvery category meets its target.',
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

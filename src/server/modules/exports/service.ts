@@ -1,0 +1,291 @@
+import { PassThrough, Readable } from 'node:stream';
+import { and, asc, between, eq, inArray, ne } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { daysBetween, eachDay, isWeekday } from '../../../shared/calendar';
+import type { AvailabilityStatus } from '../../../shared/schemas/availability';
+import { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../../../shared/schemas/exports';
+import type { Queryable } from '../../db/client';
+import { availability, bookings, users } from '../../db/schema';
+import { badRequest } from '../../errors';
+import { summaryOf } from '../calendar-feed/service';
+import type { DateRange } from '../range';
+import { STAFF_ROLE } from '../users/service';
+
+/** Rows of users × days fetched per round trip: memory stays bounded whatever the organisation's size. */
+const CELLS_PER_BATCH = 20_000;
+
+const STATUS_LABEL: Record<AvailabilityStatus, string> = {
+  available: 'Available',
+  limited: 'Limited Availability',
+  unavailable: 'Unavailable',
+};
+export const NOT_SET = 'Not set';
+
+export interface Column {
+  key: keyof ExportRow;
+  header: string;
+  /** xlsx column width in characters */
+  width: number;
+}
+
+export interface ExportRow {
+  date: string;
+  name: string;
+  email: string;
+  area: string;
+  status: string;
+  start: string;
+  end: string;
+  notes: string;
+  bookings: string;
+}
+
+export const STAFF_COLUMNS: Column[] = [
+  { key: 'date', header: 'Date', width: 12 },
+  { key: 'name', header: 'Facilitator', width: 26 },
+  { key: 'email', header: 'Email', width: 30 },
+  { key: 'area', header: 'Area', width: 16 },
+  { key: 'status', header: 'Status', width: 20 },
+  { key: 'start', header: 'Start', width: 8 },
+  { key: 'end', header: 'End', width: 8 },
+  { key: 'notes', header: 'Availability notes', width: 40 },
+  { key: 'bookings', header: 'Bookings', width: 60 },
+];
+
+export const OWN_COLUMNS: Column[] = STAFF_COLUMNS.filter((c) => !['name', 'email', 'area'].includes(c.key));
+
+/** Exports cover at most a year: checked before anything is sent. */
+export function checkExportRange(range: DateRange): void {
+  if (daysBetween(range.from, range.to) > MAX_EXPORT_DAYS) {
+    throw badRequest(`An export can cover at most ${MAX_EXPORT_DAYS} days`, {
+      to: [`At most ${MAX_EXPORT_DAYS} days after "from"`],
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Formula neutralisation and CSV
+
+/**
+ * A cell a spreadsheet would run as a formula (or that starts with a control character Excel strips
+ * before looking) gets a leading apostrophe, so it is shown as the text it is (OWASP CSV injection).
+ */
+export function neutralise(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** One RFC 4180 field: quoted when it holds a quote, comma or line break; quotes doubled. */
+export function csvField(value: string): string {
+  const safe = neutralise(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export const csvLine = (values: string[]) => `${values.map(csvField).join(',')}\r\n`;
+
+/** UTF-8 byte order mark: without it Excel reads the file as the local code page and garbles accents. */
+const BOM = '\uFEFF';
+
+// ---------------------------------------------------------------------------------------------------
+// Rows
+
+export interface StaffFilters {
+  /** only these areas (EXPORT_NO_AREA: no area); undefined: every area */
+  areas?: string[];
+  /** facilitators left out by name */
+  exclude?: number[];
+}
+
+interface Person {
+  id: number;
+  name: string;
+  email: string;
+  area: string;
+}
+
+const displayName = (u: { displayName: string | null; username: string }) =>
+  u.displayName?.trim() || u.username;
+
+/** The grid's rows: every non-staff user, in a chosen area and not excluded, by name as the grid sorts. */
+async function facilitatorsFor(db: Queryable, filters: StaffFilters): Promise<Person[]> {
+  const rows = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      displayName: users.displayName,
+      email: users.email,
+      area: users.area,
+    })
+    .from(users)
+    .where(ne(users.role, STAFF_ROLE));
+  const areas = filters.areas ? new Set(filters.areas) : null;
+  const excluded = new Set(filters.exclude ?? []);
+  return rows
+    .filter((u) => !excluded.has(u.id))
+    .filter((u) => !areas || areas.has(u.area?.trim() || EXPORT_NO_AREA))
+    .map((u) => ({
+      id: u.id,
+      name: displayName(u),
+      email: u.email ?? u.username,
+      area: u.area?.trim() ?? '',
+    }))
+    .sort((a, b) => {
+      const an = a.name.toLowerCase();
+      const bn = b.name.toLowerCase();
+      return an < bn ? -1 : an > bn ? 1 : a.id - b.id;
+    });
+}
+
+function bookingText(b: {
+  startTime: string | null;
+  endTime: string | null;
+  program: string | null;
+  title: string;
+  schoolName: string | null;
+}): string {
+  const times = [b.startTime?.trim(), b.endTime?.trim()].filter(Boolean).join('–') || 'All day';
+  return `${times} ${summaryOf(b)}`;
+}
+
+/**
+ * One row per person per day: every weekday of the range (the grid's columns), and a weekend day only
+ * when it holds availability or a booking. Yields a batch at a time.
+ */
+async function* rowsFor(db: Queryable, people: Person[], range: DateRange): AsyncGenerator<ExportRow[]> {
+  const days = eachDay(range.from, range.to);
+  const perBatch = Math.max(1, Math.floor(CELLS_PER_BATCH / days.length));
+  for (let i = 0; i < people.length; i += perBatch) {
+    const batch = people.slice(i, i + perBatch);
+    const ids = batch.map((p) => p.id);
+    const [days1, booked] = await Promise.all([
+      db
+        .select()
+        .from(availability)
+        .where(and(inArray(availability.userId, ids), between(availability.date, range.from, range.to))),
+      db
+        .select()
+        .from(bookings)
+        .where(and(inArray(bookings.userId, ids), between(bookings.date, range.from, range.to)))
+        .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id)),
+    ]);
+    const dayOf = new Map(days1.map((a) => [`${a.userId}|${a.date}`, a]));
+    const bookingsOf = new Map<string, string[]>();
+    for (const b of booked) {
+      const key = `${b.userId}|${b.date}`;
+      bookingsOf.set(key, [...(bookingsOf.get(key) ?? []), bookingText(b)]);
+    }
+    const rows: ExportRow[] = [];
+    for (const person of batch) {
+      for (const date of days) {
+        const key = `${person.id}|${date}`;
+        const day = dayOf.get(key);
+        const dayBookings = bookingsOf.get(key);
+        if (!isWeekday(date) && !day && !dayBookings) continue;
+        rows.push({
+          date,
+          name: person.name,
+          email: person.email,
+          area: person.area,
+          status: day ? STATUS_LABEL[day.status as AvailabilityStatus] : NOT_SET,
+          start: day?.startTime ?? '',
+          end: day?.endTime ?? '',
+          notes: day?.notes ?? '',
+          bookings: dayBookings?.join('; ') ?? '',
+        });
+      }
+    }
+    yield rows;
+  }
+}
+
+export async function staffRows(db: Queryable, range: DateRange, filters: StaffFilters) {
+  return rowsFor(db, await facilitatorsFor(db, filters), range);
+}
+
+export async function ownRows(db: Queryable, range: DateRange, userId: number) {
+  const [user] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      displayName: users.displayName,
+      email: users.email,
+      area: users.area,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  const people = user
+    ? [{ id: user.id, name: displayName(user), email: user.email ?? user.username, area: user.area ?? '' }]
+    : [];
+  return rowsFor(db, people, range);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files
+
+/** CSV as a stream: BOM, header, then the rows as they are read. */
+export function csvStream(columns: Column[], batches: AsyncIterable<ExportRow[]>): Readable {
+  async function* lines() {
+    yield BOM + csvLine(columns.map((c) => c.header));
+    for await (const rows of batches) {
+      yield rows.map((row) => csvLine(columns.map((c) => row[c.key]))).join('');
+    }
+  }
+  return Readable.from(lines());
+}
+
+/**
+ * A text cell: neutralised, with line breaks as the LF Excel uses inside a cell (XML would turn a CR
+ * into LF on reading anyway).
+ */
+const excelText = (value: string) => neutralise(value).replace(/\r\n?/g, '\n');
+
+/** A `yyyy-MM-dd` day as the UTC midnight exceljs writes as that calendar day. */
+const excelDate = (date: string) => new Date(`${date}T00:00:00Z`);
+
+/**
+ * An .xlsx workbook written as it streams (exceljs' streaming writer: each row is committed and let
+ * go). Text cells are neutralised like the CSV's, so saving the sheet as CSV later is safe too.
+ */
+export function xlsxStream(
+  columns: Column[],
+  batches: AsyncIterable<ExportRow[]>,
+  sheetName: string,
+  onError: (error: unknown) => void,
+): Readable {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  workbook.creator = 'Arts Facilitator Portal';
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((c) => ({
+    header: c.header,
+    key: c.key,
+    width: c.width,
+    ...(c.key === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : {}),
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  (async () => {
+    sheet.getRow(1).commit();
+    for await (const rows of batches) {
+      for (const row of rows) {
+        const values: Record<string, unknown> = {};
+        for (const c of columns)
+          values[c.key] = c.key === 'date' ? excelDate(row.date) : excelText(row[c.key]);
+        sheet.addRow(values).commit();
+      }
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: unknown) => {
+    onError(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return out;
+}
+
+export function exportFilename(prefix: string, range: DateRange, extension: 'csv' | 'xlsx'): string {
+  return `${prefix}_${range.from}_to_${range.to}.${extension}`;
+}

@@ -1,0 +1,225 @@
+import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import type { AvailabilityStatus } from '../../../shared/schemas/availability';
+import type {
+  FreeBooking,
+  FreeFacilitator,
+  FreeFit,
+  FreeInclude,
+  FreeResult,
+} from '../../../shared/schemas/free';
+import type { Priority } from '../../../shared/schemas/notes';
+import type { Queryable } from '../../db/client';
+import { availability, bookings, staffNotes, users } from '../../db/schema';
+import { STAFF_ROLE } from '../users/service';
+
+export interface FreeSearch {
+  date: string;
+  /** both or neither; `from` < `to` (the route's schema checks it) */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** already trimmed and deduplicated; empty: every area */
+  areas: readonly string[];
+  include: FreeInclude;
+}
+
+export interface TimeWindow {
+  from: string;
+  to: string;
+}
+
+/** At most this many bookings are named in a "Booked:" reason; the rest are counted. */
+const NAMED_BOOKINGS = 3;
+
+/**
+ * How a day's times sit against a window. No times at all is "open" (the facilitator gave no hours,
+ * so they may or may not suit). A missing start means from the start of the day, a missing end to its
+ * end. The window is covered when it lies wholly inside the times, edges included: 09:00-12:00 covers
+ * a 09:00-12:00 window but not 11:00-12:30.
+ */
+export function fitOf(startTime: string, endTime: string, window: TimeWindow): FreeFit {
+  if (!startTime && !endTime) return 'open';
+  const startsInTime = !startTime || startTime <= window.from;
+  const lastsLongEnough = !endTime || endTime >= window.to;
+  return startsInTime && lastsLongEnough ? 'covers' : 'outside';
+}
+
+function timesLabel(startTime: string, endTime: string): string {
+  if (startTime && endTime) return `${startTime}–${endTime}`;
+  return startTime ? `from ${startTime}` : `until ${endTime}`;
+}
+
+function bookingLabel(booking: FreeBooking): string {
+  const school = booking.schoolName?.trim();
+  const program = booking.program?.trim();
+  if (school && program) return `${school} (${program})`;
+  return school || program || booking.title.trim() || 'a session';
+}
+
+export function bookedReason(dayBookings: readonly FreeBooking[]): string {
+  const named = dayBookings.slice(0, NAMED_BOOKINGS).map(bookingLabel);
+  const more = dayBookings.length - named.length;
+  return `Booked: ${named.join('; ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+const STATUS_RANK: Record<AvailabilityStatus, number> = { available: 0, limited: 1, unavailable: 2 };
+const FIT_RANK: Record<FreeFit, number> = { covers: 0, open: 1, outside: 2 };
+const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
+
+/**
+ * The ranking: free before left out; available before limited (then unavailable, then nothing set);
+ * times that cover the window before open times (then times that miss it); fewer bookings that day
+ * first; then by name, case-insensitively, as the staff grid sorts.
+ */
+export function compareFree(a: FreeFacilitator, b: FreeFacilitator): number {
+  const key = (row: FreeFacilitator) => [
+    row.free ? 0 : 1,
+    row.status ? STATUS_RANK[row.status] : 3,
+    row.fit ? FIT_RANK[row.fit] : 0,
+    row.bookingsCount,
+  ];
+  const ka = key(a);
+  const kb = key(b);
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+  const an = a.name.toLowerCase();
+  const bn = b.name.toLowerCase();
+  return an < bn ? -1 : an > bn ? 1 : a.userId - b.userId;
+}
+
+/**
+ * Who can work on a day, ranked. A fixed four queries whatever the number of facilitators, each on
+ * one day through the existing indexes (availability_date_idx, bookings_date_idx, staff_notes_date_idx)
+ * plus the facilitators themselves; everything else is done here, in memory, for at most a few
+ * thousand rows.
+ */
+export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeResult> {
+  const window: TimeWindow | null = search.from && search.to ? { from: search.from, to: search.to } : null;
+
+  const [people, days, dayBookings, dayNotes] = await Promise.all([
+    db
+      .select({
+        id: users.id,
+        username: users.username,
+        displayName: users.displayName,
+        email: users.email,
+        area: users.area,
+      })
+      .from(users)
+      .where(ne(users.role, STAFF_ROLE)),
+    db
+      .select({
+        userId: availability.userId,
+        status: availability.status,
+        startTime: availability.startTime,
+        endTime: availability.endTime,
+        notes: availability.notes,
+      })
+      .from(availability)
+      .where(eq(availability.date, search.date)),
+    db
+      .select({
+        userId: bookings.userId,
+        title: bookings.title,
+        schoolName: bookings.schoolName,
+        program: bookings.program,
+        startTime: bookings.startTime,
+        endTime: bookings.endTime,
+      })
+      .from(bookings)
+      .where(and(eq(bookings.date, search.date), isNotNull(bookings.userId)))
+      .orderBy(asc(bookings.startTime), asc(bookings.id)),
+    db
+      .select({
+        id: staffNotes.id,
+        facilitatorId: staffNotes.facilitatorId,
+        note: staffNotes.note,
+        priority: staffNotes.priority,
+      })
+      .from(staffNotes)
+      .where(eq(staffNotes.date, search.date))
+      .orderBy(asc(staffNotes.createdAt), asc(staffNotes.id)),
+  ]);
+
+  // Area names as the facilitators spell them, matched without regard to case or outer spaces.
+  const areaByKey = new Map<string, string>();
+  for (const person of people) {
+    const area = person.area?.trim();
+    if (area && !areaByKey.has(area.toLowerCase())) areaByKey.set(area.toLowerCase(), area);
+  }
+  const availableAreas = [...areaByKey.values()].sort((a, b) =>
+    a.localeCompare(b, 'en', { sensitivity: 'base' }),
+  );
+  const wanted = new Set(search.areas.map((area) => area.toLowerCase()));
+  const chosen =
+    wanted.size === 0 ? people : people.filter((p) => wanted.has(p.area?.trim().toLowerCase() ?? ''));
+
+  const dayOf = new Map(days.map((row) => [row.userId, row]));
+  const bookingsOf = groupBy(dayBookings, (row) => row.userId!);
+  const notesOf = groupBy(dayNotes, (row) => row.facilitatorId);
+
+  const rows = chosen.map((person): FreeFacilitator => {
+    const day = dayOf.get(person.id);
+    const booked = (bookingsOf.get(person.id) ?? []).map(
+      ({ title, schoolName, program, startTime, endTime }) => ({
+        title,
+        schoolName,
+        program,
+        startTime,
+        endTime,
+      }),
+    );
+    const status = (day?.status as AvailabilityStatus | undefined) ?? null;
+    const startTime = day?.startTime ?? '';
+    const endTime = day?.endTime ?? '';
+    const fit = window && day ? fitOf(startTime, endTime, window) : null;
+
+    const reasons: string[] = [];
+    if (booked.length > 0) reasons.push(bookedReason(booked));
+    if (status === 'unavailable') reasons.push('Unavailable');
+    else if (!status) reasons.push('No availability set');
+    else if (fit === 'outside')
+      reasons.push(`Times ${timesLabel(startTime, endTime)} don't cover the window`);
+
+    return {
+      userId: person.id,
+      name: person.displayName?.trim() || person.username,
+      email: person.email,
+      area: person.area?.trim() || null,
+      status,
+      startTime,
+      endTime,
+      availabilityNotes: day?.notes ?? '',
+      fit,
+      bookingsCount: booked.length,
+      bookings: booked,
+      notes: (notesOf.get(person.id) ?? [])
+        .map(({ id, note, priority }) => ({ id, note, priority: priority as Priority }))
+        .sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority]),
+      free: reasons.length === 0,
+      reasons,
+    };
+  });
+
+  rows.sort(compareFree);
+  const freeRows = rows.filter((row) => row.free);
+  return {
+    date: search.date,
+    from: window?.from ?? null,
+    to: window?.to ?? null,
+    areas: search.areas.map((area) => areaByKey.get(area.toLowerCase()) ?? area),
+    include: search.include,
+    availableAreas,
+    facilitators: search.include === 'all' ? rows : freeRows,
+    leftOutCount: rows.length - freeRows.length,
+  };
+}
+
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,418 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import { addMonths, monthLabel, todayIn } from '../../../shared/calendar';
+import {
+  AUTO_REMINDER_HOUR,
+  type AutoMonth,
+  type ReminderResult,
+  type ReminderSettingsInput,
+  type ReminderSettingsResponse,
+  reminderSettingsBody,
+  type SendRemindersResponse,
+  type SmtpSecurity,
+} from '../../../shared/schemas/reminders';
+import type { AppContext } from '../../context';
+import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
+import type { Queryable } from '../../db/client';
+import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
+import { badRequest, conflict } from '../../errors';
+import { type JobLock, tryJobLock } from '../../jobs/locks';
+import { localTime } from '../../jobs/office-hours';
+import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
+import { createMailer, describeMailError, mailOptionsFor, type SmtpSettings } from '../../mail/transport';
+import { computeCompleteness } from '../completeness/service';
+import { recordChanges } from '../history/record';
+
+type SettingsRow = typeof reminderSettings.$inferSelect;
+
+const SETTINGS_ID = 1;
+const settingsKey = (appSecret: string) => deriveKey(appSecret, 'reminder-settings');
+/** How long a send waits for another run (a second click, another instance) to finish. */
+const LOCK_WAIT_MS = 60_000;
+
+export const NOT_CONFIGURED_MESSAGE =
+  'Email is not set up yet: add the email server, sender and portal address in Settings first.';
+
+async function readRow(db: Queryable, lock = false): Promise<SettingsRow | undefined> {
+  const query = db.select().from(reminderSettings).where(eq(reminderSettings.id, SETTINGS_ID));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+function isConfigured(row: SettingsRow | undefined): row is SettingsRow {
+  return Boolean(row?.smtpHost && row.fromAddress && row.portalUrl);
+}
+
+/** The month the automatic reminder on `day` is about. */
+export function automaticMonthFor(day: string, which: AutoMonth): string {
+  return (which === 'next' ? addMonths(`${day.slice(0, 7)}-01`, 1) : day).slice(0, 7);
+}
+
+/** The day (ORG_TIMEZONE) the next automatic reminder goes out, from `now`. */
+export function nextAutomaticDate(autoDay: number, timeZone: string, now: Date, doneToday: boolean): string {
+  const today = todayIn(timeZone, now);
+  const thisMonths = `${today.slice(0, 8)}${String(autoDay).padStart(2, '0')}`;
+  if (thisMonths > today || (thisMonths === today && !doneToday)) return thisMonths;
+  return addMonths(thisMonths, 1);
+}
+
+function toResponse(
+  row: SettingsRow | undefined,
+  ctx: AppContext,
+  doneToday: boolean,
+): ReminderSettingsResponse {
+  const autoDay = row?.autoDay ?? 1;
+  const autoMonth = (row?.autoMonth ?? 'next') as AutoMonth;
+  let nextAutomatic: ReminderSettingsResponse['nextAutomatic'] = null;
+  if (row?.autoEnabled && isConfigured(row)) {
+    const date = nextAutomaticDate(autoDay, ctx.config.ORG_TIMEZONE, ctx.now(), doneToday);
+    const month = automaticMonthFor(date, autoMonth);
+    nextAutomatic = { date, month, label: monthLabel(`${month}-01`) };
+  }
+  return {
+    host: row?.smtpHost ?? '',
+    port: row?.smtpPort ?? 587,
+    security: (row?.smtpSecurity ?? 'starttls') as SmtpSecurity,
+    username: row?.smtpUsername ?? '',
+    hasPassword: Boolean(row?.smtpPasswordEncrypted),
+    fromAddress: row?.fromAddress ?? '',
+    portalUrl: row?.portalUrl ?? '',
+    autoEnabled: row?.autoEnabled ?? false,
+    autoDay,
+    autoMonth,
+    configured: isConfigured(row),
+    nextAutomatic,
+  };
+}
+
+export async function getReminderSettings(ctx: AppContext): Promise<ReminderSettingsResponse> {
+  const [row, doneToday] = await Promise.all([readRow(ctx.db), automaticDoneToday(ctx)]);
+  return toResponse(row, ctx, doneToday);
+}
+
+/** The settings as the change history keeps them: never the password, only whether one is stored. */
+function historyView(row: SettingsRow) {
+  return {
+    section: 'email',
+    host: row.smtpHost,
+    port: row.smtpPort,
+    security: row.smtpSecurity,
+    username: row.smtpUsername,
+    hasPassword: Boolean(row.smtpPasswordEncrypted),
+    fromAddress: row.fromAddress,
+    portalUrl: row.portalUrl,
+    autoEnabled: row.autoEnabled,
+    autoDay: row.autoDay,
+    autoMonth: row.autoMonth,
+  };
+}
+
+/**
+ * Save the email settings. A blank password keeps the stored one; a blank username means the server
+ * takes mail without signing in, so a stored password is dropped with it. Recorded in the change
+ * history in the same transaction, the password redacted.
+ */
+export async function saveReminderSettings(
+  ctx: AppContext,
+  input: unknown,
+  actorId: number,
+): Promise<ReminderSettingsResponse> {
+  const data: ReminderSettingsInput = reminderSettingsBody.parse(input);
+  const key = settingsKey(ctx.appSecret);
+  const row = await ctx.db.transaction(async (tx) => {
+    const existing = await readRow(tx, true);
+    const passwordEncrypted = !data.username
+      ? null
+      : data.password
+        ? encryptSecret(key, data.password)
+        : (existing?.smtpPasswordEncrypted ?? null);
+    const values = {
+      smtpHost: data.host,
+      smtpPort: data.port,
+      smtpSecurity: data.security,
+      smtpUsername: data.username,
+      smtpPasswordEncrypted: passwordEncrypted,
+      fromAddress: data.fromAddress,
+      portalUrl: data.portalUrl,
+      autoEnabled: data.autoEnabled,
+      autoDay: data.autoDay,
+      autoMonth: data.autoMonth,
+      updatedAt: ctx.now(),
+    };
+    const [saved] = await tx
+      .insert(reminderSettings)
+      .values({ id: SETTINGS_ID, ...values })
+      .onConflictDoUpdate({ target: reminderSettings.id, set: values })
+      .returning();
+    const after = {
+      ...historyView(saved!),
+      ...(data.password && data.username ? { password: 'changed' } : {}),
+    };
+    await recordChanges(tx, [
+      {
+        entity: 'settings',
+        action: existing ? 'update' : 'create',
+        subjectUserId: null,
+        actorId,
+        via: 'staff',
+        before: existing ? historyView(existing) : null,
+        after,
+      },
+    ]);
+    return saved!;
+  });
+  return toResponse(row, ctx, await automaticDoneToday(ctx));
+}
+
+/** The stored SMTP settings with the password decrypted; 409 when email is not set up. */
+async function loadMailSettings(
+  ctx: AppContext,
+): Promise<{ smtp: SmtpSettings; fromAddress: string; portalUrl: string }> {
+  const row = await readRow(ctx.db);
+  if (!isConfigured(row)) throw conflict(NOT_CONFIGURED_MESSAGE);
+  let password = '';
+  if (row.smtpUsername && row.smtpPasswordEncrypted) {
+    try {
+      password = decryptSecret(settingsKey(ctx.appSecret), row.smtpPasswordEncrypted);
+    } catch {
+      throw conflict(
+        'The stored email password could not be read (was APP_SECRET changed?). Enter it again in Settings and save.',
+      );
+    }
+  }
+  return {
+    smtp: {
+      host: row.smtpHost,
+      port: row.smtpPort,
+      security: row.smtpSecurity as SmtpSecurity,
+      username: row.smtpUsername,
+      password,
+    },
+    fromAddress: row.fromAddress,
+    portalUrl: row.portalUrl,
+  };
+}
+
+async function waitForLock(ctx: AppContext, waitMs: number): Promise<JobLock | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const lock = await tryJobLock(ctx.database, 'reminders');
+    if (lock || Date.now() >= deadline) return lock;
+    await sleep(200);
+  }
+}
+
+export interface SendOptions {
+  /** `yyyy-MM` */
+  month: string;
+  /** only these facilitators; undefined: every partial and missing one */
+  userIds?: number[] | undefined;
+  trigger: 'staff' | 'automatic';
+  /** the staff member sending; null for the automatic reminder */
+  actorId: number | null;
+}
+
+/**
+ * Email the facilitators who are partial or missing for a month. One run at a time across every
+ * instance (the 'reminders' job lock), so the once-a-day check and the record of what was sent cannot
+ * interleave: whoever comes second finds the first run's rows and skips those people. A row is
+ * written only after the SMTP server accepted that message, so a failure leaves nothing recorded for
+ * that person and they are tried again next time.
+ */
+export async function sendReminders(ctx: AppContext, options: SendOptions): Promise<SendRemindersResponse> {
+  const mail = await loadMailSettings(ctx);
+  const lock = await waitForLock(ctx, LOCK_WAIT_MS);
+  if (!lock) throw conflict('Reminders are being sent right now. Please try again in a minute.');
+  try {
+    const now = ctx.now();
+    const timeZone = ctx.config.ORG_TIMEZONE;
+    const today = todayIn(timeZone, now);
+    const report = await computeCompleteness(ctx.db, { month: options.month, timeZone, now });
+    const label = report.label;
+    const byId = new Map(report.facilitators.map((f) => [f.userId, f]));
+
+    let targets = report.facilitators.filter((f) => f.status !== 'complete');
+    if (options.userIds) {
+      const ids = [...new Set(options.userIds)];
+      const unknown = ids.filter((id) => !byId.has(id));
+      if (unknown.length > 0) {
+        throw badRequest('Reminders go to facilitators only', {
+          userIds: [`Not a facilitator: ${unknown.slice(0, 10).join(', ')}`],
+        });
+      }
+      targets = ids.map((id) => byId.get(id)!);
+    }
+
+    const results: ReminderResult[] = [];
+    const toSend: { result: ReminderResult; setDays: number; weekdays: number; email: string }[] = [];
+    for (const f of targets) {
+      const base = { userId: f.userId, name: f.name, email: f.email };
+      if (f.status === 'complete') {
+        results.push({ ...base, outcome: 'skipped', reason: `Availability for ${label} is complete` });
+      } else if (f.remindedToday) {
+        results.push({ ...base, outcome: 'skipped', reason: `Already reminded about ${label} today` });
+      } else if (!f.email) {
+        results.push({ ...base, outcome: 'skipped', reason: 'No email address' });
+      } else {
+        const result: ReminderResult = { ...base, outcome: 'sent', reason: null };
+        results.push(result);
+        toSend.push({ result, setDays: f.setDays, weekdays: f.weekdays, email: f.email });
+      }
+    }
+
+    if (toSend.length > 0) {
+      const mailer = createMailer(mail.smtp, mailOptionsFor(ctx));
+      const hide = [mail.smtp.password];
+      try {
+        let broken: string | null = null;
+        try {
+          await mailer.verify();
+        } catch (error) {
+          // the server cannot be reached or refuses us: no message would get through
+          broken = describeMailError(error, hide);
+        }
+        for (const item of toSend) {
+          if (broken) {
+            Object.assign(item.result, { outcome: 'failed', reason: broken });
+            continue;
+          }
+          const message = reminderMessage({
+            name: item.result.name,
+            monthLabel: label,
+            setDays: item.setDays,
+            weekdays: item.weekdays,
+            portalUrl: mail.portalUrl,
+          });
+          try {
+            await mailer.send({
+              from: { name: PORTAL_NAME, address: mail.fromAddress },
+              to: item.email,
+              ...message,
+            });
+          } catch (error) {
+            Object.assign(item.result, { outcome: 'failed', reason: describeMailError(error, hide) });
+            continue;
+          }
+          await ctx.db
+            .insert(reminderSends)
+            .values({
+              userId: item.result.userId,
+              month: options.month,
+              sentOn: today,
+              sentAt: now,
+              email: item.email,
+              trigger: options.trigger,
+              sentBy: options.actorId,
+            })
+            .onConflictDoNothing()
+            .catch((error: unknown) => {
+              // the message went out; only its record is missing (the database went away)
+              ctx.log.warn(
+                { err: error instanceof Error ? error.message : String(error) },
+                'reminder not recorded',
+              );
+            });
+        }
+      } finally {
+        mailer.close();
+      }
+    }
+
+    const count = (outcome: ReminderResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+    const response: SendRemindersResponse = {
+      month: options.month,
+      label,
+      sent: count('sent'),
+      skipped: count('skipped'),
+      failed: count('failed'),
+      results,
+    };
+    ctx.log.info(
+      {
+        month: options.month,
+        trigger: options.trigger,
+        sent: response.sent,
+        skipped: response.skipped,
+        failed: response.failed,
+      },
+      'availability reminders',
+    );
+    return response;
+  } finally {
+    await lock.release();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The automatic reminder (run by the scheduler, jobs/scheduler.ts)
+
+export const AUTOMATIC_REMINDER_JOB = 'automatic-reminders';
+/** After a run with failures (email server down), the same day's run is tried again this much later. */
+export const AUTOMATIC_RETRY_MS = 60 * 60 * 1000;
+
+export type AutomaticOutcome =
+  | 'off'
+  | 'not-configured'
+  | 'not-today'
+  | 'not-yet'
+  | 'done'
+  | 'sent'
+  | 'failed';
+
+async function readAutomaticState(ctx: AppContext) {
+  const [row] = await ctx.db
+    .select()
+    .from(schedulerState)
+    .where(eq(schedulerState.name, AUTOMATIC_REMINDER_JOB));
+  return row;
+}
+
+async function automaticDoneToday(ctx: AppContext): Promise<boolean> {
+  const state = await readAutomaticState(ctx);
+  const tz = ctx.config.ORG_TIMEZONE;
+  return Boolean(state?.finishedAt && todayIn(tz, state.finishedAt) === todayIn(tz, ctx.now()));
+}
+
+/**
+ * One look at the automatic reminder: on the chosen day of the month (ORG_TIMEZONE), from
+ * AUTO_REMINDER_HOUR, email everyone partial or missing for the chosen month, once. A run whose
+ * messages failed is tried again an hour later the same day; people it did reach are skipped then by
+ * the once-a-day rule. Never throws.
+ */
+export async function runAutomaticReminders(ctx: AppContext): Promise<AutomaticOutcome> {
+  const row = await readRow(ctx.db);
+  if (!row?.autoEnabled) return 'off';
+  if (!isConfigured(row)) return 'not-configured';
+  const now = ctx.now();
+  const tz = ctx.config.ORG_TIMEZONE;
+  const local = localTime(now, tz);
+  if (local.day !== row.autoDay) return 'not-today';
+  if (local.minute < AUTO_REMINDER_HOUR * 60) return 'not-yet';
+  const today = todayIn(tz, now);
+  const state = await readAutomaticState(ctx);
+  if (state?.finishedAt && todayIn(tz, state.finishedAt) === today) {
+    const retry = state.lastError && now.getTime() - state.finishedAt.getTime() >= AUTOMATIC_RETRY_MS;
+    if (!retry) return 'done';
+  }
+  const month = automaticMonthFor(today, row.autoMonth as AutoMonth);
+  const write = (values: Partial<typeof schedulerState.$inferInsert>) =>
+    ctx.db
+      .insert(schedulerState)
+      .values({ name: AUTOMATIC_REMINDER_JOB, ...values })
+      .onConflictDoUpdate({ target: schedulerState.name, set: values });
+  try {
+    const result = await sendReminders(ctx, { month, trigger: 'automatic', actorId: null });
+    await write({
+      startedAt: now,
+      finishedAt: ctx.now(),
+      lastResult: { month, sent: result.sent, skipped: result.skipped, failed: result.failed },
+      lastError: result.failed > 0 ? `${result.failed} reminder(s) could not be sent` : null,
+    });
+    return result.failed > 0 ? 'failed' : 'sent';
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await write({ startedAt: now, finishedAt: ctx.now(), lastError: message }).catch(() => {});
+    ctx.log.warn({ err: message }, 'automatic reminder failed');
+    return 'failed';
+  }
+}
