@@ -38,6 +38,11 @@ async function seedDays(from: string, to: string) {
     insert into bookings (user_id, date, title, sharepoint_id)
     select u.id, d::date, 'Workshop', 'plan-' || u.id || '-' || d::date ${scope}
     where ${h('b')} < 20 on conflict do nothing`);
+  // one history row per day set, as saving each of them would have written
+  await t.ctx.db.execute(sql`
+    insert into change_history (entity, action, subject_user_id, date, actor_id, via, after)
+    select 'availability', 'create', u.id, d::date, u.id, 'facilitator', '{}'::jsonb ${scope}
+    where ${h('set')} < 85`);
   await t.ctx.db.execute(sql`
     insert into staff_notes (facilitator_id, date, note)
     select u.id, d::date, 'Call first' ${scope} where ${h('n')} < 2`);
@@ -73,6 +78,14 @@ function reads(month: string) {
     { url: `/api/staff/bookings?from=${month}&to=${monthEnd}`, as: 'staff' },
     { url: `/api/staff/notes?date=${month}&view=month`, as: 'staff' },
     { url: `/api/staff/notes?date=${weekStart}&view=week`, as: 'staff' },
+    // issues 9 and 10
+    { url: `/api/staff/free?date=${weekStart}`, as: 'staff' },
+    { url: `/api/staff/completeness?month=${month.slice(0, 7)}`, as: 'staff' },
+    { url: `/api/staff/export?format=csv&from=${month}&to=${monthEnd}`, as: 'staff' },
+    { url: `/api/availability/export?from=${month}&to=${monthEnd}`, as: 'facilitator' },
+    { url: `/api/history?from=${month}&to=${monthEnd}`, as: 'facilitator' },
+    { url: `/api/staff/history?userId=${facilitator.id}&date=${weekStart}`, as: 'staff' },
+    { url: `/api/staff/users/${facilitator.id}/history`, as: 'staff' },
   ] as const;
 }
 
