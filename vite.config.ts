@@ -1,15 +1,56 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Writes a Brotli (quality 11) and a gzip copy beside every built script, stylesheet and SVG; the
+ * server sends those as they are (@fastify/static preCompressed). Quality 11 is too slow per request
+ * but free at build time, and it takes about a sixth off the login page's JavaScript (issue 8).
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'afp-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+        );
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|svg)$/.test(file)) continue;
+        const body = readFileSync(file);
+        if (body.length < 1024) continue;
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(body, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
 
 // The client lives in src/client; the server serves its build from dist/client.
 export default defineConfig({
   root: here('./src/client'),
   publicDir: here('./src/client/public'),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   resolve: {
     alias: {
       '@': here('./src/client'),

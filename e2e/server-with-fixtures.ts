@@ -9,16 +9,37 @@
  * The emulator listens on E2E_EMULATOR_PORT (chosen in e2e/constants.ts and inherited through
  * serve.mjs), so the specs can drive its `/__emulator/*` control plane (e2e/emulator.ts).
  */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { refreshJobFor } from '../src/server/jobs/refresh-job';
+import { startTestSmtpServer } from '../src/server/mail/test-smtp';
 import { saveSettings } from '../src/server/modules/settings/service';
 import { createUser, findUserByUsername } from '../src/server/modules/users/service';
 import { portalSettingsFor, startEmulator } from '../src/sharepoint-emulator/index';
 import { bookingFields, CALENDAR_USERS, calendarBookings } from './calendar-fixtures';
+import { E2E_SMTP_LOGIN } from './constants';
 import { SHAREPOINT_USERS, sharePointBookings } from './sharepoint-fixtures';
 
 const emulator = await startEmulator({ port: Number(process.env.E2E_EMULATOR_PORT ?? 0) });
+// issue 9: reminders go to this SMTP server (only once the reminders spec saves settings pointing at
+// it); each message is written to E2E_MAIL_DIR for the specs to read (e2e/mailbox.ts)
+const mailDir = process.env.E2E_MAIL_DIR;
+const mailbox = mailDir
+  ? await startTestSmtpServer({
+      port: Number(process.env.E2E_SMTP_PORT ?? 0),
+      auth: E2E_SMTP_LOGIN,
+      onMessage: (mail) => {
+        mkdirSync(mailDir, { recursive: true });
+        // written aside and renamed, so a reader never sees half a message
+        const file = join(mailDir, `${Date.now()}-${randomUUID()}.json`);
+        writeFileSync(`${file}.part`, JSON.stringify(mail));
+        renameSync(`${file}.part`, file);
+      },
+    })
+  : undefined;
 // No generated bookings: the only ones are the fixtures below, so no spec sees strangers' data.
 const portal = emulator.control.seedPortalSite({ seed: 'e2e', bookingCount: 0 });
 const bookingsList = portal.lists.bookings!;
@@ -71,6 +92,8 @@ const stop = async () => {
   setTimeout(() => process.exit(1), 10_000).unref();
   await built.close();
   await emulator.close();
+  await mailbox?.close();
+  if (mailDir) rmSync(mailDir, { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

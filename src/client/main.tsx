@@ -1,3 +1,5 @@
+// first: settings that must hold before any other module runs
+import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

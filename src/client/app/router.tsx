@@ -1,5 +1,10 @@
+import type { PublicUser } from '@shared/schemas/users';
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
+import { currentUserQueryKey } from '@/features/auth/api/auth-api';
+import { prefetchFirstMonth } from '@/features/availability-calendar/api/calendar-api';
+import { getQueryFn, queryClient } from '@/lib/query-client';
+import { lazyPage } from './lazy-page';
 import { PageSpinner } from './page-spinner';
 import { ProtectedRoute } from './protected-route';
 import { AuthRoute } from './routes/auth';
@@ -7,11 +12,36 @@ import { NotFoundRoute } from './routes/not-found';
 import { StaffLoginRoute } from './routes/staff-login';
 
 // the signed-in pages load on demand so the login pages stay small
-const HomeRoute = lazy(() => import('./routes/home'));
-const SettingsRoute = lazy(() => import('./routes/settings'));
-const ChangePasswordRoute = lazy(() => import('./routes/change-password'));
-const StaffDashboardRoute = lazy(() => import('./routes/staff-dashboard'));
+const HomeRoute = lazyPage(() => import('./routes/home'));
+const SettingsRoute = lazyPage(() => import('./routes/settings'));
+const ChangePasswordRoute = lazyPage(() => import('./routes/change-password'));
+const StaffDashboardRoute = lazyPage(() => import('./routes/staff-dashboard'));
 const StaffUsersRoute = lazy(() => import('./routes/staff-users'));
+const StaffFreeRoute = lazy(() => import('./routes/staff-free'));
+const StaffCompletenessRoute = lazy(() => import('./routes/staff-completeness'));
+
+// The page the app opens on gets its data, the session and its code fetched at once, not one after
+// the other (issue 8: no request waterfalls; a guarded page renders only once /api/user answers).
+// They are asked for in that order: the browser gives a host six connections and the page code is
+// two dozen files, so the small API reads go first rather than queue behind it.
+const startPath = window.location.pathname;
+const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
+  '/': HomeRoute,
+  '/settings': SettingsRoute,
+  '/change-password': ChangePasswordRoute,
+  '/staff': StaffDashboardRoute,
+  '/staff-dashboard': StaffDashboardRoute,
+};
+if (startPath === '/') prefetchFirstMonth();
+if (startPath === '/staff' || startPath === '/staff-dashboard') {
+  // the staff API code in its own chunk, so the login pages do not carry it
+  void import('./staff-prefetch').then((staff) => staff.prefetchStaffDashboard());
+}
+void queryClient.prefetchQuery({
+  queryKey: currentUserQueryKey,
+  queryFn: getQueryFn<PublicUser | null>({ on401: 'returnNull' }),
+});
+void pageCode[startPath]?.preload();
 
 export function AppRouter() {
   return (
@@ -25,6 +55,8 @@ export function AppRouter() {
         <Route path="/staff" component={StaffDashboardRoute} />
         <Route path="/staff-dashboard" component={StaffDashboardRoute} />
         <Route path="/staff/users" component={StaffUsersRoute} />
+        <Route path="/staff/free" component={StaffFreeRoute} />
+        <Route path="/staff/completeness" component={StaffCompletenessRoute} />
         <Route component={NotFoundRoute} />
       </Switch>
     </Suspense>

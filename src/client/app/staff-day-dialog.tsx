@@ -3,7 +3,9 @@ import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { StaffNote } from '@shared/schemas/notes';
 import type { PublicUser } from '@shared/schemas/users';
+import { Link } from 'wouter';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DayHistory } from '@/features/history';
 import { DayNotes } from '@/features/notes/components/day-notes';
 import { DayAvailability, DayBookings } from '@/features/staff-grid/components/day-availability';
 import { displayName, longDate } from '@/features/staff-grid/lib/grid-model';
@@ -45,6 +47,17 @@ export function StaffDayDialog({
               />
               <DayBookings bookings={bookings} />
               <DayNotes facilitatorId={selection.user.id} date={selection.date} notes={notes} />
+              <DayHistory
+                key={`history|${selection.user.id}|${selection.date}`}
+                userId={selection.user.id}
+                date={selection.date}
+              />
+              <Link
+                href={`/staff/free?date=${selection.date}`}
+                className="justify-self-start text-primary text-sm underline-offset-4 hover:underline focus-visible:underline"
+              >
+                Who is free on this day?
+              </Link>
             </div>
           </>
         ) : null}

@@ -14,6 +14,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Separator } from '@/components/ui/separator';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
+import { TooltipProvider } from '@/components/ui/tooltip';
 import { useAuth } from '@/features/auth/auth-provider';
 import { cn } from '@/lib/utils';
 
@@ -23,8 +24,17 @@ const NAV_ITEMS = [{ href: '/', label: 'Availability Calendar', Icon: CalendarDa
  * The signed-in facilitator shell (spec "Facilitator home"): header with the welcome line and user
  * menu; a side panel with navigation, settings, Sign Out and the page's own panel (the calendar legend);
  * on small screens the side panel opens as a left drawer from the menu button; footer.
+ * Tooltips are provided here rather than app-wide: only signed-in pages have any (issue 8).
  */
-export function AppLayout({ children, panel }: { children: ReactNode; panel?: ReactNode }) {
+export function AppLayout(props: Parameters<typeof AppLayoutFrame>[0]) {
+  return (
+    <TooltipProvider>
+      <AppLayoutFrame {...props} />
+    </TooltipProvider>
+  );
+}
+
+function AppLayoutFrame({ children, panel }: { children: ReactNode; panel?: ReactNode }) {
   const { user } = useAuth();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const name = user?.displayName?.trim() || 'User';

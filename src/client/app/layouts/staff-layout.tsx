@@ -4,12 +4,22 @@ import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
+import { TooltipProvider } from '@/components/ui/tooltip';
 
 /**
  * The staff shell: brand, theme and a Logout button that ends the session server-side. With `onLogout`
  * the button calls it (the dashboard posts /api/logout); without, it links to /api/auth/logout.
+ * Tooltips are provided here rather than app-wide: only signed-in pages have any (issue 8).
  */
-export function StaffLayout({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
+export function StaffLayout(props: Parameters<typeof StaffLayoutFrame>[0]) {
+  return (
+    <TooltipProvider>
+      <StaffLayoutFrame {...props} />
+    </TooltipProvider>
+  );
+}
+
+function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">

@@ -1,5 +1,8 @@
 import { useAuth } from '@/features/auth/auth-provider';
 import { AvailabilityCalendar, AvailabilityLegend } from '@/features/availability-calendar';
+import { DownloadAvailability } from '@/features/exports';
+import { MyHistory } from '@/features/history';
+import { RepeatPattern } from '@/features/patterns';
 import { AppLayout } from '../layouts/app-layout';
 
 /** Facilitator home: the availability calendar in the facilitator layout, legend in the side panel. */
@@ -8,7 +11,18 @@ export default function HomeRoute() {
   return (
     <AppLayout panel={<AvailabilityLegend />}>
       {/* the route guard renders this only with a user */}
-      {user ? <AvailabilityCalendar userId={user.id} /> : null}
+      {user ? (
+        <AvailabilityCalendar
+          userId={user.id}
+          toolbarActions={
+            <>
+              <RepeatPattern userId={user.id} />
+              <DownloadAvailability />
+              <MyHistory userId={user.id} />
+            </>
+          }
+        />
+      ) : null}
     </AppLayout>
   );
 }

@@ -2,6 +2,8 @@ import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/features/auth/auth-provider';
+import { CalendarFeedCard } from '@/features/calendar-feed';
+import { EmailSettings } from '@/features/reminders/components/email-settings';
 import { SharePointSettings } from '@/features/settings/components/sharepoint-settings';
 import { AppLayout } from '../layouts/app-layout';
 
@@ -29,7 +31,10 @@ export default function SettingsRoute() {
           </div>
           {isStaff ? back : null}
         </div>
+        {/* facilitators' own setting first: the SharePoint part below is for staff */}
+        {isStaff ? null : <CalendarFeedCard />}
         <SharePointSettings backLink={back} />
+        {isStaff ? <EmailSettings /> : null}
       </div>
     </AppLayout>
   );

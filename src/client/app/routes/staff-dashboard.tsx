@@ -5,11 +5,13 @@ import {
   staffViewRange,
   todayIn,
 } from '@shared/calendar';
-import { Users } from 'lucide-react';
+import { EXPORT_NO_AREA } from '@shared/schemas/exports';
+import { ListChecks, UserSearch, Users } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { highestPriorityByCell, noteCellKey, notesOfDay } from '@/features/notes/lib/note-model';
 import {
@@ -22,8 +24,9 @@ import {
   RefreshProgress,
   useBookingRefresh,
 } from '@/features/staff-grid/components/refresh-bookings';
-import { ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
+import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
+import { NO_AREA } from '@/features/staff-grid/lib/grid-model';
 import { apiRequest } from '@/lib/api';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
@@ -45,6 +48,8 @@ export default function StaffDashboardRoute() {
   const notes = useStaffNotes(view, range.from);
   const refresh = useBookingRefresh();
   const [selection, setSelection] = useState<DaySelection | null>(null);
+  // what the grid's filters show, so "Download" gives the same view
+  const [gridFilters, setGridFilters] = useState<GridFilterState | null>(null);
 
   const priorities = useMemo(() => highestPriorityByCell(notes.data ?? []), [notes.data]);
   const notePriority = useCallback(
@@ -89,6 +94,26 @@ export default function StaffDashboardRoute() {
                 Manage Users
               </Link>
             </Button>
+            <Button variant="outline" asChild>
+              <Link href="/staff/free">
+                <UserSearch aria-hidden />
+                Who is free
+              </Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link href="/staff/completeness">
+                <ListChecks aria-hidden />
+                Completeness
+              </Link>
+            </Button>
+            <StaffExportMenu
+              range={range}
+              filters={{
+                areas: gridFilters?.areas?.map((a) => (a === NO_AREA ? EXPORT_NO_AREA : a)) ?? null,
+                exclude: gridFilters?.deselected ?? [],
+              }}
+              shown={gridFilters?.shown ?? 0}
+            />
             <RefreshBookingsButton
               onClick={refresh.start}
               isRefreshing={refresh.isRefreshing}
@@ -128,6 +153,7 @@ export default function StaffDashboardRoute() {
                 notePriority={notePriority}
                 onCellClick={(user, day) => setSelection({ user, date: day })}
                 isUpdating={availabilities.isPlaceholderData || bookings.isPlaceholderData}
+                onFiltersChange={setGridFilters}
               />
             )}
           </CardContent>

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type LoginBody, loginBody } from '@shared/schemas/auth';
+import type { LoginBody } from '@shared/schemas/auth';
 import { CalendarCheck, CalendarDays, ShieldCheck } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
@@ -11,6 +10,7 @@ import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useAuth } from '../auth-provider';
+import { checkLogin } from '../lib/login-fields';
 
 const highlights = [
   {
@@ -28,13 +28,34 @@ const highlights = [
 /** The facilitator login screen (spec section 2, "Facilitator login"). */
 export function FacilitatorLogin() {
   const { loginMutation } = useAuth();
-  const form = useForm<LoginBody>({
-    resolver: zodResolver(loginBody),
-    defaultValues: { username: '', password: '' },
-  });
-  const { errors } = form.formState;
+  const [values, setValues] = useState<LoginBody>({ username: '', password: '' });
+  // as the form behaved with react-hook-form: errors appear on submit, then follow every keystroke
+  const [submitted, setSubmitted] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<keyof LoginBody, string>>>({});
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
 
-  const onSubmit = form.handleSubmit((values) => loginMutation.mutate(values));
+  function change(field: keyof LoginBody, value: string) {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (submitted) {
+      const checked = checkLogin(next);
+      setErrors(checked.ok ? {} : checked.errors);
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    const checked = checkLogin(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      (checked.errors.username ? usernameRef : passwordRef).current?.focus();
+      return;
+    }
+    setErrors({});
+    loginMutation.mutate(checked.data);
+  }
 
   return (
     <div className="grid min-h-dvh lg:grid-cols-2">
@@ -53,16 +74,25 @@ export function FacilitatorLogin() {
             </CardHeader>
             <CardContent>
               <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Facilitator sign in">
-                <FormField id="username" label="Username" error={errors.username?.message}>
+                <FormField id="username" label="Username" error={errors.username}>
                   <Input
                     autoComplete="username"
                     autoCapitalize="none"
                     spellCheck={false}
-                    {...form.register('username')}
+                    name="username"
+                    ref={usernameRef}
+                    value={values.username}
+                    onChange={(e) => change('username', e.target.value)}
                   />
                 </FormField>
-                <FormField id="password" label="Password" error={errors.password?.message}>
-                  <PasswordInput autoComplete="current-password" {...form.register('password')} />
+                <FormField id="password" label="Password" error={errors.password}>
+                  <PasswordInput
+                    autoComplete="current-password"
+                    name="password"
+                    ref={passwordRef}
+                    value={values.password}
+                    onChange={(e) => change('password', e.target.value)}
+                  />
                 </FormField>
                 <Button type="submit" className="w-full" disabled={loginMutation.isPending}>
                   {loginMutation.isPending ? 'Signing in...' : 'Sign In'}

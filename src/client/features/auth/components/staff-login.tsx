@@ -1,4 +1,3 @@
-import { staffLoginBody } from '@shared/schemas/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleAlert, ShieldCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -11,6 +10,7 @@ import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { currentUserQueryKey, staffLogin } from '../api/auth-api';
+import { checkStaffLogin } from '../lib/login-fields';
 
 /** The staff login screen at /staff-login (spec section 2, "Staff login"). */
 export function StaffLogin() {
@@ -23,9 +23,9 @@ export function StaffLogin() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = staffLoginBody.safeParse({ username, password });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Please enter both username and password');
+    const parsed = checkStaffLogin({ username, password });
+    if (!parsed.ok) {
+      setError(parsed.errors.username ?? parsed.errors.password ?? 'Please enter both username and password');
       return;
     }
     setError(null);

@@ -1,4 +1,4 @@
-import type { DateRange } from '@shared/calendar';
+import { type DateRange, monthGridRange, startOfMonth, todayIn } from '@shared/calendar';
 import type {
   Availability,
   BulkAvailabilityBody,
@@ -17,12 +17,41 @@ export const bookingsKey = (userId: number, range: DateRange) =>
 
 const rangeQuery = (range: DateRange) =>
   `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
+const availabilityUrl = (range: DateRange) => `/api/availability?${rangeQuery(range)}`;
+const bookingsUrl = (range: DateRange) => `/api/bookings?${rangeQuery(range)}`;
+
+/** The browser's calendar day: what "today" means to the person looking at the calendar. */
+export function browserToday(): string {
+  try {
+    return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  } catch {
+    return todayIn('UTC');
+  }
+}
+
+/** Reads started at page load, each taken over by the first query for the same address. */
+const early = new Map<string, { at: number; response: Promise<Response | null> }>();
+/** Older than this, an early read is not used: it may predate a sign-in. */
+const EARLY_READ_MAX_AGE_MS = 10_000;
+
+/**
+ * Starts reading the month the calendar opens on as the page loads, alongside /api/user and the
+ * calendar's code rather than after both (issue 8: no request waterfalls). Both endpoints read the
+ * session's own user, so the user's id is not needed yet.
+ */
+export function prefetchFirstMonth(): void {
+  const range = monthGridRange(startOfMonth(browserToday()));
+  for (const url of [availabilityUrl(range), bookingsUrl(range)]) {
+    const response = fetch(url, { credentials: 'include' }).catch(() => null);
+    early.set(url, { at: Date.now(), response });
+  }
+}
 
 /** The signed-in user's availability for exactly the days on screen. */
 export function useAvailability(userId: number, range: DateRange) {
   return useQuery<Availability[], Error>({
     queryKey: availabilityKey(userId, range),
-    queryFn: ({ signal }) => fetchJson<Availability[]>(`/api/availability?${rangeQuery(range)}`, signal),
+    queryFn: ({ signal }) => fetchJson<Availability[]>(availabilityUrl(range), signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -31,12 +60,19 @@ export function useAvailability(userId: number, range: DateRange) {
 export function useBookings(userId: number, range: DateRange) {
   return useQuery<Booking[], Error>({
     queryKey: bookingsKey(userId, range),
-    queryFn: ({ signal }) => fetchJson<Booking[]>(`/api/bookings?${rangeQuery(range)}`, signal),
+    queryFn: ({ signal }) => fetchJson<Booking[]>(bookingsUrl(range), signal),
     placeholderData: keepPreviousData,
   });
 }
 
 async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T> {
+  const started = early.get(url);
+  early.delete(url);
+  if (started && Date.now() - started.at < EARLY_READ_MAX_AGE_MS) {
+    // a failed early read (signed out, server error) is simply made again, as it would have been
+    const earlyRes = await started.response;
+    if (earlyRes?.ok) return (await earlyRes.json()) as T;
+  }
   const res = await fetch(url, { credentials: 'include', signal });
   await throwIfResNotOk(res);
   return (await res.json()) as T;

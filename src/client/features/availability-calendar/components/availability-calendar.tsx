@@ -1,12 +1,19 @@
-import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth, todayIn } from '@shared/calendar';
+import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } from '@shared/calendar';
 import { type Availability, BOOKED_DAY_MESSAGE } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { AlertCircle } from 'lucide-react';
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, getErrorMessage } from '@/lib/api';
-import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
+import {
+  browserToday,
+  useAvailability,
+  useBookings,
+  useBulkUpdate,
+  useSaveDay,
+  useSyncAll,
+} from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import { BulkDialog, type BulkFormValues } from './bulk-dialog';
 import { CalendarGrid } from './calendar-grid';
@@ -23,15 +30,6 @@ function serverMessage(error: unknown, fallback: string): string {
   return getErrorMessage(error, fallback);
 }
 
-/** The browser's calendar day: what "today" means to the person looking at the calendar. */
-function browserToday(): string {
-  try {
-    return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  } catch {
-    return todayIn('UTC');
-  }
-}
-
 /** First day of the month shown and the day that holds the grid's single tab stop. */
 function firstActiveDay(month: string, today: string): string {
   if (
@@ -45,8 +43,17 @@ function firstActiveDay(month: string, today: string): string {
   return cell!.date;
 }
 
-/** Facilitator home: the month of weekdays with availability and bookings, and its dialogs. */
-export function AvailabilityCalendar({ userId }: { userId: number }) {
+/**
+ * Facilitator home: the month of weekdays with availability and bookings, and its dialogs.
+ * `toolbarActions` are extra toolbar buttons from other features, composed in by the route.
+ */
+export function AvailabilityCalendar({
+  userId,
+  toolbarActions,
+}: {
+  userId: number;
+  toolbarActions?: ReactNode;
+}) {
   const labelId = useId();
   const [today] = useState(browserToday);
   const [month, setMonth] = useState(() => startOfMonth(today));
@@ -187,6 +194,7 @@ export function AvailabilityCalendar({ userId }: { userId: number }) {
               rememberFocus();
               setBulkOpen(true);
             }}
+            actions={toolbarActions}
           />
           {loadError ? (
             <div

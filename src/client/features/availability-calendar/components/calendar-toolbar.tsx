@@ -1,5 +1,6 @@
 import { monthLabel } from '@shared/calendar';
 import { CalendarRange, ChevronLeft, ChevronRight } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 
@@ -11,6 +12,8 @@ export interface CalendarToolbarProps {
   onNext: () => void;
   onToday: () => void;
   onBulkUpdate: () => void;
+  /** more actions after Bulk Update, composed in by the route (e.g. recurring patterns) */
+  actions?: ReactNode;
 }
 
 /** Title, previous / next month, "Month YYYY", Today and Bulk Update (spec "Calendar toolbar"). */
@@ -22,10 +25,11 @@ export function CalendarToolbar({
   onNext,
   onToday,
   onBulkUpdate,
+  actions,
 }: CalendarToolbarProps) {
   return (
-    <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-      <h1 className="font-semibold text-2xl tracking-tight">Availability Calendar</h1>
+    <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
+      <h1 className="font-semibold text-2xl tracking-tight sm:whitespace-nowrap">Availability Calendar</h1>
       <div className="flex flex-wrap items-center gap-2">
         <div className="flex items-center gap-1">
           <Button variant="outline" size="icon" onClick={onPrevious} aria-label="Previous month">
@@ -50,6 +54,7 @@ export function CalendarToolbar({
           <CalendarRange aria-hidden />
           Bulk Update
         </Button>
+        {actions}
         <span className="inline-flex size-6 items-center justify-center">
           {isFetching ? <Spinner className="size-4" label="Updating calendar" /> : null}
         </span>

@@ -1,18 +1,23 @@
 import type { StaffView } from '@shared/calendar';
 import type { CreateNoteBody, StaffNote, UpdateNoteBody } from '@shared/schemas/notes';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
 export const STAFF_NOTES_KEY = '/api/staff/notes';
 
-/** Notes of the staff view (Monday-Friday week or month) containing `date`. */
-export function useStaffNotes(view: StaffView, date: string) {
-  return useQuery<StaffNote[]>({
+/**
+ * Notes of the staff view (Monday-Friday week or month) containing `date`, as query options shared
+ * by the hook and the app's prefetch at load.
+ */
+export const staffNotesQuery = (view: StaffView, date: string) =>
+  queryOptions<StaffNote[]>({
     queryKey: [STAFF_NOTES_KEY, view, date],
     queryFn: () =>
       apiJson<StaffNote[]>('GET', `${STAFF_NOTES_KEY}?date=${encodeURIComponent(date)}&view=${view}`),
-    placeholderData: keepPreviousData,
   });
+
+export function useStaffNotes(view: StaffView, date: string) {
+  return useQuery({ ...staffNotesQuery(view, date), placeholderData: keepPreviousData });
 }
 
 function useInvalidateNotes() {

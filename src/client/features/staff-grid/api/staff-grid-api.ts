@@ -3,7 +3,7 @@ import type { Availability, StaffSaveAvailabilityBody } from '@shared/schemas/av
 import type { Booking, RefreshResult } from '@shared/schemas/bookings';
 import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { PublicUser } from '@shared/schemas/users';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
 export const STAFF_USERS_KEY = '/api/staff/users';
@@ -16,32 +16,38 @@ export const SCHEDULER_POLL_MS = 30_000;
 const rangeQuery = (range: DateRange) =>
   `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
 
+/** The grid's reads as query options: the hooks below use them, and the app prefetches with them at load. */
+export const staffUsersQuery = () => queryOptions<PublicUser[]>({ queryKey: [STAFF_USERS_KEY] });
+
+export const staffAvailabilitiesQuery = (range: DateRange) =>
+  queryOptions<Availability[]>({
+    queryKey: [STAFF_AVAILABILITIES_KEY, range.from, range.to],
+    queryFn: () => apiJson<Availability[]>('GET', `${STAFF_AVAILABILITIES_KEY}?${rangeQuery(range)}`),
+  });
+
+export const staffBookingsQuery = (range: DateRange) =>
+  queryOptions<Booking[]>({
+    queryKey: [STAFF_BOOKINGS_KEY, range.from, range.to],
+    queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_KEY}?${rangeQuery(range)}`),
+  });
+
+export const schedulerStatusQuery = () => queryOptions<SchedulerStatus>({ queryKey: [SCHEDULER_STATUS_KEY] });
+
 export function useStaffUsers() {
-  return useQuery<PublicUser[]>({ queryKey: [STAFF_USERS_KEY] });
+  return useQuery(staffUsersQuery());
 }
 
 /** Every facilitator's availability for exactly the range the grid shows. */
 export function useStaffAvailabilities(range: DateRange) {
-  return useQuery<Availability[]>({
-    queryKey: [STAFF_AVAILABILITIES_KEY, range.from, range.to],
-    queryFn: () => apiJson<Availability[]>('GET', `${STAFF_AVAILABILITIES_KEY}?${rangeQuery(range)}`),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...staffAvailabilitiesQuery(range), placeholderData: keepPreviousData });
 }
 
 export function useStaffBookings(range: DateRange) {
-  return useQuery<Booking[]>({
-    queryKey: [STAFF_BOOKINGS_KEY, range.from, range.to],
-    queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_KEY}?${rangeQuery(range)}`),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...staffBookingsQuery(range), placeholderData: keepPreviousData });
 }
 
 export function useSchedulerStatus() {
-  return useQuery<SchedulerStatus>({
-    queryKey: [SCHEDULER_STATUS_KEY],
-    refetchInterval: SCHEDULER_POLL_MS,
-  });
+  return useQuery({ ...schedulerStatusQuery(), refetchInterval: SCHEDULER_POLL_MS });
 }
 
 /** Pulls bookings from SharePoint now; on success every loaded bookings range is fetched again. */

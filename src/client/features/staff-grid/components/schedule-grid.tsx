@@ -6,12 +6,13 @@ import type { Priority } from '@shared/schemas/notes';
 import type { PublicUser } from '@shared/schemas/users';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import {
   areaOptions,
   CELL_TONE_CLASS,
+  type CellTone,
   cellDescription,
   cellKey,
   cellTone,
@@ -45,6 +46,17 @@ export interface ScheduleGridProps {
   onCellClick: (user: PublicUser, date: DateString) => void;
   /** true while a new range is being fetched (the old one stays on screen) */
   isUpdating?: boolean;
+  /** told what the filters show whenever they change (e.g. so the view can be downloaded as shown) */
+  onFiltersChange?: (filters: GridFilterState) => void;
+}
+
+export interface GridFilterState {
+  /** the areas chosen (NO_AREA for users without one); null when every area is */
+  areas: string[] | null;
+  /** facilitators left out by name */
+  deselected: number[];
+  /** how many facilitators the grid shows */
+  shown: number;
 }
 
 export function ScheduleGrid(props: ScheduleGridProps) {
@@ -64,6 +76,17 @@ export function ScheduleGrid(props: ScheduleGridProps) {
     [facilitators, selectedAreas, areas, deselected],
   );
   const days = useMemo(() => staffViewDays(view, date), [view, date]);
+
+  const { onFiltersChange } = props;
+  useEffect(() => {
+    const chosen = selectedAreas ?? new Set(areas.map((a) => a.value));
+    const everyArea = areas.every((a) => chosen.has(a.value));
+    onFiltersChange?.({
+      areas: everyArea ? null : [...chosen],
+      deselected: [...deselected],
+      shown: rows.length,
+    });
+  }, [onFiltersChange, selectedAreas, areas, deselected, rows.length]);
   const index = useMemo(() => indexGridData(availabilities, bookings), [availabilities, bookings]);
 
   const navigate = (action: NavigationAction) => onDateChange(navigateStaffView(view, date, action, today));
@@ -151,6 +174,11 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
   });
+  // once per range rather than once per cell of every row mounted while scrolling
+  const columns = useMemo(
+    () => days.map((day) => ({ day, className: dayOfWeek(day) === MONDAY ? CELL_TD_MONDAY : CELL_TD })),
+    [days],
+  );
 
   return (
     <section
@@ -166,7 +194,8 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
         className="grid border-collapse"
         aria-label="Facilitator schedule"
         aria-rowcount={rows.length + 1}
-        style={{ width: totalWidth }}
+        // the day columns' width, read by every cell's class instead of an inline style per cell
+        style={{ width: totalWidth, '--day-column-width': `${columnWidth}px` } as CSSProperties}
       >
         <thead className="sticky top-0 z-20 grid bg-background">
           <tr aria-rowindex={1} className="flex border-b">
@@ -223,8 +252,7 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
                   user={user}
                   rowIndex={item.index + 2}
                   top={item.start}
-                  days={days}
-                  columnWidth={columnWidth}
+                  columns={columns}
                   totalWidth={totalWidth}
                   index={index}
                   notePriority={notePriority}
@@ -239,12 +267,37 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
   );
 }
 
+interface GridColumn {
+  day: DateString;
+  /** the cell's class: Mondays carry the thick week divider */
+  className: string;
+}
+
+/**
+ * Class names built once: a scroll step mounts a few hundred cells, and joining and merging their
+ * classes per cell (tailwind-merge) showed up in the scroll profile (issue 8). No CSS transition on
+ * the cells either: hundreds of transitioned elements enter at every step.
+ */
+const CELL_TD_BASE = 'w-(--day-column-width) min-w-(--day-column-width) p-0.5';
+const CELL_TD = cn(CELL_TD_BASE, 'border-l');
+const CELL_TD_MONDAY = cn(CELL_TD_BASE, 'border-l-[3px] border-l-foreground/40');
+const CELL_BUTTON_BASE =
+  'flex size-full flex-col items-center justify-center gap-1 rounded-sm outline-none hover:brightness-95 focus-visible:ring-[3px] focus-visible:ring-ring';
+const CELL_BUTTON_CLASS = Object.fromEntries(
+  Object.entries(CELL_TONE_CLASS).map(([tone, className]) => [tone, cn(CELL_BUTTON_BASE, className)]),
+) as Record<CellTone, string>;
+const NOTE_ICON_FULL_CLASS = Object.fromEntries(
+  Object.entries(NOTE_ICON_CLASS).map(([priority, className]) => [
+    priority,
+    cn('size-4 rounded-full bg-background p-0.5', className),
+  ]),
+) as Record<Priority, string>;
+
 interface GridRowProps {
   user: PublicUser;
   rowIndex: number;
   top: number;
-  days: DateString[];
-  columnWidth: number;
+  columns: GridColumn[];
   totalWidth: number;
   index: GridIndex;
   notePriority: ScheduleGridProps['notePriority'];
@@ -255,8 +308,7 @@ const GridRow = memo(function GridRow({
   user,
   rowIndex,
   top,
-  days,
-  columnWidth,
+  columns,
   totalWidth,
   index,
   notePriority,
@@ -283,52 +335,73 @@ const GridRow = memo(function GridRow({
           {lastUpdatedText(user, index.latestDate.get(user.id))}
         </span>
       </th>
-      {days.map((day) => {
+      {columns.map(({ day, className }) => {
         const key = cellKey(user.id, day);
         const availability = index.availability.get(key);
         const bookingCount = index.bookings.get(key)?.length ?? 0;
         const priority = notePriority?.(user.id, day);
-        const tone = cellTone(availability?.status, bookingCount > 0);
-        const description = cellDescription(user, day, availability?.status, bookingCount, priority);
         return (
-          <td
+          <GridCell
             key={day}
-            className={cn(
-              'p-0.5',
-              dayOfWeek(day) === MONDAY ? 'border-l-[3px] border-l-foreground/40' : 'border-l',
-            )}
-            style={{ width: columnWidth, minWidth: columnWidth }}
-          >
-            <button
-              type="button"
-              className={cn(
-                'flex size-full flex-col items-center justify-center gap-1 rounded-sm outline-none transition hover:brightness-95 focus-visible:ring-[3px] focus-visible:ring-ring',
-                CELL_TONE_CLASS[tone],
-              )}
-              aria-label={description}
-              title={description}
-              onClick={() => onCellClick(user, day)}
-              data-testid="grid-cell"
-              data-date={day}
-              data-tone={tone}
-              data-note={priority}
-            >
-              {bookingCount > 0 ? (
-                <span className="rounded bg-primary px-1 py-px font-medium text-[10px] text-primary-foreground leading-tight">
-                  Booked
-                </span>
-              ) : null}
-              {priority ? (
-                <StickyNote
-                  aria-hidden
-                  className={cn('size-4 rounded-full bg-background p-0.5', NOTE_ICON_CLASS[priority])}
-                  data-testid="note-icon"
-                />
-              ) : null}
-            </button>
-          </td>
+            user={user}
+            day={day}
+            className={className}
+            tone={cellTone(availability?.status, bookingCount > 0)}
+            description={cellDescription(user, day, availability?.status, bookingCount, priority)}
+            booked={bookingCount > 0}
+            priority={priority}
+            onCellClick={onCellClick}
+          />
         );
       })}
     </tr>
+  );
+});
+
+interface GridCellProps {
+  user: PublicUser;
+  day: DateString;
+  className: string;
+  tone: CellTone;
+  description: string;
+  booked: boolean;
+  priority: Priority | undefined;
+  onCellClick: ScheduleGridProps['onCellClick'];
+}
+
+/** Plain values in, so a row that renders again (new notes, a saved day) redraws only changed cells. */
+const GridCell = memo(function GridCell({
+  user,
+  day,
+  className,
+  tone,
+  description,
+  booked,
+  priority,
+  onCellClick,
+}: GridCellProps) {
+  return (
+    <td className={className}>
+      <button
+        type="button"
+        className={CELL_BUTTON_CLASS[tone]}
+        aria-label={description}
+        title={description}
+        onClick={() => onCellClick(user, day)}
+        data-testid="grid-cell"
+        data-date={day}
+        data-tone={tone}
+        data-note={priority}
+      >
+        {booked ? (
+          <span className="rounded bg-primary px-1 py-px font-medium text-[10px] text-primary-foreground leading-tight">
+            Booked
+          </span>
+        ) : null}
+        {priority ? (
+          <StickyNote aria-hidden className={NOTE_ICON_FULL_CLASS[priority]} data-testid="note-icon" />
+        ) : null}
+      </button>
+    </td>
   );
 });

@@ -17,10 +17,12 @@ interface UserManagementProps {
   currentUserId: number | null;
   /** Where a signed-out visitor can sign in. */
   signInHref: string;
+  /** Show a person's change history (composed in by the route); no History action without it. */
+  onShowHistory?: (user: PublicUser) => void;
 }
 
 /** Spec section 2 "User management": heading, Add Facilitator, the table and its three dialogs. */
-export function UserManagement({ currentUserId, signInHref }: UserManagementProps) {
+export function UserManagement({ currentUserId, signInHref, onShowHistory }: UserManagementProps) {
   const usersQuery = useUsers();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
@@ -158,6 +160,7 @@ export function UserManagement({ currentUserId, signInHref }: UserManagementProp
                 currentUserId={currentUserId}
                 onEdit={startEdit}
                 onDelete={setDeleting}
+                onHistory={onShowHistory}
               />
             ) : (
               <div className="grid gap-3" role="status">

@@ -1,5 +1,5 @@
 import type { PublicUser } from '@shared/schemas/users';
-import { Pencil, Trash2 } from 'lucide-react';
+import { History, Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -33,9 +33,11 @@ interface UsersTableProps {
   currentUserId: number | null;
   onEdit: (user: PublicUser) => void;
   onDelete: (user: PublicUser) => void;
+  /** when given, each row has a History action (the route composes the history feature) */
+  onHistory?: ((user: PublicUser) => void) | undefined;
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onDelete }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onEdit, onDelete, onHistory }: UsersTableProps) {
   return (
     <Table containerLabel="Facilitators">
       <TableHeader>
@@ -75,6 +77,18 @@ export function UsersTable({ users, currentUserId, onEdit, onDelete }: UsersTabl
                 </TableCell>
                 <TableCell className="sticky right-0 bg-card text-right">
                   <div className="flex justify-end gap-1">
+                    {onHistory ? (
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="size-9"
+                        aria-label={`History of ${name}`}
+                        title="History"
+                        onClick={() => onHistory(user)}
+                      >
+                        <History aria-hidden />
+                      </Button>
+                    ) : null}
                     <Button
                       variant="ghost"
                       size="icon"

@@ -1,0 +1,142 @@
+import type { Page } from '@playwright/test';
+import { monthWeekdays } from '../src/shared/calendar';
+import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
+import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test, toastLocator } from './fixtures';
+import { mailTo, receivedMail, TEST_SMTP } from './mailbox';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 150_000 });
+
+/*
+ * Email reminders (issue 9). The e2e server runs a real SMTP server (e2e/server-with-fixtures.ts) that
+ * writes what it receives where e2e/mailbox.ts reads it. Both projects save the same settings (that
+ * server), so running them side by side changes nothing for either; each test reminds its own
+ * facilitators, so the once-a-day rule never meets another test's.
+ */
+const MONTH = '2031-05';
+const LABEL = 'May 2031';
+
+async function fillEmailSettings(page: Page) {
+  const form = page.getByRole('form', { name: 'Email settings' });
+  await form.getByLabel('SMTP server').fill(TEST_SMTP.host);
+  await form.getByLabel('Encryption').click();
+  await page.getByRole('option', { name: /^None/ }).click();
+  await form.getByLabel('SMTP port').fill(String(TEST_SMTP.port));
+  await form.getByLabel('SMTP username').fill(E2E_SMTP_LOGIN.user);
+  await form.getByLabel('SMTP password', { exact: true }).fill(E2E_SMTP_LOGIN.pass);
+  await form.getByLabel('Sender address').fill('portal@example.org');
+  await form.getByLabel('Portal address').fill(BASE_URL);
+  return form;
+}
+
+test('email settings: saved, the password never shown back, checked before saving', async ({
+  page,
+}, testInfo) => {
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    if (response.url().includes('/api/staff/reminders/')) bodies.push(await response.text().catch(() => ''));
+  });
+  await loginAsStaff(page);
+  await page.goto('/settings');
+  const form = page.getByRole('form', { name: 'Email settings' });
+  await expect(form.getByRole('heading', { name: 'Email reminders' })).toBeVisible();
+
+  // a mistake is caught with the field named, before anything is sent
+  await form.getByLabel('SMTP server').fill('not a host');
+  await form.getByRole('button', { name: 'Save email settings' }).click();
+  await expect(form.getByText('Enter a host name such as smtp.example.org')).toBeVisible();
+
+  await fillEmailSettings(page);
+  // the automatic reminder: on, the 28th, about the next month
+  await form.getByRole('checkbox', { name: 'Send a reminder automatically every month' }).check();
+  await form.getByLabel('Day of the month').click();
+  await page.getByRole('option', { name: '28', exact: true }).click();
+  await form.getByRole('button', { name: 'Save email settings' }).click();
+  await expect(toastLocator(page)).toContainText('Email settings saved');
+
+  const password = form.getByLabel('SMTP password', { exact: true });
+  await expect(password).toHaveValue('');
+  await expect(form.getByText('An SMTP password is stored. Leave blank to keep it.')).toBeVisible();
+  await expect(form.getByTestId('next-automatic')).toContainText('Next automatic reminder:');
+  await checkScreen(page, testInfo, 'email-settings');
+
+  await page.reload();
+  await expect(form.getByLabel('SMTP server')).toHaveValue(TEST_SMTP.host);
+  await expect(form.getByLabel('SMTP port')).toHaveValue(String(TEST_SMTP.port));
+  await expect(password).toHaveValue('');
+  await expect(form.getByText('An SMTP password is stored. Leave blank to keep it.')).toBeVisible();
+  expect(bodies.length).toBeGreaterThan(1);
+  for (const body of bodies) expect(body).not.toContain(E2E_SMTP_LOGIN.pass);
+
+  // the automatic reminder off again (other tests send by hand)
+  await form.getByRole('checkbox', { name: 'Send a reminder automatically every month' }).uncheck();
+  await form.getByRole('button', { name: 'Save email settings' }).click();
+  await expect(form.getByTestId('next-automatic')).toHaveText('The automatic reminder is off.');
+});
+
+test('Send reminder: emails the partial and missing once a day, says what was sent and skipped', async ({
+  page,
+}, testInfo) => {
+  const api = await staffApi();
+  const tag = `${testInfo.project.name}-${Date.now()}`;
+  const area = `Reminders ${tag}`;
+  const ids: number[] = [];
+  const person = async (displayName: string, username: string, email: string) => {
+    const res = await api.post('/api/staff/users', {
+      data: { username, password: 'remind-pass-1', displayName, email, role: 'facilitator', area },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    const id = ((await res.json()) as { id: number }).id;
+    ids.push(id);
+    return id;
+  };
+  const pia = `pia-${tag}@example.org`;
+  const piaId = await person('Pia Partial', pia, pia);
+  await person('Nell No-Email', `nell-${tag}`, '');
+  const res = await api.post('/api/staff/availability', {
+    data: { userId: piaId, date: monthWeekdays(`${MONTH}-01`)[0], status: 'available' },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+
+  try {
+    await loginAsStaff(page);
+    // email settings pointing at the e2e SMTP server (the same in every test and project)
+    await page.goto('/settings');
+    const form = await fillEmailSettings(page);
+    await form.getByRole('button', { name: 'Save email settings' }).click();
+    await expect(toastLocator(page)).toContainText('Email settings saved');
+
+    await page.goto(`/staff/completeness?month=${MONTH}&area=${encodeURIComponent(area)}`);
+    await expect(page.getByTestId('completeness-row')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Send reminder', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Send reminder' });
+    await expect(dialog).toContainText(`Email the 2 facilitators who are partial or missing for ${LABEL}`);
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    const result = page.getByTestId('reminder-result');
+    await expect(result).toContainText(`Reminders for ${LABEL}: 1 sent, 1 skipped, 0 failed.`);
+    await expect(result).toContainText('Nell No-Email: skipped (No email address)');
+    await expect(page.getByTestId('completeness-row').filter({ hasText: 'Pia Partial' })).toContainText(
+      'Today,',
+    );
+    await checkScreen(page, testInfo, 'reminder-sent');
+
+    const [message] = await mailTo(pia);
+    expect(message!.subject).toBe(`Please add your availability for ${LABEL}`);
+    expect(message!.text).toContain('Hello Pia Partial,');
+    expect(message!.text).toContain(`1 of 22 weekdays of ${LABEL}`);
+    expect(message!.text).toContain(`${BASE_URL}/`);
+    expect(message!.html).toContain(`href="${BASE_URL}/"`);
+
+    // again the same day, for Pia alone: skipped, and no second message
+    await page.getByRole('checkbox', { name: 'Choose Pia Partial' }).check();
+    await page.getByRole('button', { name: 'Send reminder to 1 chosen' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(result).toContainText(`Reminders for ${LABEL}: 0 sent, 1 skipped, 0 failed.`);
+    await expect(result).toContainText(`Pia Partial: skipped (Already reminded about ${LABEL} today)`);
+    expect(receivedMail().filter((m) => m.to.includes(pia))).toHaveLength(1);
+  } finally {
+    for (const id of ids) await api.delete(`/api/staff/users/${id}`);
+    await api.dispose();
+  }
+});

@@ -1,0 +1,101 @@
+import { addMonths, monthLabel, todayIn } from '@shared/calendar';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, Settings, Users } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { COMPLETENESS_KEY, useCompleteness } from '@/features/completeness/api/completeness-api';
+import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
+import { isMonth, needsReminder } from '@/features/completeness/lib/completeness';
+import { SendReminders } from '@/features/reminders/components/send-reminders';
+import { StaffLayout } from '../layouts/staff-layout';
+
+/** The month staff usually chase: the next one (the one being planned). */
+function defaultMonth(): string {
+  const today = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return addMonths(`${today.slice(0, 7)}-01`, 1).slice(0, 7);
+}
+
+/**
+ * /staff/completeness: who has filled in a month, and "Send reminder" to those who have not. Month and
+ * area live in the address so the view can be shared and reloaded.
+ */
+export default function StaffCompletenessRoute() {
+  const params = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const requested = params.get('month');
+  const month = isMonth(requested) ? requested : defaultMonth();
+  const area = params.get('area') ?? '';
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+
+  const go = (next: { month: string; area: string }) => {
+    const query = new URLSearchParams({ month: next.month, ...(next.area ? { area: next.area } : {}) });
+    setSelected(new Set());
+    navigate(`/staff/completeness?${query.toString()}`, { replace: true });
+  };
+
+  const report = useCompleteness(month, area);
+  const shown = report.data?.month === month ? report.data.facilitators : [];
+  const candidates = shown.filter(needsReminder);
+  const chosen = candidates.filter((f) => selected.has(f.userId)).map((f) => f.userId);
+
+  return (
+    <StaffLayout>
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
+        <nav aria-label="Staff pages" className="flex flex-wrap items-center gap-2">
+          <Button variant="ghost" size="sm" asChild>
+            <Link href="/staff">
+              <ArrowLeft aria-hidden />
+              Back to Dashboard
+            </Link>
+          </Button>
+          <Button variant="outline" size="sm" asChild>
+            <Link href="/staff/users">
+              <Users aria-hidden />
+              Manage Users
+            </Link>
+          </Button>
+          <Button variant="outline" size="sm" asChild>
+            <Link href="/settings">
+              <Settings aria-hidden />
+              Email settings
+            </Link>
+          </Button>
+        </nav>
+        <div className="grid gap-1">
+          <h1 className="font-semibold text-2xl tracking-tight">Availability completeness</h1>
+          <p className="text-muted-foreground">
+            Who has set availability for every weekday of a month (complete), for some (partial) or for none
+            (missing). Remind those who have not.
+          </p>
+        </div>
+        <Card>
+          <CardContent className="grid gap-6">
+            <SendReminders
+              month={month}
+              label={monthLabel(`${month}-01`)}
+              candidates={candidates.length}
+              // narrowed to an area, "everyone" means everyone shown
+              shownIds={area ? candidates.map((f) => f.userId) : undefined}
+              selectedIds={chosen}
+              onSent={() => {
+                setSelected(new Set());
+                void queryClient.invalidateQueries({ queryKey: [COMPLETENESS_KEY] });
+              }}
+            />
+            <CompletenessPanel
+              month={month}
+              area={area}
+              onMonthChange={(next) => go({ month: next, area })}
+              onAreaChange={(next) => go({ month, area: next })}
+              selected={selected}
+              onSelectedChange={setSelected}
+            />
+          </CardContent>
+        </Card>
+      </div>
+    </StaffLayout>
+  );
+}

@@ -1,0 +1,255 @@
+import { monthLabel } from '@shared/calendar';
+import type { FacilitatorCompleteness } from '@shared/schemas/completeness';
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/utils';
+import { useCompleteness } from '../api/completeness-api';
+import {
+  needsReminder,
+  type SortKey,
+  type SortState,
+  STATUS_LABELS,
+  shiftMonth,
+  sortFacilitators,
+} from '../lib/completeness';
+
+const ALL_AREAS = '__all__';
+
+const STATUS_BADGE = {
+  complete: 'success',
+  partial: 'warning',
+  missing: 'destructive',
+} as const;
+
+interface CompletenessPanelProps {
+  month: string;
+  area: string;
+  onMonthChange: (month: string) => void;
+  onAreaChange: (area: string) => void;
+  /** ids of the facilitators chosen for a reminder */
+  selected: ReadonlySet<number>;
+  onSelectedChange: (selected: Set<number>) => void;
+}
+
+/**
+ * For a month: who has filled in every weekday (complete), some (partial) or none (missing), with
+ * month navigation, an area filter, sortable columns and a choice of people to remind.
+ */
+export function CompletenessPanel(props: CompletenessPanelProps) {
+  const { month, area, onMonthChange, onAreaChange, selected, onSelectedChange } = props;
+  const query = useCompleteness(month, area);
+  const [sort, setSort] = useState<SortState>({ key: 'name', direction: 'ascending' });
+  const report = query.data;
+  const rows = useMemo(() => (report ? sortFacilitators(report.facilitators, sort) : []), [report, sort]);
+  const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
+
+  const toggleSort = (key: SortKey) =>
+    setSort((current) =>
+      current.key === key
+        ? { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
+        : { key, direction: 'ascending' },
+    );
+
+  const remindable = rows.filter(needsReminder);
+  const chosen = remindable.filter((f) => selected.has(f.userId));
+  const allChosen = remindable.length > 0 && chosen.length === remindable.length;
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="flex items-center gap-2">
+          <Button
+            variant="outline"
+            size="icon"
+            aria-label="Previous month"
+            onClick={() => onMonthChange(shiftMonth(month, -1))}
+          >
+            <ChevronLeft aria-hidden />
+          </Button>
+          <h2
+            className="min-w-40 text-center font-semibold text-lg"
+            aria-live="polite"
+            data-testid="completeness-month"
+          >
+            {label}
+          </h2>
+          <Button
+            variant="outline"
+            size="icon"
+            aria-label="Next month"
+            onClick={() => onMonthChange(shiftMonth(month, 1))}
+          >
+            <ChevronRight aria-hidden />
+          </Button>
+        </div>
+        <div className="grid w-full grid-cols-[minmax(0,1fr)] gap-2 sm:w-64">
+          <Label htmlFor="completeness-area">Area</Label>
+          <Select
+            value={area || ALL_AREAS}
+            onValueChange={(value) => onAreaChange(value === ALL_AREAS ? '' : value)}
+          >
+            <SelectTrigger id="completeness-area">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL_AREAS}>All areas</SelectItem>
+              {(report?.areas ?? []).map((name) => (
+                <SelectItem key={name} value={name}>
+                  {name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+
+      {query.isPending ? (
+        <div className="grid gap-2" role="status">
+          <span className="sr-only">Loading completeness</span>
+          <Skeleton className="h-10 w-full" />
+          <Skeleton className="h-40 w-full" />
+        </div>
+      ) : query.isError ? (
+        <p className="py-6 text-center text-destructive" role="alert">
+          Completeness could not be loaded: {query.error.message}
+        </p>
+      ) : report ? (
+        <>
+          <p className="text-muted-foreground text-sm">
+            {report.weekdays} weekdays (Monday to Friday) in {report.label}. A day counts as set when it has
+            availability or a booking.
+          </p>
+          <ul className="grid grid-cols-3 gap-2 sm:max-w-md" aria-label="Summary">
+            {(['complete', 'partial', 'missing'] as const).map((status) => (
+              <li key={status} className="rounded-md border p-3" data-testid={`count-${status}`}>
+                <span className="block font-semibold text-2xl tabular-nums">{report.counts[status]}</span>
+                <span className="text-muted-foreground text-sm">{STATUS_LABELS[status]}</span>
+              </li>
+            ))}
+          </ul>
+          <Table containerLabel={`Availability completeness, ${report.label}`} aria-busy={query.isFetching}>
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead scope="col" className="w-10">
+                  <Checkbox
+                    aria-label="Choose everyone who is partial or missing"
+                    checked={allChosen ? true : chosen.length > 0 ? 'indeterminate' : false}
+                    disabled={remindable.length === 0}
+                    onCheckedChange={(checked) =>
+                      onSelectedChange(
+                        checked === true ? new Set(remindable.map((f) => f.userId)) : new Set(),
+                      )
+                    }
+                  />
+                </TableHead>
+                <SortableHead label="Name" sortKey="name" sort={sort} onSort={toggleSort} />
+                <SortableHead label="Area" sortKey="area" sort={sort} onSort={toggleSort} />
+                <SortableHead label="Status" sortKey="status" sort={sort} onSort={toggleSort} />
+                <SortableHead label="Weekdays set" sortKey="count" sort={sort} onSort={toggleSort} />
+                <TableHead scope="col">Email</TableHead>
+                <TableHead scope="col">Last reminded</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
+                    No facilitators{area ? ` in ${area}` : ''}.
+                  </TableCell>
+                </TableRow>
+              ) : (
+                rows.map((f) => (
+                  <CompletenessRow
+                    key={f.userId}
+                    facilitator={f}
+                    checked={selected.has(f.userId)}
+                    onCheckedChange={(checked) => {
+                      const next = new Set(selected);
+                      if (checked) next.add(f.userId);
+                      else next.delete(f.userId);
+                      onSelectedChange(next);
+                    }}
+                  />
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function SortableHead({
+  label,
+  sortKey,
+  sort,
+  onSort,
+}: {
+  label: string;
+  sortKey: SortKey;
+  sort: SortState;
+  onSort: (key: SortKey) => void;
+}) {
+  const active = sort.key === sortKey;
+  const Icon = !active ? ArrowUpDown : sort.direction === 'ascending' ? ArrowUp : ArrowDown;
+  return (
+    <TableHead scope="col" aria-sort={active ? sort.direction : 'none'}>
+      <Button variant="ghost" size="sm" className="-ml-3" onClick={() => onSort(sortKey)}>
+        {label}
+        <Icon aria-hidden className={cn(!active && 'opacity-50')} />
+      </Button>
+    </TableHead>
+  );
+}
+
+function CompletenessRow({
+  facilitator: f,
+  checked,
+  onCheckedChange,
+}: {
+  facilitator: FacilitatorCompleteness;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}) {
+  const remindable = needsReminder(f);
+  return (
+    <TableRow data-testid="completeness-row" data-status={f.status}>
+      <TableCell>
+        {remindable ? (
+          <Checkbox
+            aria-label={`Choose ${f.name}`}
+            checked={checked}
+            onCheckedChange={(value) => onCheckedChange(value === true)}
+          />
+        ) : null}
+      </TableCell>
+      <TableCell className="font-medium">{f.name}</TableCell>
+      <TableCell>{f.area ?? '-'}</TableCell>
+      <TableCell>
+        <Badge variant={STATUS_BADGE[f.status]}>{STATUS_LABELS[f.status]}</Badge>
+      </TableCell>
+      <TableCell className="tabular-nums">
+        {f.setDays} of {f.weekdays} weekdays
+      </TableCell>
+      <TableCell className="min-w-40 whitespace-normal [overflow-wrap:anywhere]">
+        {f.email ?? 'No email address'}
+      </TableCell>
+      <TableCell>{f.lastRemindedAt ? formatWhen(f.lastRemindedAt, f.remindedToday) : 'Never'}</TableCell>
+    </TableRow>
+  );
+}
+
+function formatWhen(iso: string, today: boolean): string {
+  const date = new Date(iso);
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  if (today) return `Today, ${time}`;
+  return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${time}`;
+}

@@ -1,0 +1,80 @@
+import type { HistoryEntry } from '@shared/schemas/history';
+import { describe, expect, it } from 'vitest';
+import { describeActor, describeChange, fieldChanges, formatWhen } from './history-format';
+
+const day = (status: string, extra: Record<string, string> = {}) => ({
+  status,
+  startTime: '',
+  endTime: '',
+  notes: '',
+  ...extra,
+});
+
+function entry(overrides: Partial<HistoryEntry>): HistoryEntry {
+  return {
+    id: 1,
+    at: '2026-07-01T13:05:00.000Z',
+    entity: 'availability',
+    action: 'update',
+    subjectUserId: 7,
+    subjectName: 'Alice',
+    date: '2027-01-04',
+    actorId: 7,
+    actorName: 'Alice',
+    via: 'facilitator',
+    before: day('available'),
+    after: day('unavailable'),
+    ...overrides,
+  };
+}
+
+describe('history wording', () => {
+  it('names the person, staff, the viewer and SharePoint', () => {
+    expect(describeActor(entry({}))).toBe('Alice');
+    expect(describeActor(entry({}), 7)).toBe('You');
+    expect(describeActor(entry({ actorId: 1, actorName: 'Sam', via: 'bulk' }))).toBe('Staff (Sam)');
+    expect(describeActor(entry({ actorId: 1, actorName: 'Sam', via: 'sharepoint' }))).toBe(
+      'SharePoint import (run by Sam)',
+    );
+    expect(describeActor(entry({ actorId: null, actorName: null, via: 'sharepoint' }))).toBe(
+      'SharePoint import',
+    );
+  });
+
+  it('says what changed in a day', () => {
+    expect(describeChange(entry({}))).toBe('Alice changed Available → Unavailable');
+    expect(describeChange(entry({ action: 'create', before: null, after: day('limited') }))).toBe(
+      'Alice set Limited Availability',
+    );
+    const times = entry({
+      before: day('limited', { startTime: '09:00', endTime: '12:00' }),
+      after: day('limited', { startTime: '10:00', endTime: '12:00', notes: 'Later start' }),
+    });
+    expect(describeChange(times)).toBe('Alice changed the times and note');
+    expect(fieldChanges(times)).toEqual([
+      { label: 'Times', from: '9:00 AM – 12:00 PM', to: '10:00 AM – 12:00 PM' },
+      { label: 'Note', from: '(none)', to: 'Later start' },
+    ]);
+  });
+
+  it('never shows a secret, only that it changed', () => {
+    const reset = entry({
+      entity: 'account',
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      date: null,
+      before: { username: 'a@example.org', role: 'facilitator' },
+      after: { username: 'a@example.org', role: 'facilitator', password: 'changed' },
+    });
+    expect(describeChange(reset)).toBe('Staff (Sam) changed the password');
+    expect(fieldChanges(reset)).toEqual([{ label: 'Password changed' }]);
+    const promoted = entry({ ...reset, after: { username: 'a@example.org', role: 'staff' } });
+    expect(describeChange(promoted)).toBe('Staff (Sam) changed the role facilitator → staff');
+  });
+
+  it('shows the time in the organisation time zone', () => {
+    expect(formatWhen('2026-07-01T13:05:00.000Z', 'Europe/London')).toBe('1 Jul 2026, 14:05 BST');
+    expect(formatWhen('2026-12-01T13:05:00.000Z', 'Europe/London')).toBe('1 Dec 2026, 13:05 GMT');
+  });
+});

@@ -1,0 +1,1 @@
+export { RepeatPattern } from './components/repeat-pattern';

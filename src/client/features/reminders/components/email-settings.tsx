@@ -1,0 +1,331 @@
+import {
+  AUTO_REMINDER_HOUR,
+  DEFAULT_SMTP_PORTS,
+  type ReminderSettingsResponse,
+  reminderSettingsBody,
+  type SmtpSecurity,
+} from '@shared/schemas/reminders';
+import { Mail, Save } from 'lucide-react';
+import { useEffect, useId } from 'react';
+import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PasswordInput } from '@/components/ui/password-input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { useReminderSettings, useSaveReminderSettings } from '../api/reminders-api';
+
+/** Every field as the form edits it; numbers as text until sent. The password starts blank. */
+interface EmailFormValues {
+  host: string;
+  port: string;
+  security: SmtpSecurity;
+  username: string;
+  password: string;
+  fromAddress: string;
+  portalUrl: string;
+  autoEnabled: boolean;
+  autoDay: string;
+  autoMonth: 'next' | 'current';
+}
+
+const SECURITY_LABELS: Record<SmtpSecurity, string> = {
+  starttls: 'STARTTLS (port 587)',
+  tls: 'TLS (port 465)',
+  none: 'None (port 25)',
+};
+
+function formFrom(saved: ReminderSettingsResponse): EmailFormValues {
+  return {
+    host: saved.host,
+    port: String(saved.port),
+    security: saved.security,
+    username: saved.username,
+    password: '',
+    fromAddress: saved.fromAddress,
+    // a first setup suggests the address this page was opened at
+    portalUrl: saved.portalUrl || (saved.host ? '' : window.location.origin),
+    autoEnabled: saved.autoEnabled,
+    autoDay: String(saved.autoDay),
+    autoMonth: saved.autoMonth,
+  };
+}
+
+const toBody = (values: EmailFormValues) => ({
+  ...values,
+  port: values.port.trim() === '' ? Number.NaN : Number(values.port),
+  autoDay: Number(values.autoDay),
+});
+
+// the shared rules; the server applies the same schema
+const resolver: Resolver<EmailFormValues> = async (values) => {
+  const result = reminderSettingsBody.safeParse(toBody(values));
+  if (result.success) return { values, errors: {} };
+  const errors: FieldErrors<EmailFormValues> = {};
+  for (const issue of result.error.issues) {
+    const name = issue.path[0] as keyof EmailFormValues | undefined;
+    if (name && !errors[name]) errors[name] = { type: 'validate', message: issue.message };
+  }
+  return { values: {}, errors };
+};
+
+/** Staff only: the SMTP server reminders go through, and the optional monthly automatic reminder. */
+export function EmailSettings() {
+  const settings = useReminderSettings();
+  if (settings.isPending) {
+    return (
+      <div role="status">
+        <span className="sr-only">Loading email settings</span>
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  if (settings.isError) {
+    return (
+      <p role="alert" className="text-destructive">
+        Email settings could not be loaded: {getErrorMessage(settings.error, 'please try again.')}
+      </p>
+    );
+  }
+  return <EmailSettingsForm saved={settings.data} />;
+}
+
+function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
+  const save = useSaveReminderSettings();
+  const id = useId();
+  const form = useForm<EmailFormValues>({
+    resolver,
+    defaultValues: formFrom(saved),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    form.reset(formFrom(saved));
+  }, [saved, form]);
+
+  const onSave = form.handleSubmit((values) => {
+    save.mutate(toBody(values), {
+      onSuccess: (stored) => {
+        form.reset(formFrom(stored));
+        toast({
+          title: 'Email settings saved',
+          description: 'Reminders will use these settings.',
+          variant: 'success',
+        });
+      },
+      onError: (error) =>
+        toast({
+          title: 'Error',
+          description: getErrorMessage(error, 'The email settings could not be saved. Please try again.'),
+          variant: 'destructive',
+        }),
+    });
+  });
+
+  const field = (
+    name: 'host' | 'port' | 'username' | 'fromAddress' | 'portalUrl',
+    label: string,
+    extra: {
+      description?: string;
+      placeholder?: string;
+      type?: string;
+      inputMode?: 'numeric';
+    } = {},
+  ) => (
+    <FormField
+      className="content-start"
+      id={`${id}-${name}`}
+      label={label}
+      error={errors[name]?.message}
+      description={extra.description}
+    >
+      <Input
+        type={extra.type ?? 'text'}
+        inputMode={extra.inputMode}
+        placeholder={extra.placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        {...form.register(name)}
+      />
+    </FormField>
+  );
+
+  const autoEnabled = form.watch('autoEnabled');
+
+  return (
+    <form onSubmit={onSave} noValidate aria-label="Email settings">
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Mail className="size-5" aria-hidden />
+            <h2 className="text-lg">Email reminders</h2>
+          </CardTitle>
+          <CardDescription>
+            The email server (SMTP) that availability reminders are sent through. Leave the server blank to
+            send no email.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 md:grid-cols-2">
+          {field('host', 'SMTP server', { placeholder: 'smtp.example.org' })}
+          <div className="grid grid-cols-[minmax(0,1fr)_7rem] gap-4">
+            <FormField id={`${id}-security`} label="Encryption" error={errors.security?.message}>
+              <Controller
+                control={form.control}
+                name="security"
+                render={({ field: security }) => (
+                  <Select
+                    value={security.value}
+                    onValueChange={(value) => {
+                      const mode = value as SmtpSecurity;
+                      const current = Number(form.getValues('port'));
+                      // move the port with the mode while it is one of the usual ones
+                      if (Object.values(DEFAULT_SMTP_PORTS).includes(current) || !form.getValues('port')) {
+                        form.setValue('port', String(DEFAULT_SMTP_PORTS[mode]));
+                      }
+                      security.onChange(mode);
+                    }}
+                  >
+                    <SelectTrigger id={`${id}-security`} onBlur={security.onBlur}>
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {(['starttls', 'tls', 'none'] as const).map((mode) => (
+                        <SelectItem key={mode} value={mode}>
+                          {SECURITY_LABELS[mode]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              />
+            </FormField>
+            {field('port', 'SMTP port', { inputMode: 'numeric' })}
+          </div>
+          {field('username', 'SMTP username', { description: 'Leave blank if the server needs no sign-in.' })}
+          <FormField
+            className="content-start"
+            id={`${id}-password`}
+            label="SMTP password"
+            error={errors.password?.message}
+            description={
+              saved.hasPassword
+                ? 'An SMTP password is stored. Leave blank to keep it.'
+                : 'No SMTP password is stored.'
+            }
+          >
+            <PasswordInput
+              placeholder={saved.hasPassword ? 'Leave blank to keep current' : undefined}
+              autoComplete="new-password"
+              {...form.register('password')}
+            />
+          </FormField>
+          {field('fromAddress', 'Sender address', { type: 'email', placeholder: 'portal@example.org' })}
+          {field('portalUrl', 'Portal address', {
+            type: 'url',
+            description: 'Where facilitators open the portal; reminders link to their calendar there.',
+          })}
+
+          <fieldset className="grid gap-4 rounded-md border p-4 md:col-span-2">
+            <legend className="px-1 font-medium text-sm">Automatic reminder</legend>
+            <Controller
+              control={form.control}
+              name="autoEnabled"
+              render={({ field: enabled }) => (
+                <div className="flex items-start gap-3">
+                  <Checkbox
+                    id={`${id}-autoEnabled`}
+                    checked={enabled.value}
+                    onCheckedChange={(value) => enabled.onChange(value === true)}
+                    aria-describedby={errors.autoEnabled ? `${id}-autoEnabled-message` : undefined}
+                  />
+                  <div className="grid gap-1">
+                    <Label htmlFor={`${id}-autoEnabled`}>Send a reminder automatically every month</Label>
+                    <p className="text-muted-foreground text-sm">
+                      On the chosen day, from {String(AUTO_REMINDER_HOUR).padStart(2, '0')}:00, everyone who
+                      is partial or missing for the chosen month gets one email.
+                    </p>
+                    {errors.autoEnabled ? (
+                      <p id={`${id}-autoEnabled-message`} className="font-medium text-destructive text-sm">
+                        {errors.autoEnabled.message}
+                      </p>
+                    ) : null}
+                  </div>
+                </div>
+              )}
+            />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormField id={`${id}-autoDay`} label="Day of the month" error={errors.autoDay?.message}>
+                <Controller
+                  control={form.control}
+                  name="autoDay"
+                  render={({ field: day }) => (
+                    <Select value={day.value} onValueChange={day.onChange} disabled={!autoEnabled}>
+                      <SelectTrigger id={`${id}-autoDay`} onBlur={day.onBlur}>
+                        <SelectValue />
+                      </SelectTrigger>
+                      <SelectContent>
+                        {Array.from({ length: 28 }, (_, i) => String(i + 1)).map((value) => (
+                          <SelectItem key={value} value={value}>
+                            {value}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                  )}
+                />
+              </FormField>
+              <FormField id={`${id}-autoMonth`} label="Remind about" error={errors.autoMonth?.message}>
+                <Controller
+                  control={form.control}
+                  name="autoMonth"
+                  render={({ field: which }) => (
+                    <Select value={which.value} onValueChange={which.onChange} disabled={!autoEnabled}>
+                      <SelectTrigger id={`${id}-autoMonth`} onBlur={which.onBlur}>
+                        <SelectValue />
+                      </SelectTrigger>
+                      <SelectContent>
+                        <SelectItem value="next">The next month</SelectItem>
+                        <SelectItem value="current">The same month</SelectItem>
+                      </SelectContent>
+                    </Select>
+                  )}
+                />
+              </FormField>
+            </div>
+            <p className="text-muted-foreground text-sm" data-testid="next-automatic">
+              {saved.nextAutomatic
+                ? `Next automatic reminder: ${formatDay(saved.nextAutomatic.date)}, about ${saved.nextAutomatic.label}.`
+                : 'The automatic reminder is off.'}
+            </p>
+          </fieldset>
+
+          <div className="flex justify-end md:col-span-2">
+            <Button type="submit" disabled={save.isPending}>
+              <Save aria-hidden />
+              {save.isPending ? 'Saving...' : 'Save email settings'}
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </form>
+  );
+}
+
+function formatDay(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}

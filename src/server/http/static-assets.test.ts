@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+
+// A stand-in client build: one script with the .br/.gz copies the build writes, one without.
+const script = `export const rows = [${Array.from({ length: 400 }, (_, i) => `"row ${i}"`).join(',')}];\n`;
+// quality 11 and level 9: not what the server would produce on the fly, so the bytes tell them apart
+const prepared = { br: brotliCompressSync(script), gzip: gzipSync(script, { level: 9 }) };
+let clientDir: string;
+let t: TestApp;
+
+beforeAll(async () => {
+  clientDir = mkdtempSync(join(tmpdir(), 'afp-static-'));
+  mkdirSync(join(clientDir, 'assets'));
+  writeFileSync(
+    join(clientDir, 'index.html'),
+    '<!doctype html><title>Facilitator Availability Calendar</title>',
+  );
+  writeFileSync(join(clientDir, 'assets', 'packed-1a2b3c.js'), script);
+  writeFileSync(join(clientDir, 'assets', 'packed-1a2b3c.js.br'), prepared.br);
+  writeFileSync(join(clientDir, 'assets', 'packed-1a2b3c.js.gz'), prepared.gzip);
+  writeFileSync(join(clientDir, 'assets', 'plain-4d5e6f.js'), script);
+  t = await createTestApp({}, { clientDir });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(clientDir, { recursive: true, force: true });
+});
+
+describe('built assets', () => {
+  it('sends the build-time Brotli and gzip copies to clients that accept them', async () => {
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const response = await t.app.inject({
+        url: '/assets/packed-1a2b3c.js',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/javascript/);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(decode(response.rawPayload).toString()).toBe(script);
+      expect(response.rawPayload.equals(prepared[encoding])).toBe(true);
+    }
+  });
+
+  it('sends the file itself to clients that accept no encoding', async () => {
+    const response = await t.app.inject({ url: '/assets/packed-1a2b3c.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe(script);
+  });
+
+  it('still compresses an asset that has no prepared copy', async () => {
+    const response = await t.app.inject({
+      url: '/assets/plain-4d5e6f.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+  });
+});
