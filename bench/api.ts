@@ -121,9 +121,10 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
     const myMonth = monthGridRange(startOfMonth(today));
     const monthRange = staffViewRange('month', today);
     const week = staffViewRange('week', today);
+    // ISO dates sort as text: the earlier start and the later end of the two ranges
     const seedRange = {
-      from: myMonth.from < monthRange.from ? myMonth.from : monthRange.from,
-      to: myMonth.to > monthRange.to ? myMonth.to : monthRange.to,
+      from: [myMonth.from, monthRange.from].sort()[0]!,
+      to: [myMonth.to, monthRange.to].sort()[1]!,
     };
     const started = performance.now();
     const ids = await seedFacilitators(db, size);

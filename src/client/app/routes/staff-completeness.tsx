@@ -1,15 +1,15 @@
 import { addMonths, monthLabel, todayIn } from '@shared/calendar';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Settings, Users } from 'lucide-react';
+import { Settings, Users } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
-import { Button } from '@/components/ui/button';
+import { useLocation, useSearch } from 'wouter';
 import { Card, CardContent } from '@/components/ui/card';
 import { COMPLETENESS_KEY, useCompleteness } from '@/features/completeness/api/completeness-api';
 import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
 import { isMonth, needsReminder } from '@/features/completeness/lib/completeness';
 import { SendReminders } from '@/features/reminders/components/send-reminders';
 import { StaffLayout } from '../layouts/staff-layout';
+import { StaffPagesNav } from '../layouts/staff-pages-nav';
 
 /** The month staff usually chase: the next one (the one being planned). */
 function defaultMonth(): string {
@@ -44,26 +44,12 @@ export default function StaffCompletenessRoute() {
   return (
     <StaffLayout>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
-        <nav aria-label="Staff pages" className="flex flex-wrap items-center gap-2">
-          <Button variant="ghost" size="sm" asChild>
-            <Link href="/staff">
-              <ArrowLeft aria-hidden />
-              Back to Dashboard
-            </Link>
-          </Button>
-          <Button variant="outline" size="sm" asChild>
-            <Link href="/staff/users">
-              <Users aria-hidden />
-              Manage Users
-            </Link>
-          </Button>
-          <Button variant="outline" size="sm" asChild>
-            <Link href="/settings">
-              <Settings aria-hidden />
-              Email settings
-            </Link>
-          </Button>
-        </nav>
+        <StaffPagesNav
+          links={[
+            { href: '/staff/users', label: 'Manage Users', Icon: Users },
+            { href: '/settings', label: 'Email settings', Icon: Settings },
+          ]}
+        />
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Availability completeness</h1>
           <p className="text-muted-foreground">

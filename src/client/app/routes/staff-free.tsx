@@ -1,9 +1,9 @@
-import { ArrowLeft, Users } from 'lucide-react';
-import { Link, useLocation, useSearch } from 'wouter';
-import { Button } from '@/components/ui/button';
+import { Users } from 'lucide-react';
+import { useLocation, useSearch } from 'wouter';
 import { FreeSearch } from '@/features/free/components/free-search';
 import { type FreeSearchState, searchFromAddress, searchQueryString } from '@/features/free/lib/free-model';
 import { StaffLayout } from '../layouts/staff-layout';
+import { StaffPagesNav } from '../layouts/staff-pages-nav';
 
 /** /staff/free: who can work on a day. The search lives in the address, so it can be shared and reloaded. */
 export default function StaffFreeRoute() {
@@ -18,20 +18,7 @@ export default function StaffFreeRoute() {
   return (
     <StaffLayout>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
-        <nav aria-label="Staff pages" className="flex flex-wrap items-center gap-2">
-          <Button variant="ghost" size="sm" asChild>
-            <Link href="/staff">
-              <ArrowLeft aria-hidden />
-              Back to Dashboard
-            </Link>
-          </Button>
-          <Button variant="outline" size="sm" asChild>
-            <Link href="/staff/users">
-              <Users aria-hidden />
-              Manage Users
-            </Link>
-          </Button>
-        </nav>
+        <StaffPagesNav links={[{ href: '/staff/users', label: 'Manage Users', Icon: Users }]} />
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Who is free</h1>
           <p className="text-muted-foreground">
