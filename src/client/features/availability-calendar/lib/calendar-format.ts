@@ -1,5 +1,4 @@
 import { dayOfWeek, formatTime12, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
-import type { AvailabilityStatus } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 
 /** "Monday, 6 July 2026", from the date string alone (no time zone can shift it). */
@@ -14,18 +13,7 @@ export function formatShortDate(date: string): string {
   return `${WEEKDAY_NAMES[dayOfWeek(date)]!.slice(0, 3)} ${day} ${MONTH_NAMES[month - 1]!.slice(0, 3)}`;
 }
 
-export const STATUS_LABELS: Record<AvailabilityStatus, string> = {
-  available: 'Available',
-  limited: 'Limited Availability',
-  unavailable: 'Unavailable',
-};
-
-/** The status bar colour of a day (the legend's colours). */
-export const STATUS_BAR_CLASSES: Record<AvailabilityStatus, string> = {
-  available: 'bg-success',
-  limited: 'bg-warning',
-  unavailable: 'bg-destructive',
-};
+export { STATUS_COLOUR_CLASSES as STATUS_BAR_CLASSES, STATUS_LABELS } from '@/lib/availability-status';
 
 /** "9:00 AM – 1:00 PM", "From 9:00 AM", "Until 1:00 PM" or "". */
 export function formatTimeRange(start: string | null, end: string | null): string {

@@ -73,11 +73,9 @@ export function longDate(date: DateString): string {
   return `${WEEKDAY_NAMES[dayOfWeek(date)]} ${day} ${MONTH_NAMES[month - 1]} ${year}`;
 }
 
-export const STATUS_LABEL = {
-  available: 'Available',
-  limited: 'Limited Availability',
-  unavailable: 'Unavailable',
-} as const;
+import { STATUS_LABELS as STATUS_LABEL } from '@/lib/availability-status';
+
+export { STATUS_LABEL };
 
 export function statusLabel(row: Pick<FreeFacilitator, 'status'>): string {
   return row.status ? STATUS_LABEL[row.status] : 'No availability set';

@@ -1,5 +1,6 @@
 import { dayOfWeek, formatTime12, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
 import type { ChangeSource, HistoryEntry } from '@shared/schemas/history';
+import { STATUS_LABELS } from '@/lib/availability-status';
 
 /** How a change was made, as the history shows it after "via". */
 export const VIA_LABEL: Record<ChangeSource, string> = {
@@ -10,11 +11,8 @@ export const VIA_LABEL: Record<ChangeSource, string> = {
   sharepoint: 'SharePoint',
 };
 
-const STATUS_LABEL: Record<string, string> = {
-  available: 'Available',
-  limited: 'Limited Availability',
-  unavailable: 'Unavailable',
-};
+// history holds whatever was stored, so any string may be looked up
+const STATUS_LABEL: Record<string, string | undefined> = STATUS_LABELS;
 const PRIORITY_LABEL: Record<string, string> = { normal: 'Normal', high: 'High', urgent: 'Urgent' };
 
 /** Field names as people say them; a field not listed here is shown by its key. */

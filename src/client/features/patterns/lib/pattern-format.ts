@@ -7,7 +7,6 @@ import {
   todayIn,
   WEEKDAY_NAMES,
 } from '@shared/calendar';
-import type { AvailabilityStatus } from '@shared/schemas/availability';
 import { dateString } from '@shared/schemas/common';
 import type { PatternFrequency } from '@shared/schemas/patterns';
 
@@ -23,18 +22,7 @@ export const FREQUENCY_LABELS: Record<PatternFrequency, string> = {
 // Monday first, as the calendar reads; values are the payload's 0 (Sunday) … 6 (Saturday).
 export const DAY_CHOICES = [1, 2, 3, 4, 5, 6, 0].map((value) => ({ value, label: WEEKDAY_NAMES[value]! }));
 
-export const STATUS_LABELS: Record<AvailabilityStatus, string> = {
-  available: 'Available',
-  limited: 'Limited Availability',
-  unavailable: 'Unavailable',
-};
-
-/** The legend's colours. */
-export const STATUS_DOT_CLASSES: Record<AvailabilityStatus, string> = {
-  available: 'bg-success',
-  limited: 'bg-warning',
-  unavailable: 'bg-destructive',
-};
+export { STATUS_COLOUR_CLASSES as STATUS_DOT_CLASSES, STATUS_LABELS } from '@/lib/availability-status';
 
 /** "Thursday, 26 November 2026", from the date string alone (no time zone can shift it). */
 export function formatLongDate(date: string): string {

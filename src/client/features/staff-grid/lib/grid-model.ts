@@ -25,11 +25,9 @@ export const ROW_HEIGHT = 64;
 
 const short = (name: string | undefined) => (name ?? '').slice(0, 3);
 
-export const STATUS_LABEL: Record<AvailabilityStatus, string> = {
-  available: 'Available',
-  limited: 'Limited Availability',
-  unavailable: 'Unavailable',
-};
+import { STATUS_LABELS as STATUS_LABEL } from '@/lib/availability-status';
+
+export { STATUS_LABEL };
 
 export function displayName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
   return user.displayName?.trim() || user.username;
