@@ -7,6 +7,7 @@ import {
 } from '@shared/schemas/availability';
 import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { fieldErrorsOf, StatusChoice, TimeSelect } from '@/components/availability-fields';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
@@ -21,7 +22,6 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { formatLongDate } from '../lib/calendar-format';
-import { fieldErrorsOf, StatusChoice, TimeSelect } from './availability-fields';
 
 export const BULK_CAREFUL_WARNING =
   'CAREFUL: Bulk changes can overwrite other availability data; make sure your date range and days are correct before continuing.';

@@ -4,6 +4,7 @@ import {
   saveAvailabilityBody,
 } from '@shared/schemas/availability';
 import { type FormEvent, useId, useState } from 'react';
+import { fieldErrorsOf, StatusChoice, TimeSelect } from '@/components/availability-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -16,7 +17,6 @@ import {
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { formatLongDate } from '../lib/calendar-format';
-import { fieldErrorsOf, StatusChoice, TimeSelect } from './availability-fields';
 
 export interface DayFormValues {
   status: AvailabilityStatus;

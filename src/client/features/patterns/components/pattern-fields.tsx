@@ -1,16 +1,9 @@
-import { TIME_CHOICES } from '@shared/calendar';
-import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/schemas/availability';
 import { PATTERN_FREQUENCIES, type PatternFrequency } from '@shared/schemas/patterns';
 import type { ReactNode } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { cn } from '@/lib/utils';
-import { DAY_CHOICES, FREQUENCY_LABELS, STATUS_DOT_CLASSES, STATUS_LABELS } from '../lib/pattern-format';
-
-// Radix Select cannot hold "" as an item value; this stands for "no time" and maps back to "".
-const NO_TIME = 'none';
+import { DAY_CHOICES, FREQUENCY_LABELS } from '../lib/pattern-format';
 
 const choiceClasses =
   'flex cursor-pointer items-center gap-2 rounded-md border px-3 py-2 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/50';
@@ -81,32 +74,6 @@ export function FrequencyChoice({
   );
 }
 
-export function StatusChoice({
-  name,
-  value,
-  onChange,
-}: {
-  name: string;
-  value: AvailabilityStatus;
-  onChange: (status: AvailabilityStatus) => void;
-}) {
-  return (
-    <RadioCards
-      legend="Status"
-      name={name}
-      options={AVAILABILITY_STATUSES}
-      value={value}
-      onChange={onChange}
-      renderLabel={(status) => (
-        <>
-          <span aria-hidden className={cn('size-2.5 shrink-0 rounded-full', STATUS_DOT_CLASSES[status])} />
-          {STATUS_LABELS[status]}
-        </>
-      )}
-    />
-  );
-}
-
 export function WeekdayChoice({
   idPrefix,
   value,
@@ -167,44 +134,6 @@ export function DateField({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
       />
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
-
-export function TimeSelect({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
-  return (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Select value={value || NO_TIME} onValueChange={(next) => onChange(next === NO_TIME ? '' : next)}>
-        <SelectTrigger
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        >
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={NO_TIME}>No time</SelectItem>
-          {TIME_CHOICES.map((choice) => (
-            <SelectItem key={choice.value} value={choice.value}>
-              {choice.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );

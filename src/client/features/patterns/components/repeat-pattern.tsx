@@ -7,6 +7,7 @@ import {
 } from '@shared/schemas/patterns';
 import { CheckCircle2, Info, Lock, Repeat } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { fieldErrorsOf, StatusChoice, TimeSelect } from '@/components/availability-fields';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -30,14 +31,7 @@ import {
   formatLongDate,
   plural,
 } from '../lib/pattern-format';
-import {
-  DateField,
-  FieldError,
-  FrequencyChoice,
-  StatusChoice,
-  TimeSelect,
-  WeekdayChoice,
-} from './pattern-fields';
+import { DateField, FieldError, FrequencyChoice, WeekdayChoice } from './pattern-fields';
 
 const ERROR_FALLBACK = 'An error occurred. Please try again.';
 
@@ -132,9 +126,7 @@ function PatternForm({ userId, onClose }: { userId: number; onClose: () => void 
   const checked = () => {
     const parsed = patternBody.safeParse(values);
     if (parsed.success) return true;
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
-    setErrors(fields);
+    setErrors(fieldErrorsOf(parsed.error.issues));
     setFocusError((n) => n + 1);
     return false;
   };

@@ -22,8 +22,6 @@ export const FREQUENCY_LABELS: Record<PatternFrequency, string> = {
 // Monday first, as the calendar reads; values are the payload's 0 (Sunday) … 6 (Saturday).
 export const DAY_CHOICES = [1, 2, 3, 4, 5, 6, 0].map((value) => ({ value, label: WEEKDAY_NAMES[value]! }));
 
-export { STATUS_COLOUR_CLASSES as STATUS_DOT_CLASSES, STATUS_LABELS } from '@/lib/availability-status';
-
 /** "Thursday, 26 November 2026", from the date string alone (no time zone can shift it). */
 export function formatLongDate(date: string): string {
   const { year, month, day } = parseDateString(date);

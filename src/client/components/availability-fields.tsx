@@ -1,9 +1,13 @@
+/**
+ * The availability form fields the calendar's day and bulk dialogs and the pattern dialog share:
+ * status, a time, and zod issues turned into one message per field.
+ */
 import { TIME_CHOICES } from '@shared/calendar';
 import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/schemas/availability';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { STATUS_COLOUR_CLASSES, STATUS_LABELS } from '@/lib/availability-status';
 import { cn } from '@/lib/utils';
-import { STATUS_BAR_CLASSES, STATUS_LABELS } from '../lib/calendar-format';
 
 // Radix Select cannot hold "" as an item value; this stands for "no time" and maps back to "".
 const NO_TIME = 'none';
@@ -36,7 +40,10 @@ export function StatusChoice({
               onChange={() => onChange(status)}
               className="size-4 accent-primary outline-none"
             />
-            <span aria-hidden className={cn('size-2.5 shrink-0 rounded-full', STATUS_BAR_CLASSES[status])} />
+            <span
+              aria-hidden
+              className={cn('size-2.5 shrink-0 rounded-full', STATUS_COLOUR_CLASSES[status])}
+            />
             {STATUS_LABELS[status]}
           </label>
         ))}
@@ -59,7 +66,7 @@ export function TimeSelect({
   error?: string | undefined;
 }) {
   return (
-    <div className="grid gap-2">
+    <div className="grid content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
       <Select value={value || NO_TIME} onValueChange={(next) => onChange(next === NO_TIME ? '' : next)}>
         <SelectTrigger
@@ -79,7 +86,8 @@ export function TimeSelect({
         </SelectContent>
       </Select>
       {error ? (
-        <p id={`${id}-error`} className="text-destructive text-sm">
+        // data-field-error: a form focuses the first field in error by finding its message
+        <p id={`${id}-error`} className="text-destructive text-sm" data-field-error>
           {error}
         </p>
       ) : null}
