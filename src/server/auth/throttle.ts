@@ -1,4 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
+import { canonicalUsername } from '../../shared/username';
 import type { Db } from '../db/client';
 import { loginThrottle } from '../db/schema';
 
@@ -18,7 +19,9 @@ export const DEFAULT_THROTTLE: ThrottleLimits = {
   blockMs: 15 * 60 * 1000,
 };
 
-const accountKey = (username: string) => `account:${username.trim().toLowerCase()}`;
+// The account's canonical username, the form sign-in looks accounts up by: any other folding lets a
+// spelling that reaches the same account (`vİctim`) count against a different key.
+const accountKey = (username: string) => `account:${canonicalUsername(username)}`;
 const addressKey = (address: string) => `address:${address}`;
 
 /**

@@ -5,6 +5,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client';
+import { reconcileUsernameKeys } from './username-keys';
 
 const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 
@@ -15,6 +16,7 @@ const MIGRATION_LOCK_ID = 72_410_001;
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder });
+    await reconcileUsernameKeys(database.db);
     return;
   }
   const pool = database.pool!;
@@ -29,4 +31,5 @@ export async function migrateDatabase(database: Database): Promise<void> {
     client.release();
   }
   await database.db.execute(sql`select 1`);
+  await reconcileUsernameKeys(database.db);
 }

@@ -24,6 +24,11 @@ export const users = pgTable(
   {
     id: serial('id').primaryKey(),
     username: text('username').notNull(),
+    // canonicalUsername(username) and usernameSkeleton(username) (src/shared/username.ts): the only
+    // forms sign-in, the throttle and uniqueness compare. The skeleton is null only for an account
+    // that looked like another before look-alikes were refused.
+    usernameCanonical: text('username_canonical').notNull(),
+    usernameSkeleton: text('username_skeleton'),
     // null: the account has no usable password yet (e.g. imported from SharePoint)
     passwordHash: text('password_hash'),
     displayName: text('display_name'),
@@ -37,9 +42,12 @@ export const users = pgTable(
     }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** goes up by one at every change of the account: edits made on an older one are refused */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
-    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    uniqueIndex('users_username_canonical_key').on(t.usernameCanonical),
+    uniqueIndex('users_username_skeleton_key').on(t.usernameSkeleton),
     index('users_freelancer_id_idx').on(t.freelancerId),
     index('users_role_idx').on(t.role),
     check('users_role_format', sql`${t.role} ~ '^[a-z][a-z0-9_-]*$'`),

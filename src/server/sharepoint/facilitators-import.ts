@@ -4,10 +4,12 @@
  * has no usable password until staff set one.
  */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { usernameField } from '../../shared/schemas/users';
+import { canonicalUsername, usernameSkeleton } from '../../shared/username';
+import type { Db, Tx } from '../db/client';
 import { users } from '../db/schema';
 import { type ChangeEntry, recordChanges } from '../modules/history/record';
-import { accountValues } from '../modules/users/service';
+import { accountValues, usernameKeys } from '../modules/users/service';
 import { FACILITATOR_COLUMNS as C, fieldText, normaliseFreelancerId } from './fields';
 import type { SharePointSession } from './session';
 
@@ -90,7 +92,13 @@ export async function importFacilitators(
   return db.transaction(async (tx) => {
     const existing = await tx.select().from(users).orderBy(users.id);
     const byId = new Map<string, (typeof existing)[number]>();
-    const usernames = new Set(existing.map((u) => u.username.toLowerCase()));
+    // Taken names compare in the one canonical form, and by looks, exactly as the unique indexes do:
+    // lower-casing here while the database folded differently let `İ` through this check and into a
+    // unique violation that failed every import after it.
+    const taken = new Set(existing.map((u) => u.usernameCanonical));
+    const lookalikes = new Set(existing.flatMap((u) => (u.usernameSkeleton ? [u.usernameSkeleton] : [])));
+    const isFree = (username: string) =>
+      !taken.has(canonicalUsername(username)) && !lookalikes.has(usernameSkeleton(username));
     for (const user of existing) {
       const key = normaliseFreelancerId(user.freelancerId);
       if (key && !byId.has(key)) byId.set(key, user);
@@ -107,6 +115,18 @@ export async function importFacilitators(
       after: object,
     ) =>
       history.push({ entity: 'account', action, subjectUserId, actorId, via: 'sharepoint', before, after });
+    const skip = (f: ListedFacilitator, reason: string) =>
+      skipped.push({ itemId: f.itemId, freelancerId: f.freelancerId, name: f.name, reason });
+    // Each item in its own savepoint: whatever one item holds, the database refusing it skips that
+    // item (reported) and the rest are imported.
+    const saved = async <T>(f: ListedFacilitator, write: (sp: Tx) => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await tx.transaction((sp) => write(sp as unknown as Tx));
+      } catch {
+        skip(f, 'the portal could not save this item');
+        return undefined;
+      }
+    };
     for (const f of byFreelancer.values()) {
       const user = byId.get(f.freelancerId);
       if (user) {
@@ -118,42 +138,51 @@ export async function importFacilitators(
           unchanged++;
           continue;
         }
-        const [row] = await tx
-          .update(users)
-          .set({ ...changes, updatedAt: now })
-          .where(eq(users.id, user.id))
-          .returning();
-        record('update', user.id, accountValues(user), accountValues(row!));
+        const row = await saved(f, async (sp) => {
+          const [row] = await sp
+            .update(users)
+            .set({ ...changes, updatedAt: now, version: user.version + 1 })
+            .where(eq(users.id, user.id))
+            .returning();
+          return row!;
+        });
+        if (!row) continue;
+        record('update', user.id, accountValues(user), accountValues(row));
         updated++;
         continue;
       }
       const candidates = [f.email?.toLowerCase(), `freelancer-${f.freelancerId}`.toLowerCase()].filter(
-        (u): u is string => Boolean(u),
+        (u): u is string => Boolean(u) && usernameField.safeParse(u).success,
       );
-      const username = candidates.find((u) => !usernames.has(u));
-      if (!username) {
-        skipped.push({
-          itemId: f.itemId,
-          freelancerId: f.freelancerId,
-          name: f.name,
-          reason: `the username ${candidates.join(' and ')} is already taken by another account`,
-        });
+      if (candidates.length === 0) {
+        skip(f, 'no usable username: the email and freelancer ID hold characters a username cannot');
         continue;
       }
-      usernames.add(username);
-      const [row] = await tx
-        .insert(users)
-        .values({
-          username,
-          passwordHash: null,
-          displayName: f.name,
-          email: f.email,
-          freelancerId: f.freelancerId,
-          area: f.area,
-          role: 'facilitator',
-        })
-        .returning();
-      record('create', row!.id, null, accountValues(row!));
+      const username = candidates.find(isFree);
+      if (!username) {
+        skip(f, `the username ${candidates.join(' and ')} is taken by, or looks like, another account`);
+        continue;
+      }
+      const row = await saved(f, async (sp) => {
+        const [row] = await sp
+          .insert(users)
+          .values({
+            username,
+            ...usernameKeys(username),
+            passwordHash: null,
+            displayName: f.name,
+            email: f.email,
+            freelancerId: f.freelancerId,
+            area: f.area,
+            role: 'facilitator',
+          })
+          .returning();
+        return row!;
+      });
+      if (!row) continue;
+      taken.add(row.usernameCanonical);
+      if (row.usernameSkeleton) lookalikes.add(row.usernameSkeleton);
+      record('create', row.id, null, accountValues(row));
       created++;
     }
     await recordChanges(tx, history);

@@ -20,7 +20,7 @@
  * run src/server/test/fuzz.test.ts (FUZZ_RUNS is the number of cases per route; FUZZ_SHRINK=1 shrinks
  * a failure to a smaller request, which takes longer).
  */
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,7 @@ import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
 import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
+import { usernameKeys } from '../modules/users/service';
 import { setupConnector } from '../sharepoint/test-support';
 import { STAFF } from './harness';
 
@@ -150,6 +151,8 @@ const fuzzMailSettings = () => ({
 });
 
 let victimId = 0;
+/** the victim account's version, which an edit must send */
+let victimVersion = 1;
 let victimSeq = 0;
 let noteId = 0;
 let uniqueSeq = 0;
@@ -159,6 +162,15 @@ const unique = (prefix: string) => `fuzz-${prefix}-${++uniqueSeq}@example.org`;
  * Put back what accepted fuzz cases may legitimately have changed and the next cases rely on: the
  * callers' accounts and sessions, the account and note that delete/edit cases aim at, the settings.
  */
+/** Accounts a fuzz case created or renamed into a fixture's name, or one looking like it. */
+function sameOrLookalike(username: string) {
+  const keys = usernameKeys(username);
+  return or(
+    eq(users.usernameCanonical, keys.usernameCanonical),
+    eq(users.usernameSkeleton, keys.usernameSkeleton),
+  )!;
+}
+
 async function restoreFixtures(full = false): Promise<void> {
   const rows = await db
     .select()
@@ -167,11 +179,12 @@ async function restoreFixtures(full = false): Promise<void> {
   for (const acc of accounts) {
     const row = rows.find((r) => r.id === acc.id);
     if (!row) {
-      await db.delete(users).where(sql`lower(${users.username}) = lower(${acc.username})`);
+      await db.delete(users).where(sameOrLookalike(acc.username));
       const [created] = await db
         .insert(users)
         .values({
           username: acc.username,
+          ...usernameKeys(acc.username),
           passwordHash: acc.hash,
           role: acc.role,
           freelancerId: acc.freelancerId,
@@ -185,13 +198,12 @@ async function restoreFixtures(full = false): Promise<void> {
       row.role !== acc.role ||
       row.freelancerId !== acc.freelancerId
     ) {
-      await db
-        .delete(users)
-        .where(and(sql`lower(${users.username}) = lower(${acc.username})`, ne(users.id, acc.id)));
+      await db.delete(users).where(and(sameOrLookalike(acc.username), ne(users.id, acc.id)));
       await db
         .update(users)
         .set({
           username: acc.username,
+          ...usernameKeys(acc.username),
           passwordHash: acc.hash,
           role: acc.role,
           freelancerId: acc.freelancerId,
@@ -203,12 +215,14 @@ async function restoreFixtures(full = false): Promise<void> {
     }
   }
   if (!rows.some((r) => r.id === victimId)) {
+    const username = `fuzz-victim-${++victimSeq}@example.org`;
     const [created] = await db
       .insert(users)
-      .values({ username: `fuzz-victim-${++victimSeq}@example.org`, passwordHash: facilitator.hash })
+      .values({ username, ...usernameKeys(username), passwordHash: facilitator.hash })
       .returning();
     victimId = created!.id;
   }
+  victimVersion = rows.find((r) => r.id === victimId)?.version ?? 1;
   const [note] = await db.select({ id: staffNotes.id }).from(staffNotes).where(eq(staffNotes.id, noteId));
   if (!note) {
     const [created] = await db
@@ -264,6 +278,7 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'PUT /api/staff/users/:id': () => ({
     params: { id: String(victimId) },
     body: {
+      version: victimVersion,
       username: `fuzz-victim-${victimSeq}@example.org`,
       displayName: 'Victim',
       email: 'victim@example.org',
@@ -383,7 +398,11 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
     await (async () => {
       const [owner] = await db
         .insert(users)
-        .values({ id: 2_000_000_000, username: 'fuzz-feed-owner@example.org' })
+        .values({
+          id: 2_000_000_000,
+          username: 'fuzz-feed-owner@example.org',
+          ...usernameKeys('fuzz-feed-owner@example.org'),
+        })
         .returning();
       return (await turnOnFeed(db, t.ctx.appSecret, owner!.id)).token ?? '';
     })(),
@@ -1318,6 +1337,31 @@ describe('hostile input on every route', () => {
       expect(changed, 'content changed by a refused request (write counters missed it)').toEqual([]);
     });
   }
+
+  // `z.coerce.number()` read these as numbers: `/api/staff/users/0x10` acted on account 16.
+  it('every :id route refuses ids that are not canonical decimal digits, and changes nothing', async () => {
+    await restoreFixtures(true);
+    await acceptState();
+    const idRoutes = routes.filter((route) => route.url.includes(':id'));
+    expect(idRoutes.length).toBeGreaterThan(0);
+    for (const route of idRoutes) {
+      for (const id of ['0x10', '1e1', ' 16', '016', '+16', '16.0', '0', '2147483648']) {
+        const caller = callersFor(route).at(-1)!;
+        const { options, summary } = buildRequest(route, {
+          kind: 'params',
+          caller,
+          value: id,
+          raw: false,
+          contentType: 'application/json',
+          junkHeaders: {},
+        });
+        const response = await t.app.inject(options);
+        expect(response.statusCode, summary).toBe(400);
+        expect(response.json().fieldErrors, summary).toHaveProperty('id');
+        expect(differing(await writeCounts(), writesBaseline), summary).toEqual([]);
+      }
+    }
+  });
 
   it('SharePoint items with hostile text: refresh and import never fail and store valid data', async () => {
     await restoreFixtures(true);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutInvisibleCharacters } from '../username';
 
 /** A calendar day, `yyyy-MM-dd`. Never a `Date`: a midnight `Date` shifts with the time zone. */
 export const dateString = z
@@ -30,7 +31,27 @@ export const bodyId = z
   .transform(Number)
   .pipe(z.number().int().positive().max(2_147_483_647));
 
-export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/**
+ * A record id in a URL path: canonical decimal digits only. `z.coerce.number()` read `0x10`, `1e1`,
+ * ` 16`, `016`, `+16` and `16.0` as numbers, so `/api/staff/users/0x10` acted on account 16.
+ */
+export const idParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, 'Must be a whole number written in digits')
+    .transform(Number)
+    .pipe(z.number().int().max(2_147_483_647, 'Must be a whole number written in digits')),
+});
+
+/**
+ * Text the spec calls non-blank: something a reader can see is left once invisible characters
+ * (zero-width spaces, bidi controls, soft hyphens…) and spaces are taken away.
+ */
+export const nonBlankText = (message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => withoutInvisibleCharacters(value).trim().length > 0, message);
 
 /** Inclusive range query used by every list endpoint. */
 export const dateRangeQuery = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, dateString } from './common';
+import { bodyId, dateString, nonBlankText } from './common';
 
 export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -17,11 +17,9 @@ export const staffNote = z.object({
 });
 export type StaffNote = z.infer<typeof staffNote>;
 
-const noteText = z
-  .string()
-  .trim()
-  .min(1, 'Note cannot be blank')
-  .max(5000, 'Note must be at most 5000 characters');
+const noteText = nonBlankText('Note cannot be blank').pipe(
+  z.string().max(5000, 'Note must be at most 5000 characters'),
+);
 
 /** The client sends an ISO date-time; only its calendar day matters. */
 const noteDate = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nonBlankText } from './common';
 
 const optionalText = z
   .string()
@@ -27,8 +28,8 @@ export const settingsBody = z.object({
         return false;
       }
     }, 'Please enter a valid SharePoint site URL'),
-  availabilityListName: z.string().trim().min(1, 'Availability list name is required').max(255),
-  bookingsListName: z.string().trim().min(1, 'Bookings list name is required').max(255),
+  availabilityListName: nonBlankText('Availability list name is required').pipe(z.string().max(255)),
+  bookingsListName: nonBlankText('Bookings list name is required').pipe(z.string().max(255)),
   facilitatorListName: optionalText,
   schoolsListName: optionalText,
   tenantId: optionalText,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasInvisibleCharacters, INVISIBLE_IN_USERNAME_MESSAGE } from '../username';
 
 export const ROLES = ['facilitator', 'staff'] as const;
 export const DEFAULT_ROLE = 'facilitator';
@@ -13,6 +14,8 @@ export const publicUser = z.object({
   role: z.string(),
   area: z.string().nullable(),
   lastAvailabilityUpdatedAt: z.string().nullable(),
+  /** goes up at every change; an edit sends the version it was made on (stale: 409) */
+  version: z.number().int(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
@@ -35,7 +38,8 @@ export const usernameField = z
   .string()
   .trim()
   .min(1, 'Username is required')
-  .max(254, 'Username must be at most 254 characters');
+  .max(254, 'Username must be at most 254 characters')
+  .refine((value) => !hasInvisibleCharacters(value), INVISIBLE_IN_USERNAME_MESSAGE);
 
 export const passwordField = z
   .string()
@@ -77,9 +81,16 @@ const keptFreelancerId = z
   )
   .refine((value) => !value || value.length <= 100, 'Must be at most 100 characters');
 
-/** Edit: a blank or missing password keeps the current one; a missing role keeps the existing role. */
+export const STALE_ACCOUNT_MESSAGE = 'This account was changed by someone else. Reload to see the changes.';
+
+/**
+ * Edit: only the fields sent change; every field left out keeps its stored value (a blank password
+ * too). `version` is the one the editor loaded: an edit made on an older version is refused, so a
+ * routine edit cannot undo a change someone else made meanwhile.
+ */
 export const updateUserBody = z.object({
-  username: usernameField,
+  version: z.number({ error: 'Reload the account before editing it' }).int().nonnegative(),
+  username: usernameField.optional(),
   password: z
     .string()
     .optional()

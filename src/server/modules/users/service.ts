@@ -1,10 +1,12 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '../../../shared/schemas/users';
-import { createUserBody, updateUserBody } from '../../../shared/schemas/users';
+import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
+import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
 import { hashPassword } from '../../auth/passwords';
 import type { Db, Queryable } from '../../db/client';
 import { bookings, sessions, users } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
+import { turnOffFeed } from '../calendar-feed/service';
 import { type ChangeBy, recordChanges } from '../history/record';
 
 export type UserRow = typeof users.$inferSelect;
@@ -21,16 +23,40 @@ export function toPublicUser(row: UserRow): PublicUser {
     role: row.role,
     area: row.area,
     lastAvailabilityUpdatedAt: row.lastAvailabilityUpdatedAt?.toISOString() ?? null,
+    version: row.version,
   };
 }
 
 const duplicateUsername = (username: string) => conflict(`The username "${username}" is already taken`);
 
+/** The stored keys of a username: sign-in and uniqueness compare these, never the text as typed. */
+export function usernameKeys(username: string) {
+  return { usernameCanonical: canonicalUsername(username), usernameSkeleton: usernameSkeleton(username) };
+}
+
+/**
+ * Refuse a username that is, or looks the same as, another account's (409). The unique indexes
+ * enforce the same under concurrency; this gives the clearer message.
+ */
+async function assertUsernameFree(db: Queryable, username: string, exceptId?: number): Promise<void> {
+  const keys = usernameKeys(username);
+  const clashes = await db
+    .select({ id: users.id, canonical: users.usernameCanonical })
+    .from(users)
+    .where(
+      sql`(${users.usernameCanonical} = ${keys.usernameCanonical} or ${users.usernameSkeleton} = ${keys.usernameSkeleton})`,
+    );
+  const other = clashes.find((row) => row.id !== exceptId);
+  if (!other) return;
+  if (other.canonical === keys.usernameCanonical) throw duplicateUsername(username);
+  throw new AppError(409, LOOKALIKE_USERNAME_MESSAGE, { username: [LOOKALIKE_USERNAME_MESSAGE] });
+}
+
 export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
-    .where(sql`lower(${users.username}) = lower(${username.trim()})`);
+    .where(eq(users.usernameCanonical, canonicalUsername(username)));
   return row;
 }
 
@@ -76,10 +102,12 @@ export async function createUser(
   const passwordHash = await hashPassword(data.password);
   try {
     return await db.transaction(async (tx) => {
+      await assertUsernameFree(tx, data.username);
       const [row] = await tx
         .insert(users)
         .values({
           username: data.username,
+          ...usernameKeys(data.username),
           passwordHash,
           displayName: data.displayName,
           email: data.email,
@@ -133,21 +161,27 @@ export async function updateUser(
       await tx.select({ id: users.id }).from(users).where(eq(users.role, STAFF_ROLE)).for('update');
       const [existing] = await tx.select().from(users).where(eq(users.id, id)).for('update');
       if (!existing) throw notFound('User not found');
+      // The edit was made on what the editor loaded; if the account changed since, applying it
+      // would silently undo that change.
+      if (existing.version !== data.version) throw conflict(STALE_ACCOUNT_MESSAGE);
       const role = data.role ?? existing.role;
       if (existing.role === STAFF_ROLE && role !== STAFF_ROLE) {
         await assertAnotherStaffRemains(tx, id, 'The last staff account cannot lose the staff role');
       }
+      if (data.username !== undefined) await assertUsernameFree(tx, data.username, id);
       const [row] = await tx
         .update(users)
         .set({
-          username: data.username,
           // undefined leaves a column as it is: fields the caller left out are kept
+          username: data.username,
+          ...(data.username === undefined ? {} : usernameKeys(data.username)),
           displayName: data.displayName,
           email: data.email,
           freelancerId: data.freelancerId,
           area: data.area,
           role,
           updatedAt: new Date(),
+          version: existing.version + 1,
           ...(passwordHash ? { passwordHash } : {}),
         })
         .where(eq(users.id, id))
@@ -175,10 +209,13 @@ export async function updateUser(
       if (passwordHash && options.endSessionsOnPasswordChange !== false) {
         await tx.delete(sessions).where(eq(sessions.userId, id));
       }
+      // A password reset by staff is what they do when an account may be in the wrong hands: the
+      // calendar feed URL is a credential too, so it stops working (the owner can turn it on again).
+      if (passwordHash && options.by && options.by.actorId !== id) await turnOffFeed(tx, id);
       return row;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateUsername(data.username);
+    if (isUniqueViolation(error)) throw duplicateUsername(data.username ?? '');
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../auth/passwords';
 import { availability, bookings, sessions, staffNotes, users } from '../../db/schema';
+import type { PublicUser } from '../../../shared/schemas/users';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { deleteUser, findUserById, findUserByUsername } from './service';
 
@@ -142,11 +143,17 @@ describe('create', () => {
 });
 
 describe('edit', () => {
+  /** An edit as the users dialog makes it: on the account's current version. */
+  const edit = async (id: number, cookie: string, body: Record<string, unknown>) => {
+    const current = await findUserById(t.ctx.db, id);
+    return call('PUT', `/api/staff/users/${id}`, cookie, { version: current?.version ?? 1, ...body });
+  };
+
   it('keeps the current password when the password is blank or missing, and sessions stay', async () => {
     const user = await t.createUser({ username: 'hana@example.org', password: 'hana-pass-1', area: 'North' });
     const cookie = await t.login(user.username, user.password);
     for (const password of ['', undefined]) {
-      const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      const response = await edit(user.id, staffCookie, {
         username: 'hana@example.org',
         password,
         displayName: 'Hana Dancer',
@@ -170,7 +177,7 @@ describe('edit', () => {
 
   it('keeps the role when it is omitted (a staff account stays staff)', async () => {
     const other = await t.createUser({ username: 'ivan-staff@example.org', role: 'staff' });
-    const response = await call('PUT', `/api/staff/users/${other.id}`, staffCookie, {
+    const response = await edit(other.id, staffCookie, {
       username: 'ivan-staff@example.org',
       displayName: 'Ivan',
     });
@@ -180,7 +187,7 @@ describe('edit', () => {
 
   it('clears an optional field sent blank or null', async () => {
     const user = await t.createUser({ username: 'jo@example.org', displayName: 'Jo', email: 'jo@x.org' });
-    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+    const response = await edit(user.id, staffCookie, {
       username: 'jo@example.org',
       displayName: '',
       email: null,
@@ -193,7 +200,7 @@ describe('edit', () => {
     const user = await t.createUser({ username: 'kim@example.org', password: 'kim-pass-1' });
     const cookie = await t.login(user.username, user.password);
     expect(await isSignedIn(cookie)).toBe(true);
-    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+    const response = await edit(user.id, staffCookie, {
       username: user.username,
       password: 'kim-new-pass',
     });
@@ -214,7 +221,7 @@ describe('edit', () => {
     });
     const here = await t.login(me.username, me.password, { staff: true });
     const elsewhere = await t.login(me.username, me.password, { staff: true });
-    const response = await call('PUT', `/api/staff/users/${me.id}`, here, {
+    const response = await edit(me.id, here, {
       username: me.username,
       password: 'lee-pass-2',
     });
@@ -225,7 +232,7 @@ describe('edit', () => {
 
   it('refuses renaming to a username taken in another case with 409 and changes nothing', async () => {
     const user = await t.createUser({ username: 'mia@example.org', displayName: 'Mia' });
-    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+    const response = await edit(user.id, staffCookie, {
       username: 'Fran@Example.Org',
       displayName: 'Changed',
     });
@@ -239,7 +246,7 @@ describe('edit', () => {
 
   it('allows changing only the case of your own username', async () => {
     const user = await t.createUser({ username: 'nia@example.org' });
-    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+    const response = await edit(user.id, staffCookie, {
       username: 'Nia@example.org',
     });
     expect(response.statusCode).toBe(200);
@@ -247,15 +254,18 @@ describe('edit', () => {
   });
 
   it.each([
-    ['/api/staff/users/abc', { username: 'x@example.org' }, 400, 'id'],
-    ['/api/staff/users/0', { username: 'x@example.org' }, 400, 'id'],
-    ['/api/staff/users/99999', { username: 'x@example.org' }, 404, 'User not found'],
+    ['/api/staff/users/abc', { version: 1, username: 'x@example.org' }, 400, 'id'],
+    ['/api/staff/users/0', { version: 1, username: 'x@example.org' }, 400, 'id'],
+    ['/api/staff/users/99999', { version: 1, username: 'x@example.org' }, 404, 'User not found'],
     ['/api/staff/users/1', { username: '' }, 400, 'Username is required'],
     ['/api/staff/users/1', { username: 'x@example.org', password: '123' }, 400, 'at least 6'],
-    ['/api/staff/users/1', {}, 400, 'username'],
+    ['/api/staff/users/1', { username: 'x\u200b@example.org' }, 400, 'invisible'],
+    ['/api/staff/users/1', { username: 'x@example.org' }, 400, 'version'],
   ])('PUT %s %j → %i and nothing changes', async (url, payload, status, expected) => {
     const before = await t.ctx.db.select().from(users).orderBy(users.id);
-    const response = await call('PUT', url, staffCookie, payload);
+    // the current version, unless the case is about a missing one
+    const version = 'version' in payload || expected === 'version' ? {} : { version: before[0]!.version };
+    const response = await call('PUT', url, staffCookie, { ...version, ...payload });
     expect(response.statusCode).toBe(status);
     expect(response.json().message).toContain(expected);
     expect(await t.ctx.db.select().from(users).orderBy(users.id)).toEqual(before);
@@ -270,7 +280,7 @@ describe('edit', () => {
         method: 'PUT',
         url: `/api/staff/users/${me.id}`,
         headers: { cookie },
-        payload: { username: STAFF.username, role: 'facilitator' },
+        payload: { version: me.version, username: STAFF.username, role: 'facilitator' },
       });
       expect(response.statusCode).toBe(409);
       expect(response.json().message).toBe('The last staff account cannot lose the staff role');
@@ -397,5 +407,128 @@ describe('delete', () => {
     expect(response.statusCode).toBe(status);
     expect(typeof response.json().message).toBe('string');
     expect(await userCount()).toBe(before);
+  });
+});
+
+describe('one canonical username', () => {
+  it.each([
+    ['VİCTOR@example.org', 'victor@example.org', 'dotted capital I'],
+    ['STRAßE@example.org', 'strasse@example.org', 'sharp s'],
+    ['ｏｌｇａ@example.org', 'olga@example.org', 'fullwidth letters'],
+    ['ΣΟΦΙΑς@example.org', 'σοφιασ@example.org', 'final sigma'],
+  ])('refuses %s while %s exists (%s) with 409, and it signs in as that account', async (second, first) => {
+    const existing = await t.createUser({ username: first, password: 'same-pass-1' });
+    const response = await call('POST', '/api/staff/users', staffCookie, {
+      username: second,
+      password: 'other-pass-1',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe(`The username "${second}" is already taken`);
+    const signIn = await call('POST', '/api/login', undefined, { username: second, password: 'same-pass-1' });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.json().id).toBe(existing.id);
+  });
+
+  it.each([
+    ['аlice@example.org', 'alice@example.org', 'Cyrillic а'],
+    ['bоb@example.org', 'bob@example.org', 'Cyrillic о'],
+    ['ρaul@example.org', 'paul@example.org', 'Greek rho'],
+    ['rnandy@example.org', 'mandy@example.org', 'rn for m'],
+    ['j0e@example.org', 'joe@example.org', 'zero for o'],
+  ])('refuses %s, which looks like %s (%s), with 409 on create and on rename', async (lookalike, first) => {
+    await t.createUser({ username: first });
+    const create = await call('POST', '/api/staff/users', staffCookie, {
+      username: lookalike,
+      password: 'other-pass-1',
+    });
+    expect(create.statusCode).toBe(409);
+    expect(create.json()).toEqual({
+      message: 'This username looks the same as an existing account',
+      fieldErrors: { username: ['This username looks the same as an existing account'] },
+    });
+    const other = await t.createUser({ username: `other-${first}` });
+    const rename = await call('PUT', `/api/staff/users/${other.id}`, staffCookie, {
+      version: other.version,
+      username: lookalike,
+    });
+    expect(rename.statusCode).toBe(409);
+    expect((await findUserById(t.ctx.db, other.id))!.username).toBe(`other-${first}`);
+  });
+
+  it.each([
+    ['zero-width space', 'ze\u200bro@example.org'],
+    ['right-to-left override', '\u202eevil@example.org'],
+    ['soft hyphen', 'soft\u00adhyphen@example.org'],
+    ['variation selector', 'vs\ufe0f@example.org'],
+    ['tag character', 'tag\u{e0041}@example.org'],
+    ['word joiner', 'word\u2060joiner@example.org'],
+  ])('refuses a username with a %s with 400 and a field error', async (_what, username) => {
+    const before = await userCount();
+    const response = await call('POST', '/api/staff/users', staffCookie, { username, password: 'secret-123' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({
+      username: ['Username must not contain invisible or control characters'],
+    });
+    expect(await userCount()).toBe(before);
+  });
+});
+
+describe('edits made on stale data', () => {
+  it("refuses B's email edit made before A's role change with 409, keeping the role", async () => {
+    const user = await t.createUser({ username: 'olive@example.org', email: 'olive@old.org' });
+    const loaded = (await call('GET', '/api/staff/users', staffCookie)).json() as PublicUser[];
+    const asLoaded = loaded.find((u) => u.id === user.id)!;
+    // staff A promotes
+    const a = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      version: asLoaded.version,
+      role: 'staff',
+    });
+    expect(a.statusCode).toBe(200);
+    // staff B, on the page loaded before that, changes the email (and re-sends the role it saw)
+    const b = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      version: asLoaded.version,
+      email: 'olive@new.org',
+      role: asLoaded.role,
+    });
+    expect(b.statusCode).toBe(409);
+    expect(b.json().message).toBe('This account was changed by someone else. Reload to see the changes.');
+    expect(await findUserById(t.ctx.db, user.id)).toMatchObject({ role: 'staff', email: 'olive@old.org' });
+  });
+
+  it('changes only the fields sent: an email edit on the current version keeps the role', async () => {
+    const user = await t.createUser({ username: 'pia@example.org', role: 'staff', displayName: 'Pia' });
+    const response = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      version: user.version,
+      email: 'pia@new.org',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      username: 'pia@example.org',
+      displayName: 'Pia',
+      email: 'pia@new.org',
+      role: 'staff',
+      version: user.version + 1,
+    });
+  });
+});
+
+describe('calendar feed', () => {
+  it("stops working when staff reset the person's password, and goes with a deleted account", async () => {
+    const user = await t.createUser({ username: 'quinn@example.org', password: 'quinn-pass-1' });
+    const cookie = await t.login(user.username, user.password);
+    const feedUrl = async (who: string) => (await call('POST', '/api/calendar-feed', who)).json().path as string;
+    const before = await feedUrl(cookie);
+    expect((await call('GET', before)).statusCode).toBe(200);
+    const reset = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
+      version: user.version,
+      password: 'quinn-new-pass',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await call('GET', before)).statusCode).toBe(404);
+
+    const again = await feedUrl(await t.login(user.username, 'quinn-new-pass'));
+    expect((await call('GET', again)).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/staff/users/${user.id}`, staffCookie)).statusCode).toBe(204);
+    expect((await call('GET', again)).statusCode).toBe(404);
   });
 });

@@ -25,6 +25,7 @@ const user = (
   role,
   area,
   lastAvailabilityUpdatedAt: null,
+  version: 1,
 });
 
 const users = [

@@ -7,7 +7,14 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/users-api';
-import { emptyUserForm, formFromUser, sortUsers, type UserFormValues, userErrorMessage } from '../lib/users';
+import {
+  emptyUserForm,
+  formFromUser,
+  sortUsers,
+  type UserFormValues,
+  userChanges,
+  userErrorMessage,
+} from '../lib/users';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { UserFormDialog } from './user-form-dialog';
 import { UsersTable } from './users-table';
@@ -77,15 +84,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
     updateUser.mutate(
       {
         id: editing.id,
-        body: {
-          username: values.username,
-          // an empty password is left out: the current one stays
-          ...(values.password ? { password: values.password } : {}),
-          displayName: values.displayName,
-          email: values.email,
-          freelancerId: values.freelancerId,
-          role: editing.role,
-        },
+        body: userChanges(editing, values),
       },
       {
         onSuccess: () => {

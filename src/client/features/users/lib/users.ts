@@ -1,4 +1,4 @@
-import type { PublicUser } from '@shared/schemas/users';
+import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
 import { getErrorMessage } from '@/lib/api';
 
 /** Name column: the display name, else the username. */
@@ -71,4 +71,21 @@ export function formFromUser(user: PublicUser): UserFormValues {
     email: user.email ?? '',
     freelancerId: user.freelancerId ?? '',
   };
+}
+
+/**
+ * The edit to send: only the fields the person changed, and the version the form was loaded from.
+ * Sending every field re-sent values loaded earlier and undid changes others made meanwhile; the
+ * server treats a field left out as unchanged and refuses an edit made on an old version.
+ */
+export function userChanges(user: PublicUser, values: UserFormValues): UpdateUserBody {
+  const loaded = formFromUser(user);
+  const body: UpdateUserBody = { version: user.version };
+  if (values.username !== loaded.username) body.username = values.username;
+  // an empty password is left out: the current one stays
+  if (values.password) body.password = values.password;
+  if (values.displayName !== loaded.displayName) body.displayName = values.displayName;
+  if (values.email !== loaded.email) body.email = values.email;
+  if (values.freelancerId !== loaded.freelancerId) body.freelancerId = values.freelancerId;
+  return body;
 }
