@@ -27,8 +27,8 @@ export function withoutInvisibleCharacters(text: string): string {
 }
 
 /**
- * NFKC, then a full case fold. `toUpperCase().toLowerCase()` folds ß to "ss" and final sigma to
- * sigma, which `toLowerCase()` alone does not; dotted capital I (U+0130) and dotless small i (U+0131)
+ * NFKC, then a full case fold. Lower, upper, lower again folds ß and capital ẞ to "ss", which
+ * `toLowerCase()` alone does not, and leaves sigma in one form (final where a word ends); dotted capital I (U+0130) and dotless small i (U+0131)
  * both become plain "i", since a reader takes either for the letter i. NFKC again at the end, because
  * case mapping can leave a decomposed sequence (e.g. "i" + combining dot).
  */
@@ -37,6 +37,7 @@ export function canonicalUsername(username: string): string {
     .trim()
     .normalize('NFKC')
     .replace(/[\u0130\u0131]/g, 'i')
+    .toLowerCase()
     .toUpperCase()
     .toLowerCase()
     .normalize('NFKC');

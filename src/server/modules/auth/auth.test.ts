@@ -42,6 +42,7 @@ describe('facilitator login', () => {
         'lastAvailabilityUpdatedAt',
         'role',
         'username',
+        'version',
       ].sort(),
     );
     expect(response.body).not.toContain('password');
@@ -213,5 +214,36 @@ describe('registration', () => {
     } finally {
       await open.close();
     }
+  });
+});
+
+describe('one canonical username for sign-in and its lockout', () => {
+  // JavaScript lower-cased `İ` to "i̇" for the throttle while the database's lower() made it "i": the
+  // spelling escaped the victim's lockout and still signed in as the victim.
+  it.each([
+    ['victim-a@example.org', 'vİctim-a@example.org'],
+    ['victim-b@example.org', 'ＶＩＣＴＩＭ-b@example.org'],
+    ['strasse@example.org', 'STRAßE@example.org'],
+  ])('a lockout of %s also holds for %s', async (username, spelling) => {
+    await t.createUser({ username, password: 'right-pass-1' });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const wrong = await post('/api/login', { username, password: 'wrong-pass-1' });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const other = await post('/api/login', { username: spelling, password: 'right-pass-1' });
+    expect(other.statusCode).toBe(429);
+    expect(other.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('failures under another spelling count against the same account', async () => {
+    await t.createUser({ username: 'victim-c@example.org', password: 'right-pass-1' });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const spelling = attempt % 2 ? 'VİCTIM-c@example.org' : 'vıctım-c@example.org';
+      expect((await post('/api/login', { username: spelling, password: 'wrong-pass-1' })).statusCode).toBe(
+        401,
+      );
+    }
+    const right = await post('/api/login', { username: 'victim-c@example.org', password: 'right-pass-1' });
+    expect(right.statusCode).toBe(429);
   });
 });

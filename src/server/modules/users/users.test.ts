@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicUser } from '../../../shared/schemas/users';
 import { verifyPassword } from '../../auth/passwords';
 import { availability, bookings, sessions, staffNotes, users } from '../../db/schema';
-import type { PublicUser } from '../../../shared/schemas/users';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { deleteUser, findUserById, findUserByUsername } from './service';
 
@@ -464,7 +464,10 @@ describe('one canonical username', () => {
     ['word joiner', 'word\u2060joiner@example.org'],
   ])('refuses a username with a %s with 400 and a field error', async (_what, username) => {
     const before = await userCount();
-    const response = await call('POST', '/api/staff/users', staffCookie, { username, password: 'secret-123' });
+    const response = await call('POST', '/api/staff/users', staffCookie, {
+      username,
+      password: 'secret-123',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors).toEqual({
       username: ['Username must not contain invisible or control characters'],
@@ -516,7 +519,8 @@ describe('calendar feed', () => {
   it("stops working when staff reset the person's password, and goes with a deleted account", async () => {
     const user = await t.createUser({ username: 'quinn@example.org', password: 'quinn-pass-1' });
     const cookie = await t.login(user.username, user.password);
-    const feedUrl = async (who: string) => (await call('POST', '/api/calendar-feed', who)).json().path as string;
+    const feedUrl = async (who: string) =>
+      (await call('POST', '/api/calendar-feed', who)).json().path as string;
     const before = await feedUrl(cookie);
     expect((await call('GET', before)).statusCode).toBe(200);
     const reset = await call('PUT', `/api/staff/users/${user.id}`, staffCookie, {
