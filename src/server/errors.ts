@@ -80,3 +80,59 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'The database is not available right now. Please try again in a moment.';
+
+/** Fields of a PostgreSQL error (pg, PGlite) that name what failed without quoting any value. */
+const SAFE_DATABASE_FIELDS = ['code', 'severity', 'constraint', 'table', 'column', 'dataType', 'routine'];
+
+/**
+ * An error as it may be logged. A database error is reduced to its SQLSTATE and the names of what
+ * failed: Drizzle's wrapper message holds the whole statement and its parameters (a password hash,
+ * an imported username), and the driver's message and detail quote values too ("Key (…)=(…)").
+ * Anything else is logged as it is.
+ */
+export function loggableError(error: unknown): unknown {
+  const driver = databaseErrorOf(error);
+  if (!driver) return error;
+  const safe: Record<string, unknown> = { type: 'DatabaseError' };
+  for (const field of SAFE_DATABASE_FIELDS) {
+    const value = (driver as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value) safe[field] = value;
+  }
+  // where it happened in our code, without the first line (the message)
+  const stack = (error as { stack?: unknown }).stack;
+  if (typeof stack === 'string') {
+    safe.stack = stack
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n');
+  }
+  return safe;
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** The driver's error when `error` comes from the database (else undefined). */
+function databaseErrorOf(error: unknown): Record<string, unknown> | undefined {
+  const chain: Record<string, unknown>[] = [];
+  for (
+    let current = error;
+    current && typeof current === 'object' && chain.length < 5;
+    current = (current as { cause?: unknown }).cause
+  ) {
+    chain.push(current as Record<string, unknown>);
+  }
+  const driver = chain.find((e) => SQLSTATE.test(String(e.code)));
+  if (driver) return driver;
+  return chain.some((e) => 'params' in e || 'query' in e) ? {} : undefined;
+}
+
+/**
+ * One line about an error, for logs and stored job states: its message, or for a database error
+ * only its SQLSTATE and constraint (see loggableError).
+ */
+export function describeError(error: unknown): string {
+  const driver = databaseErrorOf(error);
+  if (!driver) return error instanceof Error ? error.message : String(error);
+  const constraint = typeof driver.constraint === 'string' ? ` on ${driver.constraint}` : '';
+  return `database error ${typeof driver.code === 'string' ? driver.code : 'unknown'}${constraint}`;
+}

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, loggableError } from '../errors';
 
 const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
 const UNREADABLE_REQUEST_MESSAGE = 'The request could not be read';
@@ -67,7 +67,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       );
       return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE_MESSAGE });
     }
-    request.log.error({ err: error }, 'request failed');
+    request.log.error({ err: loggableError(error) }, 'request failed');
     return reply.code(500).send({ message: INTERNAL_ERROR_MESSAGE });
   });
 }

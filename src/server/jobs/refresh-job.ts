@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, describeError } from '../errors';
 import { BOOKINGS_REFRESH_JOB } from '../modules/scheduler/service';
 import type { BookingsRefreshResult } from '../sharepoint/bookings-refresh';
 import { sharePointFor } from '../sharepoint/connector';
@@ -134,7 +134,7 @@ export class RefreshJob {
       this.ctx.log.info({ result }, 'bookings refreshed from SharePoint');
       return result;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = describeError(error);
       await writeJobState(this.ctx, {
         isUpdating: false,
         finishedAt: this.ctx.now(),

@@ -8,6 +8,7 @@ import { Cron } from 'croner';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
+import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { sharePointFor } from '../sharepoint/connector';
 import type { DrainResult } from '../sharepoint/outbox-worker';
@@ -83,10 +84,7 @@ export class Scheduler {
   reminderTick(): Promise<AutomaticOutcome> {
     this.reminding ??= runAutomaticReminders(this.ctx)
       .catch((error: unknown) => {
-        this.ctx.log.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'automatic reminder check failed',
-        );
+        this.ctx.log.warn({ err: describeError(error) }, 'automatic reminder check failed');
         return 'failed' as const;
       })
       .finally(() => {
@@ -110,10 +108,7 @@ export class Scheduler {
   tick(): Promise<TickOutcome> {
     this.ticking ??= this.tickOnce()
       .catch((error: unknown) => {
-        this.ctx.log.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'scheduler tick failed',
-        );
+        this.ctx.log.warn({ err: describeError(error) }, 'scheduler tick failed');
         return 'failed' as const;
       })
       .finally(() => {
@@ -170,10 +165,7 @@ export class Scheduler {
       try {
         result = await this.drainOnce();
       } catch (error) {
-        this.ctx.log.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'outbox drain failed',
-        );
+        this.ctx.log.warn({ err: describeError(error) }, 'outbox drain failed');
       }
       if (this.stopped) break;
       const moreDue = result !== undefined && result.claimed > 0 && !result.serviceDown;

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalUsername } from '../../../shared/username';
+import type { FieldInput } from '../../../sharepoint-emulator/types';
 import { users } from '../../db/schema';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
 
@@ -28,7 +29,7 @@ describe('hostile Facilitators items', () => {
   it('imports the rest, skips what cannot be an account, and answers 200 every time', async () => {
     const victim = await s.t.createUser({ username: 'victim@example.org', password: 'victim-pass-1' });
     const list = s.portal.lists.facilitators!;
-    const add = (fields: Record<string, unknown>) => s.emu.control.addItem(list, fields);
+    const add = (fields: FieldInput) => s.emu.control.addItem(list, fields);
     // the same name as the victim's in the database's folding, not in JavaScript's toLowerCase()
     add({ Title: 'Dotted', FreelancerID: 'H-1', Email: 'vİctim@example.org' });
     // looks like the victim's (Cyrillic і)

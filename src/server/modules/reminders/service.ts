@@ -15,7 +15,7 @@ import type { AppContext } from '../../context';
 import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import type { Queryable } from '../../db/client';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
-import { badRequest, conflict } from '../../errors';
+import { badRequest, conflict, describeError } from '../../errors';
 import { type JobLock, tryJobLock } from '../../jobs/locks';
 import { localTime } from '../../jobs/office-hours';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
@@ -307,10 +307,7 @@ export async function sendReminders(ctx: AppContext, options: SendOptions): Prom
             .onConflictDoNothing()
             .catch((error: unknown) => {
               // the message went out; only its record is missing (the database went away)
-              ctx.log.warn(
-                { err: error instanceof Error ? error.message : String(error) },
-                'reminder not recorded',
-              );
+              ctx.log.warn({ err: describeError(error) }, 'reminder not recorded');
             });
         }
       } finally {
@@ -410,7 +407,7 @@ export async function runAutomaticReminders(ctx: AppContext): Promise<AutomaticO
     });
     return result.failed > 0 ? 'failed' : 'sent';
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     await write({ startedAt: now, finishedAt: ctx.now(), lastError: message }).catch(() => {});
     ctx.log.warn({ err: message }, 'automatic reminder failed');
     return 'failed';
