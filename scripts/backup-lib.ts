@@ -36,6 +36,7 @@ import pg from 'pg';
 import type { Config } from '../src/server/config';
 import type { Db } from '../src/server/db/client';
 import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from '../src/server/db/data-dir-lock';
+import { restrictDataDir, secureDataDir } from '../src/server/db/data-dir-permissions';
 import * as schema from '../src/server/db/schema';
 import { loadSharePointSettings, StoredSecretError } from '../src/server/modules/settings/service';
 
@@ -188,6 +189,8 @@ async function fsyncTree(root: string) {
 }
 
 function lockDataDir(dataDir: string, holder: string, action: string): DataDirLock {
+  // a restore writes a whole new database into DATA_DIR: private, like the portal's own
+  secureDataDir(dataDir);
   try {
     return acquireDataDirLock(dataDir, holder);
   } catch (error) {
@@ -618,6 +621,8 @@ async function restorePglite(options: RestoreOptions, file: string, log: Log): P
             `(${formatCounts(facts.counts)} instead of ${formatCounts(backup.manifest.counts)}). Nothing was changed.`,
         );
       if (backup.appSecret) writeFileSync(join(staging, SECRET_ENTRY), backup.appSecret, { mode: 0o600 });
+      // PGlite wrote the restored files world-readable
+      restrictDataDir(staging);
       await fsyncTree(staging);
       checkInterrupted(options.signal);
 

@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { restrictDataDir, secureDataDir } from './data-dir-permissions';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -63,6 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir === 'memory://') {
     client = new PGlite();
   } else {
+    secureDataDir(options.dataDir);
     const path = join(options.dataDir, 'pglite');
     mkdirSync(path, { recursive: true });
     // One process at a time: a second portal, or a backup, on the same files would corrupt them.
@@ -71,6 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   try {
     await client.waitReady;
+    if (options.dataDir !== 'memory://') restrictDataDir(options.dataDir);
   } catch (error) {
     lock?.release();
     throw error;
