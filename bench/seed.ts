@@ -19,8 +19,8 @@ export async function seedFacilitators(db: Db, count: number): Promise<number[]>
   const passwordHash = await hashPassword(BENCH_PASSWORD);
   const areas = sql.raw(`array[${AREAS.map((a) => `'${a}'`).join(',')}]`);
   const result = (await db.execute(sql`
-    insert into users (username, password_hash, display_name, email, freelancer_id, role, area, last_availability_updated_at)
-    select 'facilitator' || lpad(n::text, 4, '0') || '@example.org', ${passwordHash},
+    insert into users (username, username_canonical, password_hash, display_name, email, freelancer_id, role, area, last_availability_updated_at)
+    select 'facilitator' || lpad(n::text, 4, '0') || '@example.org', 'facilitator' || lpad(n::text, 4, '0') || '@example.org', ${passwordHash},
            case when n % 3 = 0 then 'dr ' else '' end || 'Facilitator ' || lpad(n::text, 4, '0'),
            'facilitator' || n || '@example.org', 'F' || n, 'facilitator',
            case when n % 11 = 0 then null else (${areas})[1 + n % ${AREAS.length}] end,

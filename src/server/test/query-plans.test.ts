@@ -51,9 +51,9 @@ async function seedDays(from: string, to: string) {
 
 async function addFacilitators(count: number) {
   await t.ctx.db.execute(sql`
-    insert into users (username, display_name, role, area)
-    select 'plan' || n || '-' || ${Date.now()} || '@example.org', 'Plan ' || n, 'facilitator', 'North'
-    from generate_series(1, ${count}) n`);
+    insert into users (username, username_canonical, display_name, role, area)
+    select name, name, 'Plan ' || n, 'facilitator', 'North'
+    from generate_series(1, ${count}) n, lateral (select 'plan' || n || '-' || ${Date.now()} || '@example.org' as name) made`);
 }
 
 /** The statements one request sends, and its status. */

@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { csvStream, type ExportRow, STAFF_COLUMNS, xlsxStream } from './service';
 
 let t: TestApp;
 let ann: Awaited<ReturnType<TestApp['createUser']>>;
@@ -324,8 +325,8 @@ describe('own CSV', () => {
 describe('size', () => {
   it('exports 1,000 facilitators × a month in bounded batches', async () => {
     await t.ctx.db.execute(sql`
-      insert into users (username, display_name, area)
-      select 'bulk-' || n || '@example.org', 'Bulk ' || lpad(n::text, 4, '0'), 'Bulk'
+      insert into users (username, username_canonical, display_name, area)
+      select 'bulk-' || n || '@example.org', 'bulk-' || n || '@example.org', 'Bulk ' || lpad(n::text, 4, '0'), 'Bulk'
       from generate_series(1, 1000) as n`);
     await t.ctx.db.execute(sql`
       insert into availability (user_id, date, status, notes)
@@ -351,4 +352,105 @@ describe('size', () => {
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(workbook.worksheets[0]!.actualRowCount).toBe(1000 * 22 + 1);
   }, 120_000);
+});
+
+describe('no cell reads as a formula, in comma or semicolon locales', () => {
+  // OWASP CSV injection: a formula starts at the cell's first character after spaces and quotes, or
+  // after any character a reader may split cells at.
+  const HOSTILE = [
+    ';=1+1',
+    ' =1+1',
+    '  -2+3',
+    ' +1',
+    '"=1+1"',
+    "'=1+1",
+    '\u00a0=1+1',
+    '＝1+1',
+    'a;=1+1',
+    'a,=1+1',
+    'a; =1+1',
+    'a;"=1+1',
+    'x\t=1+1',
+    'x|=1+1',
+    'line\n=1+1',
+    ';@SUM(A1)',
+    ' \tTAB',
+    '=HYPERLINK("http://evil.example","x")',
+  ];
+  const DANGER = /(?:^|[,;\t\r\n|])[\s"'\u00a0\u3000]*[=+\-@＝＋－＠]|^[\s"'\u00a0]*[\t\r]/u;
+  const rows: ExportRow[] = HOSTILE.map((value, i) => ({
+    date: `2026-03-${String(i + 1).padStart(2, '0')}`,
+    name: value,
+    email: `${value}@example.org`,
+    area: value,
+    status: 'Available',
+    start: '',
+    end: '',
+    notes: value,
+    bookings: value,
+  }));
+  async function* batches() {
+    yield rows;
+  }
+  const read = async (stream: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks);
+  };
+
+  it('CSV: every hostile cell starts with an apostrophe, and every field is quoted', async () => {
+    const text = (await read(csvStream(STAFF_COLUMNS, batches()))).subarray(3).toString('utf8');
+    const [, ...parsed] = await parseCsv(text);
+    expect(parsed).toHaveLength(HOSTILE.length);
+    for (const [i, row] of parsed.entries()) {
+      expect(row[1], HOSTILE[i]).toBe(`'${HOSTILE[i]}`);
+      for (const cell of row) if (DANGER.test(cell)) expect(cell.startsWith("'"), cell).toBe(true);
+    }
+    // Rebuilt with every field quoted, the file is the same: a semicolon (or tab) inside a cell is
+    // always within quotes, so a semicolon-locale reader never splits a cell there.
+    const quoted = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
+    const header = STAFF_COLUMNS.map((c) => quoted(c.header)).join(',');
+    const body = parsed.map((row) => `${row.map(quoted).join(',')}\r\n`).join('');
+    expect(text).toBe(`${header}\r\n${body}`);
+  });
+
+  it('xlsx: every hostile text cell starts with an apostrophe and none is a formula', async () => {
+    const buffer = await read(xlsxStream(STAFF_COLUMNS, batches(), 'Schedule', () => {}));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.actualRowCount).toBe(HOSTILE.length + 1);
+    for (let i = 0; i < HOSTILE.length; i++) {
+      const values = (sheet.getRow(i + 2).values as unknown[]).slice(1);
+      expect(values[1]).toBe(`'${HOSTILE[i]}`);
+      for (const value of values)
+        if (typeof value === 'string' && DANGER.test(value)) expect(value.startsWith("'"), value).toBe(true);
+    }
+    sheet.eachRow((row) => {
+      row.eachCell((cell) => expect(cell.type).not.toBe(ExcelJS.ValueType.Formula));
+    });
+  });
+
+  it('the staff and own exports neutralise stored text with a separator before a formula', async () => {
+    const dan = await t.createUser({
+      username: 'dan@example.org',
+      displayName: 'Dan;=1+1',
+      area: 'East, =2+2',
+      password: 'dan-pass-1',
+    });
+    const danCookie = await t.login(dan.username, dan.password);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/availability',
+      headers: { cookie: danCookie },
+      payload: { date: FROM, status: 'available', notes: 'Call first; =HYPERLINK("http://evil.example")' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const staff = await csvOf(staffUrl(), staffCookie);
+    const danRow = staff.rows.find((r) => r[1] === "'Dan;=1+1" && r[0] === FROM)!;
+    expect(danRow[3]).toBe("'East, =2+2");
+    expect(danRow[7]).toBe('\'Call first; =HYPERLINK("http://evil.example")');
+    const own = await csvOf(`/api/availability/export?from=${FROM}&to=${TO}&userId=${dan.id}`, danCookie);
+    expect(own.rows.flat()).toContain('\'Call first; =HYPERLINK("http://evil.example")');
+  });
 });

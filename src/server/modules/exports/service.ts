@@ -67,17 +67,26 @@ export function checkExportRange(range: DateRange): void {
 // Formula neutralisation and CSV
 
 /**
- * A cell a spreadsheet would run as a formula (or that starts with a control character Excel strips
- * before looking) gets a leading apostrophe, so it is shown as the text it is (OWASP CSV injection).
+ * Where a spreadsheet may start reading a formula (OWASP CSV injection): at the start of the cell or
+ * just after a character some reader splits cells at (comma, semicolon in semicolon locales, tab,
+ * line break, pipe), once spaces and quotes are skipped, a formula sign (= + - @, or its fullwidth
+ * twin); or a leading tab or carriage return, which Excel skips before looking. `;=1+1` and ` =1+1`
+ * ran as formulas when only the first character was checked.
  */
+const FORMULA_START =
+  /(?:^|[,;\t\r\n|])[\s"'\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\s"'\u00a0]*[\t\r]/u;
+
+/** A cell that could be read as a formula gets a leading apostrophe: shown as the text it is. */
 export function neutralise(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-/** One RFC 4180 field: quoted when it holds a quote, comma or line break; quotes doubled. */
+/**
+ * One RFC 4180 field, always quoted (quotes doubled), so a semicolon or tab inside a cell never
+ * splits it in a reader whose list separator is not the comma.
+ */
 export function csvField(value: string): string {
-  const safe = neutralise(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return `"${neutralise(value).replaceAll('"', '""')}"`;
 }
 
 export const csvLine = (values: string[]) => `${values.map(csvField).join(',')}\r\n`;
