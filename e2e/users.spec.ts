@@ -251,10 +251,14 @@ test.describe('user management', () => {
     await expect(row(page, username).getByRole('cell').first()).toHaveText('Cora Renamed');
     await expect(row(page, username).locator('[data-slot="badge"]')).toHaveText('coordinator');
 
-    // the empty password was left out and the existing role sent back
+    // only what was changed is sent, with the version the dialog was opened on: the empty password,
+    // the unchanged username and the role are left out (kept by the server)
     expect(sent).toHaveLength(1);
-    expect(sent[0]).not.toHaveProperty('password');
-    expect(sent[0]).toMatchObject({ role: 'coordinator', displayName: 'Cora Renamed' });
+    expect(sent[0]).toEqual({
+      version: expect.any(Number),
+      displayName: 'Cora Renamed',
+      email: 'cora@example.org',
+    });
     const login = await api.post('/api/login', { data: { username, password: 'coord-pass-1' } });
     expect(login.status()).toBe(200);
 
@@ -283,6 +287,43 @@ test.describe('user management', () => {
     await expect(toastLocator(page)).toContainText('Error');
     await expect(toastLocator(page)).toContainText(`The username "${a.username}" is already taken`);
     await expect(dialog).toBeVisible();
+  });
+
+  test('edit on stale data: refused with a message, and the other change is kept', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator({ displayName: 'Stale Sam' });
+    await openUsers(page);
+    await row(page, user.username).getByRole('button', { name: 'Edit Stale Sam' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
+    await expect(dialog.getByLabel('Display Name')).toHaveValue('Stale Sam');
+
+    // meanwhile another member of staff promotes the account
+    const other = await staffApi();
+    const listed = (await (await other.get('/api/staff/users')).json()) as { id: number; version: number }[];
+    const current = listed.find((u) => u.id === user.id)!;
+    const promote = await other.put(`/api/staff/users/${user.id}`, {
+      data: { version: current.version, role: 'staff' },
+    });
+    expect(promote.status()).toBe(200);
+
+    await dialog.getByLabel('Email', { exact: true }).fill('sam-new@example.org');
+    await dialog.getByRole('button', { name: 'Update Facilitator' }).click();
+    await expect(toastLocator(page)).toContainText(
+      'This account was changed by someone else. Reload to see the changes.',
+    );
+    await expect(dialog).toBeVisible();
+    await checkScreen(page, testInfo, 'users-edit-stale');
+
+    const after = (await (await other.get('/api/staff/users')).json()) as {
+      id: number;
+      role: string;
+      email: string | null;
+    }[];
+    expect(after.find((u) => u.id === user.id)).toMatchObject({ role: 'staff', email: user.username });
+    await other.delete(`/api/staff/users/${user.id}`);
+    await other.dispose();
   });
 
   test('delete: confirmation text, cancel keeps, delete removes with a toast', async ({

@@ -401,7 +401,7 @@ describe('password changes end other sessions', () => {
     const here = await signIn({ username: boss.username, password: 'boss-pass-1' }, { staff: true });
     const response = await send(t, 'PUT', `/api/staff/users/${boss.id}`, {
       cookie: here,
-      payload: { username: boss.username, password: 'boss-pass-2' },
+      payload: { version: boss.version, username: boss.username, password: 'boss-pass-2' },
     });
     expect(response.statusCode).toBe(200);
     expect(await whoAmI(here)).toBe(200);
@@ -481,7 +481,7 @@ const VALID: Record<string, (f: Fixture) => Target> = {
   'PUT /api/staff/users/:id': () => ({
     who: 'staff',
     id: a.id,
-    payload: { username: a.username, password: 'csrf-pass-3', role: 'staff' },
+    payload: { version: 1, username: a.username, password: 'csrf-pass-3', role: 'staff' },
   }),
   'DELETE /api/staff/users/:id': () => ({ who: 'staff', id: a.id }),
   'POST /api/availability': () => ({ who: 'a', payload: { date: '2026-12-01', status: 'unavailable' } }),
@@ -1139,7 +1139,11 @@ describe('secrets never in responses or logs', () => {
     });
     await go('PUT', `/api/staff/users/${created.json().id}`, {
       cookie: staffCookie,
-      payload: { username: 'made-by-staff@example.org', password: passwords.reset },
+      payload: {
+        version: created.json().version,
+        username: 'made-by-staff@example.org',
+        password: passwords.reset,
+      },
     });
 
     const { clientSecret: _secret, ...site } = portalSettingsFor(s.portal, c);

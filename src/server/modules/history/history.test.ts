@@ -280,8 +280,16 @@ describe('accounts', () => {
     });
     expect(created.statusCode).toBe(201);
     const id = created.json().id;
-    const edit = (body: Record<string, unknown>) =>
-      call('PUT', `/api/staff/users/${id}`, staffCookie, { username: 'cara@example.org', ...body });
+    let version = created.json().version as number;
+    const edit = async (body: Record<string, unknown>) => {
+      const response = await call('PUT', `/api/staff/users/${id}`, staffCookie, {
+        version,
+        username: 'cara@example.org',
+        ...body,
+      });
+      if (response.statusCode === 200) version = response.json().version;
+      return response;
+    };
     expect((await edit({ displayName: 'Cara Jones', area: 'North' })).statusCode).toBe(200);
     expect((await edit({ password: 'cara-new-pass-2' })).statusCode).toBe(200);
     expect((await edit({ role: 'staff' })).statusCode).toBe(200);
@@ -358,8 +366,12 @@ describe('accounts', () => {
       ).statusCode,
     ).toBe(409);
     expect(
-      (await call('PUT', `/api/staff/users/${alice.id}`, staffCookie, { username: 'bob@example.org' }))
-        .statusCode,
+      (
+        await call('PUT', `/api/staff/users/${alice.id}`, staffCookie, {
+          version: alice.version,
+          username: 'bob@example.org',
+        })
+      ).statusCode,
     ).toBe(409);
     expect((await call('DELETE', `/api/staff/users/${staffId}`, staffCookie)).statusCode).toBe(400);
     expect((await call('DELETE', '/api/staff/users/999999', staffCookie)).statusCode).toBe(404);
