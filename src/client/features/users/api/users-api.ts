@@ -27,7 +27,9 @@ export function useUpdateUser() {
   const refetch = useRefetchUsers();
   return useMutation<PublicUser, Error, { id: number; body: UpdateUserBody }>({
     mutationFn: ({ id, body }) => apiJson<PublicUser>('PUT', `/api/staff/users/${id}`, body),
-    onSuccess: refetch,
+    // also after a refusal: an edit made on stale data (409) is refused, and the table then shows
+    // what the account is now
+    onSettled: refetch,
   });
 }
 
