@@ -19,7 +19,9 @@ export async function reconcileUsernameKeys(db: Db): Promise<{ updated: number; 
       skeleton: users.usernameSkeleton,
     })
     .from(users)
-    .where(or(isNull(users.usernameSkeleton), sql`${users.usernameCanonical} like '%#%'`));
+    .where(or(isNull(users.usernameSkeleton), sql`${users.usernameCanonical} like '%#%'`))
+    // oldest first: of two accounts that fold to one name, the older keeps it
+    .orderBy(users.id);
   let updated = 0;
   let conflicting = 0;
   for (const row of rows) {
