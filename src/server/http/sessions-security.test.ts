@@ -727,6 +727,7 @@ describe('cross-site requests', () => {
       headers: {
         host: '10.0.0.5:5000',
         'x-forwarded-host': 'portal.example',
+        'x-forwarded-proto': 'https',
         origin: 'https://portal.example',
       },
     });
@@ -737,6 +738,7 @@ describe('cross-site requests', () => {
       headers: {
         host: '10.0.0.5:5000',
         'x-forwarded-host': 'portal.example',
+        'x-forwarded-proto': 'https',
         origin: 'https://portal.example',
       },
     });
