@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { monthWeekdays } from '../../../shared/calendar';
 import type { ReminderSettingsResponse, SendRemindersResponse } from '../../../shared/schemas/reminders';
-import { decryptSecret, deriveKey } from '../../crypto';
+import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import { availability, reminderSends, reminderSettings } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
 import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
@@ -473,6 +473,24 @@ describe('a stored password follows its server', () => {
     await setClock('2026-12-04T10:00:00Z');
     expect((await send('2027-06', [people.Fran!.id])).sent).toBe(1);
     expect(server.messages).toHaveLength(1);
+  });
+
+  it('a password stored before binding is sealed for its server at the next save with the same server', async () => {
+    const server = await smtp({ auth: { user: SMTP_USER, pass: SMTP_PASS } });
+    await saveSettings(settingsFor(server));
+    const key = deriveKey(t.ctx.appSecret, 'reminder-settings');
+    await t.ctx.db.update(reminderSettings).set({ smtpPasswordEncrypted: encryptSecret(key, SMTP_PASS) });
+    const kept = await saveSettings(settingsFor(server, { password: '' }));
+    expect(kept).toMatchObject({ hasPassword: true, passwordCleared: false });
+    const [row] = await t.ctx.db.select().from(reminderSettings);
+    expect(row!.smtpPasswordEncrypted).toMatch(/^v2\./);
+    const destination = smtpDestination({
+      host: server.host,
+      port: server.port,
+      security: 'none',
+      username: SMTP_USER,
+    });
+    expect(decryptSecret(key, row!.smtpPasswordEncrypted!, destination)).toBe(SMTP_PASS);
   });
 
   it('sealed to its server: a row pointed elsewhere behind the service’s back does not give the password away', async () => {

@@ -68,6 +68,16 @@ function rowDestination(row: SettingsRow): string {
   });
 }
 
+/** A password stored before binding, sealed again for its destination; as it was if it cannot be read. */
+function resealBound(key: Buffer, row: SettingsRow, destination: string): string | null {
+  try {
+    return encryptSecret(key, openPassword(key, row), destination);
+  } catch {
+    // unreadable (APP_SECRET changed): sending reports it and asks for the password again
+    return row.smtpPasswordEncrypted;
+  }
+}
+
 function openPassword(key: Buffer, row: SettingsRow): string {
   // a password sealed before binding existed belongs to the row it was read from
   return decryptSecret(key, row.smtpPasswordEncrypted ?? '', rowDestination(row), { acceptUnbound: true });
@@ -170,9 +180,7 @@ export async function saveReminderSettings(
     let passwordEncrypted: string | null = null;
     if (data.username && data.password) passwordEncrypted = encryptSecret(key, data.password, destination);
     else if (data.username && stored && sameDestination)
-      passwordEncrypted = isUnboundSecret(stored)
-        ? encryptSecret(key, openPassword(key, existing!), destination)
-        : stored;
+      passwordEncrypted = isUnboundSecret(stored) ? resealBound(key, existing!, destination) : stored;
     const values = {
       smtpHost: data.host,
       smtpPort: data.port,

@@ -112,9 +112,13 @@ export async function saveSettings(
       if (data[field]) return encryptSecret(key, data[field], destination);
       const stored = existing?.[SEALED_COLUMN[field]] ?? null;
       if (!existing || !stored || sharePointDestination(existing, field) !== destination) return null;
-      return isUnboundSecret(stored)
-        ? encryptSecret(key, openSecret(key, existing, field), destination)
-        : stored;
+      if (!isUnboundSecret(stored)) return stored;
+      try {
+        return encryptSecret(key, openSecret(key, existing, field), destination);
+      } catch {
+        // unreadable (APP_SECRET changed): kept, and reported where it is used
+        return stored;
+      }
     };
     const clientSecretEncrypted = seal('clientSecret');
     const passwordEncrypted = seal('password');
