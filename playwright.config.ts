@@ -60,6 +60,8 @@ export default defineConfig({
     env: {
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
+      // reminders link here; browsers' Origin is compared with it
+      PUBLIC_URL: BASE_URL,
       INITIAL_STAFF_USERNAME: STAFF.username,
       INITIAL_STAFF_PASSWORD: STAFF.password,
     },

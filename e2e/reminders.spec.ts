@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { monthWeekdays } from '../src/shared/calendar';
+import { addMonths, monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
 import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test, toastLocator } from './fixtures';
 import { mailTo, receivedMail, TEST_SMTP } from './mailbox';
@@ -13,8 +13,11 @@ test.describe.configure({ timeout: 150_000 });
  * server), so running them side by side changes nothing for either; each test reminds its own
  * facilitators, so the once-a-day rule never meets another test's.
  */
-const MONTH = '2031-05';
-const LABEL = 'May 2031';
+// reminders are only about months within a year of this one: eleven months ahead is far from what
+// other specs touch and still allowed
+const MONTH = addMonths(`${new Date().toISOString().slice(0, 7)}-01`, 11).slice(0, 7);
+const LABEL = monthLabel(`${MONTH}-01`);
+const WEEKDAYS = monthWeekdays(`${MONTH}-01`).length;
 
 async function fillEmailSettings(page: Page) {
   const form = page.getByRole('form', { name: 'Email settings' });
@@ -25,7 +28,6 @@ async function fillEmailSettings(page: Page) {
   await form.getByLabel('SMTP username').fill(E2E_SMTP_LOGIN.user);
   await form.getByLabel('SMTP password', { exact: true }).fill(E2E_SMTP_LOGIN.pass);
   await form.getByLabel('Sender address').fill('portal@example.org');
-  await form.getByLabel('Portal address').fill(BASE_URL);
   return form;
 }
 
@@ -58,6 +60,9 @@ test('email settings: saved, the password never shown back, checked before savin
   await expect(password).toHaveValue('');
   await expect(form.getByText('An SMTP password is stored. Leave blank to keep it.')).toBeVisible();
   await expect(form.getByTestId('next-automatic')).toContainText('Next automatic reminder:');
+  // the link in every reminder is the operator's PUBLIC_URL, shown, not typed
+  await expect(form.getByTestId('portal-address')).toHaveText(BASE_URL);
+  await expect(form.getByRole('textbox', { name: 'Portal address' })).toHaveCount(0);
   await checkScreen(page, testInfo, 'email-settings');
 
   await page.reload();
@@ -124,7 +129,7 @@ test('Send reminder: emails the partial and missing once a day, says what was se
     const [message] = await mailTo(pia);
     expect(message!.subject).toBe(`Please add your availability for ${LABEL}`);
     expect(message!.text).toContain('Hello Pia Partial,');
-    expect(message!.text).toContain(`1 of 22 weekdays of ${LABEL}`);
+    expect(message!.text).toContain(`1 of ${WEEKDAYS} weekdays of ${LABEL}`);
     expect(message!.text).toContain(`${BASE_URL}/`);
     expect(message!.html).toContain(`href="${BASE_URL}/"`);
 
@@ -133,10 +138,50 @@ test('Send reminder: emails the partial and missing once a day, says what was se
     await page.getByRole('button', { name: 'Send reminder to 1 chosen' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Send', exact: true }).click();
     await expect(result).toContainText(`Reminders for ${LABEL}: 0 sent, 1 skipped, 0 failed.`);
-    await expect(result).toContainText(`Pia Partial: skipped (Already reminded about ${LABEL} today)`);
+    await expect(result).toContainText('Pia Partial: skipped (Already reminded today)');
     expect(receivedMail().filter((m) => m.to.includes(pia))).toHaveLength(1);
   } finally {
     for (const id of ids) await api.delete(`/api/staff/users/${id}`);
+    await api.dispose();
+  }
+});
+
+test('a server changed without its password: the password is cleared and the page says so', async ({
+  page,
+}, testInfo) => {
+  const api = await staffApi();
+  try {
+    await loginAsStaff(page);
+    await page.goto('/settings');
+    const form = await fillEmailSettings(page);
+    await form.getByRole('button', { name: 'Save email settings' }).click();
+    await expect(toastLocator(page)).toContainText('Email settings saved');
+    await expect(form.getByText('An SMTP password is stored. Leave blank to keep it.')).toBeVisible();
+
+    // the same server by another name: a password is only ever sent where it was typed for
+    await form.getByLabel('SMTP server').fill('localhost');
+    await form.getByRole('button', { name: 'Save email settings' }).click();
+    const note = form.getByTestId('password-cleared');
+    await expect(note).toContainText('The password was cleared because the server changed: enter it again.');
+    // put the settings back at once: the other project's specs send through them
+    const restored = await api.put('/api/staff/reminders/settings', {
+      data: {
+        host: TEST_SMTP.host,
+        port: TEST_SMTP.port,
+        security: 'none',
+        username: E2E_SMTP_LOGIN.user,
+        password: E2E_SMTP_LOGIN.pass,
+        fromAddress: 'portal@example.org',
+        autoEnabled: false,
+        autoDay: 28,
+        autoMonth: 'next',
+      },
+    });
+    expect(restored.status(), await restored.text()).toBe(200);
+    await expect(toastLocator(page).filter({ hasText: 'enter it again' })).toBeVisible();
+    await expect(form.getByText('No SMTP password is stored.')).toBeVisible();
+    await checkScreen(page, testInfo, 'email-password-cleared');
+  } finally {
     await api.dispose();
   }
 });

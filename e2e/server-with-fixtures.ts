@@ -54,6 +54,8 @@ const config = loadConfig({
   // One refresh at start and the ones the specs ask for: a background refresh in the middle of a
   // spec would be joined by its Refresh Bookings click (see RefreshJob) and blur what it checks.
   BOOKINGS_REFRESH_MINUTES: process.env.BOOKINGS_REFRESH_MINUTES ?? '1440',
+  // the test SMTP server above listens on loopback, which the portal refuses unless allowed
+  SMTP_ALLOWED_NETWORKS: process.env.SMTP_ALLOWED_NETWORKS ?? '127.0.0.1/32',
 });
 // serve.mjs hands over a snapshot of dist/client so a rebuild during the run cannot break pages
 const built = await buildApp(config, process.env.CLIENT_DIR ? { clientDir: process.env.CLIENT_DIR } : {});

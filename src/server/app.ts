@@ -23,7 +23,7 @@ import { type Database, openDatabase } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { ensureInitialStaff } from './db/seed';
 import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
-import { refuseCrossSite } from './http/cross-site';
+import { crossSiteGuard } from './http/cross-site';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
 import { createListCache } from './http/list-cache';
 import { refuseUnstorableText } from './http/text-input';
@@ -243,7 +243,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
-  app.addHook('onRequest', refuseCrossSite);
+  app.addHook('onRequest', crossSiteGuard(config.PUBLIC_URL));
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;

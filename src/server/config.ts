@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -49,6 +50,35 @@ export function parseOfficeHours(text: string): OfficeHours | string {
   return { days: [...days].sort(), startMinute, endMinute };
 }
 
+/** `10.0.0.0/8, 127.0.0.1, fd00::/8`: networks (a bare address is one host) as normalised CIDRs. */
+const networkList = z.string().transform((text, ctx) => {
+  const networks: string[] = [];
+  for (const piece of text.split(/[\s,]+/).filter(Boolean)) {
+    try {
+      const [address, bits] = piece.includes('/')
+        ? ipaddr.parseCIDR(piece)
+        : [ipaddr.parse(piece), ipaddr.parse(piece).kind() === 'ipv4' ? 32 : 128];
+      networks.push(`${address.toString()}/${bits}`);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `"${piece}" is not an address or network such as 10.0.0.0/8` });
+      return z.NEVER;
+    }
+  }
+  return networks;
+});
+
+const publicUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return !url.username && !url.password && !url.search && !url.hash;
+    } catch {
+      return true; // the URL check above has said what is wrong
+    }
+  }, 'must be the plain address people open the portal at, without credentials, query or fragment')
+  .transform((value) => value.replace(/\/+$/, ''));
+
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -79,6 +109,10 @@ const env = z.object({
   ALLOW_REGISTRATION: booleanFlag.default(false),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).default('auto'),
   TRUST_PROXY: booleanFlag.default(false),
+  /** the portal's public address: links in emails, and the origin browsers must send */
+  PUBLIC_URL: publicUrl.optional(),
+  /** private or local networks the SMTP server may be on (an organisation's internal relay) */
+  SMTP_ALLOWED_NETWORKS: networkList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -250,7 +250,6 @@ export const reminderSettings = pgTable(
     smtpUsername: text('smtp_username').notNull().default(''),
     smtpPasswordEncrypted: text('smtp_password_encrypted'),
     fromAddress: text('from_address').notNull().default(''),
-    portalUrl: text('portal_url').notNull().default(''),
     autoEnabled: boolean('auto_enabled').notNull().default(false),
     autoDay: integer('auto_day').notNull().default(1),
     // which month the automatic reminder is about: the one after the day it runs, or that day's own
@@ -268,7 +267,9 @@ export const reminderSettings = pgTable(
 
 /**
  * One row per reminder an SMTP server accepted. The unique key is the once-a-day rule: one reminder
- * about a month per facilitator per day (`sent_on` is the day in ORG_TIMEZONE).
+ * per facilitator per day, whatever month it was about (`sent_on` is the day in ORG_TIMEZONE). Rows
+ * from before that rule (it was once a day per month) that would break it are kept, marked
+ * `extra_same_day`, outside the key (drizzle/0005_reminders_once_a_day.sql).
  */
 export const reminderSends = pgTable(
   'reminder_sends',
@@ -284,9 +285,10 @@ export const reminderSends = pgTable(
     trigger: text('trigger').notNull(),
     // the staff member who sent it; null for the automatic reminder (or a deleted account)
     sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    extraSameDay: boolean('extra_same_day').notNull().default(false),
   },
   (t) => [
-    uniqueIndex('reminder_sends_user_month_day_key').on(t.userId, t.month, t.sentOn),
+    uniqueIndex('reminder_sends_user_day_key').on(t.userId, t.sentOn).where(sql`not ${t.extraSameDay}`),
     index('reminder_sends_month_idx').on(t.month),
     check('reminder_sends_month_format', sql`${t.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
     check('reminder_sends_trigger_check', sql`${t.trigger} in ('staff', 'automatic')`),

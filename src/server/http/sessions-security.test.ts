@@ -554,7 +554,6 @@ const VALID: Record<string, (f: Fixture) => Target> = {
       username: 'csrf',
       password: 'csrf',
       fromAddress: 'portal@evil.example',
-      portalUrl: 'https://evil.example',
       autoEnabled: false,
       autoDay: 1,
       autoMonth: 'next',
@@ -587,7 +586,7 @@ const HOSTILE: [string, Record<string, string>][] = [
 /** What the portal's own pages and non-browser clients send. */
 const FRIENDLY: [string, Record<string, string>][] = [
   ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
-  ['Origin of this host', { host: 'portal.example', origin: 'https://portal.example' }],
+  ['Origin of this host', { host: 'portal.example', origin: 'http://portal.example' }],
   [
     'both, as a browser sends them',
     { host: 'portal.example', origin: 'http://portal.example', 'sec-fetch-site': 'same-origin' },
@@ -728,6 +727,7 @@ describe('cross-site requests', () => {
       headers: {
         host: '10.0.0.5:5000',
         'x-forwarded-host': 'portal.example',
+        'x-forwarded-proto': 'https',
         origin: 'https://portal.example',
       },
     });
@@ -738,6 +738,7 @@ describe('cross-site requests', () => {
       headers: {
         host: '10.0.0.5:5000',
         'x-forwarded-host': 'portal.example',
+        'x-forwarded-proto': 'https',
         origin: 'https://portal.example',
       },
     });
@@ -1184,7 +1185,6 @@ describe('secrets never in responses or logs', () => {
         username: 'mailer',
         password: SMTP_PASSWORD,
         fromAddress: 'portal@example.org',
-        portalUrl: 'https://portal.example.org',
         autoEnabled: false,
         autoDay: 1,
         autoMonth: 'next',

@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { SmtpSecurity } from '../../shared/schemas/reminders';
 import type { AppContext } from '../context';
+import { type AddressLookup, pinAllowedAddress } from '../outbound-address';
 
 export interface SmtpSettings {
   host: string;
@@ -45,10 +46,21 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(settings: SmtpSettings, options: MailRuntimeOptions = {}): Mailer {
+/**
+ * A mailer for one run (a send, a test). The host is resolved and checked here, every time: only a
+ * public address or one in the operator's SMTP_ALLOWED_NETWORKS (outbound-address.ts), and every
+ * connection of the run goes to that one address, with the typed name kept for TLS. Rejects with
+ * BlockedAddressError or UnresolvedHostError before any connection is made.
+ */
+export async function openMailer(
+  settings: SmtpSettings,
+  options: MailRuntimeOptions & { allowedNetworks: readonly string[]; lookup?: AddressLookup },
+): Promise<Mailer> {
+  const pinned = await pinAllowedAddress(settings.host, options.allowedNetworks, options.lookup);
   const timeout = options.connectionTimeoutMs ?? 15_000;
   const transportOptions: SMTPTransport.Options = {
-    host: settings.host,
+    host: pinned.address,
+    ...(pinned.servername ? { servername: pinned.servername } : {}),
     port: settings.port,
     // "tls": TLS from the first byte (usually 465); "starttls": plain, then upgraded, and never sent
     // unencrypted if the server cannot upgrade (usually 587); "none": never encrypted (a relay on
@@ -79,35 +91,43 @@ export function createMailer(settings: SmtpSettings, options: MailRuntimeOptions
   };
 }
 
-const REASONS: Record<string, string> = {
-  EAUTH: 'The email server refused the username or password',
-  ENOAUTH: 'The email server wants a username and password',
-  ECONNECTION: 'Could not connect to the email server',
-  ETIMEDOUT: 'The email server did not answer in time',
-  ESOCKET: 'The connection to the email server failed',
-  ETLS: 'A secure (TLS) connection to the email server could not be made',
-  EDNS: 'The email server name could not be found',
-  EENVELOPE: 'The email server refused the recipient',
-  EMESSAGE: 'The email server refused the message',
-  EPROTOCOL: 'The email server answered in a way that was not understood',
+/*
+ * What staff are told when mail fails: a category, never the server's own words. The reply of a
+ * server staff aimed the portal at is theirs to read back otherwise (a banner, an error page of an
+ * internal service), which turns the settings page into a probe of the portal's network.
+ */
+export const MAIL_ERRORS = {
+  blocked:
+    'Could not connect to the mail server: its address is on a private, local or reserved network (the operator can allow it with SMTP_ALLOWED_NETWORKS)',
+  connect: 'Could not connect to the mail server',
+  tls: 'TLS failed: a secure connection to the mail server could not be made',
+  auth: 'Authentication failed: the mail server refused the username or password',
+  recipient: 'Recipient refused by the mail server',
+  message: 'Message refused by the mail server',
+  other: 'Sending failed',
+} as const;
+
+const CATEGORIES: Record<string, keyof typeof MAIL_ERRORS> = {
+  EBLOCKED: 'blocked',
+  EDNS: 'connect',
+  ECONNECTION: 'connect',
+  ETIMEDOUT: 'connect',
+  ESOCKET: 'connect',
+  EPROTOCOL: 'connect',
+  ETLS: 'tls',
+  EAUTH: 'auth',
+  ENOAUTH: 'auth',
+  EENVELOPE: 'recipient',
+  EMESSAGE: 'message',
 };
 
-/** A short reason for a failed send, safe to show staff: known causes in words, never the password. */
-export function describeMailError(error: unknown, secrets: string[] = []): string {
-  const err = error as { code?: unknown; message?: unknown; response?: unknown } | null;
+/** The category of a failed connection or send (see MAIL_ERRORS), safe to show staff. */
+export function describeMailError(error: unknown): string {
+  const err = error as { code?: unknown; message?: unknown } | null;
   const code = typeof err?.code === 'string' ? err.code : '';
-  const detail = (
-    typeof err?.response === 'string' && err.response
-      ? err.response
-      : typeof err?.message === 'string'
-        ? err.message
-        : String(error)
-  ).replace(/\s+/g, ' ');
-  const certificate = /certificate|self[- ]signed|CERT_|altnames/i.test(detail);
-  const prefix = certificate
-    ? 'The email server’s certificate is not trusted'
-    : (REASONS[code] ?? 'Sending failed');
-  let text = `${prefix}: ${detail}`.trim();
-  for (const secret of secrets) if (secret) text = text.split(secret).join('[hidden]');
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+  // a certificate nodemailer or Node rejected is known from our side (Node's own message and codes)
+  const ownMessage = typeof err?.message === 'string' ? err.message : '';
+  if (/CERT_|certificate|self[- ]signed|altnames|SSL routines/i.test(`${code} ${ownMessage}`))
+    return MAIL_ERRORS.tls;
+  return MAIL_ERRORS[CATEGORIES[code] ?? 'other'];
 }

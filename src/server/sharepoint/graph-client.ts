@@ -76,18 +76,40 @@ export class GraphClient {
   readonly gate: PauseGate;
   readonly stats: CallStats = { calls: 0, retries: 0, throttled: 0 };
   private readonly base: string;
+  private readonly baseUrl: URL;
   private readonly fetchFn: typeof fetch;
 
   constructor(private readonly options: GraphClientOptions) {
     this.timings = resolveTimings(options.timings);
     this.base = options.graphBaseUrl.replace(/\/+$/, '');
+    this.baseUrl = new URL(this.base);
     this.gate = options.gate ?? sharedGate(this.base);
     this.fetchFn = options.fetch ?? fetch;
   }
 
-  /** An absolute URL (a nextLink or deltaLink, used verbatim) or a path below the Graph base. */
+  /**
+   * An absolute URL (a nextLink or deltaLink, used verbatim) or a path below the Graph base. Either
+   * way it must stay below GRAPH_BASE_URL (same origin, same path prefix, after `..` and `%2e%2e`
+   * are resolved): parts of these URLs come from settings staff type (the site URL) and from stored
+   * links, and the bearer token goes wherever the URL points.
+   */
   url(pathOrUrl: string): string {
-    return /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${this.base}${pathOrUrl}`;
+    const full = /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${this.base}${pathOrUrl}`;
+    let target: URL | undefined;
+    try {
+      target = new URL(full);
+    } catch {
+      target = undefined;
+    }
+    const basePath = this.baseUrl.pathname.replace(/\/+$/, '');
+    if (
+      !target ||
+      target.origin !== this.baseUrl.origin ||
+      !(target.pathname === basePath || target.pathname.startsWith(`${basePath}/`))
+    ) {
+      throw new SharePointError('not-configured', 'A SharePoint address points outside Microsoft Graph.');
+    }
+    return full;
   }
 
   async request<T = unknown>(
@@ -204,6 +226,16 @@ export class GraphClient {
   /** `https://host/sites/Team` → the site id (`host,guid,guid`). */
   async resolveSite(siteUrl: string): Promise<{ id: string; displayName?: string; webUrl?: string }> {
     const url = new URL(siteUrl);
+    // the host name and each path segment become path segments of a Graph URL: a segment that is
+    // "." or ".." after decoding would climb out of /sites
+    const segments = url.pathname.split('/').map(decodeURIComponentSafe);
+    const hostName = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/i;
+    if (!hostName.test(url.hostname) || segments.some((part) => part === '.' || part === '..')) {
+      throw new SharePointError(
+        'not-configured',
+        `The SharePoint site URL ${siteUrl} is not a site address.`,
+      );
+    }
     const path = url.pathname.replace(/\/+$/, '');
     const encodedPath = path
       .split('/')

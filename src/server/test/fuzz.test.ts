@@ -56,7 +56,12 @@ type Parts = {
 
 const setup = await setupConnector({
   seed: { seed: 'fuzz', bookingCount: 24, facilitatorCount: 6 },
-  env: { ALLOW_REGISTRATION: 'true' },
+  // reminders link to PUBLIC_URL and go to fuzzSmtp on loopback, which the operator must allow
+  env: {
+    ALLOW_REGISTRATION: 'true',
+    PUBLIC_URL: 'http://127.0.0.1:5000',
+    SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
+  },
 });
 const t = setup.t;
 const db = t.ctx.db;
@@ -144,7 +149,6 @@ const fuzzMailSettings = () => ({
   username: '',
   password: '',
   fromAddress: 'portal@example.org',
-  portalUrl: 'http://127.0.0.1:5000',
   autoEnabled: false,
   autoDay: 1,
   autoMonth: 'next',

@@ -54,21 +54,6 @@ const port = z
       .max(65535, 'Port must be between 1 and 65535'),
   );
 
-const portalUrl = z
-  .string()
-  .trim()
-  .max(500, 'Portal address must be at most 500 characters')
-  .refine((value) => {
-    if (value === '') return true;
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, 'Enter the address people open the portal at, such as https://portal.example.org')
-  .transform((value) => value.replace(/\/+$/, ''));
-
 export const reminderSettingsBody = z
   .object({
     host,
@@ -85,7 +70,6 @@ export const reminderSettingsBody = z
         (value) => value === '' || isEmailAddress(value),
         'Enter an email address such as portal@example.org',
       ),
-    portalUrl,
     autoEnabled: z.boolean({ error: 'Automatic reminder must be on or off' }),
     autoDay: z
       .number({ error: 'Day must be a whole number from 1 to 28' })
@@ -101,12 +85,6 @@ export const reminderSettingsBody = z
           code: 'custom',
           path: ['fromAddress'],
           message: 'Sender address is required to send email',
-        });
-      if (!value.portalUrl)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['portalUrl'],
-          message: 'Portal address is required: reminders link to the calendar there',
         });
     } else if (value.autoEnabled) {
       ctx.addIssue({
@@ -126,14 +104,20 @@ export const reminderSettingsResponse = z.object({
   username: z.string(),
   hasPassword: z.boolean(),
   fromAddress: z.string(),
+  /** where reminders link to: the operator's PUBLIC_URL, read-only here; '' while it is not set */
   portalUrl: z.string(),
   autoEnabled: z.boolean(),
   autoDay: z.number().int(),
   autoMonth: z.enum(AUTO_MONTHS),
-  /** host, sender and portal address are set: reminders can be sent */
+  /** host, sender and PUBLIC_URL are set: reminders can be sent */
   configured: z.boolean(),
   /** the next automatic reminder: the day (ORG_TIMEZONE) and the month it is about; null when off */
   nextAutomatic: z.object({ date: z.string(), month: z.string(), label: z.string() }).nullable(),
+  /**
+   * this save removed the stored password: the server, port, security or username changed and no
+   * password was typed, and a password is only ever sent to the server it was typed for
+   */
+  passwordCleared: z.boolean(),
 });
 export type ReminderSettingsResponse = z.infer<typeof reminderSettingsResponse>;
 

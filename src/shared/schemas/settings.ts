@@ -51,6 +51,12 @@ export const settingsResponse = z.object({
   username: z.string(),
   hasPassword: z.boolean(),
   hasClientSecret: z.boolean(),
+  /**
+   * this save removed the stored secret: the tenant, client or site (or, for the password, the
+   * username) changed and no secret was typed; a secret is only used where it was typed for
+   */
+  passwordCleared: z.boolean(),
+  clientSecretCleared: z.boolean(),
 });
 export type SettingsResponse = z.infer<typeof settingsResponse>;
 

@@ -36,7 +36,7 @@ export function reminderRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['reminders'],
           summary:
-            'Save the email settings; a blank password keeps the stored one, a blank username removes it',
+            'Save the email settings; a blank password keeps the stored one while server, port, security and username stay the same (passwordCleared says when it was dropped), a blank username removes it',
           body: reminderSettingsBody,
           response: { 200: reminderSettingsResponse, ...errors },
         },
@@ -63,7 +63,7 @@ export function reminderRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['reminders'],
           summary:
-            'Email the partial and missing facilitators of a month (or the chosen ones); once a day per person and month',
+            'Email the partial and missing facilitators of a month within a year of this one (or the chosen ones); at most once a day per person; links to PUBLIC_URL',
           body: sendRemindersBody,
           response: { 200: sendRemindersResponse, ...errors },
         },

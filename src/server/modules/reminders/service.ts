@@ -12,14 +12,20 @@ import {
   type SmtpSecurity,
 } from '../../../shared/schemas/reminders';
 import type { AppContext } from '../../context';
-import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
+import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Queryable } from '../../db/client';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
 import { badRequest, conflict, describeError } from '../../errors';
 import { type JobLock, tryJobLock } from '../../jobs/locks';
 import { localTime } from '../../jobs/office-hours';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
-import { createMailer, describeMailError, mailOptionsFor, type SmtpSettings } from '../../mail/transport';
+import {
+  describeMailError,
+  type Mailer,
+  mailOptionsFor,
+  openMailer,
+  type SmtpSettings,
+} from '../../mail/transport';
 import { computeCompleteness } from '../completeness/service';
 import { recordChanges } from '../history/record';
 
@@ -27,11 +33,55 @@ type SettingsRow = typeof reminderSettings.$inferSelect;
 
 const SETTINGS_ID = 1;
 const settingsKey = (appSecret: string) => deriveKey(appSecret, 'reminder-settings');
+/** Once a day per person, whatever month the reminder was about: more would be a nuisance. */
+export const ALREADY_REMINDED_TODAY = 'Already reminded today';
 /** How long a send waits for another run (a second click, another instance) to finish. */
 const LOCK_WAIT_MS = 60_000;
 
 export const NOT_CONFIGURED_MESSAGE =
-  'Email is not set up yet: add the email server, sender and portal address in Settings first.';
+  'Email is not set up yet: add the email server and sender in Settings first.';
+/** Links in a reminder come from the operator's PUBLIC_URL only, never from anything typed in the portal. */
+export const NO_PUBLIC_URL_MESSAGE =
+  'Set PUBLIC_URL (the address people open the portal at) in the portal’s environment before sending reminders: their link points there.';
+/** How far from this month (ORG_TIMEZONE) a reminder may be about, either way. */
+export const REMINDER_MONTH_WINDOW = 12;
+
+/**
+ * Where a stored SMTP password may be used: the server, port, security and account it was typed
+ * for. It is the GCM associated data of the sealed password, so it opens for nothing else.
+ */
+export function smtpDestination(d: {
+  host: string;
+  port: number;
+  security: string;
+  username: string;
+}): string {
+  return JSON.stringify(['smtp', d.host.toLowerCase().replace(/\.$/, ''), d.port, d.security, d.username]);
+}
+
+function rowDestination(row: SettingsRow): string {
+  return smtpDestination({
+    host: row.smtpHost,
+    port: row.smtpPort,
+    security: row.smtpSecurity,
+    username: row.smtpUsername,
+  });
+}
+
+/** A password stored before binding, sealed again for its destination; as it was if it cannot be read. */
+function resealBound(key: Buffer, row: SettingsRow, destination: string): string | null {
+  try {
+    return encryptSecret(key, openPassword(key, row), destination);
+  } catch {
+    // unreadable (APP_SECRET changed): sending reports it and asks for the password again
+    return row.smtpPasswordEncrypted;
+  }
+}
+
+function openPassword(key: Buffer, row: SettingsRow): string {
+  // a password sealed before binding existed belongs to the row it was read from
+  return decryptSecret(key, row.smtpPasswordEncrypted ?? '', rowDestination(row), { acceptUnbound: true });
+}
 
 async function readRow(db: Queryable, lock = false): Promise<SettingsRow | undefined> {
   const query = db.select().from(reminderSettings).where(eq(reminderSettings.id, SETTINGS_ID));
@@ -40,7 +90,7 @@ async function readRow(db: Queryable, lock = false): Promise<SettingsRow | undef
 }
 
 function isConfigured(row: SettingsRow | undefined): row is SettingsRow {
-  return Boolean(row?.smtpHost && row.fromAddress && row.portalUrl);
+  return Boolean(row?.smtpHost && row.fromAddress);
 }
 
 /** The month the automatic reminder on `day` is about. */
@@ -60,6 +110,7 @@ function toResponse(
   row: SettingsRow | undefined,
   ctx: AppContext,
   doneToday: boolean,
+  passwordCleared = false,
 ): ReminderSettingsResponse {
   const autoDay = row?.autoDay ?? 1;
   const autoMonth = (row?.autoMonth ?? 'next') as AutoMonth;
@@ -76,12 +127,13 @@ function toResponse(
     username: row?.smtpUsername ?? '',
     hasPassword: Boolean(row?.smtpPasswordEncrypted),
     fromAddress: row?.fromAddress ?? '',
-    portalUrl: row?.portalUrl ?? '',
+    portalUrl: ctx.config.PUBLIC_URL ?? '',
     autoEnabled: row?.autoEnabled ?? false,
     autoDay,
     autoMonth,
-    configured: isConfigured(row),
+    configured: isConfigured(row) && Boolean(ctx.config.PUBLIC_URL),
     nextAutomatic,
+    passwordCleared,
   };
 }
 
@@ -100,7 +152,6 @@ function historyView(row: SettingsRow) {
     username: row.smtpUsername,
     hasPassword: Boolean(row.smtpPasswordEncrypted),
     fromAddress: row.fromAddress,
-    portalUrl: row.portalUrl,
     autoEnabled: row.autoEnabled,
     autoDay: row.autoDay,
     autoMonth: row.autoMonth,
@@ -108,9 +159,11 @@ function historyView(row: SettingsRow) {
 }
 
 /**
- * Save the email settings. A blank password keeps the stored one; a blank username means the server
- * takes mail without signing in, so a stored password is dropped with it. Recorded in the change
- * history in the same transaction, the password redacted.
+ * Save the email settings. A blank password keeps the stored one only while the server, port,
+ * security and username stay as they were: a password goes to the server it was typed for and no
+ * other, so any change there without the password typed again clears it (and the answer says so).
+ * A blank username means the server takes mail without signing in, so the password goes with it.
+ * Recorded in the change history in the same transaction, the password redacted.
  */
 export async function saveReminderSettings(
   ctx: AppContext,
@@ -119,13 +172,15 @@ export async function saveReminderSettings(
 ): Promise<ReminderSettingsResponse> {
   const data: ReminderSettingsInput = reminderSettingsBody.parse(input);
   const key = settingsKey(ctx.appSecret);
-  const row = await ctx.db.transaction(async (tx) => {
+  const destination = smtpDestination(data);
+  const { row, passwordCleared } = await ctx.db.transaction(async (tx) => {
     const existing = await readRow(tx, true);
-    const passwordEncrypted = !data.username
-      ? null
-      : data.password
-        ? encryptSecret(key, data.password)
-        : (existing?.smtpPasswordEncrypted ?? null);
+    const stored = existing?.smtpPasswordEncrypted ?? null;
+    const sameDestination = Boolean(existing && rowDestination(existing) === destination);
+    let passwordEncrypted: string | null = null;
+    if (data.username && data.password) passwordEncrypted = encryptSecret(key, data.password, destination);
+    else if (data.username && stored && sameDestination)
+      passwordEncrypted = isUnboundSecret(stored) ? resealBound(key, existing!, destination) : stored;
     const values = {
       smtpHost: data.host,
       smtpPort: data.port,
@@ -133,7 +188,6 @@ export async function saveReminderSettings(
       smtpUsername: data.username,
       smtpPasswordEncrypted: passwordEncrypted,
       fromAddress: data.fromAddress,
-      portalUrl: data.portalUrl,
       autoEnabled: data.autoEnabled,
       autoDay: data.autoDay,
       autoMonth: data.autoMonth,
@@ -144,9 +198,10 @@ export async function saveReminderSettings(
       .values({ id: SETTINGS_ID, ...values })
       .onConflictDoUpdate({ target: reminderSettings.id, set: values })
       .returning();
+    const cleared = Boolean(stored) && !passwordEncrypted;
     const after = {
       ...historyView(saved!),
-      ...(data.password && data.username ? { password: 'changed' } : {}),
+      ...(data.password && data.username ? { password: 'changed' } : cleared ? { password: 'cleared' } : {}),
     };
     await recordChanges(tx, [
       {
@@ -159,9 +214,9 @@ export async function saveReminderSettings(
         after,
       },
     ]);
-    return saved!;
+    return { row: saved!, passwordCleared: cleared };
   });
-  return toResponse(row, ctx, await automaticDoneToday(ctx));
+  return toResponse(row, ctx, await automaticDoneToday(ctx), passwordCleared);
 }
 
 /** The stored SMTP settings with the password decrypted; 409 when email is not set up. */
@@ -170,10 +225,12 @@ async function loadMailSettings(
 ): Promise<{ smtp: SmtpSettings; fromAddress: string; portalUrl: string }> {
   const row = await readRow(ctx.db);
   if (!isConfigured(row)) throw conflict(NOT_CONFIGURED_MESSAGE);
+  const portalUrl = ctx.config.PUBLIC_URL;
+  if (!portalUrl) throw conflict(NO_PUBLIC_URL_MESSAGE);
   let password = '';
   if (row.smtpUsername && row.smtpPasswordEncrypted) {
     try {
-      password = decryptSecret(settingsKey(ctx.appSecret), row.smtpPasswordEncrypted);
+      password = openPassword(settingsKey(ctx.appSecret), row);
     } catch {
       throw conflict(
         'The stored email password could not be read (was APP_SECRET changed?). Enter it again in Settings and save.',
@@ -189,8 +246,20 @@ async function loadMailSettings(
       password,
     },
     fromAddress: row.fromAddress,
-    portalUrl: row.portalUrl,
+    portalUrl,
   };
+}
+
+/** 400 unless the month is within REMINDER_MONTH_WINDOW months of this one (ORG_TIMEZONE). */
+function checkReminderMonth(month: string, today: string): void {
+  const thisMonth = `${today.slice(0, 7)}-01`;
+  const first = addMonths(thisMonth, -REMINDER_MONTH_WINDOW).slice(0, 7);
+  const last = addMonths(thisMonth, REMINDER_MONTH_WINDOW).slice(0, 7);
+  if (month < first || month > last) {
+    throw badRequest('Reminders are only about months within a year of this one', {
+      month: [`Choose a month from ${monthLabel(`${first}-01`)} to ${monthLabel(`${last}-01`)}`],
+    });
+  }
 }
 
 async function waitForLock(ctx: AppContext, waitMs: number): Promise<JobLock | null> {
@@ -220,6 +289,7 @@ export interface SendOptions {
  * that person and they are tried again next time.
  */
 export async function sendReminders(ctx: AppContext, options: SendOptions): Promise<SendRemindersResponse> {
+  checkReminderMonth(options.month, todayIn(ctx.config.ORG_TIMEZONE, ctx.now()));
   const mail = await loadMailSettings(ctx);
   const lock = await waitForLock(ctx, LOCK_WAIT_MS);
   if (!lock) throw conflict('Reminders are being sent right now. Please try again in a minute.');
@@ -243,14 +313,22 @@ export async function sendReminders(ctx: AppContext, options: SendOptions): Prom
       targets = ids.map((id) => byId.get(id)!);
     }
 
+    const remindedToday = new Set(
+      (
+        await ctx.db
+          .selectDistinct({ userId: reminderSends.userId })
+          .from(reminderSends)
+          .where(eq(reminderSends.sentOn, today))
+      ).map((row) => row.userId),
+    );
     const results: ReminderResult[] = [];
     const toSend: { result: ReminderResult; setDays: number; weekdays: number; email: string }[] = [];
     for (const f of targets) {
       const base = { userId: f.userId, name: f.name, email: f.email };
       if (f.status === 'complete') {
         results.push({ ...base, outcome: 'skipped', reason: `Availability for ${label} is complete` });
-      } else if (f.remindedToday) {
-        results.push({ ...base, outcome: 'skipped', reason: `Already reminded about ${label} today` });
+      } else if (remindedToday.has(f.userId)) {
+        results.push({ ...base, outcome: 'skipped', reason: ALREADY_REMINDED_TODAY });
       } else if (!f.email) {
         results.push({ ...base, outcome: 'skipped', reason: 'No email address' });
       } else {
@@ -261,18 +339,22 @@ export async function sendReminders(ctx: AppContext, options: SendOptions): Prom
     }
 
     if (toSend.length > 0) {
-      const mailer = createMailer(mail.smtp, mailOptionsFor(ctx));
-      const hide = [mail.smtp.password];
+      let mailer: Mailer | null = null;
       try {
         let broken: string | null = null;
         try {
+          mailer = await openMailer(mail.smtp, {
+            ...mailOptionsFor(ctx),
+            allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
+          });
           await mailer.verify();
         } catch (error) {
-          // the server cannot be reached or refuses us: no message would get through
-          broken = describeMailError(error, hide);
+          // the server cannot be reached, is not allowed, or refuses us: no message would get through
+          broken = describeMailError(error);
+          ctx.log.warn({ code: (error as { code?: unknown })?.code }, 'email server not usable');
         }
         for (const item of toSend) {
-          if (broken) {
+          if (broken || !mailer) {
             Object.assign(item.result, { outcome: 'failed', reason: broken });
             continue;
           }
@@ -290,7 +372,7 @@ export async function sendReminders(ctx: AppContext, options: SendOptions): Prom
               ...message,
             });
           } catch (error) {
-            Object.assign(item.result, { outcome: 'failed', reason: describeMailError(error, hide) });
+            Object.assign(item.result, { outcome: 'failed', reason: describeMailError(error) });
             continue;
           }
           await ctx.db
@@ -311,7 +393,7 @@ export async function sendReminders(ctx: AppContext, options: SendOptions): Prom
             });
         }
       } finally {
-        mailer.close();
+        mailer?.close();
       }
     }
 

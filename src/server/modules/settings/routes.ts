@@ -36,7 +36,8 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
         config: { access: 'staff' },
         schema: {
           tags: ['sharepoint'],
-          summary: 'Save SharePoint settings; a blank password or client secret keeps the stored one',
+          summary:
+            'Save SharePoint settings; a blank password or client secret keeps the stored one while tenant, client and site (and username) stay the same, else it is cleared (passwordCleared, clientSecretCleared)',
           body: settingsBody,
           response: { 200: settingsResponse, ...errors },
         },
@@ -65,7 +66,8 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
         config: { access: 'staff' },
         schema: {
           tags: ['sharepoint'],
-          summary: 'Try settings against SharePoint without saving them; a blank secret uses the stored one',
+          summary:
+            'Try settings against SharePoint without saving them; a blank secret uses the stored one only for the tenant, client and site it was stored for',
           body: settingsBody,
           response: { 200: testConnectionResult, ...errors },
         },

@@ -5,7 +5,7 @@ import {
   settingsBody,
   type TestConnectionResult,
 } from '../../../shared/schemas/settings';
-import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
+import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
 import { type ChangeBy, recordChanges } from '../history/record';
@@ -18,6 +18,9 @@ const SETTINGS_ID = 1;
 /** A connection test that has not answered by then counts as failed. */
 export const CONNECTION_TEST_TIMEOUT_MS = 30_000;
 const SUCCESS_MESSAGE = 'Connection to SharePoint successful!';
+/** A blank secret in a test means the stored one only for the tenant, app and site it was stored for. */
+export const STORED_ELSEWHERE_MESSAGE =
+  'The stored secret belongs to another tenant, client or site: enter it again to test these settings.';
 const FAILURE_MESSAGE = 'Connection test failed';
 
 const settingsKey = (appSecret: string) => deriveKey(appSecret, 'sharepoint-settings');
@@ -34,8 +37,33 @@ export class StoredSecretError extends Error {
   }
 }
 
+/**
+ * Where a stored SharePoint secret may be used: the tenant, app and site it was typed for (and, for
+ * the password, the account). It is the GCM associated data of the sealed secret, so it opens for
+ * nothing else; a certificate or key stored later belongs here too.
+ */
+export function sharePointDestination(
+  d: { tenantId: string; clientId: string; siteUrl: string; username: string },
+  field: SecretField,
+): string {
+  let site = d.siteUrl;
+  try {
+    const url = new URL(d.siteUrl);
+    site = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // kept as typed: it only has to compare equal with itself
+  }
+  const place = ['sharepoint', d.tenantId.toLowerCase(), d.clientId.toLowerCase(), site];
+  return JSON.stringify(field === 'password' ? [...place, d.username] : place);
+}
+
+const SEALED_COLUMN = { password: 'passwordEncrypted', clientSecret: 'clientSecretEncrypted' } as const;
+
 /** What the settings page shows: never a secret, only whether one is stored. */
-export function toSettingsResponse(row: SettingsRow | undefined): SettingsResponse {
+export function toSettingsResponse(
+  row: SettingsRow | undefined,
+  cleared: { passwordCleared?: boolean; clientSecretCleared?: boolean } = {},
+): SettingsResponse {
   return {
     siteUrl: row?.siteUrl ?? '',
     availabilityListName: row?.availabilityListName ?? '',
@@ -47,6 +75,8 @@ export function toSettingsResponse(row: SettingsRow | undefined): SettingsRespon
     username: row?.username ?? '',
     hasPassword: Boolean(row?.passwordEncrypted),
     hasClientSecret: Boolean(row?.clientSecretEncrypted),
+    passwordCleared: cleared.passwordCleared ?? false,
+    clientSecretCleared: cleared.clientSecretCleared ?? false,
   };
 }
 
@@ -61,7 +91,9 @@ export async function getSettings(db: Queryable): Promise<SettingsResponse> {
 }
 
 /**
- * Save the settings. A blank password or client secret keeps the stored one. `by`: who saved them,
+ * Save the settings. A blank password or client secret keeps the stored one only while its
+ * destination (sharePointDestination) stays the same; otherwise it is cleared, and the answer says
+ * so: a secret is sent only where it was typed for. `by`: who saved them,
  * for the history (routes pass it; setup scripts and fixtures do not and are not recorded). The
  * history gets the plain fields and, for a secret, only that it changed.
  */
@@ -75,6 +107,25 @@ export async function saveSettings(
   const key = settingsKey(appSecret);
   return db.transaction(async (tx) => {
     const existing = await readRow(tx, true);
+    const seal = (field: SecretField): string | null => {
+      const destination = sharePointDestination(data, field);
+      if (data[field]) return encryptSecret(key, data[field], destination);
+      const stored = existing?.[SEALED_COLUMN[field]] ?? null;
+      if (!existing || !stored || sharePointDestination(existing, field) !== destination) return null;
+      if (!isUnboundSecret(stored)) return stored;
+      try {
+        return encryptSecret(key, openSecret(key, existing, field), destination);
+      } catch {
+        // unreadable (APP_SECRET changed): kept, and reported where it is used
+        return stored;
+      }
+    };
+    const clientSecretEncrypted = seal('clientSecret');
+    const passwordEncrypted = seal('password');
+    const cleared = {
+      clientSecretCleared: Boolean(existing?.clientSecretEncrypted) && !clientSecretEncrypted,
+      passwordCleared: Boolean(existing?.passwordEncrypted) && !passwordEncrypted,
+    };
     const values = {
       siteUrl: data.siteUrl,
       availabilityListName: data.availabilityListName,
@@ -84,12 +135,8 @@ export async function saveSettings(
       tenantId: data.tenantId,
       clientId: data.clientId,
       username: data.username,
-      clientSecretEncrypted: data.clientSecret
-        ? encryptSecret(key, data.clientSecret)
-        : (existing?.clientSecretEncrypted ?? null),
-      passwordEncrypted: data.password
-        ? encryptSecret(key, data.password)
-        : (existing?.passwordEncrypted ?? null),
+      clientSecretEncrypted,
+      passwordEncrypted,
       // delta links belong to the lists of one site; another site starts from a full read
       deltaLinks: existing && existing.siteUrl === data.siteUrl ? existing.deltaLinks : {},
       updatedAt: new Date(),
@@ -103,8 +150,12 @@ export async function saveSettings(
       const before = existing ? toPlainSettings(existing) : null;
       const after = toPlainSettings(row!);
       const secrets = {
-        ...(data.password ? { password: 'changed' } : {}),
-        ...(data.clientSecret ? { clientSecret: 'changed' } : {}),
+        ...(data.password ? { password: 'changed' } : cleared.passwordCleared ? { password: 'cleared' } : {}),
+        ...(data.clientSecret
+          ? { clientSecret: 'changed' }
+          : cleared.clientSecretCleared
+            ? { clientSecret: 'cleared' }
+            : {}),
       };
       if (JSON.stringify(before) !== JSON.stringify(after) || Object.keys(secrets).length > 0) {
         await recordChanges(tx, [
@@ -120,14 +171,22 @@ export async function saveSettings(
         ]);
       }
     }
-    return toSettingsResponse(row);
+    return toSettingsResponse(row, cleared);
   });
 }
 
-function decryptField(appSecret: string, sealed: string | null, field: SecretField): string {
+/** A stored secret, opened for the destination of the row it is stored in. */
+function openSecret(key: Buffer, row: SettingsRow, field: SecretField): string {
+  const sealed = row[SEALED_COLUMN[field]];
   if (!sealed) return '';
+  // a secret sealed before binding existed belongs to the row it was read from
+  return decryptSecret(key, sealed, sharePointDestination(row, field), { acceptUnbound: true });
+}
+
+function decryptField(appSecret: string, row: SettingsRow | undefined, field: SecretField): string {
+  if (!row) return '';
   try {
-    return decryptSecret(settingsKey(appSecret), sealed);
+    return openSecret(settingsKey(appSecret), row, field);
   } catch {
     throw new StoredSecretError(field);
   }
@@ -145,8 +204,8 @@ export async function loadSharePointSettings(
   if (!row) return null;
   return {
     ...toPlainSettings(row),
-    clientSecret: decryptField(appSecret, row.clientSecretEncrypted, 'clientSecret'),
-    password: decryptField(appSecret, row.passwordEncrypted, 'password'),
+    clientSecret: decryptField(appSecret, row, 'clientSecret'),
+    password: decryptField(appSecret, row, 'password'),
   };
 }
 
@@ -163,7 +222,11 @@ function toPlainSettings(row: SettingsRow) {
   };
 }
 
-/** The settings as typed on the page, with blank secrets filled from the stored ones. */
+/**
+ * The settings as typed on the page, with a blank secret filled from the stored one only when the
+ * typed destination is the one it was stored for: a test against another tenant, app or site must
+ * not carry the stored secret there.
+ */
 export async function resolveCandidateSettings(
   db: Queryable,
   appSecret: string,
@@ -171,7 +234,11 @@ export async function resolveCandidateSettings(
 ): Promise<ResolvedSharePointSettings> {
   const data = settingsBody.parse(input);
   const needsStored = !data.password || !data.clientSecret;
-  const row = needsStored ? await readRow(db) : undefined;
+  const stored = needsStored ? await readRow(db) : undefined;
+  const storedFor = (field: SecretField) =>
+    stored && sharePointDestination(stored, field) === sharePointDestination(data, field)
+      ? stored
+      : undefined;
   return {
     siteUrl: data.siteUrl,
     availabilityListName: data.availabilityListName,
@@ -181,9 +248,8 @@ export async function resolveCandidateSettings(
     tenantId: data.tenantId,
     clientId: data.clientId,
     username: data.username,
-    clientSecret:
-      data.clientSecret || decryptField(appSecret, row?.clientSecretEncrypted ?? null, 'clientSecret'),
-    password: data.password || decryptField(appSecret, row?.passwordEncrypted ?? null, 'password'),
+    clientSecret: data.clientSecret || decryptField(appSecret, storedFor('clientSecret'), 'clientSecret'),
+    password: data.password || decryptField(appSecret, storedFor('password'), 'password'),
   };
 }
 
@@ -213,6 +279,13 @@ export async function testConnection(
   } catch (error) {
     if (error instanceof StoredSecretError) return { success: false, message: error.message };
     throw error;
+  }
+  const typed = settingsBody.parse(input);
+  if (!settings.clientSecret && !settings.password && !typed.clientSecret && !typed.password) {
+    const row = await readRow(db);
+    if (row?.clientSecretEncrypted || row?.passwordEncrypted) {
+      return { success: false, message: STORED_ELSEWHERE_MESSAGE };
+    }
   }
 
   let timer: NodeJS.Timeout | undefined;

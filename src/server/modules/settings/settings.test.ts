@@ -7,7 +7,12 @@ import {
   type ResolvedSharePointSettings,
   unavailableConnectionTester,
 } from './connection';
-import { loadSharePointSettings, StoredSecretError } from './service';
+import {
+  loadSharePointSettings,
+  STORED_ELSEWHERE_MESSAGE,
+  StoredSecretError,
+  sharePointDestination,
+} from './service';
 
 const PASSWORD = 'Sp-Password-9f1c2e';
 const CLIENT_SECRET = 'Client~Secret~77ab31';
@@ -104,6 +109,8 @@ describe('before anything is saved', () => {
       username: '',
       hasPassword: false,
       hasClientSecret: false,
+      passwordCleared: false,
+      clientSecretCleared: false,
     });
   });
 
@@ -173,20 +180,35 @@ describe('saving and secrets', () => {
     const response = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
     expect(response.statusCode).toBe(200);
     const { clientSecret: _c, password: _p, ...plain } = valid;
-    expect(response.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true });
+    const flags = {
+      hasPassword: true,
+      hasClientSecret: true,
+      passwordCleared: false,
+      clientSecretCleared: false,
+    };
+    expect(response.json()).toEqual({ ...plain, ...flags });
     expect(response.body).not.toContain(PASSWORD);
     expect(response.body).not.toContain(CLIENT_SECRET);
 
     const [row] = await storedRows(t);
     expect(JSON.stringify(row)).not.toContain(PASSWORD);
     expect(JSON.stringify(row)).not.toContain(CLIENT_SECRET);
-    expect(row!.passwordEncrypted).toMatch(/^v1\./);
+    expect(row!.passwordEncrypted).toMatch(/^v2\./);
     const key = deriveKey(t.ctx.appSecret, 'sharepoint-settings');
-    expect(decryptSecret(key, row!.passwordEncrypted!)).toBe(PASSWORD);
-    expect(decryptSecret(key, row!.clientSecretEncrypted!)).toBe(CLIENT_SECRET);
+    expect(decryptSecret(key, row!.passwordEncrypted!, sharePointDestination(valid, 'password'))).toBe(
+      PASSWORD,
+    );
+    expect(
+      decryptSecret(key, row!.clientSecretEncrypted!, sharePointDestination(valid, 'clientSecret')),
+    ).toBe(CLIENT_SECRET);
+    // sealed to their tenant, app and site: they open for no other
+    const elsewhere = { ...valid, siteUrl: 'https://evil.example/sites/arts' };
+    expect(() =>
+      decryptSecret(key, row!.clientSecretEncrypted!, sharePointDestination(elsewhere, 'clientSecret')),
+    ).toThrow();
 
     const get = await call(t, 'GET', '/api/sharepoint/settings', staffCookie);
-    expect(get.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true });
+    expect(get.json()).toEqual({ ...plain, ...flags });
     expect(get.body).not.toContain(PASSWORD);
   });
 
@@ -238,6 +260,61 @@ describe('saving and secrets', () => {
     await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
   });
 
+  it.each([
+    ['tenant', { tenantId: '99999999-2222-3333-4444-555555555555' }],
+    ['client', { clientId: 'ffffffff-bbbb-cccc-dddd-eeeeeeeeeeee' }],
+    ['site', { siteUrl: 'https://fabrikam.sharepoint.com/sites/arts' }],
+  ])('changing the %s without the secrets clears both, and the answer says so', async (_what, change) => {
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+    const response = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {
+      ...valid,
+      ...change,
+      password: '',
+      clientSecret: '',
+    });
+    expect(response.json()).toMatchObject({
+      hasPassword: false,
+      hasClientSecret: false,
+      passwordCleared: true,
+      clientSecretCleared: true,
+    });
+    const [row] = await storedRows(t);
+    expect(row).toMatchObject({ passwordEncrypted: null, clientSecretEncrypted: null });
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+  });
+
+  it('changing the username clears the password only; a new secret typed with the change is kept', async () => {
+    const renamed = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {
+      ...valid,
+      username: 'other@contoso.org',
+      password: '',
+      clientSecret: '',
+    });
+    expect(renamed.json()).toMatchObject({
+      hasPassword: false,
+      passwordCleared: true,
+      hasClientSecret: true,
+      clientSecretCleared: false,
+    });
+    const moved = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, {
+      ...valid,
+      tenantId: '99999999-2222-3333-4444-555555555555',
+    });
+    expect(moved.json()).toMatchObject({
+      hasPassword: true,
+      hasClientSecret: true,
+      clientSecretCleared: false,
+    });
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+  });
+
+  it('a row pointed at another site behind the service’s back does not open its secrets', async () => {
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+    await t.ctx.db.update(sharepointSettings).set({ siteUrl: 'https://evil.example/sites/arts' });
+    await expect(loadSharePointSettings(t.ctx.db, t.ctx.appSecret)).rejects.toBeInstanceOf(StoredSecretError);
+    await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
+  });
+
   it('stays a single row', async () => {
     expect(await storedRows(t)).toHaveLength(1);
   });
@@ -253,28 +330,50 @@ describe('saving and secrets', () => {
 });
 
 describe('test connection with a connector', () => {
-  it('uses the stored secrets when the typed ones are blank, and saves nothing', async () => {
+  it('uses the stored secrets when the typed ones are blank and the destination is the stored one, and saves nothing', async () => {
     await call(t2, 'POST', '/api/sharepoint/settings', staff2, valid);
     const [before] = await storedRows(t2);
     testerSaw = [];
     testerBehaviour = async () => ({ success: true, message: '' });
     const response = await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, {
       ...valid,
-      siteUrl: 'https://contoso.sharepoint.com/sites/try',
+      bookingsListName: 'Bookings 2027',
       password: '',
       clientSecret: '',
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, message: 'Connection to SharePoint successful!' });
-    expect(testerSaw).toEqual([
-      {
-        ...valid,
-        siteUrl: 'https://contoso.sharepoint.com/sites/try',
-        password: PASSWORD,
-        clientSecret: CLIENT_SECRET,
-      },
-    ]);
+    expect(testerSaw).toEqual([{ ...valid, bookingsListName: 'Bookings 2027' }]);
     expect(await storedRows(t2)).toEqual([before]);
+  });
+
+  it.each([
+    ['another site', { siteUrl: 'https://evil.example/sites/try' }],
+    ['another tenant', { tenantId: 'evil.onmicrosoft.com' }],
+    ['another client', { clientId: 'ffffffff-bbbb-cccc-dddd-eeeeeeeeeeee' }],
+  ])('never carries the stored secrets to %s: the tester is not even asked', async (_what, change) => {
+    testerSaw = [];
+    testerBehaviour = async () => ({ success: true, message: '' });
+    const response = await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, {
+      ...valid,
+      ...change,
+      password: '',
+      clientSecret: '',
+    });
+    expect(response.json()).toEqual({ success: false, message: STORED_ELSEWHERE_MESSAGE });
+    expect(testerSaw).toEqual([]);
+  });
+
+  it('another username: the stored client secret goes along, the stored password does not', async () => {
+    testerSaw = [];
+    testerBehaviour = async () => ({ success: true, message: '' });
+    await call(t2, 'POST', '/api/sharepoint/test-connection-with-credentials', staff2, {
+      ...valid,
+      username: 'other@contoso.org',
+      password: '',
+      clientSecret: '',
+    });
+    expect(testerSaw).toEqual([{ ...valid, username: 'other@contoso.org', password: '' }]);
   });
 
   it('uses typed secrets when given', async () => {

@@ -6,7 +6,7 @@ import {
   type SmtpSecurity,
 } from '@shared/schemas/reminders';
 import { Mail, Save } from 'lucide-react';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -29,11 +29,14 @@ interface EmailFormValues {
   username: string;
   password: string;
   fromAddress: string;
-  portalUrl: string;
   autoEnabled: boolean;
   autoDay: string;
   autoMonth: 'next' | 'current';
 }
+
+/** Shown when a save dropped the stored password because it was typed for another server. */
+export const PASSWORD_CLEARED_MESSAGE =
+  'The password was cleared because the server changed: enter it again.';
 
 const SECURITY_LABELS: Record<SmtpSecurity, string> = {
   starttls: 'STARTTLS (port 587)',
@@ -49,8 +52,6 @@ function formFrom(saved: ReminderSettingsResponse): EmailFormValues {
     username: saved.username,
     password: '',
     fromAddress: saved.fromAddress,
-    // a first setup suggests the address this page was opened at
-    portalUrl: saved.portalUrl || (saved.host ? '' : window.location.origin),
     autoEnabled: saved.autoEnabled,
     autoDay: String(saved.autoDay),
     autoMonth: saved.autoMonth,
@@ -106,6 +107,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
     reValidateMode: 'onChange',
   });
   const { errors } = form.formState;
+  const [passwordCleared, setPasswordCleared] = useState(false);
 
   useEffect(() => {
     form.reset(formFrom(saved));
@@ -115,9 +117,12 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
     save.mutate(toBody(values), {
       onSuccess: (stored) => {
         form.reset(formFrom(stored));
+        setPasswordCleared(stored.passwordCleared);
         toast({
           title: 'Email settings saved',
-          description: 'Reminders will use these settings.',
+          description: stored.passwordCleared
+            ? PASSWORD_CLEARED_MESSAGE
+            : 'Reminders will use these settings.',
           variant: 'success',
         });
       },
@@ -131,7 +136,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
   });
 
   const field = (
-    name: 'host' | 'port' | 'username' | 'fromAddress' | 'portalUrl',
+    name: 'host' | 'port' | 'username' | 'fromAddress',
     label: string,
     extra: {
       description?: string;
@@ -227,11 +232,33 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
               {...form.register('password')}
             />
           </FormField>
+          {passwordCleared ? (
+            <p
+              role="status"
+              data-testid="password-cleared"
+              className="rounded-md border border-warning/50 bg-warning/10 p-3 text-sm md:col-span-2"
+            >
+              {PASSWORD_CLEARED_MESSAGE} A stored password is only ever sent to the server, port, encryption
+              and username it was entered for.
+            </p>
+          ) : null}
           {field('fromAddress', 'Sender address', { type: 'email', placeholder: 'portal@example.org' })}
-          {field('portalUrl', 'Portal address', {
-            type: 'url',
-            description: 'Where facilitators open the portal; reminders link to their calendar there.',
-          })}
+          <div className="grid content-start gap-1.5">
+            <p className="font-medium text-sm">Portal address</p>
+            {saved.portalUrl ? (
+              <p className="break-all text-sm" data-testid="portal-address">
+                {saved.portalUrl}
+              </p>
+            ) : (
+              <p className="text-destructive text-sm" data-testid="portal-address">
+                Not set: reminders cannot be sent until the portal&rsquo;s PUBLIC_URL is set.
+              </p>
+            )}
+            <p className="text-muted-foreground text-sm">
+              Reminders link to the calendar here. It is the portal&rsquo;s PUBLIC_URL, set where the portal
+              is installed, not on this page.
+            </p>
+          </div>
 
           <fieldset className="grid gap-4 rounded-md border p-4 md:col-span-2">
             <legend className="px-1 font-medium text-sm">Automatic reminder</legend>

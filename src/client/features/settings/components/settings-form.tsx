@@ -53,12 +53,24 @@ const resolver: Resolver<SettingsFormValues> = async (values) => {
   return { values: {}, errors };
 };
 
+/** What a save says when it dropped stored secrets typed for another tenant, client, site or account. */
+export function clearedSecretsMessage(stored: SettingsResponse): string | null {
+  if (stored.clientSecretCleared && stored.passwordCleared)
+    return 'The client secret and password were cleared because the tenant, client or site changed: enter them again.';
+  if (stored.clientSecretCleared)
+    return 'The client secret was cleared because the tenant, client or site changed: enter it again.';
+  if (stored.passwordCleared)
+    return 'The password was cleared because the tenant, client, site or username changed: enter it again.';
+  return null;
+}
+
 type TextField = Exclude<keyof SettingsFormValues, 'clientSecret' | 'password'>;
 
 export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   const save = useSaveSettings();
   const test = useTestConnection();
   const [connection, setConnection] = useState<ConnectionState>({ kind: 'idle' });
+  const [clearedNote, setClearedNote] = useState<string | null>(null);
 
   const form = useForm<SettingsFormValues>({
     resolver,
@@ -78,9 +90,11 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
       onSuccess: (stored) => {
         // secrets blank again; the flags now say what is stored
         form.reset(formFrom(stored));
+        const cleared = clearedSecretsMessage(stored);
+        setClearedNote(cleared);
         toast({
           title: 'Settings saved',
-          description: 'Your SharePoint settings have been saved successfully.',
+          description: cleared ?? 'Your SharePoint settings have been saved successfully.',
           variant: 'success',
         });
       },
@@ -193,6 +207,16 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
           </div>
           {text('username', 'Username', { description: 'Optional service account.' })}
           {secret('password', 'Password', saved.hasPassword, 'password')}
+          {clearedNote ? (
+            <p
+              role="status"
+              data-testid="secrets-cleared"
+              className="rounded-md border border-warning/50 bg-warning/10 p-3 text-sm md:col-span-2"
+            >
+              {clearedNote} A stored secret is only ever used with the tenant, client and site it was entered
+              for.
+            </p>
+          ) : null}
           <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-muted-foreground text-sm md:col-span-2">
             <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
             Username and password sign-in does not work for accounts with multi-factor authentication (MFA).
@@ -207,7 +231,8 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
             <h2 className="text-lg">Connection</h2>
           </CardTitle>
           <CardDescription>
-            Test the settings as typed before saving. Blank secrets are tested with the stored ones.
+            Test the settings as typed before saving. Blank secrets are tested with the stored ones, as long
+            as the tenant, client and site are the stored ones.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
