@@ -87,10 +87,9 @@ export function createLoginThrottle(
       }
       const row = await reserve(accountKey(account), account, limits.perAccount, limits.accountPauseMs, at);
       taken.push(accountKey(account));
-      const pausedUntil = row.blockedUntil ? new Date(row.blockedUntil).getTime() : 0;
       // The attempt that starts a pause goes ahead: one attempt per pause, so the delay stays short.
-      const pausedBefore = pausedUntil > at.getTime() && pausedUntil !== at.getTime() + limits.accountPauseMs;
-      if (pausedBefore && earlierPairFailures > 0) return refuse(pausedUntil);
+      const pausedBefore = row.previousBlockedUntil ? new Date(row.previousBlockedUntil).getTime() : 0;
+      if (pausedBefore > at.getTime() && earlierPairFailures > 0) return refuse(pausedBefore);
       return 0;
     },
 
@@ -119,6 +118,7 @@ export function createLoginThrottle(
     const restart = sql`(t.window_started_at < ${windowStart} and not coalesce(t.blocked_until > ${current}, false))`;
     const counted = sql`(case when ${restart} then 1 else t.failures + 1 end)`;
     const result = await db.execute(sql`
+      with previous as (select blocked_until from login_throttle where key = ${key})
       insert into login_throttle as t (key, account, failures, window_started_at, blocked_until)
       values (${key}, ${account}, 1, ${current}, case when 1 > ${limit} then ${block} else null end)
       on conflict (key) do update set
@@ -128,10 +128,18 @@ export function createLoginThrottle(
           when t.blocked_until > ${current} then t.blocked_until
           when ${counted} > ${limit} then ${block}
           else null end
-      returning failures, blocked_until`);
-    const [row] = (result as unknown as { rows: { failures: number; blocked_until: string | Date | null }[] })
-      .rows;
-    return { failures: Number(row?.failures ?? 0), blockedUntil: row?.blocked_until ?? null };
+      returning failures, blocked_until, (select blocked_until from previous) as previous_blocked_until`);
+    type Row = {
+      failures: number;
+      blocked_until: string | Date | null;
+      previous_blocked_until: string | Date | null;
+    };
+    const [row] = (result as unknown as { rows: Row[] }).rows;
+    return {
+      failures: Number(row?.failures ?? 0),
+      blockedUntil: row?.blocked_until ?? null,
+      previousBlockedUntil: row?.previous_blocked_until ?? null,
+    };
   }
 
   async function release(key: string) {

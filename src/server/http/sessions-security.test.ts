@@ -493,6 +493,7 @@ const VALID: Record<string, (f: Fixture) => Target> = {
     payload: { username: a.username, password: 'csrf-pass-3', role: 'staff' },
   }),
   'DELETE /api/staff/users/:id': () => ({ who: 'staff', id: a.id }),
+  'POST /api/staff/users/:id/unlock': () => ({ who: 'staff', id: a.id }),
   'POST /api/availability': () => ({ who: 'a', payload: { date: '2026-12-01', status: 'unavailable' } }),
   'POST /api/availability/bulk': () => ({
     who: 'a',
