@@ -113,6 +113,15 @@ export function redactFeedToken(url: string): string {
   return url.replace(/(\/api\/calendar-feed\/)[^/?#]+\.ics/, '$1[redacted].ics');
 }
 
+/**
+ * A hop count believes that many proxies nearest to us (what Fastify does with a number, which its
+ * types do not declare); a list believes only those proxies; never every hop.
+ */
+function trustProxyOption(trust: Config['TRUST_PROXY']) {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: {
@@ -133,12 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 256 * 1024,
-    // A hop count believes that many proxies nearest to us (what Fastify does with a number, whose
-    // type it does not declare); a list believes only those proxies.
-    trustProxy:
-      typeof config.TRUST_PROXY === 'number'
-        ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.TRUST_PROXY)
-        : config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     // Per-request lines only when debugging; errors are always logged by our error handler.
     logController: new LogController({
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',

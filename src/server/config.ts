@@ -34,7 +34,8 @@ export function parseTrustProxy(text: string): false | number | string[] | { err
   const entries = value.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
     const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
-    if (!valid) return { error: `"${entry}" is not an address or CIDR range (use false, a hop count, or a list)` };
+    if (!valid)
+      return { error: `"${entry}" is not an address or CIDR range (use false, a hop count, or a list)` };
   }
   return entries;
 }

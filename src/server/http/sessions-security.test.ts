@@ -799,7 +799,9 @@ describe('login throttling (per account and per address)', () => {
     // far past every account limit, and on through the pauses, for longer than any window
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < THROTTLE.perAccount * 2; i++) {
-        expect([401, 429]).toContain((await attempt(owner.username, `guess-${round}-${i}`, attacker)).statusCode);
+        expect([401, 429]).toContain(
+          (await attempt(owner.username, `guess-${round}-${i}`, attacker)).statusCode,
+        );
       }
       expect((await attempt(owner.username, 'besieged-pass-1', attacker)).statusCode).toBe(429);
       const elsewhere = await attempt(owner.username, 'besieged-pass-1', `10.11.1.${round + 1}`);
@@ -813,7 +815,8 @@ describe('login throttling (per account and per address)', () => {
     // every address stays under its own limit, the account goes far past its limit
     for (let i = 0; i < THROTTLE.perAccount * 3; i++) {
       const address = `10.12.0.${i + 1}`;
-      for (let j = 0; j < THROTTLE.perAccountAddress - 1; j++) await attempt(owner.username, 'guess-x1', address);
+      for (let j = 0; j < THROTTLE.perAccountAddress - 1; j++)
+        await attempt(owner.username, 'guess-x1', address);
     }
     const slowed = await attempt(owner.username, 'sprayed-pass-1', '10.12.0.1');
     expect(slowed.statusCode).toBe(429);
@@ -834,9 +837,9 @@ describe('login throttling (per account and per address)', () => {
     const unlockUrl = `/api/staff/users/${user.id}/unlock`;
     expect((await send(t, 'POST', unlockUrl, { cookie: facilitatorCookie })).statusCode).toBe(403);
     expect((await send(t, 'POST', unlockUrl)).statusCode).toBe(401);
-    expect((await send(t, 'POST', '/api/staff/users/999999/unlock', { cookie: staffCookie })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await send(t, 'POST', '/api/staff/users/999999/unlock', { cookie: staffCookie })).statusCode,
+    ).toBe(404);
     const unlocked = await send(t, 'POST', unlockUrl, { cookie: staffCookie });
     expect(unlocked.statusCode).toBe(200);
     expect(unlocked.json()).toEqual({ message: 'Sign-in pauses cleared for locked-out@example.org' });
@@ -902,6 +905,28 @@ describe('login throttling (per account and per address)', () => {
     }
     advance(THROTTLE.blockMs + 1000);
     expect((await attempt(user.username, 'parallel-pass-1', '10.8.0.1')).statusCode).toBe(200);
+  });
+
+  it('behind one trusted proxy, a forged X-Forwarded-For does not change the address the limits count', async () => {
+    // The proxy appends the address it saw to whatever the client sent: only that last hop is believed.
+    const client = '203.0.113.40';
+    const viaProxy = (forged: string, payload: unknown) =>
+      send(secure, 'POST', '/api/auth/staff-login', {
+        payload,
+        headers: { 'x-forwarded-for': `${forged}, ${client}` },
+      });
+    for (let i = 0; i < THROTTLE.perAddress; i++) {
+      const guess = { username: `forger-${i}@example.org`, password: 'wrong-guess' };
+      expect((await viaProxy(`198.18.0.${i + 1}`, guess)).statusCode).toBe(401);
+    }
+    // a fresh forged address does not escape the pause of the real one
+    expect((await viaProxy('198.18.1.1', STAFF)).statusCode).toBe(429);
+    // another real client behind the same proxy is not affected
+    const other = await send(secure, 'POST', '/api/auth/staff-login', {
+      payload: STAFF,
+      headers: { 'x-forwarded-for': '198.18.1.1, 203.0.113.41' },
+    });
+    expect(other.statusCode).toBe(200);
   });
 
   it('uses the forwarded address behind a trusted proxy, so one client cannot pause everyone', async () => {
