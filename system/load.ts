@@ -456,6 +456,8 @@ async function startEnvironment(options: LoadOptions): Promise<Environment> {
         ...(environment.dataDir ? { dataDir: environment.dataDir } : {}),
         ...(environment.databaseUrl ? { databaseUrl: environment.databaseUrl } : {}),
         env,
+        // a fresh PGlite data directory (initdb) takes over a minute on a busy shared machine
+        startTimeout: 150_000,
       };
       environment.portals.push(
         options.tuning
