@@ -6,6 +6,7 @@
  * The figures are printed; they are not asserted (two shared cores make them noisy).
  */
 import { afterAll, describe, expect, test } from 'vitest';
+import { DEFAULT_BUDGETS } from '../src/server/http/request-limits';
 import { failures, formatReport, type LoadOptions, type LoadReport, runLoad } from './load';
 
 const SHORT: Omit<LoadOptions, 'db'> = {
@@ -51,7 +52,7 @@ describe('load: nothing acknowledged is lost or duplicated', () => {
     expect(abuse.limited).toBeGreaterThan(0);
     expect(abuse.other).toBe(0);
     // at most the day-write budget (two windows' worth across a window edge)
-    expect(abuse.daysWritten).toBeLessThanOrEqual(2 * 4000);
+    expect(abuse.daysWritten).toBeLessThanOrEqual(2 * DEFAULT_BUDGETS.dayWrites.max);
     const baseline = pgliteBaseline;
     if (!baseline) return;
     for (const kind of report.kinds) {
