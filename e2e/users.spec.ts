@@ -366,6 +366,39 @@ test.describe('user management', () => {
     expect(login.status()).toBe(401);
   });
 
+  test('clear sign-in pauses: a facilitator paused after failed sign-ins can sign in again', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator({ displayName: 'Paused Person' });
+    // failures from this address pause the account for it (five by default)
+    for (let i = 0; i < 5; i++) {
+      const failed = await page.request.post('/api/login', {
+        data: { username: user.username, password: `wrong-guess-${i}` },
+      });
+      expect(failed.status()).toBe(401);
+    }
+    const paused = await page.request.post('/api/login', {
+      data: { username: user.username, password: user.password },
+    });
+    expect(paused.status()).toBe(429);
+
+    await openUsers(page);
+    await row(page, user.username)
+      .getByRole('button', { name: 'Clear sign-in pauses of Paused Person' })
+      .click();
+    await expect(toastLocator(page)).toContainText('Sign-in pauses cleared');
+    await expect(toastLocator(page)).toContainText(`Sign-in pauses cleared for ${user.username}`);
+    await checkScreen(page, testInfo, 'users-unlocked');
+
+    const api = await staffApi();
+    const login = await api.post('/api/login', {
+      data: { username: user.username, password: user.password },
+    });
+    await api.dispose();
+    expect(login.status()).toBe(200);
+  });
+
   test('delete error: a user already gone shows "Error" with the server message', {
     tag: '@desktop-only',
   }, async ({ page, makeFacilitator }) => {

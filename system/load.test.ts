@@ -6,7 +6,8 @@
  * The figures are printed; they are not asserted (two shared cores make them noisy).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { failures, formatReport, type LoadOptions, runLoad } from './load';
+import { DEFAULT_BUDGETS } from '../src/server/http/request-limits';
+import { failures, formatReport, type LoadOptions, type LoadReport, runLoad } from './load';
 
 const SHORT: Omit<LoadOptions, 'db'> = {
   durationSeconds: Number(process.env.LOAD_TEST_SECONDS ?? 7),
@@ -23,9 +24,12 @@ afterAll(() => {
   if (printed.length > 0) process.stdout.write(`\n${printed.join('\n\n')}\n`);
 });
 
+let pgliteBaseline: LoadReport | undefined;
+
 describe('load: nothing acknowledged is lost or duplicated', () => {
   test('PGlite', async () => {
     const report = await runLoad({ ...SHORT, db: 'pglite' });
+    pgliteBaseline = report;
     printed.push(formatReport(report));
     expect(failures(report)).toEqual([]);
     expect(report.expected409).toBeGreaterThan(0);
@@ -36,5 +40,27 @@ describe('load: nothing acknowledged is lost or duplicated', () => {
     printed.push(formatReport(report));
     expect(failures(report)).toEqual([]);
     expect(report.expected409).toBeGreaterThan(0);
+  });
+
+  // The same load with one facilitator looping 800-day bulk updates and ignoring 429s: the request
+  // budgets refuse most of them, and nobody else's median time more than doubles.
+  test('PGlite, with an abusive facilitator', async () => {
+    const report = await runLoad({ ...SHORT, db: 'pglite', abusers: 1 });
+    printed.push(formatReport(report));
+    expect(failures(report)).toEqual([]);
+    const abuse = report.abuse!;
+    expect(abuse.limited).toBeGreaterThan(0);
+    expect(abuse.other).toBe(0);
+    // at most the day-write budget (two windows' worth across a window edge)
+    expect(abuse.daysWritten).toBeLessThanOrEqual(2 * DEFAULT_BUDGETS.dayWrites.max);
+    const baseline = pgliteBaseline;
+    if (!baseline) return;
+    for (const kind of report.kinds) {
+      const before = baseline.kinds.find((k) => k.kind === kind.kind);
+      if (!before || before.requests === 0 || kind.requests === 0) continue;
+      expect(kind.p50, `${kind.kind}: p50 ${kind.p50} ms against ${before.p50} ms`).toBeLessThanOrEqual(
+        2 * before.p50,
+      );
+    }
   });
 });

@@ -4,6 +4,7 @@
  *
  *   npm run load -- [--duration 30] [--facilitators 20] [--staff 4] [--db pglite|postgres|both]
  *                   [--instances 1] [--in-flight 2] [--max-in-flight 32] [--think ms] [--warmup 2] [--no-sharepoint]
+ *                   [--abusers 1]
  *
  * Each run: a SharePoint emulator in this process (the portal's GRAPH_BASE_URL / AUTHORITY_HOST point
  * at it), one or more portal processes on a fresh database (PGlite in a temporary DATA_DIR, or a
@@ -20,6 +21,10 @@
  *  - every staff user reads the month grid as the dashboard does (availabilities, bookings and users
  *    at once), the month's notes, and now and then writes a note.
  * In-flight requests are bounded per virtual user (`--in-flight` lanes each) and in total.
+ * With `--abusers n`, n more facilitators (accounts without a freelancer ID, so nothing of theirs goes
+ * to SharePoint) loop 800-day bulk updates back to back on their own lanes, outside the in-flight cap,
+ * and carry on through 429s without waiting: the request budgets must keep everyone else's times.
+ * Their requests are counted apart (`abuse` in the report) and their days are not checked.
  *
  * Afterwards: the outbox is left to drain and the emulator's Availability list must hold exactly one
  * item per saved day with the day's values; the portals are stopped (SIGTERM, exit code 0) and the
@@ -83,6 +88,21 @@ export interface LoadOptions {
   during?: (context: { emulator: RunningEmulator }) => Promise<void>;
   /** progress lines (default: none) */
   log?: (line: string) => void;
+  /** facilitators looping 800-day bulk updates, ignoring 429s (default 0) */
+  abusers?: number;
+}
+
+/** The abusers' requests: how many, how many were written and how many refused (429). */
+export interface AbuseFigures {
+  abusers: number;
+  requests: number;
+  accepted: number;
+  limited: number;
+  /** days the accepted updates wrote */
+  daysWritten: number;
+  p50: number;
+  /** any other answer or network failure */
+  other: number;
 }
 
 export interface KindFigures {
@@ -112,6 +132,8 @@ export interface LoadReport {
   slowest: Array<{ kind: string; ms: number; at: number }>;
   /** requests of the warm-up seconds before the timed phase (checked, not timed) */
   warmup: { seconds: number; requests: number; maxMs: number };
+  /** the abusive facilitators' requests, when there were any */
+  abuse?: AbuseFigures;
   /** unexpected answers and network failures, with a few examples */
   errors: number;
   errorSamples: string[];
@@ -434,6 +456,8 @@ async function startEnvironment(options: LoadOptions): Promise<Environment> {
         ...(environment.dataDir ? { dataDir: environment.dataDir } : {}),
         ...(environment.databaseUrl ? { databaseUrl: environment.databaseUrl } : {}),
         env,
+        // a fresh PGlite data directory (initdb) takes over a minute on a busy shared machine
+        startTimeout: 150_000,
       };
       environment.portals.push(
         options.tuning
@@ -467,7 +491,7 @@ async function seedAccounts(
   environment: Environment,
   days: string[],
   random: () => number,
-): Promise<{ admin: ApiClient; facilitators: Facilitator[]; staff: StaffUser[] }> {
+): Promise<{ admin: ApiClient; facilitators: Facilitator[]; staff: StaffUser[]; abusers: StaffUser[] }> {
   const { emulator, portals } = environment;
   const admin = await new ApiClient(portals[0]!.url).login(SYSTEM_STAFF.username, SYSTEM_STAFF.password, {
     staff: true,
@@ -576,19 +600,39 @@ async function seedAccounts(
       staff[i] = { baseUrl, cookie: client.cookie };
     },
   );
-  return { admin, facilitators, staff };
+  const abusers: StaffUser[] = [];
+  for (let i = 0; i < (options.abusers ?? 0); i++) {
+    const username = `load-${run}-a${i}@example.org`;
+    const password = `load-abuser-password-${i}`;
+    const created = await admin.request('POST', '/api/staff/users', {
+      username,
+      password,
+      displayName: `Load Abuser ${i}`,
+      role: 'facilitator',
+    });
+    if (created.status !== 201) throw new Error(`creating ${username}: ${created.status}`);
+    const baseUrl = portals[i % portals.length]!.url;
+    const client = await new ApiClient(baseUrl).login(username, password);
+    abusers.push({ baseUrl, cookie: client.cookie });
+  }
+  return { admin, facilitators, staff, abusers };
 }
 
 interface TimedPhase {
   recorder: Recorder;
   ledger: Ledger;
   elapsedSeconds: number;
+  abuse?: AbuseFigures;
 }
+
+/** 800 days from here on (MAX_BULK_DAYS), far from the month everyone else works on. */
+const ABUSE_FROM = '2030-01-01';
+const ABUSE_TO = '2032-03-10';
 
 async function timedPhase(
   options: LoadOptions,
   environment: Environment,
-  people: { facilitators: Facilitator[]; staff: StaffUser[] },
+  people: { facilitators: Facilitator[]; staff: StaffUser[]; abusers: StaffUser[] },
   days: string[],
   random: () => number,
 ): Promise<TimedPhase> {
@@ -832,8 +876,44 @@ async function timedPhase(
     }
   }
 
+  const abuse: AbuseFigures = {
+    abusers: people.abusers.length,
+    requests: 0,
+    accepted: 0,
+    limited: 0,
+    daysWritten: 0,
+    p50: 0,
+    other: 0,
+  };
+  const abuseTimes: number[] = [];
+  // No think time, no cap, no respect for Retry-After: whatever the budgets let through is written.
+  async function abuserLane(a: StaffUser, lane: number) {
+    for (let n = 0; running(); n++) {
+      const started = performance.now();
+      const answer = await send(a.baseUrl, a.cookie, 'POST', '/api/availability/bulk', {
+        startDate: ABUSE_FROM,
+        endDate: ABUSE_TO,
+        daysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+        status: STATUSES[(n + lane) % STATUSES.length],
+        notes: `abuse ${lane} #${n}`,
+      });
+      if (started < recorder.measureFrom) continue;
+      abuse.requests++;
+      abuseTimes.push(performance.now() - started);
+      if (typeof answer === 'string') abuse.other++;
+      else if (answer.status === 200) {
+        abuse.accepted++;
+        abuse.daysWritten += (answer.body as { updated: number }).updated;
+      } else if (answer.status === 429) abuse.limited++;
+      else abuse.other++;
+    }
+  }
+
   const lanes: Promise<unknown>[] = [];
   for (const f of people.facilitators) for (let i = 0; i < perUser; i++) lanes.push(facilitatorLane(f));
+  people.abusers.forEach((a) => {
+    for (let i = 0; i < perUser; i++) lanes.push(abuserLane(a, i));
+  });
   people.staff.forEach((s, i) => {
     lanes.push(staffLane(s, i));
   });
@@ -843,7 +923,11 @@ async function timedPhase(
   await Promise.all(lanes);
   await faults;
   const elapsedSeconds = (performance.now() - started) / 1000;
-  return { recorder, ledger, elapsedSeconds };
+  abuse.p50 = percentile(
+    abuseTimes.sort((x, y) => x - y),
+    50,
+  );
+  return { recorder, ledger, elapsedSeconds, ...(people.abusers.length > 0 ? { abuse } : {}) };
 }
 
 interface DayRow extends DayValues {
@@ -1093,6 +1177,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       perUserInFlight: options.perUserInFlight ?? 2,
       maxInFlight: options.maxInFlight ?? 32,
       elapsedSeconds: phase.elapsedSeconds,
+      ...(phase.abuse ? { abuse: phase.abuse } : {}),
       kinds,
       total,
       expected409: recorder.expected409,
@@ -1161,6 +1246,13 @@ export function formatReport(report: LoadReport): string {
           : ''),
     );
   }
+  if (report.abuse) {
+    const a = report.abuse;
+    lines.push(
+      `  abusive facilitators: ${a.abusers}, looping 800-day bulk updates: ${a.requests} requests (p50 ${a.p50.toFixed(1)} ms), ` +
+        `${a.accepted} written (${a.daysWritten} days), ${a.limited} refused with 429, ${a.other} other answers`,
+    );
+  }
   for (const sample of report.errorSamples) lines.push(`  error: ${sample}`);
   for (const problem of report.problems) lines.push(`  problem: ${problem}`);
   return lines.join('\n');
@@ -1219,6 +1311,7 @@ async function cli() {
     thinkMs: args.includes('--think') ? number('think', 100) : 0,
     warmupSeconds: args.includes('--warmup') ? Number(option('warmup', '2')) : 2,
     checkSharePoint: !args.includes('--no-sharepoint'),
+    abusers: args.includes('--abusers') ? Number(option('abusers', '1')) : 0,
     log: (line: string) => process.stderr.write(`[load] ${line}\n`),
   };
   const dbs = which === 'both' ? (['pglite', 'postgres'] as const) : [which as 'pglite' | 'postgres'];

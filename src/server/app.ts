@@ -26,6 +26,7 @@ import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { crossSiteGuard } from './http/cross-site';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
 import { createListCache } from './http/list-cache';
+import { type Budgets, createRequestLimits, registerRequestLimits } from './http/request-limits';
 import { refuseUnstorableText } from './http/text-input';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
 import { configureMail, type MailRuntimeOptions } from './mail/transport';
@@ -56,7 +57,10 @@ import {
 export interface BuildOptions {
   /** Use this database instead of opening one from the configuration (tests share nothing else). */
   database?: Database;
-  loginThrottle?: ThrottleLimits;
+  /** Sign-in failure limits replacing the defaults (tests lower them). */
+  loginThrottle?: Partial<ThrottleLimits>;
+  /** Request budgets replacing the defaults (tests lower them to reach them quickly). */
+  requestLimits?: Partial<Budgets>;
   /** Directory of the built client; defaults to dist/client. */
   clientDir?: string;
   now?: () => Date;
@@ -109,6 +113,15 @@ export function redactFeedToken(url: string): string {
   return url.replace(/(\/api\/calendar-feed\/)[^/?#]+\.ics/, '$1[redacted].ics');
 }
 
+/**
+ * A hop count believes that many proxies nearest to us (what Fastify does with a number, which its
+ * types do not declare); a list believes only those proxies; never every hop.
+ */
+function trustProxyOption(trust: Config['TRUST_PROXY']) {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: {
@@ -129,7 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 256 * 1024,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     // Per-request lines only when debugging; errors are always logged by our error handler.
     logController: new LogController({
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
@@ -157,7 +170,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     appSecret,
     // Sessions and the login throttle keep time by the app's clock, so expiry and pauses follow `now`.
     sessions: createSessionStore(database.db, appSecret, now),
-    loginThrottle: createLoginThrottle(database.db, options.loginThrottle ?? DEFAULT_THROTTLE, now),
+    loginThrottle: createLoginThrottle(database.db, { ...DEFAULT_THROTTLE, ...options.loginThrottle }, now),
+    limits: createRequestLimits(database.db, options.requestLimits, now),
     log: app.log,
     lists: createListCache(database.db, options.listCacheBytes),
     now,
@@ -272,6 +286,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (shuttingDown) reply.header('connection', 'close');
     return payload;
   });
+
+  // before any route: it gives state-changing routes without a budget of their own the write budget
+  await registerRequestLimits(app, ctx.limits);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -14,6 +14,32 @@ const validTimeZone = z.string().refine((zone) => {
   }
 }, 'must be an IANA time zone such as Europe/London');
 
+/**
+ * Which proxies in front of the portal are believed about the client's address (X-Forwarded-For):
+ * none, the nearest `n` hops, or the proxies at these addresses. Never "every hop": then a client's
+ * own X-Forwarded-For header would choose the address the sign-in limits count.
+ */
+export function parseTrustProxy(text: string): false | number | string[] | { error: string } {
+  const value = text.trim().toLowerCase();
+  if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
+  if (value === 'true' || value === 'yes')
+    return {
+      error:
+        'true would believe every X-Forwarded-For hop, which clients can forge; give the number of proxies in front of the portal (such as 1) or their addresses',
+    };
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops <= 32 ? hops : { error: 'must be at most 32 hops' };
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid)
+      return { error: `"${entry}" is not an address or CIDR range (use false, a hop count, or a list)` };
+  }
+  return entries;
+}
+
 const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
 export interface OfficeHours {
@@ -108,7 +134,17 @@ const env = z.object({
   AUTHORITY_HOST: z.url().default('https://login.microsoftonline.com'),
   ALLOW_REGISTRATION: booleanFlag.default(false),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).default('auto'),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((text, ctx) => {
+      const parsed = parseTrustProxy(text);
+      if (typeof parsed === 'object' && !Array.isArray(parsed)) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   /** the portal's public address: links in emails, and the origin browsers must send */
   PUBLIC_URL: publicUrl.optional(),
   /** private or local networks the SMTP server may be on (an organisation's internal relay) */

@@ -4,6 +4,7 @@ import type { LoginThrottle } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { ListCache } from './http/list-cache';
+import type { RequestLimits } from './http/request-limits';
 
 /** Everything a route or job needs, built once in buildApp and passed down explicitly. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   appSecret: string;
   sessions: SessionStore;
   loginThrottle: LoginThrottle;
+  /** request budgets shared by every instance; routes name theirs in `config.rateLimit` */
+  limits: RequestLimits;
   log: FastifyBaseLogger;
   /** range lists answered from memory while their version is unchanged */
   lists: ListCache;

@@ -327,6 +327,22 @@ export function selectBulkDays(
   return eachDay(startDate, endDate).filter((date) => wanted.has(dayOfWeek(date)));
 }
 
+/**
+ * How many days selectBulkDays would choose, without listing them, capped at `cap`: cheap for any
+ * range a request may carry (request budgets count it before the range is checked).
+ */
+export function countBulkDays(
+  startDate: DateString,
+  endDate: DateString,
+  daysOfWeek: readonly number[],
+  cap: number,
+): number {
+  const span = toDayNumber(endDate) - toDayNumber(startDate) + 1;
+  if (!(span > 0)) return 0;
+  const wanted = new Set(daysOfWeek).size;
+  return Math.min(cap, Math.ceil((Math.min(span, cap * 7) * wanted) / 7));
+}
+
 /** The bulk dialog's opening values: today to 30 days later, Monday to Friday. */
 export function defaultBulkSelection(today: DateString): {
   startDate: DateString;

@@ -170,15 +170,35 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** Failed-login counters per account and per address; shared by every instance. */
-export const loginThrottle = pgTable('login_throttle', {
-  key: text('key').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' })
-    .notNull()
-    .defaultNow(),
-  blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
-});
+/** Failed-login counters per account, per address and per account and address; shared by every instance. */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
+    /** the account a row counts for (none for an address row), so staff can clear them all */
+    account: text('account'),
+  },
+  (t) => [
+    index('login_throttle_account_idx').on(t.account),
+    index('login_throttle_window_started_at_idx').on(t.windowStartedAt),
+  ],
+);
+
+/** Request budgets (fixed windows) shared by every instance: one row per budget and caller. */
+export const requestLimits = pgTable(
+  'request_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('request_limits_resets_at_idx').on(t.resetsAt)],
+);
 
 /** Availability changes waiting to be written to SharePoint; committed with the change itself. */
 export const syncOutbox = pgTable(

@@ -165,9 +165,25 @@ describe('configuration', () => {
     [{ COOKIE_SECURE: 'sometimes' }, 'COOKIE_SECURE'],
     [{ GRAPH_BASE_URL: 'not a url' }, 'GRAPH_BASE_URL'],
     [{ INITIAL_STAFF_USERNAME: 'boss' }, 'INITIAL_STAFF_PASSWORD'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'proxy.example.org' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
   ])('names the bad variable in %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('trusts a number of proxy hops or a list of proxies, never every hop', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      '::1',
+    ]);
+    // the message says what to give instead
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/number of proxies/);
   });
 
   it('reads office hours with ranges, lists and wrap-around', () => {

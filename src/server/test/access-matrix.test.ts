@@ -226,6 +226,14 @@ const TABLE: Record<string, Variant[]> = {
       expect: staffOnly(404),
     },
   ],
+  'POST /api/staff/users/:id/unlock': [
+    {
+      name: "clear A's sign-in pauses",
+      call: (f) => ({ params: { id: f.a.id } }),
+      expect: staffOnly(200),
+    },
+    { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+  ],
   'DELETE /api/staff/users/:id': [
     { name: 'A', call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(204) },
     { name: 'the caller', call: (f) => ({ params: { id: f.staff.id } }), expect: staffOnly(400) },

@@ -291,6 +291,7 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
       role: 'facilitator',
     },
   }),
+  'POST /api/staff/users/:id/unlock': () => ({ params: { id: String(victimId) } }),
   'DELETE /api/staff/users/:id': () => ({ params: { id: String(victimId) } }),
   'GET /api/availability': (caller) => ({ query: { ...range(), userId: ownId(caller) } }),
   'POST /api/availability': (caller) => ({

@@ -2,18 +2,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changePasswordBody, loginBody, registerBody, staffLoginBody } from '../../../shared/schemas/auth';
-import { errorResponse, messageResponse } from '../../../shared/schemas/common';
+import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
 import { publicUser } from '../../../shared/schemas/users';
 import { SESSION_COOKIE } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { toPublicUser } from '../users/service';
-import { changePassword, register, signIn } from './service';
+import { changePassword, clearSignInPauses, register, signIn } from './service';
 
 const errors = {
   400: errorResponse,
   401: errorResponse,
   403: errorResponse,
+  404: errorResponse,
   409: errorResponse,
   429: errorResponse,
 };
@@ -48,7 +49,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/login',
       {
-        config: { access: 'public' },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
           summary: 'Facilitator sign-in',
@@ -71,7 +72,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/staff-login',
       {
-        config: { access: 'public' },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
           summary: 'Staff sign-in (staff role only)',
@@ -94,7 +95,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/register',
       {
-        config: { access: 'public' },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('register') },
         schema: {
           tags: ['auth'],
           summary: 'Create an account (only when ALLOW_REGISTRATION)',
@@ -149,6 +150,23 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => toPublicUser(currentUser(request)),
+    );
+
+    app.post(
+      '/api/staff/users/:id/unlock',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: "Clear an account's sign-in pauses (failed sign-ins); per-address limits stay",
+          params: idParam,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const username = await clearSignInPauses(ctx, request.params.id);
+        return { message: `Sign-in pauses cleared for ${username}` };
+      },
     );
 
     app.put(

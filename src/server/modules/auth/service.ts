@@ -3,9 +3,16 @@ import type { ChangePasswordBody, RegisterBody } from '../../../shared/schemas/a
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import type { AppContext } from '../../context';
 import { sessions, users } from '../../db/schema';
-import { AppError, badRequest, forbidden } from '../../errors';
+import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
-import { accountValues, createUser, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
+import {
+  accountValues,
+  createUser,
+  findUserById,
+  findUserByUsername,
+  STAFF_ROLE,
+  type UserRow,
+} from '../users/service';
 
 export const INVALID_LOGIN = 'Invalid username or password';
 export const INVALID_STAFF_LOGIN = 'Invalid credentials';
@@ -108,6 +115,14 @@ export async function changePassword(
     ]);
   });
   return ctx.sessions.create(user.id);
+}
+
+/** Staff clear an account's failed sign-in pauses; returns the account's username. */
+export async function clearSignInPauses(ctx: AppContext, userId: number): Promise<string> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  await ctx.loginThrottle.unlock(user.username);
+  return user.username;
 }
 
 /** Count a password check against the account and address limits; 429 with Retry-After when paused. */

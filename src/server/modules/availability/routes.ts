@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { countBulkDays } from '../../../shared/calendar';
 import {
   availability,
   bulkAvailabilityBody,
   bulkAvailabilityResult,
+  MAX_BULK_DAYS,
   saveAvailabilityBody,
   syncAllBody,
   syncAllResult,
@@ -11,6 +13,7 @@ import {
 import { errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser, isStaff } from '../../http/access';
+import { spendDayWrites } from '../../http/request-limits';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
 import { bulkUpdate, listAvailabilityJson, requeueAllDays, saveDay } from './service';
@@ -72,7 +75,8 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/availability/bulk',
       {
-        config: { access: 'user' },
+        config: { access: 'user', rateLimit: ctx.limits.rateLimit('availabilityBulk') },
+        preHandler: spendDayWrites(ctx.limits, bulkDays),
         schema: {
           tags: ['availability'],
           summary: 'Apply one status to chosen weekdays of a range; booked days are skipped',
@@ -97,7 +101,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/sharepoint/sync-all',
       {
         // The one /api/sharepoint call a facilitator may make, and only for themselves.
-        config: { access: 'user' },
+        config: { access: 'user', rateLimit: ctx.limits.rateLimit('syncAll') },
         schema: {
           tags: ['availability'],
           summary: 'Queue every saved day of the signed-in user for SharePoint delivery',
@@ -113,3 +117,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Days a bulk update or pattern writes at most, for the day-write budget. */
+const bulkDays = (body: { startDate: string; endDate: string; daysOfWeek: number[] }) =>
+  countBulkDays(body.startDate, body.endDate, body.daysOfWeek, MAX_BULK_DAYS);

@@ -67,7 +67,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/staff/bookings/refresh',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('bookingsRefresh') },
         schema: {
           tags: ['staff'],
           summary: 'Refresh bookings from SharePoint; returns when it ends, joining one already running',

@@ -84,7 +84,7 @@ export function calendarFeedRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/calendar-feed/:token.ics',
       {
         // Calendar apps send no cookies: the unguessable token in the URL is the only credential.
-        config: { access: 'public' },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('calendarFeed') },
         schema: {
           tags: ['calendar feed'],
           summary: "A facilitator's bookings as iCalendar (RFC 5545), for calendar apps to subscribe to",

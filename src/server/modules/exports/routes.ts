@@ -34,7 +34,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/export',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('export') },
         schema: {
           tags: ['exports'],
           summary: 'The staff grid (range and filters) as CSV or .xlsx: one row per facilitator per weekday',
@@ -62,7 +62,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/availability/export',
       {
-        config: { access: 'user' },
+        config: { access: 'user', rateLimit: ctx.limits.rateLimit('export') },
         schema: {
           tags: ['exports'],
           summary: "The signed-in user's availability and bookings as CSV, one row per weekday",

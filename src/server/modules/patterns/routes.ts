@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { countBulkDays } from '../../../shared/calendar';
+import { MAX_BULK_DAYS } from '../../../shared/schemas/availability';
 import { errorResponse } from '../../../shared/schemas/common';
 import { patternBody, patternPreview, patternResult } from '../../../shared/schemas/patterns';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
+import { spendDayWrites } from '../../http/request-limits';
 import { ownUserId } from '../own-user';
 import { applyPattern, previewPattern } from './service';
 
@@ -22,7 +25,7 @@ export function patternRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/availability/pattern/preview',
       {
-        config: { access: 'user' },
+        config: { access: 'user', rateLimit: ctx.limits.rateLimit('pattern') },
         schema: {
           tags: ['availability'],
           summary:
@@ -41,7 +44,8 @@ export function patternRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/availability/pattern',
       {
-        config: { access: 'user' },
+        config: { access: 'user', rateLimit: ctx.limits.rateLimit('pattern') },
+        preHandler: spendDayWrites(ctx.limits, bulkDays),
         schema: {
           tags: ['availability'],
           summary:
@@ -64,3 +68,7 @@ export function patternRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Days a bulk update or pattern writes at most, for the day-write budget. */
+const bulkDays = (body: { startDate: string; endDate: string; daysOfWeek: number[] }) =>
+  countBulkDays(body.startDate, body.endDate, body.daysOfWeek, MAX_BULK_DAYS);

@@ -59,7 +59,7 @@ export function reminderRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/staff/reminders/send',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('remindersSend') },
         schema: {
           tags: ['reminders'],
           summary:

@@ -63,7 +63,7 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
     app.post(
       '/api/sharepoint/test-connection-with-credentials',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('testConnection') },
         schema: {
           tags: ['sharepoint'],
           summary:

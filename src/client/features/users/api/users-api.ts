@@ -42,3 +42,10 @@ export function useDeleteUser() {
     onSuccess: refetch,
   });
 }
+
+/** Staff clear an account's sign-in pauses after failed sign-ins; the answer's message says whose. */
+export function useUnlockUser() {
+  return useMutation<{ message: string }, Error, number>({
+    mutationFn: (id) => apiJson<{ message: string }>('POST', `/api/staff/users/${id}/unlock`),
+  });
+}

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
-import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/users-api';
+import { useCreateUser, useDeleteUser, useUnlockUser, useUpdateUser, useUsers } from '../api/users-api';
 import {
   emptyUserForm,
   formFromUser,
@@ -34,6 +34,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
+  const unlockUser = useUnlockUser();
 
   const [createOpen, setCreateOpen] = useState(false);
   const [createValues, setCreateValues] = useState<UserFormValues>(emptyUserForm);
@@ -128,6 +129,21 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
     });
   };
 
+  const unlock = (user: PublicUser) => {
+    unlockUser.mutate(user.id, {
+      onSuccess: (answer) => {
+        toast({ title: 'Sign-in pauses cleared', description: answer.message, variant: 'success' });
+      },
+      onError: (error) => {
+        toast({
+          title: 'Error',
+          description: userErrorMessage(error, 'Failed to clear sign-in pauses'),
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
   return (
     <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -159,6 +175,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
                 currentUserId={currentUserId}
                 onEdit={startEdit}
                 onDelete={setDeleting}
+                onUnlock={unlock}
                 onHistory={onShowHistory}
               />
             ) : (

@@ -1,5 +1,5 @@
 import type { PublicUser } from '@shared/schemas/users';
-import { History, Pencil, Trash2 } from 'lucide-react';
+import { History, LockOpen, Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -33,11 +33,13 @@ interface UsersTableProps {
   currentUserId: number | null;
   onEdit: (user: PublicUser) => void;
   onDelete: (user: PublicUser) => void;
+  /** clear the account's sign-in pauses (after failed sign-ins) */
+  onUnlock: (user: PublicUser) => void;
   /** when given, each row has a History action (the route composes the history feature) */
   onHistory?: ((user: PublicUser) => void) | undefined;
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onDelete, onHistory }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onEdit, onDelete, onUnlock, onHistory }: UsersTableProps) {
   return (
     <Table containerLabel="Facilitators">
       <TableHeader>
@@ -98,6 +100,16 @@ export function UsersTable({ users, currentUserId, onEdit, onDelete, onHistory }
                       onClick={() => onEdit(user)}
                     >
                       <Pencil aria-hidden />
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-9"
+                      aria-label={`Clear sign-in pauses of ${name}`}
+                      title="Clear sign-in pauses"
+                      onClick={() => onUnlock(user)}
+                    >
+                      <LockOpen aria-hidden />
                     </Button>
                     <Button
                       variant="ghost"
