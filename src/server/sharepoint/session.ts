@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config';
 import type { ResolvedSharePointSettings } from '../modules/settings/connection';
+import type { ListKind } from '../../shared/schemas/sharepoint-columns';
+import { type ColumnNames, columnNamesOf, LIST_LABELS, matchColumns } from './column-mapping';
 import { SharePointError } from './errors';
 import { GraphClient } from './graph-client';
 import type { PauseGate, RetryTimings } from './retry';
@@ -74,6 +76,7 @@ export class SharePointSession {
   readonly tokens: TokenProvider;
   private siteIdPromise: Promise<string> | undefined;
   private readonly listIds = new Map<string, Promise<string>>();
+  private readonly columnNames = new Map<ListKind, Promise<ColumnNames<ListKind>>>();
 
   constructor(
     readonly settings: ResolvedSharePointSettings,
@@ -139,6 +142,45 @@ export class SharePointSession {
     }
     return promise;
   }
+
+  /**
+   * The internal name of the column that holds each portal field of a list (column-mapping.ts), read
+   * once per session. A required field without a column stops the work with a message naming it.
+   */
+  columns<K extends ListKind>(kind: K): Promise<ColumnNames<K>> {
+    let promise = this.columnNames.get(kind);
+    if (!promise) {
+      promise = (async () => {
+        const listName = listNameOf(this.settings, kind);
+        const siteId = await this.siteId();
+        const listId = await this.listId(listName);
+        const columns = await this.client.columns(siteId, listId);
+        const matches = matchColumns(kind, columns, this.settings.columnMapping[kind]);
+        const blocking = matches.filter((m) => m.required && (m.problem === 'missing' || m.problem === 'unknown-column'));
+        if (blocking.length > 0) {
+          throw new SharePointError(
+            'not-configured',
+            `The ${LIST_LABELS[kind]} "${listName}" needs a column for ${blocking.map((m) => m.label).join(', ')}: choose one under Columns on the settings page.`,
+          );
+        }
+        return columnNamesOf<ListKind>(matches);
+      })();
+      promise.catch(() => this.columnNames.delete(kind));
+      this.columnNames.set(kind, promise);
+    }
+    return promise as Promise<ColumnNames<K>>;
+  }
+}
+
+const LIST_NAME_SETTING = {
+  bookings: 'bookingsListName',
+  availability: 'availabilityListName',
+  facilitators: 'facilitatorListName',
+  schools: 'schoolsListName',
+} as const satisfies Record<ListKind, keyof ResolvedSharePointSettings>;
+
+export function listNameOf(settings: ResolvedSharePointSettings, kind: ListKind): string {
+  return settings[LIST_NAME_SETTING[kind]];
 }
 
 export function settingsFingerprint(settings: ResolvedSharePointSettings, config: SharePointConfig): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { columnMapping } from './sharepoint-columns';
 
 const optionalText = z
   .string()
@@ -36,6 +37,8 @@ export const settingsBody = z.object({
   clientSecret: secretInput,
   username: optionalText,
   password: secretInput,
+  /** staff's corrections to the automatic column matching; absent: keep the stored ones */
+  columnMapping: columnMapping.optional(),
 });
 export type SettingsBody = z.input<typeof settingsBody>;
 
@@ -50,6 +53,7 @@ export const settingsResponse = z.object({
   username: z.string(),
   hasPassword: z.boolean(),
   hasClientSecret: z.boolean(),
+  columnMapping,
 });
 export type SettingsResponse = z.infer<typeof settingsResponse>;
 

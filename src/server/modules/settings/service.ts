@@ -9,7 +9,8 @@ import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
 import { type ChangeBy, recordChanges } from '../history/record';
-import type { ConnectionTester, ResolvedSharePointSettings } from './connection';
+import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-columns';
+import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
 type SettingsRow = typeof sharepointSettings.$inferSelect;
 type SecretField = 'password' | 'clientSecret';
@@ -47,6 +48,7 @@ export function toSettingsResponse(row: SettingsRow | undefined): SettingsRespon
     username: row?.username ?? '',
     hasPassword: Boolean(row?.passwordEncrypted),
     hasClientSecret: Boolean(row?.clientSecretEncrypted),
+    columnMapping: row?.columnMapping ?? {},
   };
 }
 
@@ -90,6 +92,8 @@ export async function saveSettings(
       passwordEncrypted: data.password
         ? encryptSecret(key, data.password)
         : (existing?.passwordEncrypted ?? null),
+      // absent: the stored corrections stay (clients that predate the column mapping keep them)
+      columnMapping: data.columnMapping ?? existing?.columnMapping ?? {},
       // delta links belong to the lists of one site; another site starts from a full read
       deltaLinks: existing && existing.siteUrl === data.siteUrl ? existing.deltaLinks : {},
       updatedAt: new Date(),
@@ -160,6 +164,7 @@ function toPlainSettings(row: SettingsRow) {
     tenantId: row.tenantId,
     clientId: row.clientId,
     username: row.username,
+    columnMapping: row.columnMapping,
   };
 }
 
@@ -170,7 +175,7 @@ export async function resolveCandidateSettings(
   input: SettingsBody,
 ): Promise<ResolvedSharePointSettings> {
   const data = settingsBody.parse(input);
-  const needsStored = !data.password || !data.clientSecret;
+  const needsStored = !data.password || !data.clientSecret || !data.columnMapping;
   const row = needsStored ? await readRow(db) : undefined;
   return {
     siteUrl: data.siteUrl,
@@ -181,6 +186,7 @@ export async function resolveCandidateSettings(
     tenantId: data.tenantId,
     clientId: data.clientId,
     username: data.username,
+    columnMapping: data.columnMapping ?? row?.columnMapping ?? {},
     clientSecret:
       data.clientSecret || decryptField(appSecret, row?.clientSecretEncrypted ?? null, 'clientSecret'),
     password: data.password || decryptField(appSecret, row?.passwordEncrypted ?? null, 'password'),
@@ -243,4 +249,55 @@ export async function testConnection(
     settings.clientSecret,
   ]).slice(0, 1000);
   return { success, message };
+}
+
+/**
+ * Match the typed settings' lists against the portal's fields (blank secrets = the stored ones).
+ * Never throws for an unreachable SharePoint: `reached` is false and the message says why.
+ */
+export async function checkColumns(
+  db: Queryable,
+  appSecret: string,
+  input: SettingsBody,
+  checker: ColumnChecker,
+  timeoutMs = CONNECTION_TEST_TIMEOUT_MS,
+): Promise<ColumnCheckResult> {
+  let settings: ResolvedSharePointSettings;
+  try {
+    settings = await resolveCandidateSettings(db, appSecret, input);
+  } catch (error) {
+    if (error instanceof StoredSecretError) return { reached: false, message: error.message, lists: [] };
+    throw error;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ColumnCheckResult>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          reached: false,
+          message: `Could not read the columns: SharePoint gave no answer within ${Math.round(timeoutMs / 1000)} seconds.`,
+          lists: [],
+        }),
+      timeoutMs,
+    );
+  });
+  let result: ColumnCheckResult;
+  try {
+    result = await Promise.race([checker(settings), timeout]);
+  } catch (error) {
+    const reason = error instanceof Error && error.message ? error.message : 'unknown error';
+    result = { reached: false, message: `Could not read the columns: ${reason}`, lists: [] };
+  } finally {
+    clearTimeout(timer);
+  }
+  const secrets = [settings.password, settings.clientSecret];
+  const hide = (text: string) => hideSecrets(text, secrets).slice(0, 1000);
+  return {
+    reached: result.reached,
+    message: hide(result.message),
+    lists: result.lists.map((list) => ({
+      ...list,
+      error: list.error === null ? null : hide(list.error),
+    })),
+  };
 }
