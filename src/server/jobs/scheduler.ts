@@ -10,6 +10,7 @@ import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { sharePointFor } from '../sharepoint/connector';
+import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { tryJobLock } from './locks';
 import { isWithinOfficeHours, nextRefreshAt } from './office-hours';
@@ -46,6 +47,9 @@ export class Scheduler {
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
+  private stopListening: (() => void) | undefined;
+  /** a save committed while a round ran: go again at once rather than idle */
+  private queuedMeanwhile = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -61,6 +65,7 @@ export class Scheduler {
       void this.tick();
       void this.reminderTick();
     });
+    this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
     void this.tick();
     return this;
@@ -70,6 +75,7 @@ export class Scheduler {
     this.stopped = true;
     this.cron?.stop();
     this.cron = undefined;
+    this.stopListening?.();
     this.wake?.();
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
@@ -177,7 +183,9 @@ export class Scheduler {
       }
       if (this.stopped) break;
       const moreDue = result !== undefined && result.claimed > 0 && !result.serviceDown;
-      if (!moreDue) await this.idle(this.options.drainIdleMs);
+      const woken = this.queuedMeanwhile && result?.serviceDown !== true;
+      this.queuedMeanwhile = false;
+      if (!moreDue && !woken) await this.idle(this.options.drainIdleMs);
     }
   }
 
@@ -201,7 +209,8 @@ export class Scheduler {
 
   /** Wake the drain loop early (e.g. right after availability was saved). */
   notify(): void {
-    this.wake?.();
+    if (this.wake) this.wake();
+    else this.queuedMeanwhile = true;
   }
 
   private idle(ms: number): Promise<void> {

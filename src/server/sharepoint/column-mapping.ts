@@ -68,7 +68,13 @@ export const FIELD_SPECS: { [K in ListKind]: Record<(typeof PORTAL_FIELDS)[K][nu
     },
     timeSlot: { label: 'Time slot', defaultName: 'TimeSlot', required: false, ...READ_TEXT },
     deliveryType: { label: 'Delivery type', defaultName: 'DeliveryType', required: false, ...READ_TEXT },
-    year: { label: 'Year group', defaultName: 'Year', aliases: ['Year Group'], required: false, ...READ_TEXT },
+    year: {
+      label: 'Year group',
+      defaultName: 'Year',
+      aliases: ['Year Group'],
+      required: false,
+      ...READ_TEXT,
+    },
     location: { label: 'Location', defaultName: 'Location', required: false, ...READ_TEXT },
     status: {
       label: 'Status',
@@ -112,10 +118,22 @@ export const FIELD_SPECS: { [K in ListKind]: Record<(typeof PORTAL_FIELDS)[K][nu
     area: { label: 'Area', defaultName: 'Area', required: false, ...READ_TEXT },
   },
   schools: {
-    name: { label: 'School name', defaultName: 'Title', aliases: ['Name', 'School Name'], required: false, ...READ_TEXT },
+    name: {
+      label: 'School name',
+      defaultName: 'Title',
+      aliases: ['Name', 'School Name'],
+      required: false,
+      ...READ_TEXT,
+    },
     schoolId: { label: 'School ID', defaultName: 'SchoolID', required: true, ...READ_TEXT },
     address: { label: 'Address', defaultName: 'Address', required: false, ...READ_TEXT },
-    postcode: { label: 'Postcode', defaultName: 'Postcode', aliases: ['Post Code'], required: false, ...READ_TEXT },
+    postcode: {
+      label: 'Postcode',
+      defaultName: 'Postcode',
+      aliases: ['Post Code'],
+      required: false,
+      ...READ_TEXT,
+    },
   },
 };
 
@@ -194,7 +212,12 @@ function tierOf(spec: FieldSpec, column: ColumnInfo): MatchTier | undefined {
   if (names.some((n) => n !== '' && wanted.includes(n))) return 2;
   if (column.name.length >= INTERNAL_NAME_LIMIT) {
     const cut = names[0]!;
-    if (cut.length >= MIN_TRUNCATED_MATCH && wanted.some((w) => w.startsWith(cut))) return 3;
+    // cut inside our name ("Reason for not using Sharepo…") or after it ("Notes for the office te…")
+    if (
+      cut.length >= MIN_TRUNCATED_MATCH &&
+      wanted.some((w) => w.startsWith(cut) || (w.length >= 4 && cut.startsWith(w)))
+    )
+      return 3;
   }
   return undefined;
 }
@@ -293,7 +316,11 @@ export function matchColumns<K extends ListKind>(
 }
 
 /** Filtered columns of the list that are not indexed (display name and internal name). */
-export function unindexedFilterColumns(kind: ListKind, matches: FieldMatch[], columns: ColumnInfo[]): string[] {
+export function unindexedFilterColumns(
+  kind: ListKind,
+  matches: FieldMatch[],
+  columns: ColumnInfo[],
+): string[] {
   const filtered = FILTERED_FIELDS[kind] as readonly string[];
   const out: string[] = [];
   for (const match of matches) {
@@ -308,5 +335,7 @@ export function unindexedFilterColumns(kind: ListKind, matches: FieldMatch[], co
 export type ColumnNames<K extends ListKind> = Record<(typeof PORTAL_FIELDS)[K][number], string | null>;
 
 export function columnNamesOf<K extends ListKind>(matches: FieldMatch[]): ColumnNames<K> {
-  return Object.fromEntries(matches.map((m) => [m.field, m.problem === 'unknown-column' ? null : m.column])) as ColumnNames<K>;
+  return Object.fromEntries(
+    matches.map((m) => [m.field, m.problem === 'unknown-column' ? null : m.column]),
+  ) as ColumnNames<K>;
 }

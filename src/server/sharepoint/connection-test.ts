@@ -3,11 +3,7 @@
  * order. The message says which step failed and why, or what was found. The same steps feed the
  * settings page's column check (`checkSharePointColumns`), which shows every field's match.
  */
-import type {
-  ColumnCheckResult,
-  ListColumnsReport,
-  ListKind,
-} from '../../shared/schemas/sharepoint-columns';
+import type { ColumnCheckResult, ListColumnsReport, ListKind } from '../../shared/schemas/sharepoint-columns';
 import type {
   ColumnChecker,
   ConnectionResult,
@@ -143,7 +139,8 @@ export async function checkSharePointColumns(
   const reached = await reachSite(settings, config, tuning);
   if ('failed' in reached) return { reached: false, message: reached.failed.message, lists: [] };
   const lists: ListColumnsReport[] = [];
-  for (const kind of configuredLists(settings)) lists.push(await checkList(reached.session, reached.siteId, kind));
+  for (const kind of configuredLists(settings))
+    lists.push(await checkList(reached.session, reached.siteId, kind));
   return { reached: true, message: 'Signed in and found the site.', lists };
 }
 
@@ -187,10 +184,7 @@ export async function testSharePointConnection(
   };
 }
 
-export function createColumnChecker(
-  config: SharePointConfig,
-  tuning: SharePointTuning = {},
-): ColumnChecker {
+export function createColumnChecker(config: SharePointConfig, tuning: SharePointTuning = {}): ColumnChecker {
   return (settings) => checkSharePointColumns(settings, config, tuning);
 }
 

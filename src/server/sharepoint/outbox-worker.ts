@@ -12,8 +12,8 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { availability, syncOutbox, users } from '../db/schema';
-import { describeError, isSharePointError, SharePointError } from './errors';
 import type { ColumnNames } from './column-mapping';
+import { describeError, isSharePointError, SharePointError } from './errors';
 import { availabilityKey, availabilityStatusLabel, fieldText, normaliseFreelancerId } from './fields';
 import { odataString } from './graph-client';
 import { backoffDelay } from './retry';
@@ -162,7 +162,10 @@ function itemFields(
  * Whether the item already holds these values. Each PATCH makes a new item version in SharePoint even
  * when nothing changes, so such a write is skipped. A null (clear) matches a missing or blank column.
  */
-export function holdsValues(current: Record<string, unknown> | undefined, wanted: Record<string, unknown>): boolean {
+export function holdsValues(
+  current: Record<string, unknown> | undefined,
+  wanted: Record<string, unknown>,
+): boolean {
   if (!current) return false;
   return Object.entries(wanted).every(([name, value]) => {
     const have = fieldText(current, name);
@@ -196,6 +199,28 @@ async function lookupKeys(
     }
   }
   return found;
+}
+
+/**
+ * A look-up by key that failed on a list whose key column is not indexed: past 5,000 items SharePoint
+ * refuses such queries whatever the client sends, and retrying cannot help, so the error says what
+ * staff must do. The days stay queued and are retried with backoff, never in a tight loop.
+ */
+async function withIndexAdvice(session: SharePointSession, error: unknown): Promise<unknown> {
+  if (!isSharePointError(error) || error.kind !== 'http' || error.status === 401 || error.status === 403)
+    return error;
+  let unindexed: string[];
+  try {
+    unindexed = await session.unindexedFilterColumns('availability');
+  } catch {
+    return error;
+  }
+  if (unindexed.length === 0) return error;
+  return new SharePointError(
+    'http',
+    `${error.message}. The Availability list's column ${unindexed.join(', ')} is not indexed: SharePoint refuses look-ups on it once the list passes 5,000 items. Index it (List settings → Indexed columns); delivery resumes by itself.`,
+    { status: error.status, code: error.code, retryable: error.retryable, cause: error },
+  );
 }
 
 /** Runs tasks with at most `limit` at a time; stops taking new ones once `stop()` says so. */
@@ -382,20 +407,20 @@ async function drainRound(
     const unknownKeys = deliverables.filter((d) => !d.day.sharePointItemId).map((d) => d.key);
     known = await lookupKeys(A, session, siteId, listId, unknownKeys, options.lookupChunk);
   } catch (error) {
+    const explained = await withIndexAdvice(session, error);
     await fail(
       deliverables.flatMap((d) => d.job.rows),
-      error,
+      explained,
     );
     result.failed = deliverables.length;
     result.serviceDown = true;
-    result.lastError = describeError(error);
+    result.lastError = describeError(explained);
     return result;
   }
 
   const { client } = session;
   const maxAttempts = client.timings.maxAttempts;
-  const lookupOne = async (key: string) =>
-    (await lookupKeys(A, session, siteId, listId, [key], 1)).get(key);
+  const lookupOne = async (key: string) => (await lookupKeys(A, session, siteId, listId, [key], 1)).get(key);
 
   const deliver = async (d: Deliverable): Promise<string> => {
     let target: ItemRef | undefined = d.day.sharePointItemId
@@ -426,7 +451,8 @@ async function drainRound(
         if (target) continue;
       }
       try {
-        return (await client.createItem(siteId, listId, itemFields(A, d.freelancerId, d.name, d.day, true))).id;
+        return (await client.createItem(siteId, listId, itemFields(A, d.freelancerId, d.name, d.day, true)))
+          .id;
       } catch (error) {
         if (!isSharePointError(error) || attempt >= maxAttempts) throw error;
         if (error.status === 409) {

@@ -5,10 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ListKind } from '../../shared/schemas/sharepoint-columns';
 import type { Config } from '../config';
 import type { ResolvedSharePointSettings } from '../modules/settings/connection';
-import type { ListKind } from '../../shared/schemas/sharepoint-columns';
-import { type ColumnNames, columnNamesOf, LIST_LABELS, matchColumns } from './column-mapping';
+import {
+  type ColumnNames,
+  columnNamesOf,
+  LIST_LABELS,
+  matchColumns,
+  unindexedFilterColumns,
+} from './column-mapping';
 import { SharePointError } from './errors';
 import { GraphClient } from './graph-client';
 import type { PauseGate, RetryTimings } from './retry';
@@ -76,7 +82,10 @@ export class SharePointSession {
   readonly tokens: TokenProvider;
   private siteIdPromise: Promise<string> | undefined;
   private readonly listIds = new Map<string, Promise<string>>();
-  private readonly columnNames = new Map<ListKind, Promise<ColumnNames<ListKind>>>();
+  private readonly mappings = new Map<
+    ListKind,
+    Promise<{ names: ColumnNames<ListKind>; mustIndex: string[] }>
+  >();
 
   constructor(
     readonly settings: ResolvedSharePointSettings,
@@ -147,8 +156,17 @@ export class SharePointSession {
    * The internal name of the column that holds each portal field of a list (column-mapping.ts), read
    * once per session. A required field without a column stops the work with a message naming it.
    */
-  columns<K extends ListKind>(kind: K): Promise<ColumnNames<K>> {
-    let promise = this.columnNames.get(kind);
+  async columns<K extends ListKind>(kind: K): Promise<ColumnNames<K>> {
+    return (await this.mapping(kind)).names as ColumnNames<K>;
+  }
+
+  /** Columns the portal filters on in this list that are not indexed (named for staff). */
+  async unindexedFilterColumns(kind: ListKind): Promise<string[]> {
+    return (await this.mapping(kind)).mustIndex;
+  }
+
+  private mapping(kind: ListKind): Promise<{ names: ColumnNames<ListKind>; mustIndex: string[] }> {
+    let promise = this.mappings.get(kind);
     if (!promise) {
       promise = (async () => {
         const listName = listNameOf(this.settings, kind);
@@ -156,19 +174,24 @@ export class SharePointSession {
         const listId = await this.listId(listName);
         const columns = await this.client.columns(siteId, listId);
         const matches = matchColumns(kind, columns, this.settings.columnMapping[kind]);
-        const blocking = matches.filter((m) => m.required && (m.problem === 'missing' || m.problem === 'unknown-column'));
+        const blocking = matches.filter(
+          (m) => m.required && (m.problem === 'missing' || m.problem === 'unknown-column'),
+        );
         if (blocking.length > 0) {
           throw new SharePointError(
             'not-configured',
             `The ${LIST_LABELS[kind]} "${listName}" needs a column for ${blocking.map((m) => m.label).join(', ')}: choose one under Columns on the settings page.`,
           );
         }
-        return columnNamesOf<ListKind>(matches);
+        return {
+          names: columnNamesOf<ListKind>(matches),
+          mustIndex: unindexedFilterColumns(kind, matches, columns),
+        };
       })();
-      promise.catch(() => this.columnNames.delete(kind));
-      this.columnNames.set(kind, promise);
+      promise.catch(() => this.mappings.delete(kind));
+      this.mappings.set(kind, promise);
     }
-    return promise as Promise<ColumnNames<K>>;
+    return promise;
   }
 }
 

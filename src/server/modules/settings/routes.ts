@@ -107,7 +107,9 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
           {
             userId: currentUser(request).id,
             reached: result.reached,
-            problems: result.lists.flatMap((l) => l.fields.filter((f) => f.problem).map((f) => `${l.list}.${f.field}`)),
+            problems: result.lists.flatMap((l) =>
+              l.fields.filter((f) => f.problem).map((f) => `${l.list}.${f.field}`),
+            ),
           },
           'SharePoint column check',
         );

@@ -5,11 +5,11 @@ import {
   settingsBody,
   type TestConnectionResult,
 } from '../../../shared/schemas/settings';
+import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-columns';
 import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
 import { type ChangeBy, recordChanges } from '../history/record';
-import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-columns';
 import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
 type SettingsRow = typeof sharepointSettings.$inferSelect;
