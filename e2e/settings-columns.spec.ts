@@ -43,7 +43,7 @@ async function openTenantSettings(page: Page) {
 const bookings = (page: Page) => page.getByTestId('columns-bookings');
 
 test.describe('column mapping', () => {
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ timeout: 300_000 });
 
   test('real-looking column names are matched automatically and shown', async ({ page }, testInfo) => {
     await openTenantSettings(page);

@@ -165,7 +165,7 @@ export async function testSharePointConnection(
     if (problems.length > 0) {
       return {
         success: false,
-        message: `Step 5 (columns of ${where}) failed: ${problems.join(' ')} Choose the columns under Columns below.`,
+        message: `Step 5 (columns of ${where}) failed: ${problems.join(' ')} Choose the columns under Columns on this page.`,
       };
     }
     for (const column of report.mustIndex) {
