@@ -47,7 +47,10 @@ export async function handleControlRequest(
         return { status: 201, body: c.seedPortalSite(body as PortalSiteOptions) };
       case 'POST /__emulator/lists': {
         // a list with columns of the caller's choosing, e.g. names the portal cannot match by itself
-        const { siteId, items, ...list } = body as unknown as CreateListInput & { siteId: string; items?: FieldInput[] };
+        const { siteId, items, ...list } = body as unknown as CreateListInput & {
+          siteId: string;
+          items?: FieldInput[];
+        };
         const info = c.createList(siteId, list);
         for (const fields of items ?? []) c.addItem(info, fields);
         return { status: 201, body: info };

@@ -453,7 +453,11 @@ export class GraphRouter {
     if (this.ctx.pager.settings.shuffle) page = shuffle(this.ctx.pager.random(), page);
     const quirks = this.ctx.deltaQuirks;
     const value: unknown[] = page.map((entry) => {
-      if (entry.kind === 'item') return serializeItem(site.info, list, entry.item, expand);
+      if (entry.kind === 'item') {
+        const item = serializeItem(site.info, list, entry.item, expand) as Record<string, unknown>;
+        if (quirks.omitFields) delete item.fields;
+        return item;
+      }
       const base = { id: String(entry.id), parentReference: { siteId: site.info.id } };
       return quirks.deletedAs === 'removed'
         ? { ...base, '@removed': { reason: 'deleted' } }

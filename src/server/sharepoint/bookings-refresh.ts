@@ -161,7 +161,22 @@ async function collect(session: SharePointSession, db: Queryable, timeZone: stri
       removals.add(entry.id);
       continue;
     }
-    const booking = bookingFromItem(entry.item, timeZone, columns);
+    let item = entry.item;
+    if (!item.fields) {
+      // A changed item without its columns is no removal: read it again by id. Only a `deleted`
+      // facet (or a 404 now) or a cancelled status takes a booking away.
+      const fresh = await session.client.getItem(siteId, listId, item.id);
+      if (!fresh) {
+        removals.add(entry.id);
+        continue;
+      }
+      if (!fresh.fields)
+        throw new SharePointError('protocol', `SharePoint sent the item ${item.id} without its columns.`, {
+          retryable: true,
+        });
+      item = fresh;
+    }
+    const booking = bookingFromItem(item, timeZone, columns);
     if (typeof booking === 'string') {
       if (booking === 'unreadable') skipped++;
       removals.add(entry.id);

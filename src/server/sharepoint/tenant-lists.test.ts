@@ -113,6 +113,26 @@ describe('automatic column matching', () => {
   });
 });
 
+describe('delta entries without fields', () => {
+  it('an updated item that arrives without fields is read again by id, never taken as removed', async () => {
+    await sharePointFor(s.t.ctx).refreshBookings();
+    const bookingsList = s.portal.lists.bookings!;
+    const target = s.portal.bookings.find((b) => b.fields.Booking_x0020_Status !== 'Cancelled')!;
+    s.emu.control.updateItem(bookingsList, target.id, { StartTime: '07:45' });
+    s.emu.control.setDeltaQuirks({ omitFields: true });
+    try {
+      s.emu.control.clearRequests();
+      const result = await sharePointFor(s.t.ctx).refreshBookings();
+      expect(result).toMatchObject({ mode: 'delta', removed: 0, updated: 1 });
+      const [row] = await s.t.ctx.db.select().from(bookings).where(eq(bookings.sharePointId, target.id));
+      expect(row!.startTime).toBe('07:45');
+      expect(s.emu.control.requestCount({ method: 'GET', path: new RegExp(`/items/${target.id}$`) })).toBe(1);
+    } finally {
+      s.emu.control.setDeltaQuirks({ omitFields: false });
+    }
+  });
+});
+
 describe('availability out', () => {
   it('writes through the mapping and skips a write that changes nothing', async () => {
     await save('2026-09-01', 'limited', 'Morning only', ['09:00', '12:00']);
