@@ -141,3 +141,19 @@ export async function withSharePointLock<T>(fn: () => Promise<T>, waitMs = 100_0
     rmSync(LOCK_DIR, { recursive: true, force: true });
   }
 }
+
+/** Seeds another site (e.g. with tenant-style column names) and returns its URL and id. */
+export async function seedEmulatorSite(options: Record<string, unknown>) {
+  const seeded = await control<{ siteUrl: string; site: { id: string } }>('POST', '/seed', options);
+  return { siteUrl: seeded.siteUrl, siteId: seeded.site.id };
+}
+
+/** A list with the columns given, on a site of the emulator. */
+export async function createEmulatorList(body: {
+  siteId: string;
+  displayName: string;
+  columns: Array<{ name: string; displayName: string; type: string }>;
+  items?: Array<Record<string, string>>;
+}) {
+  await control('POST', '/lists', body);
+}

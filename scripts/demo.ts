@@ -44,13 +44,15 @@ async function main() {
     facilitatorCount: 12,
     bookingCount: 240,
     term: { start: addDays(today, -14), end: addDays(today, 70) },
+    // columns named as real tenants name them, so every demo run goes through the column mapping
+    columnNames: 'tenant',
   });
   const facilitatorList = seeded.lists.facilitators!;
   // The emulator's facilitators get areas so the staff filters have something to show.
   for (const [index, facilitator] of seeded.facilitators.entries()) {
     const item = emulator.control
       .items(facilitatorList)
-      .find((i) => String(i.fields.FreelancerID) === facilitator.freelancerId);
+      .find((i) => String(i.fields.Freelancer_x0020_ID) === facilitator.freelancerId);
     if (item) emulator.control.updateItem(facilitatorList, item.id, { Area: AREAS[index % AREAS.length]! });
   }
 

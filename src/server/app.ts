@@ -51,6 +51,7 @@ import { userRoutes } from './modules/users/routes';
 import {
   configureSharePoint,
   type SharePointRuntimeOptions,
+  sharePointColumnChecker,
   sharePointConnectionTester,
 } from './sharepoint/connector';
 
@@ -318,7 +319,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(staffRoutes(ctx));
   await app.register(noteRoutes(ctx));
   await app.register(
-    settingsRoutes(ctx, { connectionTester: options.connectionTester ?? sharePointConnectionTester(ctx) }),
+    settingsRoutes(ctx, {
+      connectionTester: options.connectionTester ?? sharePointConnectionTester(ctx),
+      columnChecker: sharePointColumnChecker(ctx),
+    }),
   );
   await app.register(schedulerRoutes(ctx));
   await app.register(facilitatorImportRoutes(ctx));

@@ -8,6 +8,7 @@ import type { FaultRule, LatencyOptions, OutageOptions } from './faults';
 import type { PortalSiteOptions } from './fixtures';
 import type { PagingOptions } from './paging';
 import type { EmulatorServer } from './server';
+import type { CreateListInput } from './store';
 import type { FieldInput } from './types';
 
 export interface ControlReply {
@@ -44,6 +45,16 @@ export async function handleControlRequest(
         return { status: 204 };
       case 'POST /__emulator/seed':
         return { status: 201, body: c.seedPortalSite(body as PortalSiteOptions) };
+      case 'POST /__emulator/lists': {
+        // a list with columns of the caller's choosing, e.g. names the portal cannot match by itself
+        const { siteId, items, ...list } = body as unknown as CreateListInput & {
+          siteId: string;
+          items?: FieldInput[];
+        };
+        const info = c.createList(siteId, list);
+        for (const fields of items ?? []) c.addItem(info, fields);
+        return { status: 201, body: info };
+      }
       case 'GET /__emulator/sites':
         return {
           status: 200,

@@ -24,6 +24,8 @@ export interface DeltaQuirks {
   repeatItems?: boolean;
   /** One-shot: the next delta page also carries an error object without an id, as the service once did. */
   errorEntryNextPage?: boolean;
+  /** Changed items arrive without `fields` even when `$expand=fields` was asked, as Graph sometimes does. */
+  omitFields?: boolean;
 }
 
 export type DeltaEntry = { kind: 'item'; item: StoredItem } | { kind: 'deleted'; id: number };

@@ -63,6 +63,54 @@ export function defaultColumns(freelancerIdType: 'text' | 'number' = 'text'): Re
   };
 }
 
+/**
+ * Column names as a real tenant has them: typed with spaces (stored `_x0020_`-encoded), made in the
+ * modern UI (spaces dropped from the internal name), cut to 32 characters, or named differently
+ * altogether. Keyed by the protocol page's name; columns not listed keep it.
+ */
+export const TENANT_COLUMN_NAMES: Record<ListKey, Record<string, { name: string; displayName: string }>> = {
+  bookings: {
+    FreelancerID: { name: 'Freelancer_x0020_ID', displayName: 'Freelancer ID' },
+    SessionDate: { name: 'Session_x0020_Date', displayName: 'Session Date' },
+    StartTime: { name: 'StartTime', displayName: 'Start Time' },
+    EndTime: { name: 'EndTime', displayName: 'End Time' },
+    SchoolID: { name: 'School_x0020_ID', displayName: 'School ID' },
+    SchoolName: { name: 'School_x0020_Name', displayName: 'School Name' },
+    SchoolAddress: { name: 'School_x0020_Address', displayName: 'School Address' },
+    SchoolPostcode: { name: 'School_x0020_Post_x0020_Code', displayName: 'School Post Code' },
+    TimeSlot: { name: 'Time_x0020_Slot', displayName: 'Time Slot' },
+    DeliveryType: { name: 'Delivery_x0020_Type', displayName: 'Delivery Type' },
+    Year: { name: 'Year_x0020_Group', displayName: 'Year Group' },
+    Status: { name: 'Booking_x0020_Status', displayName: 'Booking Status' },
+  },
+  availability: {
+    FreelancerID: { name: 'Freelancer_x0020_ID', displayName: 'Freelancer ID' },
+    FacilitatorName: { name: 'Facilitator_x0020_Name', displayName: 'Facilitator Name' },
+    StartTime: { name: 'Start_x0020_Time', displayName: 'Start Time' },
+    EndTime: { name: 'End_x0020_Time', displayName: 'End Time' },
+    Notes: { name: 'Notes_x0020_for_x0020_the_x0020_', displayName: 'Notes for the office team' },
+  },
+  facilitators: {
+    FreelancerID: { name: 'Freelancer_x0020_ID', displayName: 'Freelancer ID' },
+    Email: { name: 'E_x002d_mail', displayName: 'E-mail' },
+  },
+  schools: {
+    SchoolID: { name: 'School_x0020_ID', displayName: 'School ID' },
+    Postcode: { name: 'Post_x0020_Code', displayName: 'Post Code' },
+  },
+};
+
+function renamer(key: ListKey, style: 'protocol' | 'tenant') {
+  const names = style === 'tenant' ? TENANT_COLUMN_NAMES[key] : {};
+  const column = (c: ColumnDef): ColumnDef => {
+    const renamed = names[c.name];
+    return renamed ? { ...c, ...renamed } : c;
+  };
+  const fields = (input: FieldInput): FieldInput =>
+    Object.fromEntries(Object.entries(input).map(([k, v]) => [names[k]?.name ?? k, v]));
+  return { column, fields, name: (protocolName: string) => names[protocolName]?.name ?? protocolName };
+}
+
 export interface FacilitatorFixture {
   freelancerId: string;
   name: string;
@@ -299,8 +347,10 @@ export interface PortalSiteOptions {
   listNames?: Partial<Record<ListKey, string>>;
   /** Lists to leave out, e.g. `['schools']`. */
   omitLists?: ListKey[];
-  /** Availability rows to start with; by default the list is empty (the portal writes it). */
+  /** Availability rows to start with (protocol names); by default the list is empty (the portal writes it). */
   availability?: FieldInput[];
+  /** `tenant`: the lists' columns carry real-looking names (TENANT_COLUMN_NAMES); default `protocol`. */
+  columnNames?: 'protocol' | 'tenant';
 }
 
 export interface PortalSite {
@@ -348,9 +398,10 @@ export function seedPortalSite(store: Store, options: PortalSiteOptions = {}): P
   for (const key of Object.keys(DEFAULT_LIST_NAMES) as ListKey[]) {
     if (options.omitLists?.includes(key)) continue;
     const indexed = new Set(options.indexed?.[key] ?? DEFAULT_INDEXED[key]);
+    const rename = renamer(key, options.columnNames ?? 'protocol');
     lists[key] = store.createList(site.id, {
       displayName: options.listNames?.[key] ?? DEFAULT_LIST_NAMES[key],
-      columns: columns[key].map((c) => ({ ...c, indexed: indexed.has(c.name) })),
+      columns: columns[key].map((c) => rename.column({ ...c, indexed: indexed.has(c.name) })),
     });
   }
   const facilitators = generateFacilitators(options.facilitatorCount ?? 12, `${seed}:facilitators`);
@@ -364,31 +415,35 @@ export function seedPortalSite(store: Store, options: PortalSiteOptions = {}): P
     cancelledRatio: options.cancelledRatio,
     missingSchoolDetailsRatio: options.missingSchoolDetailsRatio,
   });
+  const named = (key: ListKey, input: FieldInput) =>
+    renamer(key, options.columnNames ?? 'protocol').fields(input);
   if (lists.facilitators) {
     for (const f of facilitators) {
-      store.createItem(lists.facilitators, {
-        Title: f.name,
-        FreelancerID: f.freelancerId,
-        Email: f.email,
-        Area: f.area,
-      });
+      store.createItem(
+        lists.facilitators,
+        named('facilitators', {
+          Title: f.name,
+          FreelancerID: f.freelancerId,
+          Email: f.email,
+          Area: f.area,
+        }),
+      );
     }
   }
   if (lists.schools) {
     for (const s of schools) {
-      store.createItem(lists.schools, {
-        Title: s.name,
-        SchoolID: s.schoolId,
-        Address: s.address,
-        Postcode: s.postcode,
-      });
+      store.createItem(
+        lists.schools,
+        named('schools', { Title: s.name, SchoolID: s.schoolId, Address: s.address, Postcode: s.postcode }),
+      );
     }
   }
   const bookingItems = lists.bookings
-    ? bookings.map((b) => snapshot(store.createItem(lists.bookings!, b)))
+    ? bookings.map((b) => snapshot(store.createItem(lists.bookings!, named('bookings', b))))
     : [];
   if (lists.availability) {
-    for (const a of options.availability ?? []) store.createItem(lists.availability, a);
+    for (const a of options.availability ?? [])
+      store.createItem(lists.availability, named('availability', a));
   }
   return { site, siteUrl: site.webUrl, lists, facilitators, schools, bookings: bookingItems };
 }

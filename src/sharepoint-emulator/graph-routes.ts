@@ -57,6 +57,8 @@ export interface GraphResponse {
 }
 
 const PREFER_NON_INDEXED = 'honornonindexedquerieswarningmayfailrandomly';
+/** SharePoint's list view threshold: queries on columns without an index fail on larger lists. */
+export const LIST_VIEW_THRESHOLD = 5000;
 
 function decodeSegment(segment: string): string {
   try {
@@ -183,6 +185,14 @@ function compileItemFilter(
   for (const name of referencedFields(node)) {
     const col = columnOf(list, name);
     if (!col) throw invalidRequest(`Field '${name}' is not recognized`);
+    if (!col.indexed && list.items.size > LIST_VIEW_THRESHOLD) {
+      // Past the threshold the Prefer header no longer helps: SharePoint refuses the query.
+      throw new GraphError(
+        500,
+        'generalException',
+        'The attempted operation is prohibited because it exceeds the list view threshold.',
+      );
+    }
     if (!col.indexed && !honoursNonIndexed) {
       throw invalidRequest(
         `Field '${name}' cannot be referenced in filter or orderby as it is not indexed. Provide the 'Prefer: HonorNonIndexedQueriesWarningMayFailRandomly' header to allow this, but be warned that such queries may fail on large lists.`,
@@ -443,7 +453,11 @@ export class GraphRouter {
     if (this.ctx.pager.settings.shuffle) page = shuffle(this.ctx.pager.random(), page);
     const quirks = this.ctx.deltaQuirks;
     const value: unknown[] = page.map((entry) => {
-      if (entry.kind === 'item') return serializeItem(site.info, list, entry.item, expand);
+      if (entry.kind === 'item') {
+        const item = serializeItem(site.info, list, entry.item, expand) as Record<string, unknown>;
+        if (quirks.omitFields) delete item.fields;
+        return item;
+      }
       const base = { id: String(entry.id), parentReference: { siteId: site.info.id } };
       return quirks.deletedAs === 'removed'
         ? { ...base, '@removed': { reason: 'deleted' } }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ColumnMapping } from '../../shared/schemas/sharepoint-columns';
 import {
   bigint,
   bigserial,
@@ -150,6 +151,8 @@ export const sharepointSettings = pgTable(
     passwordEncrypted: text('password_encrypted'),
     // per-list delta links, keyed by list name
     deltaLinks: jsonb('delta_links').$type<Record<string, string>>().notNull().default({}),
+    // staff's corrections to the automatic column matching (shared/schemas/sharepoint-columns.ts)
+    columnMapping: jsonb('column_mapping').$type<ColumnMapping>().notNull().default({}),
     updatedAt: updatedAt(),
   },
   (t) => [check('sharepoint_settings_single_row', sql`${t.id} = 1`)],

@@ -11,6 +11,7 @@ import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { sharePointFor } from '../sharepoint/connector';
+import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { tryJobLock } from './locks';
 import { isWithinOfficeHours, nextRefreshAt } from './office-hours';
@@ -47,6 +48,9 @@ export class Scheduler {
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
+  private stopListening: (() => void) | undefined;
+  /** a save committed while a round ran: go again at once rather than idle */
+  private queuedMeanwhile = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -62,6 +66,7 @@ export class Scheduler {
       void this.tick();
       void this.reminderTick();
     });
+    this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
     void this.tick();
     return this;
@@ -71,6 +76,7 @@ export class Scheduler {
     this.stopped = true;
     this.cron?.stop();
     this.cron = undefined;
+    this.stopListening?.();
     this.wake?.();
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
@@ -169,7 +175,9 @@ export class Scheduler {
       }
       if (this.stopped) break;
       const moreDue = result !== undefined && result.claimed > 0 && !result.serviceDown;
-      if (!moreDue) await this.idle(this.options.drainIdleMs);
+      const woken = this.queuedMeanwhile && result?.serviceDown !== true;
+      this.queuedMeanwhile = false;
+      if (!moreDue && !woken) await this.idle(this.options.drainIdleMs);
     }
   }
 
@@ -193,7 +201,8 @@ export class Scheduler {
 
   /** Wake the drain loop early (e.g. right after availability was saved). */
   notify(): void {
-    this.wake?.();
+    if (this.wake) this.wake();
+    else this.queuedMeanwhile = true;
   }
 
   private idle(ms: number): Promise<void> {

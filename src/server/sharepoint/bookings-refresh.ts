@@ -9,14 +9,9 @@ import { dateOnlyInZone } from '../../shared/calendar';
 import type { RefreshResult } from '../../shared/schemas/bookings';
 import type { Db, Queryable } from '../db/client';
 import { bookings, sharepointSettings, users } from '../db/schema';
+import type { ColumnNames } from './column-mapping';
 import { hasStatus, SharePointError } from './errors';
-import {
-  BOOKING_COLUMNS as C,
-  CANCELLED_STATUS,
-  fieldText,
-  normaliseFreelancerId,
-  SCHOOL_COLUMNS,
-} from './fields';
+import { CANCELLED_STATUS, fieldText, normaliseFreelancerId } from './fields';
 import type { DeltaEntry, GraphItem } from './graph-client';
 import type { SharePointSession } from './session';
 
@@ -52,7 +47,11 @@ export interface BookingsRefreshResult extends RefreshResult {
 const LIST_ID_SUFFIX = '#listId';
 
 /** Why an item is no booking, or the booking it is. */
-export function bookingFromItem(item: GraphItem, timeZone: string): BookingData | 'cancelled' | 'unreadable' {
+export function bookingFromItem(
+  item: GraphItem,
+  timeZone: string,
+  C: ColumnNames<'bookings'>,
+): BookingData | 'cancelled' | 'unreadable' {
   const f = item.fields;
   const status = fieldText(f, C.status);
   if (status && status.toLowerCase() === CANCELLED_STATUS) return 'cancelled';
@@ -67,7 +66,7 @@ export function bookingFromItem(item: GraphItem, timeZone: string): BookingData 
   }
   return {
     sharePointId: item.id,
-    freelancerId: normaliseFreelancerId(f?.[C.freelancerId]),
+    freelancerId: C.freelancerId ? normaliseFreelancerId(f?.[C.freelancerId]) : null,
     title: fieldText(f, C.title) ?? '',
     date,
     startTime: fieldText(f, C.startTime),
@@ -99,6 +98,7 @@ function needsSchool(b: BookingData): boolean {
 async function readSchools(session: SharePointSession): Promise<Map<string, School>> {
   const siteId = await session.siteId();
   const listId = await session.listId(session.settings.schoolsListName);
+  const SCHOOL_COLUMNS = await session.columns('schools');
   const items = await session.client.listItems(siteId, listId, { top: session.pageSize });
   const schools = new Map<string, School>();
   for (const item of items) {
@@ -137,6 +137,7 @@ async function collect(session: SharePointSession, db: Queryable, timeZone: stri
   const listName = session.settings.bookingsListName;
   const siteId = await session.siteId();
   const listId = await session.listId(listName);
+  const columns = await session.columns('bookings');
   const links = await readDeltaLinks(db);
   const stored =
     links[listName] && links[`${listName}${LIST_ID_SUFFIX}`] === listId ? links[listName] : undefined;
@@ -160,7 +161,22 @@ async function collect(session: SharePointSession, db: Queryable, timeZone: stri
       removals.add(entry.id);
       continue;
     }
-    const booking = bookingFromItem(entry.item, timeZone);
+    let item = entry.item;
+    if (!item.fields) {
+      // A changed item without its columns is no removal: read it again by id. Only a `deleted`
+      // facet (or a 404 now) or a cancelled status takes a booking away.
+      const fresh = await session.client.getItem(siteId, listId, item.id);
+      if (!fresh) {
+        removals.add(entry.id);
+        continue;
+      }
+      if (!fresh.fields)
+        throw new SharePointError('protocol', `SharePoint sent the item ${item.id} without its columns.`, {
+          retryable: true,
+        });
+      item = fresh;
+    }
+    const booking = bookingFromItem(item, timeZone, columns);
     if (typeof booking === 'string') {
       if (booking === 'unreadable') skipped++;
       removals.add(entry.id);

@@ -1,24 +1,24 @@
 /**
  * "Test Connection": token, site, each configured list, and the columns the portal needs, in that
- * order. The message says which step failed and why, or what was found.
+ * order. The message says which step failed and why, or what was found. The same steps feed the
+ * settings page's column check (`checkSharePointColumns`), which shows every field's match.
  */
+import type { ColumnCheckResult, ListColumnsReport, ListKind } from '../../shared/schemas/sharepoint-columns';
 import type {
+  ColumnChecker,
   ConnectionResult,
   ConnectionTester,
   ResolvedSharePointSettings,
 } from '../modules/settings/connection';
+import { type ColumnInfo, LIST_LABELS, matchColumns, unindexedFilterColumns } from './column-mapping';
 import { describeError, isSharePointError } from './errors';
-import { REQUIRED_COLUMNS } from './fields';
-import { credentialFrom, type SharePointConfig, SharePointSession, type SharePointTuning } from './session';
-
-type ListKind = keyof typeof REQUIRED_COLUMNS;
-
-const LIST_LABELS: Record<ListKind, string> = {
-  availability: 'Availability list',
-  bookings: 'Bookings list',
-  facilitators: 'Facilitators list',
-  schools: 'Schools list',
-};
+import {
+  credentialFrom,
+  listNameOf,
+  type SharePointConfig,
+  SharePointSession,
+  type SharePointTuning,
+} from './session';
 
 function failure(step: string, reason: string): ConnectionResult {
   return { success: false, message: `${step} failed: ${reason}` };
@@ -31,19 +31,22 @@ function explain(error: unknown): string {
   return error.message;
 }
 
-export async function testSharePointConnection(
+type Reached = { session: SharePointSession; siteId: string } | { failed: ConnectionResult };
+
+/** Steps 1 to 3: the settings, a token, the site. */
+async function reachSite(
   settings: ResolvedSharePointSettings,
   config: SharePointConfig,
-  tuning: SharePointTuning = {},
-): Promise<ConnectionResult> {
-  // Step 1: the settings themselves.
+  tuning: SharePointTuning,
+): Promise<Reached> {
   const missing: string[] = [];
   if (!settings.siteUrl) missing.push('site URL');
   if (!settings.tenantId) missing.push('tenant ID');
   if (!settings.clientId) missing.push('client ID');
-  if (missing.length > 0) return failure('Step 1 (settings)', `the ${missing.join(', ')} must be filled in.`);
+  if (missing.length > 0)
+    return { failed: failure('Step 1 (settings)', `the ${missing.join(', ')} must be filled in.`) };
   const credential = credentialFrom(settings);
-  if (typeof credential === 'string') return failure('Step 1 (settings)', credential);
+  if (typeof credential === 'string') return { failed: failure('Step 1 (settings)', credential) };
 
   // A connection test should answer quickly: few retries, short waits.
   const session = new SharePointSession(settings, config, {
@@ -57,7 +60,6 @@ export async function testSharePointConnection(
     },
   });
 
-  // Step 2: a token.
   try {
     await session.tokens.getToken();
   } catch (error) {
@@ -65,58 +67,125 @@ export async function testSharePointConnection(
       credential.grant === 'password'
         ? 'username and password (ROPC; accounts with MFA cannot use it)'
         : 'client ID and secret';
-    return failure('Step 2 (sign-in)', `${explain(error)} — check the tenant ID and the ${how}.`);
+    return {
+      failed: failure('Step 2 (sign-in)', `${explain(error)} — check the tenant ID and the ${how}.`),
+    };
   }
 
-  // Step 3: the site.
-  let siteId: string;
   try {
-    siteId = await session.siteId();
+    return { session, siteId: await session.siteId() };
   } catch (error) {
     if (isSharePointError(error) && error.status === 404) {
-      return failure('Step 3 (site)', `no site was found at ${settings.siteUrl}.`);
+      return { failed: failure('Step 3 (site)', `no site was found at ${settings.siteUrl}.`) };
     }
-    return failure('Step 3 (site)', explain(error));
+    return { failed: failure('Step 3 (site)', explain(error)) };
   }
+}
 
-  // Step 4: the lists and their columns.
-  const lists: Array<[ListKind, string]> = [
-    ['availability', settings.availabilityListName],
-    ['bookings', settings.bookingsListName],
-  ];
-  if (settings.facilitatorListName) lists.push(['facilitators', settings.facilitatorListName]);
-  if (settings.schoolsListName) lists.push(['schools', settings.schoolsListName]);
+function configuredLists(settings: ResolvedSharePointSettings): ListKind[] {
+  const kinds: ListKind[] = ['availability', 'bookings'];
+  if (settings.facilitatorListName) kinds.push('facilitators');
+  if (settings.schoolsListName) kinds.push('schools');
+  return kinds;
+}
+
+/** Steps 4 and 5 for one list: find it, read its columns, match every portal field. */
+async function checkList(
+  session: SharePointSession,
+  siteId: string,
+  kind: ListKind,
+): Promise<ListColumnsReport> {
+  const listName = listNameOf(session.settings, kind);
+  const report: ListColumnsReport = {
+    list: kind,
+    label: LIST_LABELS[kind],
+    listName,
+    error: null,
+    columns: [],
+    fields: [],
+    mustIndex: [],
+  };
+  if (!listName) return { ...report, error: 'Step 4: no list name is set.' };
+  let listId: string | undefined;
+  try {
+    listId = await session.client.findList(siteId, listName);
+  } catch (error) {
+    return { ...report, error: `Step 4 (finding the list) failed: ${explain(error)}` };
+  }
+  if (!listId) return { ...report, error: `Step 4 failed: the site has no list called "${listName}".` };
+  let columns: ColumnInfo[];
+  try {
+    columns = await session.client.columns(siteId, listId);
+  } catch (error) {
+    return { ...report, error: `Step 5 (reading the columns) failed: ${explain(error)}` };
+  }
+  const fields = matchColumns(kind, columns, session.settings.columnMapping[kind]);
+  return {
+    ...report,
+    columns: columns
+      .filter((c) => !c.hidden)
+      .map(({ name, displayName, type, indexed }) => ({ name, displayName, type, indexed })),
+    fields,
+    mustIndex: unindexedFilterColumns(kind, fields, columns),
+  };
+}
+
+/** Every configured list with each portal field's column: what the settings page shows. */
+export async function checkSharePointColumns(
+  settings: ResolvedSharePointSettings,
+  config: SharePointConfig,
+  tuning: SharePointTuning = {},
+): Promise<ColumnCheckResult> {
+  const reached = await reachSite(settings, config, tuning);
+  if ('failed' in reached) return { reached: false, message: reached.failed.message, lists: [] };
+  const lists: ListColumnsReport[] = [];
+  for (const kind of configuredLists(settings))
+    lists.push(await checkList(reached.session, reached.siteId, kind));
+  return { reached: true, message: 'Signed in and found the site.', lists };
+}
+
+export async function testSharePointConnection(
+  settings: ResolvedSharePointSettings,
+  config: SharePointConfig,
+  tuning: SharePointTuning = {},
+): Promise<ConnectionResult> {
+  const reached = await reachSite(settings, config, tuning);
+  if ('failed' in reached) return reached.failed;
+
   const checked: string[] = [];
-  for (const [kind, name] of lists) {
-    const label = LIST_LABELS[kind];
-    if (!name) return failure(`Step 4 (${label})`, 'no list name is set.');
-    let listId: string | undefined;
-    try {
-      listId = await session.client.findList(siteId, name);
-    } catch (error) {
-      return failure(`Step 4 (${label} "${name}")`, explain(error));
+  const indexNotes: string[] = [];
+  for (const kind of configuredLists(settings)) {
+    const report = await checkList(reached.session, reached.siteId, kind);
+    const where = `${report.label} "${report.listName}"`;
+    if (report.error) return { success: false, message: `${where}: ${report.error}` };
+    // Every unmapped required field and every type mismatch, so one test shows all there is to fix.
+    const problems = report.fields
+      .filter((f) => f.problem !== null && (f.required || f.problem !== 'missing'))
+      .map((f) => f.message);
+    if (problems.length > 0) {
+      return {
+        success: false,
+        message: `Step 5 (columns of ${where}) failed: ${problems.join(' ')} Choose the columns under Columns on this page.`,
+      };
     }
-    if (!listId) return failure(`Step 4 (${label})`, `the site has no list called "${name}".`);
-    let columns: Array<{ name: string; displayName?: string }>;
-    try {
-      columns = await session.client.columns(siteId, listId);
-    } catch (error) {
-      return failure(`Step 5 (columns of "${name}")`, explain(error));
-    }
-    const names = new Set(columns.map((c) => c.name));
-    const absent = REQUIRED_COLUMNS[kind].filter((column) => !names.has(column));
-    if (absent.length > 0) {
-      return failure(
-        `Step 5 (columns of "${name}")`,
-        `the list has no column${absent.length > 1 ? 's' : ''} ${absent.map((c) => `"${c}"`).join(', ')} (internal names).`,
+    for (const column of report.mustIndex) {
+      indexNotes.push(
+        `Index the column ${column} of the ${where} (List settings → Indexed columns): the portal looks items up by it, and SharePoint refuses such look-ups once a list passes 5,000 items.`,
       );
     }
-    checked.push(`"${name}"`);
+    checked.push(`"${report.listName}"`);
   }
   return {
     success: true,
-    message: `Connection to SharePoint successful! Signed in, found the site and the lists ${checked.join(', ')} with the columns the portal needs.`,
+    message: [
+      `Connection to SharePoint successful! Signed in, found the site and the lists ${checked.join(', ')} with the columns the portal needs.`,
+      ...indexNotes,
+    ].join(' '),
   };
+}
+
+export function createColumnChecker(config: SharePointConfig, tuning: SharePointTuning = {}): ColumnChecker {
+  return (settings) => checkSharePointColumns(settings, config, tuning);
 }
 
 export function createConnectionTester(

@@ -4,10 +4,10 @@
  */
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
-import type { ConnectionTester } from '../modules/settings/connection';
+import type { ColumnChecker, ConnectionTester } from '../modules/settings/connection';
 import { loadSharePointSettings, StoredSecretError } from '../modules/settings/service';
 import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
-import { createConnectionTester } from './connection-test';
+import { createColumnChecker, createConnectionTester } from './connection-test';
 import { describeError, isSharePointError } from './errors';
 import { type FacilitatorImportResult, importFacilitators } from './facilitators-import';
 import { type DrainResult, drainOutboxOnce, type OutboxOptions } from './outbox-worker';
@@ -81,6 +81,10 @@ export class SharePointConnector {
   connectionTester(): ConnectionTester {
     return createConnectionTester(this.ctx.config, this.options);
   }
+
+  columnChecker(): ColumnChecker {
+    return createColumnChecker(this.ctx.config, this.options);
+  }
 }
 
 /** SharePoint failures become API errors with a message staff can act on. */
@@ -118,4 +122,9 @@ export function sharePointFor(ctx: AppContext): SharePointConnector {
 /** The real connection tester for the settings page, wired in buildApp. */
 export function sharePointConnectionTester(ctx: AppContext): ConnectionTester {
   return sharePointFor(ctx).connectionTester();
+}
+
+/** The real column checker for the settings page's mapping, wired in buildApp. */
+export function sharePointColumnChecker(ctx: AppContext): ColumnChecker {
+  return sharePointFor(ctx).columnChecker();
 }

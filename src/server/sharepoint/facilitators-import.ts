@@ -10,7 +10,7 @@ import type { Db, Tx } from '../db/client';
 import { users } from '../db/schema';
 import { type ChangeEntry, recordChanges } from '../modules/history/record';
 import { accountValues, usernameKeys } from '../modules/users/service';
-import { FACILITATOR_COLUMNS as C, fieldText, normaliseFreelancerId } from './fields';
+import { fieldText, normaliseFreelancerId } from './fields';
 import type { SharePointSession } from './session';
 
 export interface ImportSkip {
@@ -51,6 +51,7 @@ export async function importFacilitators(
   const listName = session.settings.facilitatorListName;
   const siteId = await session.siteId();
   const listId = await session.listId(listName);
+  const C = await session.columns('facilitators');
   const items = await session.client.listItems(siteId, listId, { top: session.pageSize });
 
   const skipped: ImportSkip[] = [];
@@ -58,7 +59,7 @@ export async function importFacilitators(
   // Sorted by item id so "the later item wins" does not depend on the order SharePoint sent them in.
   const sorted = [...items].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
   for (const item of sorted) {
-    const freelancerId = normaliseFreelancerId(item.fields?.[C.freelancerId]);
+    const freelancerId = C.freelancerId ? normaliseFreelancerId(item.fields?.[C.freelancerId]) : null;
     const name = fieldText(item.fields, C.name);
     const email = fieldText(item.fields, C.email);
     const area = fieldText(item.fields, C.area);

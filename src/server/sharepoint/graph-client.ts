@@ -3,6 +3,8 @@
  * token, User-Agent, retries with Retry-After or backoff, a shared pause while throttled, one token
  * renewal on 401, and the item operations the portal needs. No dependence on item order or page size.
  */
+import { z } from 'zod';
+import { type ColumnInfo, columnTypeOf } from './column-mapping';
 import { SharePointError } from './errors';
 import {
   backoffDelay,
@@ -60,6 +62,15 @@ export interface GraphResponse<T = unknown> {
   body: T;
   headers: Headers;
 }
+
+/** One entry of `GET …/columns`; type facets (`text`, `number`, `dateTime`, …) stay as sent. */
+const graphColumn = z.looseObject({
+  name: z.string().min(1),
+  displayName: z.string().optional(),
+  indexed: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  readOnly: z.boolean().optional(),
+});
 
 /** Statuses worth retrying: throttled, overloaded, gateway trouble. */
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -270,18 +281,21 @@ export class GraphClient {
     return typeof match?.id === 'string' ? match.id : undefined;
   }
 
-  async columns(
-    siteId: string,
-    listId: string,
-  ): Promise<Array<{ name: string; displayName?: string; indexed?: boolean }>> {
-    const out: Array<{ name: string; displayName?: string; indexed?: boolean }> = [];
+  /** The list's columns with their types (Graph's columnDefinition); entries without a name are skipped. */
+  async columns(siteId: string, listId: string): Promise<ColumnInfo[]> {
+    const out: ColumnInfo[] = [];
     for await (const page of this.pages(`${listPath(siteId, listId)}/columns`)) {
-      for (const column of page as Array<{ name?: unknown; displayName?: unknown; indexed?: unknown }>) {
-        if (typeof column?.name !== 'string') continue;
+      for (const raw of page) {
+        const parsed = graphColumn.safeParse(raw);
+        if (!parsed.success) continue;
+        const column = parsed.data;
         out.push({
           name: column.name,
-          displayName: typeof column.displayName === 'string' ? column.displayName : undefined,
+          displayName: column.displayName ?? column.name,
+          type: columnTypeOf(column),
           indexed: column.indexed === true,
+          hidden: column.hidden === true,
+          readOnly: column.readOnly === true,
         });
       }
     }

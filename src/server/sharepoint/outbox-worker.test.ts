@@ -221,7 +221,7 @@ describe('outbox delivery', () => {
     await s.t.ctx.db.delete(syncOutbox).where(eq(syncOutbox.userId, noId.id));
   });
 
-  it('delivers staff bulk edits and sync-all re-queues', async () => {
+  it('delivers staff bulk edits; sync-all then has nothing left to send', async () => {
     await bulkUpdate(
       s.t.ctx.db,
       {
@@ -242,7 +242,7 @@ describe('outbox delivery', () => {
     const queued = await requeueAllDays(s.t.ctx.db, ben.id);
     const before = items().length;
     await drainAll();
-    expect(queued).toBeGreaterThan(10);
+    expect(queued).toBe(0);
     expect(items().length).toBe(before);
   });
 

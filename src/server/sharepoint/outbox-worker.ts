@@ -12,14 +12,9 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { availability, syncOutbox, users } from '../db/schema';
+import type { ColumnNames } from './column-mapping';
 import { describeError, isSharePointError, SharePointError } from './errors';
-import {
-  AVAILABILITY_COLUMNS as A,
-  availabilityKey,
-  availabilityStatusLabel,
-  fieldText,
-  normaliseFreelancerId,
-} from './fields';
+import { availabilityKey, availabilityStatusLabel, fieldText, normaliseFreelancerId } from './fields';
 import { odataString } from './graph-client';
 import { backoffDelay } from './retry';
 import type { SharePointSession } from './session';
@@ -56,8 +51,10 @@ export interface DrainResult {
   /** false: SharePoint settings are missing, nothing was claimed */
   configured: boolean;
   claimed: number;
-  /** days written to SharePoint */
+  /** days written to SharePoint, or found already holding their values */
   delivered: number;
+  /** of those, days whose item already held the values: no write was made */
+  unchanged: number;
   /** days rescheduled after a failure */
   failed: number;
   /** days not sent (facilitator without freelancer ID, user or day gone) */
@@ -80,7 +77,12 @@ interface DayJob {
 interface ItemRef {
   id: string;
   eTag?: string;
+  /** the item's columns as last read, to skip a write that would change nothing */
+  fields?: Record<string, unknown>;
 }
+
+/** Every availability field is required, so the session's mapping names a column for each. */
+type AvailabilityColumns = { [F in keyof ColumnNames<'availability'>]: string };
 
 /** Claim due rows: a short transaction, so saving availability is never held up by delivery. */
 async function claim(db: Db, now: Date, options: OutboxOptions): Promise<OutboxRow[]> {
@@ -134,7 +136,13 @@ async function removeRows(db: Db, rows: OutboxRow[]) {
 }
 
 /** The columns of a day's item. Empty values are sent as null on update so old values are cleared. */
-function itemFields(freelancerId: string, name: string, day: AvailabilityRow, forCreate: boolean) {
+function itemFields(
+  A: AvailabilityColumns,
+  freelancerId: string,
+  name: string,
+  day: AvailabilityRow,
+  forCreate: boolean,
+) {
   const optional = (value: string) => (value === '' ? (forCreate ? undefined : null) : value);
   const fields: Record<string, unknown> = {
     [A.key]: availabilityKey(freelancerId, day.date),
@@ -150,8 +158,24 @@ function itemFields(freelancerId: string, name: string, day: AvailabilityRow, fo
   return fields;
 }
 
+/**
+ * Whether the item already holds these values. Each PATCH makes a new item version in SharePoint even
+ * when nothing changes, so such a write is skipped. A null (clear) matches a missing or blank column.
+ */
+export function holdsValues(
+  current: Record<string, unknown> | undefined,
+  wanted: Record<string, unknown>,
+): boolean {
+  if (!current) return false;
+  return Object.entries(wanted).every(([name, value]) => {
+    const have = fieldText(current, name);
+    return value === null || value === undefined ? have === null : have === String(value).trim();
+  });
+}
+
 /** One query per chunk of keys; several items with one key: the lowest id is the one we use. */
 async function lookupKeys(
+  A: AvailabilityColumns,
   session: SharePointSession,
   siteId: string,
   listId: string,
@@ -170,10 +194,33 @@ async function lookupKeys(
     for (const item of sorted) {
       const key = fieldText(item.fields, A.key);
       // The server's filter is trusted only as far as it goes: check the key ourselves.
-      if (key && slice.includes(key) && !found.has(key)) found.set(key, { id: item.id, eTag: item.eTag });
+      if (key && slice.includes(key) && !found.has(key))
+        found.set(key, { id: item.id, eTag: item.eTag, fields: item.fields });
     }
   }
   return found;
+}
+
+/**
+ * A look-up by key that failed on a list whose key column is not indexed: past 5,000 items SharePoint
+ * refuses such queries whatever the client sends, and retrying cannot help, so the error says what
+ * staff must do. The days stay queued and are retried with backoff, never in a tight loop.
+ */
+async function withIndexAdvice(session: SharePointSession, error: unknown): Promise<unknown> {
+  if (!isSharePointError(error) || error.kind !== 'http' || error.status === 401 || error.status === 403)
+    return error;
+  let unindexed: string[];
+  try {
+    unindexed = await session.unindexedFilterColumns('availability');
+  } catch {
+    return error;
+  }
+  if (unindexed.length === 0) return error;
+  return new SharePointError(
+    'http',
+    `${error.message}. The Availability list's column ${unindexed.join(', ')} is not indexed: SharePoint refuses look-ups on it once the list passes 5,000 items. Index it (List settings → Indexed columns); delivery resumes by itself.`,
+    { status: error.status, code: error.code, retryable: error.retryable, cause: error },
+  );
 }
 
 /** Runs tasks with at most `limit` at a time; stops taking new ones once `stop()` says so. */
@@ -256,6 +303,7 @@ async function drainRound(
     configured: session !== null,
     claimed: 0,
     delivered: 0,
+    unchanged: 0,
     failed: 0,
     skipped: 0,
     serviceDown: false,
@@ -349,25 +397,30 @@ async function drainRound(
   let siteId: string;
   let listId: string;
   let known: Map<string, ItemRef>;
+  let A: AvailabilityColumns;
   try {
     siteId = await session.siteId();
     listId = await session.listId(session.settings.availabilityListName);
+    A = (await session.columns('availability')) as AvailabilityColumns;
+    // Days whose item id is remembered are read by id: a filtered look-up is a risk on a list past
+    // 5,000 items (the key column must be indexed), so it is kept for days never delivered.
     const unknownKeys = deliverables.filter((d) => !d.day.sharePointItemId).map((d) => d.key);
-    known = await lookupKeys(session, siteId, listId, unknownKeys, options.lookupChunk);
+    known = await lookupKeys(A, session, siteId, listId, unknownKeys, options.lookupChunk);
   } catch (error) {
+    const explained = await withIndexAdvice(session, error);
     await fail(
       deliverables.flatMap((d) => d.job.rows),
-      error,
+      explained,
     );
     result.failed = deliverables.length;
     result.serviceDown = true;
-    result.lastError = describeError(error);
+    result.lastError = describeError(explained);
     return result;
   }
 
   const { client } = session;
   const maxAttempts = client.timings.maxAttempts;
-  const lookupOne = async (key: string) => (await lookupKeys(session, siteId, listId, [key], 1)).get(key);
+  const lookupOne = async (key: string) => (await lookupKeys(A, session, siteId, listId, [key], 1)).get(key);
 
   const deliver = async (d: Deliverable): Promise<string> => {
     let target: ItemRef | undefined = d.day.sharePointItemId
@@ -381,23 +434,25 @@ async function drainRound(
         // sharepoint-faults.test.ts found this). With the eTag read just before, that late
         // update fails with 412 instead. A missing item (deleted in SharePoint) reads as none.
         const current = await client.getItem(siteId, listId, target.id);
-        target = current ? { id: current.id, eTag: current.eTag } : await lookupOne(d.key);
+        target = current
+          ? { id: current.id, eTag: current.eTag, fields: current.fields }
+          : await lookupOne(d.key);
       }
       if (target) {
-        const updated = await client.updateItemFields(
-          siteId,
-          listId,
-          target.id,
-          itemFields(d.freelancerId, d.name, d.day, false),
-          target.eTag,
-        );
+        const wanted = itemFields(A, d.freelancerId, d.name, d.day, false);
+        if (holdsValues(target.fields, wanted)) {
+          result.unchanged++;
+          return target.id;
+        }
+        const updated = await client.updateItemFields(siteId, listId, target.id, wanted, target.eTag);
         if (updated) return target.id;
         // The remembered item was deleted in SharePoint: find the key again, or create it.
         target = await lookupOne(d.key);
         if (target) continue;
       }
       try {
-        return (await client.createItem(siteId, listId, itemFields(d.freelancerId, d.name, d.day, true))).id;
+        return (await client.createItem(siteId, listId, itemFields(A, d.freelancerId, d.name, d.day, true)))
+          .id;
       } catch (error) {
         if (!isSharePointError(error) || attempt >= maxAttempts) throw error;
         if (error.status === 409) {

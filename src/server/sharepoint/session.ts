@@ -5,8 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ListKind } from '../../shared/schemas/sharepoint-columns';
 import type { Config } from '../config';
 import type { ResolvedSharePointSettings } from '../modules/settings/connection';
+import {
+  type ColumnNames,
+  columnNamesOf,
+  LIST_LABELS,
+  matchColumns,
+  unindexedFilterColumns,
+} from './column-mapping';
 import { SharePointError } from './errors';
 import { GraphClient } from './graph-client';
 import type { PauseGate, RetryTimings } from './retry';
@@ -74,6 +82,10 @@ export class SharePointSession {
   readonly tokens: TokenProvider;
   private siteIdPromise: Promise<string> | undefined;
   private readonly listIds = new Map<string, Promise<string>>();
+  private readonly mappings = new Map<
+    ListKind,
+    Promise<{ names: ColumnNames<ListKind>; mustIndex: string[] }>
+  >();
 
   constructor(
     readonly settings: ResolvedSharePointSettings,
@@ -139,6 +151,59 @@ export class SharePointSession {
     }
     return promise;
   }
+
+  /**
+   * The internal name of the column that holds each portal field of a list (column-mapping.ts), read
+   * once per session. A required field without a column stops the work with a message naming it.
+   */
+  async columns<K extends ListKind>(kind: K): Promise<ColumnNames<K>> {
+    return (await this.mapping(kind)).names as ColumnNames<K>;
+  }
+
+  /** Columns the portal filters on in this list that are not indexed (named for staff). */
+  async unindexedFilterColumns(kind: ListKind): Promise<string[]> {
+    return (await this.mapping(kind)).mustIndex;
+  }
+
+  private mapping(kind: ListKind): Promise<{ names: ColumnNames<ListKind>; mustIndex: string[] }> {
+    let promise = this.mappings.get(kind);
+    if (!promise) {
+      promise = (async () => {
+        const listName = listNameOf(this.settings, kind);
+        const siteId = await this.siteId();
+        const listId = await this.listId(listName);
+        const columns = await this.client.columns(siteId, listId);
+        const matches = matchColumns(kind, columns, this.settings.columnMapping[kind]);
+        const blocking = matches.filter(
+          (m) => m.required && (m.problem === 'missing' || m.problem === 'unknown-column'),
+        );
+        if (blocking.length > 0) {
+          throw new SharePointError(
+            'not-configured',
+            `The ${LIST_LABELS[kind]} "${listName}" needs a column for ${blocking.map((m) => m.label).join(', ')}: choose one under Columns on the settings page.`,
+          );
+        }
+        return {
+          names: columnNamesOf<ListKind>(matches),
+          mustIndex: unindexedFilterColumns(kind, matches, columns),
+        };
+      })();
+      promise.catch(() => this.mappings.delete(kind));
+      this.mappings.set(kind, promise);
+    }
+    return promise;
+  }
+}
+
+const LIST_NAME_SETTING = {
+  bookings: 'bookingsListName',
+  availability: 'availabilityListName',
+  facilitators: 'facilitatorListName',
+  schools: 'schoolsListName',
+} as const satisfies Record<ListKind, keyof ResolvedSharePointSettings>;
+
+export function listNameOf(settings: ResolvedSharePointSettings, kind: ListKind): string {
+  return settings[LIST_NAME_SETTING[kind]];
 }
 
 export function settingsFingerprint(settings: ResolvedSharePointSettings, config: SharePointConfig): string {

@@ -25,7 +25,7 @@ export interface ConnectorSetup {
   t: TestApp;
   close(): Promise<void>;
   /** saves the emulator's settings (client credentials by default) */
-  configure(overrides?: Record<string, string>): Promise<void>;
+  configure(overrides?: Record<string, unknown>): Promise<void>;
 }
 
 export async function setupConnector(
@@ -51,7 +51,7 @@ export async function setupConnector(
       },
     },
   );
-  const configure = async (overrides: Record<string, string> = {}) => {
+  const configure = async (overrides: Record<string, unknown> = {}) => {
     await saveSettings(t.ctx.db, t.ctx.appSecret, {
       ...portalSettingsFor(portal, emu.control.credentials),
       ...overrides,

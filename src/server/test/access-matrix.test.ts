@@ -319,6 +319,11 @@ const TABLE: Record<string, Variant[]> = {
     staffOnly(200),
     (_f, _role, changed) => expect(changed).toEqual([]),
   ),
+  'POST /api/sharepoint/columns': one(
+    (f) => ({ payload: f.settings }),
+    staffOnly(200),
+    (_f, _role, changed) => expect(changed).toEqual([]),
+  ),
   'GET /api/admin/scheduler/status': one(() => ({}), staffOnly(200)),
   'POST /api/staff/facilitators/import': one(() => ({}), staffOnly(200)),
   // --- issue 9: patterns, who is free, completeness ---

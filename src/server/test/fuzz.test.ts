@@ -348,6 +348,7 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'GET /api/sharepoint/settings': () => ({}),
   'POST /api/sharepoint/settings': () => ({ body: emulatorSettings() }),
   'POST /api/sharepoint/test-connection-with-credentials': () => ({ body: emulatorSettings() }),
+  'POST /api/sharepoint/columns': () => ({ body: emulatorSettings() }),
   'GET /api/admin/scheduler/status': () => ({}),
   'POST /api/staff/facilitators/import': () => ({}),
   // --- issue 9: patterns, who is free, completeness ---

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonBlankText } from './common';
+import { columnMapping } from './sharepoint-columns';
 
 const optionalText = z
   .string()
@@ -37,6 +38,8 @@ export const settingsBody = z.object({
   clientSecret: secretInput,
   username: optionalText,
   password: secretInput,
+  /** staff's corrections to the automatic column matching; absent: keep the stored ones */
+  columnMapping: columnMapping.optional(),
 });
 export type SettingsBody = z.input<typeof settingsBody>;
 
@@ -57,6 +60,7 @@ export const settingsResponse = z.object({
    */
   passwordCleared: z.boolean(),
   clientSecretCleared: z.boolean(),
+  columnMapping,
 });
 export type SettingsResponse = z.infer<typeof settingsResponse>;
 

@@ -12,7 +12,7 @@ import type { Db, Queryable } from '../../db/client';
 import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { availability, bookings, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
-import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
+import { availabilityQueued, enqueueAvailabilitySync } from '../../sharepoint/outbox';
 import { type ChangeEntry, recordChanges } from '../history/record';
 import type { DateRange } from '../range';
 
@@ -86,7 +86,7 @@ export function listAvailabilityJson(
  * the SharePoint outbox row commit together.
  */
 export async function saveDay(db: Db, input: DayInput, actor: Actor): Promise<Availability> {
-  return db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     await assertUserExists(tx, input.userId);
     if (!actor.mayOverrideBookings && (await bookedDates(tx, input.userId, [input.date])).length > 0) {
       throw new AppError(409, BOOKED_DAY_MESSAGE);
@@ -94,6 +94,8 @@ export async function saveDay(db: Db, input: DayInput, actor: Actor): Promise<Av
     const [row] = await writeDays(tx, input.userId, [input], actor);
     return toAvailability(row!);
   });
+  availabilityQueued(db);
+  return saved;
 }
 
 export interface BulkInput {
@@ -142,7 +144,7 @@ export async function setManyDays(
   const { userId, dates, ...values } = input;
   // one row per day: a day twice in one upsert statement is an error in PostgreSQL
   const days = [...new Set(dates)].sort();
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     await assertUserExists(tx, userId);
     const skippedBookedDates = await bookedDates(tx, userId, days);
     const skipped = new Set(skippedBookedDates);
@@ -155,22 +157,30 @@ export async function setManyDays(
     );
     return { updated: toWrite.length, skippedBookedDates };
   });
+  if (result.updated > 0) availabilityQueued(db);
+  return result;
 }
 
-/** Queue every saved day of a user for delivery again (`sync-all`). */
+/**
+ * Queue a user's days that SharePoint does not hold yet (`sync-all`). Delivered days are left out:
+ * every one queued costs a read and, unless skipped as unchanged, a write that makes a new item
+ * version, so re-sending a facilitator's whole history (hundreds of days) bought nothing.
+ */
 export async function requeueAllDays(db: Db, userId: number): Promise<number> {
-  return db.transaction(async (tx) => {
+  const queued = await db.transaction(async (tx) => {
     await assertUserExists(tx, userId);
     const rows = await tx
       .select({ date: availability.date })
       .from(availability)
-      .where(eq(availability.userId, userId));
+      .where(and(eq(availability.userId, userId), eq(availability.syncedToSharePoint, false)));
     await enqueueAvailabilitySync(
       tx,
       rows.map((r) => ({ userId, date: r.date })),
     );
     return rows.length;
   });
+  if (queued > 0) availabilityQueued(db);
+  return queued;
 }
 
 /** Which of these dates have at least one booking for the user. */

@@ -3,6 +3,8 @@
  * the real tester through `BuildOptions.connectionTester`; until then the default below answers.
  */
 
+import type { ColumnCheckResult, ColumnMapping } from '../../../shared/schemas/sharepoint-columns';
+
 /** SharePoint settings with the secrets decrypted: server-side only, never sent to a browser. */
 export interface ResolvedSharePointSettings {
   siteUrl: string;
@@ -15,6 +17,8 @@ export interface ResolvedSharePointSettings {
   clientSecret: string;
   username: string;
   password: string;
+  /** staff's corrections to the automatic column matching */
+  columnMapping: ColumnMapping;
 }
 
 export interface ConnectionResult {
@@ -32,4 +36,13 @@ export const CONNECTOR_UNAVAILABLE_MESSAGE =
 export const unavailableConnectionTester: ConnectionTester = async () => ({
   success: false,
   message: CONNECTOR_UNAVAILABLE_MESSAGE,
+});
+
+/** Reads the lists' columns with the typed settings and matches every portal field. */
+export type ColumnChecker = (settings: ResolvedSharePointSettings) => Promise<ColumnCheckResult>;
+
+export const unavailableColumnChecker: ColumnChecker = async () => ({
+  reached: false,
+  message: CONNECTOR_UNAVAILABLE_MESSAGE,
+  lists: [],
 });

@@ -1,20 +1,29 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../shared/schemas/common';
 import { settingsBody, settingsResponse, testConnectionResult } from '../../../shared/schemas/settings';
+import { columnCheckResult } from '../../../shared/schemas/sharepoint-columns';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { type ConnectionTester, unavailableConnectionTester } from './connection';
-import { getSettings, saveSettings, testConnection } from './service';
+import {
+  type ColumnChecker,
+  type ConnectionTester,
+  unavailableColumnChecker,
+  unavailableConnectionTester,
+} from './connection';
+import { checkColumns, getSettings, saveSettings, testConnection } from './service';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse };
 
 export interface SettingsRouteOptions {
   /** Tries settings against SharePoint; the connector supplies it through BuildOptions. */
   connectionTester?: ConnectionTester | undefined;
+  /** Reads the lists' columns for the mapping on the settings page; the connector supplies it. */
+  columnChecker?: ColumnChecker | undefined;
 }
 
 export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = {}): FastifyPluginAsyncZod {
   const tester = options.connectionTester ?? unavailableConnectionTester;
+  const columnChecker = options.columnChecker ?? unavailableColumnChecker;
 
   return async (app) => {
     app.get(
@@ -77,6 +86,34 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
         request.log.info(
           { userId: currentUser(request).id, success: result.success, result: result.message },
           'SharePoint connection test',
+        );
+        return result;
+      },
+    );
+
+    app.post(
+      '/api/sharepoint/columns',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['sharepoint'],
+          summary:
+            "Read the typed settings' lists and match each portal field to a column (nothing is saved)",
+          body: settingsBody,
+          response: { 200: columnCheckResult, ...errors },
+        },
+      },
+      async (request) => {
+        const result = await checkColumns(ctx.db, ctx.appSecret, request.body, columnChecker);
+        request.log.info(
+          {
+            userId: currentUser(request).id,
+            reached: result.reached,
+            problems: result.lists.flatMap((l) =>
+              l.fields.filter((f) => f.problem).map((f) => `${l.list}.${f.field}`),
+            ),
+          },
+          'SharePoint column check',
         );
         return result;
       },

@@ -5,11 +5,12 @@ import {
   settingsBody,
   type TestConnectionResult,
 } from '../../../shared/schemas/settings';
+import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-columns';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
 import { type ChangeBy, recordChanges } from '../history/record';
-import type { ConnectionTester, ResolvedSharePointSettings } from './connection';
+import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
 type SettingsRow = typeof sharepointSettings.$inferSelect;
 type SecretField = 'password' | 'clientSecret';
@@ -77,6 +78,7 @@ export function toSettingsResponse(
     hasClientSecret: Boolean(row?.clientSecretEncrypted),
     passwordCleared: cleared.passwordCleared ?? false,
     clientSecretCleared: cleared.clientSecretCleared ?? false,
+    columnMapping: row?.columnMapping ?? {},
   };
 }
 
@@ -137,6 +139,8 @@ export async function saveSettings(
       username: data.username,
       clientSecretEncrypted,
       passwordEncrypted,
+      // absent: the stored corrections stay (clients that predate the column mapping keep them)
+      columnMapping: data.columnMapping ?? existing?.columnMapping ?? {},
       // delta links belong to the lists of one site; another site starts from a full read
       deltaLinks: existing && existing.siteUrl === data.siteUrl ? existing.deltaLinks : {},
       updatedAt: new Date(),
@@ -219,6 +223,7 @@ function toPlainSettings(row: SettingsRow) {
     tenantId: row.tenantId,
     clientId: row.clientId,
     username: row.username,
+    columnMapping: row.columnMapping,
   };
 }
 
@@ -233,7 +238,7 @@ export async function resolveCandidateSettings(
   input: SettingsBody,
 ): Promise<ResolvedSharePointSettings> {
   const data = settingsBody.parse(input);
-  const needsStored = !data.password || !data.clientSecret;
+  const needsStored = !data.password || !data.clientSecret || !data.columnMapping;
   const stored = needsStored ? await readRow(db) : undefined;
   const storedFor = (field: SecretField) =>
     stored && sharePointDestination(stored, field) === sharePointDestination(data, field)
@@ -248,6 +253,7 @@ export async function resolveCandidateSettings(
     tenantId: data.tenantId,
     clientId: data.clientId,
     username: data.username,
+    columnMapping: data.columnMapping ?? stored?.columnMapping ?? {},
     clientSecret: data.clientSecret || decryptField(appSecret, storedFor('clientSecret'), 'clientSecret'),
     password: data.password || decryptField(appSecret, storedFor('password'), 'password'),
   };
@@ -316,4 +322,55 @@ export async function testConnection(
     settings.clientSecret,
   ]).slice(0, 1000);
   return { success, message };
+}
+
+/**
+ * Match the typed settings' lists against the portal's fields (blank secrets = the stored ones).
+ * Never throws for an unreachable SharePoint: `reached` is false and the message says why.
+ */
+export async function checkColumns(
+  db: Queryable,
+  appSecret: string,
+  input: SettingsBody,
+  checker: ColumnChecker,
+  timeoutMs = CONNECTION_TEST_TIMEOUT_MS,
+): Promise<ColumnCheckResult> {
+  let settings: ResolvedSharePointSettings;
+  try {
+    settings = await resolveCandidateSettings(db, appSecret, input);
+  } catch (error) {
+    if (error instanceof StoredSecretError) return { reached: false, message: error.message, lists: [] };
+    throw error;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ColumnCheckResult>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          reached: false,
+          message: `Could not read the columns: SharePoint gave no answer within ${Math.round(timeoutMs / 1000)} seconds.`,
+          lists: [],
+        }),
+      timeoutMs,
+    );
+  });
+  let result: ColumnCheckResult;
+  try {
+    result = await Promise.race([checker(settings), timeout]);
+  } catch (error) {
+    const reason = error instanceof Error && error.message ? error.message : 'unknown error';
+    result = { reached: false, message: `Could not read the columns: ${reason}`, lists: [] };
+  } finally {
+    clearTimeout(timer);
+  }
+  const secrets = [settings.password, settings.clientSecret];
+  const hide = (text: string) => hideSecrets(text, secrets).slice(0, 1000);
+  return {
+    reached: result.reached,
+    message: hide(result.message),
+    lists: result.lists.map((list) => ({
+      ...list,
+      error: list.error === null ? null : hide(list.error),
+    })),
+  };
 }

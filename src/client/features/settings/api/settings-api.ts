@@ -1,4 +1,5 @@
 import type { SettingsBody, SettingsResponse, TestConnectionResult } from '@shared/schemas/settings';
+import type { ColumnCheckResult } from '@shared/schemas/sharepoint-columns';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
@@ -27,5 +28,12 @@ export function useTestConnection() {
   return useMutation<TestConnectionResult, Error, SettingsBody>({
     mutationFn: (body) =>
       apiJson<TestConnectionResult>('POST', '/api/sharepoint/test-connection-with-credentials', body),
+  });
+}
+
+/** Reads the typed settings' lists and matches each portal field to a column; nothing is saved. */
+export function useCheckColumns() {
+  return useMutation<ColumnCheckResult, Error, SettingsBody>({
+    mutationFn: (body) => apiJson<ColumnCheckResult>('POST', '/api/sharepoint/columns', body),
   });
 }

@@ -1,4 +1,5 @@
 import { type SettingsResponse, settingsBody } from '@shared/schemas/settings';
+import type { ColumnMapping, ListKind } from '@shared/schemas/sharepoint-columns';
 import { Info, Plug, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
@@ -9,7 +10,8 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { useSaveSettings, useTestConnection } from '../api/settings-api';
+import { useCheckColumns, useSaveSettings, useTestConnection } from '../api/settings-api';
+import { type ColumnCheckState, ColumnMappingPanel } from './column-mapping';
 import { type ConnectionState, ConnectionStatus, SUCCESS_TEXT } from './connection-status';
 
 /** Every field is a string while editing; secrets start blank (write-only). */
@@ -71,6 +73,10 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   const test = useTestConnection();
   const [connection, setConnection] = useState<ConnectionState>({ kind: 'idle' });
   const [clearedNote, setClearedNote] = useState<string | null>(null);
+  const checkColumns = useCheckColumns();
+  const [columns, setColumns] = useState<ColumnCheckState>({ kind: 'idle' });
+  // staff's corrections to the automatic column matching, saved with the settings
+  const [mapping, setMapping] = useState<ColumnMapping>(saved.columnMapping);
 
   const form = useForm<SettingsFormValues>({
     resolver,
@@ -83,45 +89,73 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   // a save answers with the stored settings: show them, secrets blank again
   useEffect(() => {
     form.reset(formFrom(saved));
+    setMapping(saved.columnMapping);
   }, [saved, form]);
 
+  const runColumnCheck = (values: SettingsFormValues, withMapping: ColumnMapping) => {
+    setColumns({ kind: 'checking' });
+    checkColumns.mutate(
+      { ...values, columnMapping: withMapping },
+      {
+        onSuccess: (result) => setColumns({ kind: 'done', result }),
+        onError: (error) =>
+          setColumns({ kind: 'error', message: getErrorMessage(error, 'Could not read the columns.') }),
+      },
+    );
+  };
+  const onCheckColumns = form.handleSubmit((values) => runColumnCheck(values, mapping));
+  const onChooseColumn = (list: ListKind, field: string, column: string) => {
+    const next: ColumnMapping = { ...mapping, [list]: { ...mapping[list], [field]: column } };
+    setMapping(next);
+    void form.handleSubmit((values) => runColumnCheck(values, next))();
+  };
+
   const onSave = form.handleSubmit((values) => {
-    save.mutate(values, {
-      onSuccess: (stored) => {
-        // secrets blank again; the flags now say what is stored
-        form.reset(formFrom(stored));
-        const cleared = clearedSecretsMessage(stored);
-        setClearedNote(cleared);
-        toast({
-          title: 'Settings saved',
-          description: cleared ?? 'Your SharePoint settings have been saved successfully.',
-          variant: 'success',
-        });
+    save.mutate(
+      { ...values, columnMapping: mapping },
+      {
+        onSuccess: (stored) => {
+          // secrets blank again; the flags now say what is stored
+          form.reset(formFrom(stored));
+          const cleared = clearedSecretsMessage(stored);
+          setClearedNote(cleared);
+          toast({
+            title: 'Settings saved',
+            description: cleared ?? 'Your SharePoint settings have been saved successfully.',
+            variant: 'success',
+          });
+        },
+        onError: (error) => {
+          toast({
+            title: 'Error',
+            description: getErrorMessage(error, 'Failed to save settings. Please try again.'),
+            variant: 'destructive',
+          });
+        },
       },
-      onError: (error) => {
-        toast({
-          title: 'Error',
-          description: getErrorMessage(error, 'Failed to save settings. Please try again.'),
-          variant: 'destructive',
-        });
-      },
-    });
+    );
   });
 
   const onTest = form.handleSubmit((values) => {
     setConnection({ kind: 'testing' });
-    test.mutate(values, {
-      onSuccess: (result) => {
-        setConnection(
-          result.success
-            ? { kind: 'success', detail: result.message || SUCCESS_TEXT }
-            : { kind: 'error', message: result.message || 'Connection test failed' },
-        );
+    test.mutate(
+      { ...values, columnMapping: mapping },
+      {
+        onSuccess: (result) => {
+          setConnection(
+            result.success
+              ? { kind: 'success', detail: result.message || SUCCESS_TEXT }
+              : { kind: 'error', message: result.message || 'Connection test failed' },
+          );
+        },
+        onError: (error) => {
+          setConnection({
+            kind: 'error',
+            message: getErrorMessage(error, 'Failed to connect to SharePoint.'),
+          });
+        },
       },
-      onError: (error) => {
-        setConnection({ kind: 'error', message: getErrorMessage(error, 'Failed to connect to SharePoint.') });
-      },
-    });
+    );
   });
 
   const text = (
@@ -162,7 +196,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     </FormField>
   );
 
-  const busy = save.isPending || test.isPending;
+  const busy = save.isPending || test.isPending || checkColumns.isPending;
 
   return (
     <form onSubmit={onSave} noValidate className="grid gap-6" aria-label="SharePoint settings">
@@ -222,6 +256,27 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
             Username and password sign-in does not work for accounts with multi-factor authentication (MFA).
             Use a client secret for those.
           </p>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2 className="text-lg">Columns</h2>
+          </CardTitle>
+          <CardDescription>
+            Which column of each list holds each field. Columns are matched by name; choose another where a
+            match is missing or wrong. Your choices are saved with the settings.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ColumnMappingPanel
+            state={columns}
+            mapping={mapping}
+            onCheck={onCheckColumns}
+            onChoose={onChooseColumn}
+            busy={busy}
+          />
         </CardContent>
       </Card>
 
