@@ -111,7 +111,8 @@ beforeAll(async () => {
     ENTRA_CLIENT_SECRET: entra.clientSecret,
   });
   staffCookie = await t.loginStaff();
-});
+  // a fresh database takes a while on a busy machine
+}, 180_000);
 
 afterAll(async () => {
   await t?.close();
@@ -160,6 +161,17 @@ describe('Sign in with Microsoft', () => {
     const later = new Browser(t);
     expect((await later.signIn({ as: oid })).headers.location).toBe('/staff');
     expect(await whoAmI(later)).toMatchObject({ username: user.username });
+  });
+
+  it('lets an invited facilitator (a guest in the directory) sign in as a facilitator', async () => {
+    const facilitator = await t.createUser({ username: 'guest-facilitator@example.org' });
+    const oid = '00000000-0000-4000-8000-dddddddddddd';
+    entra.accounts.set(oid, { oid, name: 'Guest facilitator' });
+    const token = await invite(facilitator.id);
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(answer.headers.location).toBe('/');
+    expect(await whoAmI(browser)).toMatchObject({ username: facilitator.username, role: 'facilitator' });
   });
 
   it('refuses a token from another issuer', async () => {
@@ -307,7 +319,7 @@ describe('Sign in with Microsoft with a staff app role', () => {
       ENTRA_STAFF_ROLE: STAFF_ROLE,
     });
     rStaffCookie = await r.loginStaff();
-  });
+  }, 180_000);
   afterAll(() => r?.close());
 
   it('removes staff access at the next sign-in once the role is taken away', async () => {
