@@ -90,7 +90,7 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
     client_secret: clientSecret,
     redirect_uris: [redirectUri],
     post_logout_redirect_uris: [`${options.portalUrl}/staff-login`],
-    token_endpoint_auth_method: 'client_secret_post',
+    token_endpoint_auth_method: 'client_secret_basic',
     response_types: ['code'],
     grant_types: ['authorization_code'],
   });
@@ -232,6 +232,14 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
           const form = new URLSearchParams(await readBody(req));
           if (form.get('client_id') === clientId) form.set('client_id', OTHER_CLIENT);
           req.body = form.toString();
+          const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+          if (basic) {
+            const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+            if (decodeURIComponent(id ?? '') === clientId) {
+              const swapped = `${encodeURIComponent(OTHER_CLIENT)}:${secret ?? ''}`;
+              req.headers.authorization = `Basic ${Buffer.from(swapped).toString('base64')}`;
+            }
+          }
         }
       }
       if (!discovery && entra.misbehave.issuer) {

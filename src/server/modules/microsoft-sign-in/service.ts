@@ -106,7 +106,8 @@ async function clientFor(ctx: AppContext, config: MicrosoftSignInConfig): Promis
     server,
     config.clientId,
     { client_secret: config.clientSecret, [oidc.clockSkew]: skewSeconds },
-    oidc.ClientSecretPost(config.clientSecret),
+    // HTTP Basic: what OpenID Connect servers accept by default (Entra takes either)
+    oidc.ClientSecretBasic(config.clientSecret),
   );
   if (insecure) oidc.allowInsecureRequests(client);
   return client;
@@ -245,8 +246,10 @@ export async function finishSignIn(
     throw tokenFailure(error);
   }
 
-  const tenantId = typeof claims.tid === 'string' ? claims.tid : '';
-  const objectId = typeof claims.oid === 'string' ? claims.oid : '';
+  // The issuer, already checked, names the tenant; a `tid` that says otherwise is refused. A server
+  // without Entra's claims is still one tenant's server, and its `sub` is then the person's id.
+  const tenantId = typeof claims.tid === 'string' ? claims.tid : config.tenantId;
+  const objectId = typeof claims.oid === 'string' ? claims.oid : claims.sub;
   if (tenantId.toLowerCase() !== config.tenantId.toLowerCase()) {
     throw new SignInFailure('wrong_tenant', 'the token comes from another directory');
   }
