@@ -40,6 +40,11 @@ import { facilitatorImportRoutes } from './modules/facilitators-import/routes';
 import { freeRoutes } from './modules/free/routes';
 import { healthRoutes } from './modules/health/routes';
 import { historyRoutes } from './modules/history/routes';
+import { microsoftSignInRoutes } from './modules/microsoft-sign-in/routes';
+import {
+  configureMicrosoftSignIn,
+  type MicrosoftSignInRuntimeOptions,
+} from './modules/microsoft-sign-in/service';
 import { noteRoutes } from './modules/notes/routes';
 import { patternRoutes } from './modules/patterns/routes';
 import { reminderRoutes } from './modules/reminders/routes';
@@ -79,6 +84,8 @@ export interface BuildOptions {
   scheduler?: false | Partial<SchedulerOptions>;
   /** Outgoing email: extra certificate authorities (a private CA; tests trust their SMTP server's). */
   mail?: MailRuntimeOptions;
+  /** Sign in with Microsoft tuning (the e2e server points it at its test identity provider). */
+  microsoftSignIn?: MicrosoftSignInRuntimeOptions;
 }
 
 /** One registered /api route, as the access and fuzz suites enumerate them. */
@@ -338,6 +345,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(exportRoutes(ctx));
   // --- issue 10: history ---
   await app.register(historyRoutes(ctx));
+  configureMicrosoftSignIn(ctx, options.microsoftSignIn);
+  await app.register(microsoftSignInRoutes(ctx));
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;

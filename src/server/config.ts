@@ -150,6 +150,28 @@ const env = z.object({
   /** private or local networks the SMTP server may be on (an organisation's internal relay) */
   SMTP_ALLOWED_NETWORKS: networkList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an absolute http(s) URL such as https://portal.example.org',
+    })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  // Sign in with Microsoft (Entra ID): a directory (tenant) id, the app registration's client id and a
+  // client secret; all three, with PUBLIC_URL, or none.
+  ENTRA_TENANT_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/, 'must be the directory (tenant) id, a GUID')
+    .refine(
+      (tenant) => !['common', 'organizations', 'consumers'].includes(tenant.toLowerCase()),
+      'must be your own tenant id, not common, organizations or consumers',
+    )
+    .optional(),
+  ENTRA_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
+  ENTRA_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  // the app role (the `roles` claim) that makes a linked account staff; unset: invitations decide
+  ENTRA_STAFF_ROLE: z.string().trim().min(1).max(200).optional(),
 });
 
 export type Config = Omit<z.output<typeof env>, 'INITIAL_STAFF_USERNAME' | 'INITIAL_STAFF_PASSWORD'> & {
@@ -174,6 +196,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (Boolean(config.INITIAL_STAFF_USERNAME) !== Boolean(config.INITIAL_STAFF_PASSWORD)) {
     throw new ConfigError(
       'Invalid configuration:\n  INITIAL_STAFF_USERNAME and INITIAL_STAFF_PASSWORD must be set together',
+    );
+  }
+  const entra = [config.ENTRA_TENANT_ID, config.ENTRA_CLIENT_ID, config.ENTRA_CLIENT_SECRET];
+  if (entra.some(Boolean) && !entra.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ENTRA_TENANT_ID, ENTRA_CLIENT_ID and ENTRA_CLIENT_SECRET must be set together',
+    );
+  }
+  if (entra.every(Boolean) && !config.PUBLIC_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL is needed for Sign in with Microsoft (the redirect URI is built from it)',
     );
   }
   return config;

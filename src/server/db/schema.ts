@@ -376,3 +376,67 @@ export const changeHistory = pgTable(
     ),
   ],
 );
+
+/**
+ * A Microsoft (Entra ID) identity linked to a portal account. A person is the issuer, tenant and object
+ * id together, never an email address: those can be changed by whoever manages the directory entry.
+ */
+export const microsoftIdentities = pgTable(
+  'microsoft_identities',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    tenantId: text('tenant_id').notNull(),
+    objectId: text('object_id').notNull(),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('microsoft_identities_subject_key').on(t.issuer, t.tenantId, t.objectId),
+    uniqueIndex('microsoft_identities_user_key').on(t.userId),
+  ],
+);
+
+/** A single-use link that lets the next Microsoft sign-in through it claim one account. */
+export const microsoftInvitations = pgTable(
+  'microsoft_invitations',
+  {
+    // sha256 of the token in the link: a copy of the table claims no account
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('microsoft_invitations_user_key').on(t.userId)],
+);
+
+/**
+ * A sign-in under way: state, nonce, PKCE verifier and invitation, sealed with a key only the starting
+ * browser's cookie can rebuild. Deleted when the answer comes back, so a state works once.
+ */
+export const microsoftSignInRequests = pgTable(
+  'microsoft_sign_in_requests',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    sealed: text('sealed').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('microsoft_sign_in_requests_expires_idx').on(t.expiresAt)],
+);
+
+export const microsoftSignInSettings = pgTable(
+  'microsoft_sign_in_settings',
+  {
+    // a single row: id is always 1
+    id: integer('id').primaryKey().default(1),
+    staffPasswordSignIn: boolean('staff_password_sign_in').notNull().default(true),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('microsoft_sign_in_settings_single_row', sql`${t.id} = 1`)],
+);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
+import { startTestEntra, type TestEntra } from './entra-provider';
 import { STAFF, type TestApp } from './harness';
 
 type Role = 'anonymous' | 'facilitatorA' | 'facilitatorB' | 'staff';
@@ -474,6 +475,67 @@ const TABLE: Record<string, Variant[]> = {
     onlyA(200),
   ),
   // --- end issue 10: calendar feed, exports ---
+  // --- Sign in with Microsoft (configured against a test identity provider in this suite) ---
+  'GET /api/auth/microsoft': one(() => ({}), everyone(200)),
+  // leaving for Microsoft stores the sign-in under way (undone by the baseline restore)
+  'GET /api/auth/microsoft/start': [
+    {
+      name: 'without an invitation',
+      call: () => ({}),
+      expect: everyone(302),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_sign_in_requests']),
+    },
+    {
+      name: 'an unknown invitation',
+      call: () => ({ query: { invitation: 'x'.repeat(43) } }),
+      expect: everyone(302),
+    },
+    {
+      name: 'a malformed invitation',
+      call: () => ({ query: { invitation: '<script>' } }),
+      expect: everyone(400),
+    },
+  ],
+  // an answer with no state that this browser started goes back to the login page, whoever asks
+  'GET /api/auth/microsoft/callback': [
+    { name: 'no state', call: () => ({ query: { code: 'abc' } }), expect: everyone(302) },
+    {
+      name: 'a state never issued',
+      call: () => ({ query: { code: 'abc', state: 'forged' } }),
+      expect: everyone(302),
+    },
+  ],
+  'GET /api/auth/microsoft/logout': one(() => ({}), everyone(302)),
+  'GET /api/staff/microsoft-sign-in': one(() => ({}), staffOnly(200)),
+  'PUT /api/staff/microsoft-sign-in': [
+    {
+      name: 'passwords stay on',
+      call: () => ({ payload: { staffPasswordSignIn: true } }),
+      expect: staffOnly(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_sign_in_settings']),
+    },
+    {
+      // the staff member asking has no linked Microsoft identity
+      name: 'passwords off',
+      call: () => ({ payload: { staffPasswordSignIn: false } }),
+      expect: staffOnly(400),
+    },
+  ],
+  'POST /api/staff/users/:id/microsoft-invitation': [
+    {
+      name: 'for A',
+      call: (f) => ({ params: { id: f.a.id } }),
+      expect: staffOnly(201),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_invitations']),
+    },
+    { name: 'for nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+  ],
+  'DELETE /api/staff/users/:id/microsoft-identity': [
+    { name: 'for A', call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(200) },
+    { name: 'for nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+  ],
+  // --- end Sign in with Microsoft ---
+
   // --- issue 10: history ---
   'GET /api/staff/history': [
     {
@@ -546,6 +608,7 @@ const SIGN_IN = new Set(['/api/login', '/api/auth/staff-login']);
 const COUNTED_BY_DESIGN: TableName[] = ['login_throttle'];
 
 let s: ConnectorSetup;
+let entra: TestEntra;
 let t: TestApp;
 let f: Fixture;
 let baseline: TableDump;
@@ -656,7 +719,18 @@ let readyAt = 0;
 
 beforeAll(async () => {
   startedAt = Date.now();
-  s = await setupConnector({ seed: { seed: 'matrix', bookingCount: 12, facilitatorCount: 4 } });
+  const portalUrl = 'http://127.0.0.1:9';
+  entra = await startTestEntra({ portalUrl });
+  s = await setupConnector({
+    seed: { seed: 'matrix', bookingCount: 12, facilitatorCount: 4 },
+    env: {
+      PUBLIC_URL: portalUrl,
+      ENTRA_TENANT_ID: entra.tenantId,
+      ENTRA_CLIENT_ID: entra.clientId,
+      ENTRA_CLIENT_SECRET: entra.clientSecret,
+    },
+    build: { microsoftSignIn: { authorityHost: entra.authorityHost } },
+  });
   t = s.t;
   const person = async (username: string, password: string): Promise<Person> => {
     const row = await t.createUser({ username, password, displayName: username.split('@')[0] });
@@ -712,6 +786,7 @@ afterAll(async () => {
       `${restores} baseline restores; setup ${((readyAt - startedAt) / 1000).toFixed(1)} s, checks ${((Date.now() - readyAt) / 1000).toFixed(1)} s`,
   );
   await s?.close();
+  await entra?.close();
 });
 
 describe('access matrix', () => {

@@ -21,6 +21,10 @@ export const TABLES = [
   ['reminder_sends', 'id'],
   ['calendar_feeds', 'user_id'],
   ['change_history', 'id'],
+  ['microsoft_identities', 'id'],
+  ['microsoft_invitations', 'token_hash'],
+  ['microsoft_sign_in_requests', 'state_hash'],
+  ['microsoft_sign_in_settings', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

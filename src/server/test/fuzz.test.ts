@@ -35,6 +35,7 @@ import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
 import { usernameKeys } from '../modules/users/service';
 import { setupConnector } from '../sharepoint/test-support';
+import { startTestEntra } from './entra-provider';
 import { STAFF } from './harness';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2026);
@@ -54,14 +55,22 @@ type Parts = {
 // ---------------------------------------------------------------------------------------------------
 // The system under test: the real app on a fresh database, SharePoint played by the emulator.
 
+// Sign in with Microsoft is configured against a real test identity provider, so its routes are
+// fuzzed past the "not configured" answer.
+const FUZZ_PORTAL_URL = 'http://127.0.0.1:5000';
+const entra = await startTestEntra({ portalUrl: FUZZ_PORTAL_URL });
 const setup = await setupConnector({
   seed: { seed: 'fuzz', bookingCount: 24, facilitatorCount: 6 },
   // reminders link to PUBLIC_URL and go to fuzzSmtp on loopback, which the operator must allow
   env: {
     ALLOW_REGISTRATION: 'true',
-    PUBLIC_URL: 'http://127.0.0.1:5000',
+    PUBLIC_URL: FUZZ_PORTAL_URL,
     SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
+    ENTRA_TENANT_ID: entra.tenantId,
+    ENTRA_CLIENT_ID: entra.clientId,
+    ENTRA_CLIENT_SECRET: entra.clientSecret,
   },
+  build: { microsoftSignIn: { authorityHost: entra.authorityHost } },
 });
 const t = setup.t;
 const db = t.ctx.db;
@@ -426,6 +435,17 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   }),
   'GET /api/history': (caller) => ({ query: { ...range(), userId: ownId(caller), limit: '20' } }),
   // --- end issue 10: history ---
+  // --- Sign in with Microsoft ---
+  'GET /api/auth/microsoft': () => ({}),
+  'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43) } }),
+  'GET /api/auth/microsoft/callback': () => ({ query: { code: 'a-code', state: 'a-state-never-issued' } }),
+  'GET /api/auth/microsoft/logout': () => ({}),
+  'GET /api/staff/microsoft-sign-in': () => ({}),
+  // the fuzzing staff member has no linked identity: passwords can never be switched off here
+  'PUT /api/staff/microsoft-sign-in': () => ({ body: { staffPasswordSignIn: true } }),
+  'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(victimId) } }),
+  'DELETE /api/staff/users/:id/microsoft-identity': () => ({ params: { id: String(victimId) } }),
+  // --- end Sign in with Microsoft ---
 };
 
 /** Routes whose every accepted call is slow (a SharePoint round trip): fewer cases, same generators. */
@@ -1112,6 +1132,9 @@ const DATA_TABLES = [
   // issue 9: email settings and the record of reminders sent
   'reminder_settings',
   'reminder_sends',
+  // Sign in with Microsoft: linked identities and the staff password switch
+  'microsoft_identities',
+  'microsoft_sign_in_settings',
 ];
 
 /**
@@ -1299,6 +1322,7 @@ console.log(`fuzz: seed ${SEED} (FUZZ_SEED), ${RUNS} cases per route (FUZZ_RUNS)
 afterAll(async () => {
   await setup.close();
   await fuzzSmtp.close();
+  await entra.close();
 });
 
 describe('hostile input on every route', () => {

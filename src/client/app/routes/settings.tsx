@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
+import { MicrosoftSignInCard } from '@/features/settings/components/microsoft-sign-in-card';
 import { SharePointSettings } from '@/features/settings/components/sharepoint-settings';
 import { AppLayout } from '../layouts/app-layout';
 
@@ -35,6 +36,7 @@ export default function SettingsRoute() {
         {isStaff ? null : <CalendarFeedCard />}
         <SharePointSettings backLink={back} />
         {isStaff ? <EmailSettings /> : null}
+        {isStaff ? <MicrosoftSignInCard currentUserId={user?.id} /> : null}
       </div>
     </AppLayout>
   );

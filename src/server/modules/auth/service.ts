@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { sessions, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
+import { STAFF_PASSWORD_OFF_MESSAGE, staffPasswordSignInAllowed } from '../microsoft-sign-in/service';
 import {
   accountValues,
   createUser,
@@ -47,6 +48,10 @@ export async function signIn(
     throw new AppError(401, failure);
   }
   await ctx.loginThrottle.succeeded(input.username, input.address);
+  // checked after the password, so the answer says nothing about accounts to someone guessing
+  if (user.role === STAFF_ROLE && !(await staffPasswordSignInAllowed(ctx))) {
+    throw forbidden(STAFF_PASSWORD_OFF_MESSAGE);
+  }
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id);
   return { user, token, expiresAt };

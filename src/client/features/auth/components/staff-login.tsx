@@ -10,7 +10,9 @@ import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { currentUserQueryKey, staffLogin } from '../api/auth-api';
+import { useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
 import { checkStaffLogin } from '../lib/login-fields';
+import { MicrosoftSignIn } from './microsoft-sign-in';
 
 /** The staff login screen at /staff-login (spec section 2, "Staff login"). */
 export function StaffLogin() {
@@ -20,6 +22,8 @@ export function StaffLogin() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // the organisation may have turned staff passwords off once Microsoft sign-in works
+  const passwordsOff = useMicrosoftSignInStatus().data?.staffPasswordSignIn === false;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -60,40 +64,43 @@ export function StaffLogin() {
             <h1 className="font-semibold text-2xl tracking-tight">Staff Login</h1>
             <CardDescription>Sign in to manage facilitator schedules and accounts.</CardDescription>
           </CardHeader>
-          <CardContent>
-            <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Staff sign in">
-              {error ? (
-                <div
-                  role="alert"
-                  className="flex items-start gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-destructive text-sm"
-                >
-                  <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-                  <span>{error}</span>
-                </div>
-              ) : null}
-              <FormField id="staff-username" label="Username">
-                <Input
-                  name="username"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  value={username}
-                  onChange={(e) => setUsername(e.target.value)}
-                />
-              </FormField>
-              <FormField id="staff-password" label="Password">
-                <PasswordInput
-                  name="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-              </FormField>
-              <Button type="submit" className="w-full" disabled={pending}>
-                {pending ? 'Signing in...' : 'Sign In'}
-              </Button>
-            </form>
-            <div className="mt-6 border-t pt-4 text-center text-sm">
+          <CardContent className="grid gap-5">
+            <MicrosoftSignIn showDivider={!passwordsOff} />
+            {passwordsOff ? null : (
+              <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Staff sign in">
+                {error ? (
+                  <div
+                    role="alert"
+                    className="flex items-start gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-destructive text-sm"
+                  >
+                    <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+                    <span>{error}</span>
+                  </div>
+                ) : null}
+                <FormField id="staff-username" label="Username">
+                  <Input
+                    name="username"
+                    autoComplete="username"
+                    autoCapitalize="none"
+                    spellCheck={false}
+                    value={username}
+                    onChange={(e) => setUsername(e.target.value)}
+                  />
+                </FormField>
+                <FormField id="staff-password" label="Password">
+                  <PasswordInput
+                    name="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                  />
+                </FormField>
+                <Button type="submit" className="w-full" disabled={pending}>
+                  {pending ? 'Signing in...' : 'Sign In'}
+                </Button>
+              </form>
+            )}
+            <div className="mt-1 border-t pt-4 text-center text-sm">
               <Link
                 href="/auth"
                 className="inline-flex items-center gap-1.5 font-medium text-primary underline-offset-4 hover:underline"

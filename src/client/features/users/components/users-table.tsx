@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { roleLook, userName } from '../lib/users';
+import { MicrosoftInviteButton } from './microsoft-invite';
 
 const ROLE_BADGE = {
   staff: { variant: 'default', className: '' },
@@ -101,6 +102,7 @@ export function UsersTable({ users, currentUserId, onEdit, onDelete, onUnlock, o
                     >
                       <Pencil aria-hidden />
                     </Button>
+                    <MicrosoftInviteButton user={user} />
                     <Button
                       variant="ghost"
                       size="icon"

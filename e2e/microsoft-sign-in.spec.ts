@@ -1,0 +1,146 @@
+/**
+ * Sign in with Microsoft, the whole flow in Chromium: staff invite an account on the Users page, the
+ * invited person opens the link, signs in at a real OpenID Connect server (oidc-provider answering
+ * like Entra ID) and lands on the staff dashboard; a cancelled sign-in comes back with its
+ * explanation. The shared e2e server has no Microsoft configuration, so this spec runs its own portal
+ * (the real app, built client, in-memory database) next to its own identity provider.
+ */
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type BuiltApp, buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { startTestEntra, type TestEntra } from '../src/server/test/entra-provider';
+import { checkScreen, expect, test } from './fixtures';
+
+const STAFF = { username: 'ms-e2e-staff@example.org', password: 'Staff-ms-e2e-Passw0rd' };
+const INVITED = {
+  username: 'ms-invited@example.org',
+  displayName: 'Morgan Invited',
+  oid: 'e2e-object-id-morgan',
+};
+
+let entra: TestEntra;
+let portal: BuiltApp;
+let portalUrl: string;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const port = await freePort();
+  portalUrl = `http://127.0.0.1:${port}`;
+  entra = await startTestEntra({
+    portalUrl,
+    accounts: [{ oid: INVITED.oid, name: INVITED.displayName, email: INVITED.username }],
+  });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    APP_SECRET: 'e2e-microsoft-sign-in-secret-0123456789',
+    INITIAL_STAFF_USERNAME: STAFF.username,
+    INITIAL_STAFF_PASSWORD: STAFF.password,
+    PUBLIC_URL: portalUrl,
+    ENTRA_TENANT_ID: entra.tenantId,
+    ENTRA_CLIENT_ID: entra.clientId,
+    ENTRA_CLIENT_SECRET: entra.clientSecret,
+  });
+  portal = await buildApp(config, {
+    scheduler: false,
+    clientDir: process.env.E2E_BUILD_DIR ?? fileURLToPath(new URL('../dist/client', import.meta.url)),
+    microsoftSignIn: { authorityHost: entra.authorityHost },
+  });
+  await portal.app.listen({ port, host: '127.0.0.1' });
+});
+
+test.afterAll(async () => {
+  await portal?.close();
+  await entra?.close();
+});
+
+test('staff invite an account, and its owner signs in with Microsoft', async ({
+  page,
+  browser,
+}, testInfo) => {
+  // staff sign in with their password and invite the account on the Users page
+  const signIn = await page.request.post(`${portalUrl}/api/auth/staff-login`, { data: STAFF });
+  expect(signIn.status()).toBe(200);
+  const created = await page.request.post(`${portalUrl}/api/staff/users`, {
+    data: {
+      username: INVITED.username,
+      password: 'first-pass-123',
+      displayName: INVITED.displayName,
+      email: INVITED.username,
+      freelancerId: '',
+      role: 'staff',
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+
+  await page.goto(`${portalUrl}/staff/users`);
+  await page.getByRole('button', { name: `Invite ${INVITED.displayName} to sign in with Microsoft` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite to sign in with Microsoft' });
+  await dialog.getByRole('button', { name: 'Create invitation link' }).click();
+  const linkField = dialog.getByRole('textbox', { name: 'Invitation link' });
+  await expect(linkField).toHaveValue(new RegExp(`^${portalUrl}/staff-login\\?invitation=`));
+  await checkScreen(page, testInfo, 'microsoft-invitation');
+  const link = await linkField.inputValue();
+
+  // the invited person, in a browser of their own
+  const theirs = await browser.newContext();
+  const them = await theirs.newPage();
+  await them.goto(link);
+  await expect(them.getByText('You have been invited to sign in with Microsoft')).toBeVisible();
+  await checkScreen(them, testInfo, 'microsoft-invited-login');
+  await them.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await them.getByRole('button', { name: `Sign in as ${INVITED.displayName}` }).click();
+  await expect(them).toHaveURL(`${portalUrl}/staff`);
+  const me = await them.request.get(`${portalUrl}/api/user`);
+  expect(await me.json()).toMatchObject({ username: INVITED.username, role: 'staff' });
+
+  // the link worked once: opening it again is refused, before leaving for Microsoft, with what to do
+  const again = await browser.newContext();
+  const later = await again.newPage();
+  await later.goto(link);
+  await later.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await expect(later).toHaveURL(`${portalUrl}/staff-login?microsoftError=invitation_invalid`);
+  await expect(later.getByRole('alert')).toContainText('already been used');
+  await theirs.close();
+  await again.close();
+});
+
+test('a cancelled sign-in comes back with what to do', async ({ page }, testInfo) => {
+  await page.goto(`${portalUrl}/staff-login`);
+  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login?microsoftError=cancelled`);
+  await expect(page.getByRole('alert')).toContainText('Sign-in with Microsoft was cancelled');
+  // the password form is still there for staff while passwords are allowed
+  await expect(page.getByRole('form', { name: 'Staff sign in' })).toBeVisible();
+  await checkScreen(page, testInfo, 'microsoft-cancelled');
+});
+
+test('the settings page shows the Microsoft configuration and the password switch', async ({
+  page,
+}, testInfo) => {
+  const signIn = await page.request.post(`${portalUrl}/api/auth/staff-login`, { data: STAFF });
+  expect(signIn.status()).toBe(200);
+  await page.goto(`${portalUrl}/settings`);
+  const card = page.getByRole('heading', { name: 'Sign in with Microsoft' });
+  await card.scrollIntoViewIfNeeded();
+  await expect(page.getByText(`${portalUrl}/api/auth/microsoft/callback`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Link my Microsoft account' })).toBeVisible();
+  await page.getByLabel('Staff may also sign in with a password').click();
+  await page.getByRole('button', { name: 'Save sign-in settings' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Sign in with Microsoft yourself first' }),
+  ).toBeVisible();
+  await checkScreen(page, testInfo, 'microsoft-settings');
+});

@@ -1,0 +1,66 @@
+import { CircleAlert, MailCheck } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { microsoftStartUrl, useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
+import { microsoftErrorMessage } from '../lib/microsoft-errors';
+
+function MicrosoftLogo() {
+  return (
+    <svg viewBox="0 0 21 21" className="size-4" aria-hidden focusable="false">
+      <rect x="1" y="1" width="9" height="9" fill="#f25022" />
+      <rect x="11" y="1" width="9" height="9" fill="#7fba00" />
+      <rect x="1" y="11" width="9" height="9" fill="#00a4ef" />
+      <rect x="11" y="11" width="9" height="9" fill="#ffb900" />
+    </svg>
+  );
+}
+
+/**
+ * The Microsoft part of the staff login page: why the last attempt failed, an invitation being
+ * accepted, and the button. Shows nothing when Microsoft sign-in is not configured (unless an error
+ * came back, which is always said).
+ */
+export function MicrosoftSignIn({ showDivider }: { showDivider: boolean }) {
+  const status = useMicrosoftSignInStatus();
+  const params = new URLSearchParams(window.location.search);
+  const invitation = params.get('invitation');
+  const error = microsoftErrorMessage(params.get('microsoftError'));
+  const enabled = status.data?.enabled === true;
+
+  return (
+    <div className="grid gap-4">
+      {error ? (
+        <div
+          role="alert"
+          className="flex items-start gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-destructive text-sm"
+        >
+          <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>{error}</span>
+        </div>
+      ) : null}
+      {enabled && invitation ? (
+        <div className="flex items-start gap-2 rounded-md border bg-accent/40 px-3 py-2 text-sm">
+          <MailCheck className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>
+            You have been invited to sign in with Microsoft. Sign in with your work account to link it to your
+            portal account.
+          </span>
+        </div>
+      ) : null}
+      {enabled ? (
+        <Button variant="outline" className="w-full" asChild>
+          <a href={microsoftStartUrl(invitation)}>
+            <MicrosoftLogo />
+            Sign in with Microsoft
+          </a>
+        </Button>
+      ) : null}
+      {enabled && showDivider ? (
+        <div className="flex items-center gap-3 text-muted-foreground text-xs">
+          <span className="h-px flex-1 bg-border" />
+          or with your password
+          <span className="h-px flex-1 bg-border" />
+        </div>
+      ) : null}
+    </div>
+  );
+}

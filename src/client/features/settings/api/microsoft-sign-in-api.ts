@@ -1,0 +1,34 @@
+import type {
+  MicrosoftInvitation,
+  MicrosoftSignInSettings,
+  MicrosoftSignInSettingsBody,
+} from '@shared/schemas/microsoft-sign-in';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@/lib/api';
+
+export const MICROSOFT_SETTINGS_KEY = '/api/staff/microsoft-sign-in';
+
+export function useMicrosoftSignInSettings() {
+  return useQuery<MicrosoftSignInSettings, Error>({ queryKey: [MICROSOFT_SETTINGS_KEY] });
+}
+
+export function useSaveMicrosoftSignInSettings() {
+  const queryClient = useQueryClient();
+  return useMutation<MicrosoftSignInSettings, Error, MicrosoftSignInSettingsBody>({
+    mutationFn: (body) => apiJson<MicrosoftSignInSettings>('PUT', MICROSOFT_SETTINGS_KEY, body),
+    onSuccess: (saved) => {
+      queryClient.setQueryData([MICROSOFT_SETTINGS_KEY], saved);
+      void queryClient.invalidateQueries({ queryKey: ['/api/auth/microsoft'] });
+    },
+  });
+}
+
+/** An invitation for your own account, followed at once: the quickest way to link yourself. */
+export async function linkMyAccount(userId: number): Promise<void> {
+  const invitation = await apiJson<MicrosoftInvitation>(
+    'POST',
+    `/api/staff/users/${userId}/microsoft-invitation`,
+  );
+  const token = new URL(invitation.link).searchParams.get('invitation') ?? '';
+  window.location.assign(`/api/auth/microsoft/start?invitation=${encodeURIComponent(token)}`);
+}

@@ -1,0 +1,103 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { Copy, KeyRound } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { useCreateMicrosoftInvitation, useMicrosoftSignInEnabled } from '../api/microsoft-invitation-api';
+import { userName } from '../lib/users';
+
+const formatExpiry = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * "Invite to sign in with Microsoft" for one account: a single-use link that links whoever signs in
+ * with Microsoft through it to this account. Hidden while Microsoft sign-in is not configured.
+ */
+export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
+  const enabled = useMicrosoftSignInEnabled();
+  const create = useCreateMicrosoftInvitation();
+  const [open, setOpen] = useState(false);
+  const linkId = useId();
+  const name = userName(user);
+  if (!enabled) return null;
+
+  const invitation = create.data;
+  async function copy() {
+    if (!invitation) return;
+    try {
+      await navigator.clipboard.writeText(invitation.link);
+      toast({ title: 'Invitation link copied' });
+    } catch {
+      toast({ title: 'Select the link and copy it', variant: 'destructive' });
+    }
+  }
+
+  return (
+    <>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-9"
+        aria-label={`Invite ${name} to sign in with Microsoft`}
+        title="Invite to sign in with Microsoft"
+        onClick={() => {
+          create.reset();
+          setOpen(true);
+        }}
+      >
+        <KeyRound aria-hidden />
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Invite to sign in with Microsoft</DialogTitle>
+            <DialogDescription>
+              The link lets {name} sign in with their Microsoft work account from now on. It works once and
+              links whoever opens it to this account, so send it only to {name}.
+            </DialogDescription>
+          </DialogHeader>
+          {invitation ? (
+            <div className="grid gap-2">
+              <Label htmlFor={linkId}>Invitation link</Label>
+              <div className="flex gap-2">
+                <Input id={linkId} readOnly value={invitation.link} onFocus={(e) => e.target.select()} />
+                <Button variant="outline" onClick={copy} aria-label="Copy the invitation link">
+                  <Copy aria-hidden />
+                  Copy
+                </Button>
+              </div>
+              <p className="text-muted-foreground text-sm">
+                Valid until {formatExpiry(invitation.expiresAt)}. A new link replaces this one.
+              </p>
+            </div>
+          ) : create.isError ? (
+            <p role="alert" className="text-destructive text-sm">
+              {getErrorMessage(create.error, 'The invitation could not be created')}
+            </p>
+          ) : null}
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setOpen(false)}>
+              Close
+            </Button>
+            {invitation ? null : (
+              <Button onClick={() => create.mutate(user.id)} disabled={create.isPending}>
+                {create.isPending ? 'Creating...' : 'Create invitation link'}
+              </Button>
+            )}
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

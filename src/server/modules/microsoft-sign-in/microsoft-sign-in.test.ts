@@ -1,0 +1,421 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { microsoftIdentities, microsoftSignInRequests, sessions } from '../../db/schema';
+import { startTestEntra, type TestEntra } from '../../test/entra-provider';
+import { createTestApp, STAFF, type TestApp } from '../../test/harness';
+import { findUserByUsername } from '../users/service';
+
+const PORTAL = 'http://127.0.0.1:9';
+const STAFF_ROLE = 'Portal.Staff';
+
+let entra: TestEntra;
+let t: TestApp;
+let staffCookie: string;
+
+/**
+ * A browser going through the whole sign-in: the portal's start route (in-process), the identity
+ * provider's pages over HTTP with their cookies kept, and back to the portal's callback.
+ */
+class Browser {
+  portalCookies = new Map<string, string>();
+  providerCookies = new Map<string, string>();
+  lastCallback = '';
+
+  constructor(private app: TestApp) {}
+
+  portalCookieHeader() {
+    return [...this.portalCookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async portal(url: string) {
+    const response = await this.app.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie: this.portalCookieHeader() },
+    });
+    for (const c of response.cookies) {
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now()))
+        this.portalCookies.delete(c.name);
+      else this.portalCookies.set(c.name, c.value);
+    }
+    return response;
+  }
+
+  /** Follow the provider's redirects until it sends the browser back to the portal. */
+  async throughProvider(start: string): Promise<string> {
+    let location = start;
+    for (let hop = 0; hop < 20; hop++) {
+      if (location.startsWith(PORTAL)) return location.slice(PORTAL.length);
+      const response = await fetch(location, {
+        redirect: 'manual',
+        headers: { cookie: [...this.providerCookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair, ...attributes] = line.split(';');
+        const [key, ...value] = (pair ?? '').split('=');
+        const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a));
+        if (!key) continue;
+        if (expired || value.join('=') === '') this.providerCookies.delete(key.trim());
+        else this.providerCookies.set(key.trim(), value.join('='));
+      }
+      const next = response.headers.get('location');
+      if (!next)
+        throw new Error(`provider stopped at ${location}: ${response.status} ${await response.text()}`);
+      location = new URL(next, location).toString();
+    }
+    throw new Error('too many redirects');
+  }
+
+  /** Start (optionally from an invitation) and come back; returns the portal's final answer. */
+  async signIn(options: { invitation?: string; as: string }) {
+    entra.nextSignIn = options.as;
+    const start = await this.portal(
+      `/api/auth/microsoft/start${options.invitation ? `?invitation=${options.invitation}` : ''}`,
+    );
+    expect(start.statusCode).toBe(302);
+    const location = String(start.headers.location);
+    if (!location.startsWith(entra.authorityHost)) return start;
+    this.lastCallback = await this.throughProvider(location);
+    return this.portal(this.lastCallback);
+  }
+}
+
+const errorOf = (response: { headers: Record<string, unknown> }) =>
+  new URL(String(response.headers.location), PORTAL).searchParams.get('microsoftError');
+
+async function invite(userId: number): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/staff/users/${userId}/microsoft-invitation`,
+    headers: { cookie: staffCookie },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  const link = new URL(response.json<{ link: string }>().link);
+  expect(link.origin).toBe(PORTAL);
+  expect(link.pathname).toBe('/staff-login');
+  return link.searchParams.get('invitation') ?? '';
+}
+
+async function whoAmI(browser: Browser) {
+  const response = await browser.portal('/api/user');
+  return response.statusCode === 200 ? response.json<{ username: string; role: string }>() : null;
+}
+
+beforeAll(async () => {
+  entra = await startTestEntra({ portalUrl: PORTAL });
+  t = await createTestApp({
+    PUBLIC_URL: PORTAL,
+    AUTHORITY_HOST: entra.authorityHost,
+    ENTRA_TENANT_ID: entra.tenantId,
+    ENTRA_CLIENT_ID: entra.clientId,
+    ENTRA_CLIENT_SECRET: entra.clientSecret,
+  });
+  staffCookie = await t.loginStaff();
+  // a fresh database takes a while on a busy machine
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  await entra?.close();
+});
+
+afterEach(() => {
+  entra.misbehave = {};
+  entra.nextSignIn = undefined;
+});
+
+let serial = 0;
+async function staffAccount(roles: string[] = [STAFF_ROLE]) {
+  serial += 1;
+  const oid = `00000000-0000-4000-8000-${String(serial).padStart(12, '0')}`;
+  const user = await t.createUser({
+    username: `ms-staff-${serial}@example.org`,
+    email: `ms-staff-${serial}@example.org`,
+    role: 'staff',
+  });
+  entra.accounts.set(oid, { oid, name: `Staff ${serial}`, email: user.email ?? '', roles });
+  return { user, oid };
+}
+
+describe('Sign in with Microsoft', () => {
+  it('links an invited account on its first sign-in and signs it in again without the invitation', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(answer.statusCode).toBe(302);
+    expect(answer.headers.location).toBe('/staff');
+    expect(await whoAmI(browser)).toMatchObject({ username: user.username, role: 'staff' });
+
+    const [identity] = await t.ctx.db
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, user.id));
+    expect(identity).toMatchObject({ issuer: entra.issuer, tenantId: entra.tenantId, objectId: oid });
+
+    // the invitation was used up
+    const again = await new Browser(t).signIn({ invitation: token, as: oid });
+    expect(errorOf(again)).toBe('invitation_invalid');
+
+    // no invitation needed once linked
+    const later = new Browser(t);
+    expect((await later.signIn({ as: oid })).headers.location).toBe('/staff');
+    expect(await whoAmI(later)).toMatchObject({ username: user.username });
+  });
+
+  it('lets an invited facilitator (a guest in the directory) sign in as a facilitator', async () => {
+    const facilitator = await t.createUser({ username: 'guest-facilitator@example.org' });
+    const oid = '00000000-0000-4000-8000-dddddddddddd';
+    entra.accounts.set(oid, { oid, name: 'Guest facilitator' });
+    const token = await invite(facilitator.id);
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(answer.headers.location).toBe('/');
+    expect(await whoAmI(browser)).toMatchObject({ username: facilitator.username, role: 'facilitator' });
+  });
+
+  it('refuses a token from another issuer', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    entra.misbehave = { issuer: true };
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(errorOf(answer)).toBe('wrong_issuer');
+    expect(await whoAmI(browser)).toBeNull();
+  });
+
+  it('refuses a token made out to another application (audience)', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    entra.misbehave = { audience: true };
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(errorOf(answer)).toBe('failed');
+    expect(await whoAmI(browser)).toBeNull();
+    const rows = await t.ctx.db
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, user.id));
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses a token whose nonce the portal did not send', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    entra.misbehave = { nonce: true };
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(errorOf(answer)).toBe('failed');
+    expect(await whoAmI(browser)).toBeNull();
+  });
+
+  it('refuses a replayed state, and a state carried to another browser', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    const browser = new Browser(t);
+    expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+
+    const replay = await browser.portal(browser.lastCallback);
+    expect(errorOf(replay)).toBe('expired_request');
+
+    // a fresh state, answered in a browser that did not start it
+    const victim = new Browser(t);
+    entra.nextSignIn = oid;
+    const start = await victim.portal('/api/auth/microsoft/start');
+    const callback = await victim.throughProvider(String(start.headers.location));
+    const attacker = new Browser(t);
+    const stolen = await attacker.portal(callback);
+    expect(errorOf(stolen)).toBe('expired_request');
+    expect(await whoAmI(attacker)).toBeNull();
+    // and the state is gone for its own browser too
+    expect(errorOf(await victim.portal(callback))).toBe('expired_request');
+    expect(await t.ctx.db.select().from(microsoftSignInRequests)).toEqual([]);
+  });
+
+  it('refuses an expired token, saying the clock may be wrong', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    // the same database through an app whose clock runs two hours ahead: the hour-long ID token is
+    // past its expiry by that clock
+    const { buildApp } = await import('../../app');
+    const ahead = await buildApp(t.config, {
+      database: t.ctx.database,
+      scheduler: false,
+      now: () => new Date(Date.now() + 2 * 60 * 60 * 1000),
+    });
+    try {
+      const browser = new Browser({ ...t, app: ahead.app, ctx: ahead.ctx });
+      const answer = await browser.signIn({ invitation: token, as: oid });
+      expect(errorOf(answer)).toBe('clock_skew');
+      expect(await whoAmI(browser)).toBeNull();
+    } finally {
+      await ahead.app.close();
+    }
+  });
+
+  it('refuses a token for a person in another tenant', async () => {
+    const { user, oid } = await staffAccount();
+    entra.accounts.set(oid, { ...entra.accounts.get(oid)!, tid: '99999999-9999-4999-8999-999999999999' });
+    const token = await invite(user.id);
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ invitation: token, as: oid });
+    expect(errorOf(answer)).toBe('wrong_tenant');
+    expect(await whoAmI(browser)).toBeNull();
+  });
+
+  it('refuses a Microsoft identity that no invitation linked', async () => {
+    const oid = '00000000-0000-4000-8000-aaaaaaaaaaaa';
+    entra.accounts.set(oid, { oid, name: 'Stranger', roles: [STAFF_ROLE] });
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ as: oid });
+    expect(errorOf(answer)).toBe('no_invitation');
+    expect(await whoAmI(browser)).toBeNull();
+  });
+
+  it('never links by email: an identity whose email matches an account signs nobody in', async () => {
+    const staff = await findUserByUsername(t.ctx.db, STAFF.username);
+    const oid = '00000000-0000-4000-8000-bbbbbbbbbbbb';
+    entra.accounts.set(oid, {
+      oid,
+      name: 'Same email',
+      email: STAFF.username,
+      preferredUsername: STAFF.username,
+      roles: [STAFF_ROLE],
+    });
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ as: oid });
+    expect(errorOf(answer)).toBe('no_invitation');
+    expect(await whoAmI(browser)).toBeNull();
+    const rows = await t.ctx.db
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, staff!.id));
+    expect(rows).toEqual([]);
+  });
+
+  it('says the sign-in was cancelled when the person cancels at Microsoft', async () => {
+    const browser = new Browser(t);
+    const answer = await browser.signIn({ as: 'cancel' });
+    expect(errorOf(answer)).toBe('cancelled');
+  });
+
+  it('refuses an invitation link that is unknown before leaving for Microsoft', async () => {
+    const answer = await new Browser(t).signIn({ invitation: 'x'.repeat(43), as: 'cancel' });
+    expect(errorOf(answer)).toBe('invitation_invalid');
+  });
+});
+
+describe('Sign in with Microsoft with a staff app role', () => {
+  let r: TestApp;
+  let rStaffCookie: string;
+
+  beforeAll(async () => {
+    r = await createTestApp({
+      PUBLIC_URL: PORTAL,
+      AUTHORITY_HOST: entra.authorityHost,
+      ENTRA_TENANT_ID: entra.tenantId,
+      ENTRA_CLIENT_ID: entra.clientId,
+      ENTRA_CLIENT_SECRET: entra.clientSecret,
+      ENTRA_STAFF_ROLE: STAFF_ROLE,
+    });
+    rStaffCookie = await r.loginStaff();
+  }, 180_000);
+  afterAll(() => r?.close());
+
+  it('removes staff access at the next sign-in once the role is taken away', async () => {
+    const user = await r.createUser({ username: 'role-staff@example.org', role: 'staff' });
+    const oid = '00000000-0000-4000-8000-cccccccccccc';
+    entra.accounts.set(oid, { oid, name: 'Role staff', roles: [STAFF_ROLE] });
+    const invitation = await r.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/microsoft-invitation`,
+      headers: { cookie: rStaffCookie },
+    });
+    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation')!;
+    const first = new Browser(r);
+    expect((await first.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+    expect(await whoAmI(first)).toMatchObject({ role: 'staff' });
+
+    entra.accounts.set(oid, { oid, name: 'Role staff', roles: [] });
+    const second = new Browser(r);
+    const answer = await second.signIn({ as: oid });
+    expect(errorOf(answer)).toBe('missing_role');
+    expect(await whoAmI(second)).toBeNull();
+    // the session the first sign-in opened ended too
+    expect(await whoAmI(first)).toBeNull();
+    expect(await r.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+  });
+});
+
+describe('Turning staff password sign-in off', () => {
+  it('is refused until the staff member asking is linked, then stops staff passwords but not facilitators', async () => {
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: staffCookie },
+      payload: { staffPasswordSignIn: false },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/Sign in with Microsoft yourself first/);
+
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    const browser = new Browser(t);
+    await browser.signIn({ invitation: token, as: oid });
+    const linkedCookie = browser.portalCookieHeader();
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: linkedCookie },
+      payload: { staffPasswordSignIn: false },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    expect(settings.json()).toMatchObject({ staffPasswordSignIn: false, youAreLinked: true });
+
+    const password = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/staff-login',
+      payload: { username: STAFF.username, password: STAFF.password },
+    });
+    expect(password.statusCode).toBe(403);
+    expect(password.json().message).toMatch(/sign in with Microsoft/);
+    const sideDoor = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: STAFF.username, password: STAFF.password },
+    });
+    expect(sideDoor.statusCode).toBe(403);
+
+    const facilitator = await t.createUser({ username: 'still-password@example.org' });
+    await expect(t.login(facilitator.username, facilitator.password)).resolves.toMatch(/afp_session=/);
+
+    const status = await t.app.inject({ method: 'GET', url: '/api/auth/microsoft' });
+    expect(status.json()).toEqual({ enabled: true, staffPasswordSignIn: false });
+
+    // back on, so the rest of the file can use passwords
+    const on = await t.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: linkedCookie },
+      payload: { staffPasswordSignIn: true },
+    });
+    expect(on.statusCode).toBe(200);
+    await expect(t.loginStaff()).resolves.toMatch(/afp_session=/);
+  });
+
+  it('shows the configuration without the client secret', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: staffCookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      configured: true,
+      tenantId: entra.tenantId,
+      clientId: entra.clientId,
+      redirectUri: `${PORTAL}/api/auth/microsoft/callback`,
+    });
+    expect(response.body).not.toContain(entra.clientSecret);
+  });
+});

@@ -1,0 +1,228 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
+import {
+  microsoftCallbackQuery,
+  microsoftInvitation,
+  microsoftSignInSettings,
+  microsoftSignInSettingsBody,
+  microsoftSignInStatus,
+  microsoftStartQuery,
+} from '../../../shared/schemas/microsoft-sign-in';
+import { SESSION_COOKIE } from '../../auth/sessions';
+import type { AppContext } from '../../context';
+import { randomToken } from '../../crypto';
+import { currentUser } from '../../http/access';
+import { STAFF_ROLE } from '../users/service';
+import {
+  createInvitation,
+  finishSignIn,
+  getSignInSettings,
+  microsoftSignOutUrl,
+  SIGN_IN_REQUEST_MS,
+  SignInFailure,
+  saveSignInSettings,
+  signInStatus,
+  startSignIn,
+  unlinkIdentity,
+} from './service';
+
+const BROWSER_COOKIE = 'afp_ms_signin';
+const COOKIE_PATH = '/api/auth/microsoft/';
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+
+export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const secureCookie = (request: FastifyRequest) =>
+    ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
+
+  const failed = (reply: FastifyReply, code: string) =>
+    reply.redirect(`/staff-login?microsoftError=${encodeURIComponent(code)}`, 302);
+
+  return async (app) => {
+    app.get(
+      '/api/auth/microsoft',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Whether Sign in with Microsoft is offered and staff passwords are still accepted',
+          response: { 200: microsoftSignInStatus },
+        },
+      },
+      () => signInStatus(ctx),
+    );
+
+    app.get(
+      '/api/auth/microsoft/start',
+      {
+        config: { access: 'public', changesState: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Leave for Microsoft sign-in (optionally through an invitation)',
+          querystring: microsoftStartQuery,
+          response: { 302: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        // One key per browser, kept while sign-ins are under way, so two tabs can each sign in.
+        const existing = request.cookies[BROWSER_COOKIE];
+        const browserKey = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken(32);
+        try {
+          const url = await startSignIn(ctx, { invitation: request.query.invitation, browserKey });
+          reply.setCookie(BROWSER_COOKIE, browserKey, {
+            path: COOKIE_PATH,
+            httpOnly: true,
+            // Lax: the answer comes back as a top-level navigation from Microsoft's site
+            sameSite: 'lax',
+            secure: secureCookie(request),
+            maxAge: SIGN_IN_REQUEST_MS / 1000,
+          });
+          return reply.redirect(url.toString(), 302);
+        } catch (error) {
+          if (error instanceof SignInFailure) {
+            request.log.warn({ reason: error.code }, 'Microsoft sign-in could not start');
+            return failed(reply, error.code);
+          }
+          throw error;
+        }
+      },
+    );
+
+    app.get(
+      '/api/auth/microsoft/callback',
+      {
+        // Microsoft's page sends the browser here: a cross-site navigation by design. The state,
+        // bound to this browser's cookie and usable once, is what stops a forged answer.
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Where Microsoft sends the browser back after sign-in',
+          querystring: microsoftCallbackQuery,
+          response: { 302: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        try {
+          const { user, token, expiresAt } = await finishSignIn(ctx, {
+            currentUrl: new URL(request.url, 'http://portal.invalid'),
+            browserKey: request.cookies[BROWSER_COOKIE],
+            previousToken: request.sessionToken,
+          });
+          reply.setCookie(SESSION_COOKIE, token, {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: secureCookie(request),
+            expires: expiresAt,
+          });
+          request.log.info({ userId: user.id }, 'Signed in with Microsoft');
+          return reply.redirect(user.role === STAFF_ROLE ? '/staff' : '/', 302);
+        } catch (error) {
+          if (error instanceof SignInFailure) {
+            request.log.warn({ reason: error.code, detail: error.message }, 'Microsoft sign-in refused');
+            return failed(reply, error.code);
+          }
+          throw error;
+        }
+      },
+    );
+
+    app.get(
+      '/api/auth/microsoft/logout',
+      {
+        config: { access: 'public', changesState: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign out of the portal and of Microsoft',
+          response: { 302: z.null() },
+        },
+      },
+      async (request, reply) => {
+        if (request.sessionToken) await ctx.sessions.destroy(request.sessionToken);
+        reply.clearCookie(SESSION_COOKIE, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: secureCookie(request),
+        });
+        const url = await microsoftSignOutUrl(ctx);
+        return reply.redirect(url ? url.toString() : '/staff-login', 302);
+      },
+    );
+
+    app.get(
+      '/api/staff/microsoft-sign-in',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with Microsoft: configuration (no secret) and the staff password switch',
+          response: { 200: microsoftSignInSettings, ...errors },
+        },
+      },
+      (request) => getSignInSettings(ctx, currentUser(request)),
+    );
+
+    app.put(
+      '/api/staff/microsoft-sign-in',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Turn staff password sign-in on or off (off needs your own linked Microsoft identity)',
+          body: microsoftSignInSettingsBody,
+          response: { 200: microsoftSignInSettings, ...errors },
+        },
+      },
+      async (request) => {
+        const saved = await saveSignInSettings(ctx, currentUser(request), request.body);
+        request.log.info(
+          { userId: currentUser(request).id, staffPasswordSignIn: saved.staffPasswordSignIn },
+          'Staff password sign-in switched',
+        );
+        return saved;
+      },
+    );
+
+    app.post(
+      '/api/staff/users/:id/microsoft-invitation',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['users'],
+          summary: 'A single-use link that links the next Microsoft sign-in through it to this account',
+          params: idParam,
+          response: { 201: microsoftInvitation, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const invitation = await createInvitation(ctx, request.params.id, currentUser(request).id);
+        return reply.code(201).send(invitation);
+      },
+    );
+
+    app.delete(
+      '/api/staff/users/:id/microsoft-identity',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['users'],
+          summary: 'Unlink the account from Microsoft and cancel its invitation',
+          params: idParam,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => {
+        await unlinkIdentity(ctx, request.params.id);
+        return { message: 'Microsoft sign-in removed from this account' };
+      },
+    );
+  };
+}
