@@ -150,13 +150,6 @@ const env = z.object({
   /** private or local networks the SMTP server may be on (an organisation's internal relay) */
   SMTP_ALLOWED_NETWORKS: networkList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PUBLIC_URL: z
-    .url({
-      protocol: /^https?$/,
-      error: 'must be an absolute http(s) URL such as https://portal.example.org',
-    })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
   // Sign in with Microsoft (Entra ID): a directory (tenant) id, the app registration's client id and a
   // client secret; all three, with PUBLIC_URL, or none.
   ENTRA_TENANT_ID: z
