@@ -87,7 +87,7 @@ describe('automatic column matching', () => {
       name: 'Session_x0020_Date',
       displayName: 'Session Date',
       type: 'dateOnly',
-      indexed: false,
+      indexed: true,
     });
   });
 
