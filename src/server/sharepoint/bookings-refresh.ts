@@ -7,6 +7,7 @@
 import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { dateOnlyInZone } from '../../shared/calendar';
 import type { RefreshResult } from '../../shared/schemas/bookings';
+import { storableTimeOfDay } from '../../shared/time-of-day';
 import type { Db, Queryable } from '../db/client';
 import { bookings, sharepointSettings, users } from '../db/schema';
 import { hasStatus, SharePointError } from './errors';
@@ -70,8 +71,8 @@ export function bookingFromItem(item: GraphItem, timeZone: string): BookingData 
     freelancerId: normaliseFreelancerId(f?.[C.freelancerId]),
     title: fieldText(f, C.title) ?? '',
     date,
-    startTime: fieldText(f, C.startTime),
-    endTime: fieldText(f, C.endTime),
+    startTime: storableTimeOfDay(fieldText(f, C.startTime)),
+    endTime: storableTimeOfDay(fieldText(f, C.endTime)),
     location: fieldText(f, C.location),
     schoolId: fieldText(f, C.schoolId),
     schoolName: fieldText(f, C.schoolName),

@@ -21,6 +21,12 @@ export const NO_AREA_LABEL = 'No area';
 
 export const FIRST_COLUMN_WIDTH = 200;
 export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, month: 80 };
+/**
+ * On a phone the spec's widths would leave room for one day beside the names; these fit a whole
+ * Monday-to-Friday week in 390 px (the desktop widths above stay as the spec gives them).
+ */
+export const NARROW_FIRST_COLUMN_WIDTH = 96;
+export const NARROW_DAY_COLUMN_WIDTH = 46;
 export const ROW_HEIGHT = 64;
 
 const short = (name: string | undefined) => (name ?? '').slice(0, 3);
