@@ -1,0 +1,318 @@
+import type { APIRequestContext, Page, Route } from '@playwright/test';
+import { startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
+import type { Booking } from '../src/shared/schemas/bookings';
+import { expect as baseExpect, checkScreen, chooseAreas, loginAsStaff, staffApi, test } from './fixtures';
+
+// The machine is shared; give slow renders room without making any assertion weaker.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
+
+/**
+ * The staff screens as a newcomer meets them: edits that change only what was touched, a warning
+ * before a booked day is marked unavailable, a grid that works on a phone and opens on this week.
+ * Every test makes its own facilitators in an area of its own and narrows the area filter to it.
+ */
+
+const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+const THIS_WEEK = weekDays(TODAY);
+const MONDAY = startOfWeekMonday(TODAY);
+
+/** The brief's desktop width; the phone project keeps its own 390 px. */
+async function useBriefViewport(page: Page, projectName: string) {
+  if (projectName === 'desktop') await page.setViewportSize({ width: 1366, height: 800 });
+}
+
+interface Person {
+  id: number;
+  displayName: string;
+}
+
+async function createPerson(
+  api: APIRequestContext,
+  tag: string,
+  name: string,
+  area: string,
+  email: string | null,
+): Promise<Person> {
+  const username = `usability-${tag}-${name.toLowerCase()}@example.org`;
+  const displayName = `${name} ${tag}`;
+  const res = await api.post('/api/staff/users', {
+    data: { username, password: 'usable-pass-123', displayName, email, role: 'facilitator', area },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { id: ((await res.json()) as { id: number }).id, displayName };
+}
+
+let sequence = 0;
+
+async function makeArea(testInfo: { project: { name: string }; workerIndex: number }) {
+  const api = await staffApi();
+  const tag = `${testInfo.project.name}${testInfo.workerIndex}-${Date.now()}-${sequence++}`;
+  const area = `Usability ${tag}`;
+  const created: number[] = [];
+  return {
+    api,
+    tag,
+    area,
+    person: async (name: string, email: string | null = `${name.toLowerCase()}-${tag}@example.org`) => {
+      const person = await createPerson(api, tag, name, area, email);
+      created.push(person.id);
+      return person;
+    },
+    cleanup: async () => {
+      for (const id of created) await api.delete(`/api/staff/users/${id}`);
+      await api.dispose();
+    },
+  };
+}
+
+function booking(id: number, userId: number, date: string, start: string, end: string): Booking {
+  return {
+    id,
+    userId,
+    title: 'Clay workshop',
+    date,
+    startTime: start,
+    endTime: end,
+    location: 'Hall',
+    sharePointId: `usability-${id}`,
+    schoolId: null,
+    schoolName: 'Riverside Primary',
+    schoolAddress: null,
+    schoolPostcode: null,
+    program: 'Clay',
+    timeSlot: null,
+    deliveryType: 'Live',
+    year: null,
+  };
+}
+
+/** Adds bookings to the real /api/staff/bookings answers (bookings only ever come from SharePoint). */
+async function serveBookings(page: Page, extra: Booking[]) {
+  await page.route(/\/api\/staff\/bookings\?/, async (route: Route) => {
+    const response = await route.fetch();
+    const url = new URL(route.request().url());
+    const from = url.searchParams.get('from') ?? '';
+    const to = url.searchParams.get('to') ?? '';
+    const real = (await response.json()) as Booking[];
+    await route.fulfill({
+      response,
+      json: [...real, ...extra.filter((b) => b.date >= from && b.date <= to)],
+    });
+  });
+}
+
+async function openDashboard(page: Page, area: string) {
+  await loginAsStaff(page);
+  await page.goto('/staff');
+  await expect(page.getByTestId('schedule-grid')).toBeVisible();
+  await chooseAreas(page, [area]);
+}
+
+const cell = (page: Page, person: Person, date: string) =>
+  page.locator(
+    `[data-testid="grid-row"][data-user-id="${person.id}"] [data-testid="grid-cell"][data-date="${date}"]`,
+  );
+
+test.describe('staff day edits change only what staff touch', () => {
+  test('a saved day without times stays without times when only its status changes; the clearing choice is "none"', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      const ada = await scene.person('Ada');
+      const day = THIS_WEEK[2]!;
+      const saved = await scene.api.post('/api/staff/availability', {
+        data: { userId: ada.id, date: day, status: 'available', startTime: '', endTime: '', notes: '' },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+
+      await openDashboard(page, scene.area);
+      await cell(page, ada, day).click();
+      const dialog = page.getByRole('dialog', { name: ada.displayName });
+      await expect(dialog.getByTestId('availability-view')).toContainText('No times set');
+      await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+      await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('none');
+      await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('none');
+      await dialog.getByRole('combobox', { name: 'Start Time' }).click();
+      await expect(page.getByRole('option').first()).toHaveText('none');
+      await page.keyboard.press('Escape');
+      await dialog.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Unavailable' }).click();
+      await checkScreen(page, testInfo, 'staff-edit-saved-day-without-times');
+
+      const request = page.waitForRequest(
+        (r) => r.url().endsWith('/api/staff/availability') && r.method() === 'POST',
+      );
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      expect((await request).postDataJSON()).toMatchObject({
+        status: 'unavailable',
+        startTime: '',
+        endTime: '',
+      });
+      await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
+      await expect(dialog.getByTestId('availability-view')).toContainText('No times set');
+
+      // the history records the status change and no invented times
+      const history = await scene.api.get(`/api/staff/history?userId=${ada.id}&date=${day}`);
+      const text = JSON.stringify(await history.json());
+      expect(text).not.toContain('17:00');
+      expect(text).not.toContain('5:00 PM');
+    } finally {
+      await scene.cleanup();
+    }
+  });
+
+  test('marking a booked day unavailable asks first and names the booking; times typed oddly in SharePoint read right', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      const bea = await scene.person('Bea');
+      const day = THIS_WEEK[1]!;
+      await scene.api.post('/api/staff/availability', {
+        data: { userId: bea.id, date: day, status: 'available', startTime: '09:00', endTime: '15:00' },
+      });
+      // a row stored before times were normalised, as SharePoint sent it
+      await serveBookings(page, [booking(970_000 + sequence, bea.id, day, '010:00', '012:00')]);
+      await openDashboard(page, scene.area);
+      await cell(page, bea, day).click();
+      const dialog = page.getByRole('dialog', { name: bea.displayName });
+      await expect(dialog.getByRole('region', { name: 'Bookings' })).toContainText('10:00 AM – 12:00 PM');
+      await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+      await dialog.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Unavailable' }).click();
+
+      let posts = 0;
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/staff/availability') && r.method() === 'POST') posts += 1;
+      });
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Mark a booked day unavailable?' });
+      await expect(confirm).toContainText('Riverside Primary, 10:00 AM – 12:00 PM');
+      await checkScreen(page, testInfo, 'staff-confirm-booked-unavailable');
+      await confirm.getByRole('button', { name: 'Keep as it was' }).click();
+      await expect(confirm).toBeHidden();
+      expect(posts).toBe(0);
+      await expect(dialog.getByRole('form', { name: 'Edit availability' })).toBeVisible();
+
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      const sent = page.waitForRequest(
+        (r) => r.url().endsWith('/api/staff/availability') && r.method() === 'POST',
+      );
+      await confirm.getByRole('button', { name: 'Mark unavailable' }).click();
+      expect((await sent).postDataJSON()).toMatchObject({ status: 'unavailable' });
+      await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
+    } finally {
+      await scene.cleanup();
+    }
+  });
+});
+
+test.describe('the staff grid', () => {
+  test('a row shows the email, or nothing when there is none (never the username)', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      const cy = await scene.person('Cy');
+      const dee = await scene.person('Dee', null);
+      await openDashboard(page, scene.area);
+      const row = (person: Person) => page.locator(`[data-testid="grid-row"][data-user-id="${person.id}"]`);
+      await expect(row(cy).getByTestId('row-email')).toHaveText(`cy-${scene.tag}@example.org`);
+      await expect(row(dee).getByTestId('row-name')).toHaveText(dee.displayName);
+      await expect(row(dee).getByTestId('row-email')).toHaveCount(0);
+      await expect(row(dee)).not.toContainText('usability-');
+    } finally {
+      await scene.cleanup();
+    }
+  });
+
+  test('desktop keeps the spec widths; a phone shows a whole working week beside the names', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      const eve = await scene.person('Eve');
+      await scene.api.post('/api/staff/availability', {
+        data: { userId: eve.id, date: THIS_WEEK[0], status: 'limited' },
+      });
+      await serveBookings(page, [booking(980_000 + sequence, eve.id, THIS_WEEK[3]!, '09:00', '12:00')]);
+      await openDashboard(page, scene.area);
+      const widthOf = (locator: ReturnType<Page['locator']>) =>
+        locator.evaluate((el) => el.getBoundingClientRect().width);
+      const phone = testInfo.project.name === 'phone';
+      expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 96 : 200);
+      expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 46 : 80);
+
+      // every day of this week is inside the scroll area's visible part, beside the names
+      const scroll = page.getByTestId('grid-scroll');
+      const visible = await scroll.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
+        return [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')]
+          .filter((th) => {
+            const r = th.getBoundingClientRect();
+            return r.left >= names.right - 1 && r.right <= box.right + 1;
+          })
+          .map((th) => th.dataset.date);
+      });
+      for (const day of THIS_WEEK) expect(visible, `${day} visible`).toContain(day);
+      await expect(cell(page, eve, THIS_WEEK[3]!)).toContainText('Booked');
+      await checkScreen(page, testInfo, 'staff-grid-month');
+
+      await page.getByRole('button', { name: 'Week', exact: true }).click();
+      expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 46 : 120);
+      await checkScreen(page, testInfo, 'staff-grid-week');
+    } finally {
+      await scene.cleanup();
+    }
+  });
+
+  test('the month opens scrolled to this week and Today brings it back', async ({ page }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      await scene.person('Flo');
+      await openDashboard(page, scene.area);
+      const scroll = page.getByTestId('grid-scroll');
+      // this week's first day in the view sits right beside the names (or the grid is scrolled as far
+      // as it goes, at the end of a month)
+      const thisWeekInFront = () =>
+        scroll.evaluate((el, week) => {
+          const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
+          const headers = [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')];
+          const th = headers.find((h) => week.includes(h.dataset.date!));
+          if (!th) return 'not in view';
+          const r = th.getBoundingClientRect();
+          const atEnd = Math.abs(el.scrollLeft - (el.scrollWidth - el.clientWidth)) <= 1;
+          return Math.abs(r.left - names.right) <= 1 || (atEnd && r.left >= names.right - 1)
+            ? 'in front'
+            : `at ${r.left - names.right}px`;
+        }, THIS_WEEK);
+      await expect.poll(thisWeekInFront).toBe('in front');
+      const firstOfView = await page.getByTestId('day-header').first().getAttribute('data-date');
+      if (firstOfView! < MONDAY) expect(await scroll.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+
+      await scroll.evaluate((el) => {
+        el.scrollLeft = el.scrollWidth;
+      });
+      await page.getByRole('button', { name: 'Next month' }).click();
+      await expect.poll(() => scroll.evaluate((el) => el.scrollLeft)).toBe(0);
+      await page.getByRole('button', { name: 'Today', exact: true }).click();
+      await expect.poll(thisWeekInFront).toBe('in front');
+      // Today again, after scrolling away within the same month
+      await scroll.evaluate((el) => {
+        el.scrollLeft = 0;
+      });
+      await page.getByRole('button', { name: 'Today', exact: true }).click();
+      await expect.poll(thisWeekInFront).toBe('in front');
+    } finally {
+      await scene.cleanup();
+    }
+  });
+});
