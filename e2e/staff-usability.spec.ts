@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
+import { BASE_URL, STAFF } from './constants';
 import { expect as baseExpect, checkScreen, chooseAreas, loginAsStaff, staffApi, test } from './fixtures';
 
 // The machine is shared; give slow renders room without making any assertion weaker.
@@ -313,6 +314,53 @@ test.describe('the staff grid', () => {
       await expect.poll(thisWeekInFront).toBe('in front');
     } finally {
       await scene.cleanup();
+    }
+  });
+});
+
+test.describe('a signed-out or expired staff session', () => {
+  test('a signed-out visitor goes to the staff login and comes back to the page they asked for', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    await page.goto('/staff/free?date=2026-03-02');
+    await expect(page).toHaveURL(/\/staff-login\?next=%2Fstaff%2Ffree%3Fdate%3D2026-03-02$/);
+    await expect(page.getByText(/^401/)).toHaveCount(0);
+    await checkScreen(page, testInfo, 'staff-login-return');
+    await page.getByLabel('Username').fill(STAFF.username);
+    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/staff\/free\?date=2026-03-02$/);
+  });
+
+  test('a session that ends while the dashboard is open leads to the login and back', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
+    await loginAsStaff(page);
+    await page.goto('/staff/users');
+    await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+    // the session ends elsewhere (another tab signed out)
+    expect((await page.request.post('/api/logout')).ok()).toBe(true);
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/staff-login\?next=%2Fstaff$|\/staff-login$/);
+    await expect(page.getByText(/401/)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
+  });
+
+  test('only a path on this site is followed after login', { tag: '@desktop-only' }, async ({ page }) => {
+    for (const next of [
+      'https://evil.example/x',
+      '//evil.example/x',
+      '/\\evil.example/x',
+      'javascript:alert(1)',
+    ]) {
+      await page.goto(`/staff-login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Username').fill(STAFF.username);
+      await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page).toHaveURL(/\/staff$/);
+      expect(new URL(page.url()).origin).toBe(new URL(BASE_URL).origin);
+      await page.request.post('/api/logout');
     }
   });
 });

@@ -344,16 +344,13 @@ test.describe('user management', () => {
     expect((await page.request.get('/api/user')).status()).toBe(401);
   });
 
-  test('a facilitator or a visitor sees why the list is not shown', async ({
+  test('a visitor is sent to the staff login; a facilitator sees why the list is not shown', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
     await page.goto('/staff/users');
-    await expect(page.getByRole('heading', { name: 'Please sign in' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Go to staff sign-in' })).toHaveAttribute(
-      'href',
-      '/staff-login',
-    );
+    await expect(page).toHaveURL(/\/staff-login\?next=%2Fstaff%2Fusers$/);
+    await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
 
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
