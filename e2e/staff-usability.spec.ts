@@ -364,3 +364,89 @@ test.describe('a signed-out or expired staff session', () => {
     }
   });
 });
+
+test.describe('areas and finding people on the users page', () => {
+  test('Area in the create and edit dialogs and the table; the search box finds by name, email or area; long names end in an ellipsis and addresses break between their parts', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      const long = await scene.person(
+        'Maximiliana-Evangelina Worthington-Fotheringay-Smythe-Bartholomew',
+        `maximiliana.evangelina.worthington-${scene.tag}@very-long-school-domain.example.org`,
+      );
+      await loginAsStaff(page);
+      await page.goto('/staff/users');
+      await expect(page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ })).toBeVisible();
+
+      // search by area: only this test's person is in it
+      const search = page.getByRole('searchbox', { name: 'Search facilitators' });
+      await search.fill(scene.area);
+      await expect(page.locator('tbody tr')).toHaveCount(1);
+      const row = page.getByTestId(`user-row-${long.id}`);
+      await expect(row.getByRole('cell').nth(4)).toHaveText(scene.area);
+
+      // the long name is cut with an ellipsis, the whole name is its title
+      const name = row.getByTestId('user-name');
+      const nameStyle = await name.evaluate((el) => ({
+        overflow: getComputedStyle(el).textOverflow,
+        clipped: el.scrollWidth > el.clientWidth,
+      }));
+      expect(nameStyle).toEqual({ overflow: 'ellipsis', clipped: true });
+      await expect(row.locator('[title]').first()).toHaveAttribute('title', long.displayName);
+      // the email breaks only between its parts (after "@", "." or "-"), never inside a word
+      const lines = await row
+        .getByRole('cell')
+        .nth(2)
+        .evaluate((el) => {
+          const range = document.createRange();
+          const text = el.firstChild?.parentElement ?? el;
+          const tops = new Map<number, string>();
+          const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < (node.textContent ?? '').length; i++) {
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              const top = Math.round(range.getBoundingClientRect().top);
+              tops.set(top, (tops.get(top) ?? '') + node.textContent![i]);
+            }
+          }
+          return [...tops.values()];
+        });
+      for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[@.-]$/);
+      await checkScreen(page, testInfo, 'users-search-area');
+
+      // search by email, then by name
+      await search.fill(`worthington-${scene.tag}@very-long`);
+      await expect(page.locator('tbody tr')).toHaveCount(1);
+      await search.fill('no such person anywhere');
+      await expect(page.getByText('No accounts match the search.')).toBeVisible();
+      await search.fill('');
+
+      // edit: Area is filled from the account and saved with it
+      await search.fill(scene.area);
+      await row.getByRole('button', { name: `Edit ${long.displayName}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
+      await expect(dialog.getByLabel('Area')).toHaveValue(scene.area);
+      const moved = `${scene.area} moved`;
+      await dialog.getByLabel('Area').fill(moved);
+      await checkScreen(page, testInfo, 'users-edit-area');
+      const put = page.waitForRequest(
+        (r) => r.method() === 'PUT' && r.url().includes(`/api/staff/users/${long.id}`),
+      );
+      await dialog.getByRole('button', { name: 'Update Facilitator' }).click();
+      expect((await put).postDataJSON()).toMatchObject({ area: moved });
+      await expect(dialog).toBeHidden();
+      await search.fill(moved);
+      await expect(row.getByRole('cell').nth(4)).toHaveText(moved);
+      const stored = (await (await scene.api.get('/api/staff/users')).json()) as {
+        id: number;
+        area: string;
+      }[];
+      expect(stored.find((u) => u.id === long.id)?.area).toBe(moved);
+    } finally {
+      await scene.cleanup();
+    }
+  });
+});

@@ -54,7 +54,15 @@ test.describe('user management', () => {
     await expect(page.getByRole('button', { name: 'Add Facilitator' })).toBeVisible();
 
     const headers = page.getByRole('columnheader');
-    await expect(headers).toHaveText(['Name', 'Username', 'Email', 'Freelancer ID', 'Role', 'Actions']);
+    await expect(headers).toHaveText([
+      'Name',
+      'Username',
+      'Email',
+      'Freelancer ID',
+      'Area',
+      'Role',
+      'Actions',
+    ]);
 
     // the count is the number of rows in the table (every role is listed)
     const title = await page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ }).textContent();
@@ -129,6 +137,7 @@ test.describe('user management', () => {
     await dialog.getByLabel('Display Name').fill('Zoe Created');
     await dialog.getByLabel('Email', { exact: true }).fill('zoe@example.org');
     await dialog.getByLabel('Freelancer ID').fill('FL-900');
+    await dialog.getByLabel('Area').fill('North Coast');
     await checkScreen(page, testInfo, 'users-create-dialog');
 
     const release = await holdUsersApi(page, 'POST');
@@ -146,6 +155,7 @@ test.describe('user management', () => {
       username,
       'zoe@example.org',
       'FL-900',
+      'North Coast',
       'facilitator',
       '',
     ]);

@@ -1,7 +1,7 @@
 import { ArrowLeft, KeyRound } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
-import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
@@ -57,20 +57,20 @@ function FacilitatorSettings() {
         </div>
         <CalendarFeedCard />
         <Card>
-          <CardHeader className="flex flex-wrap items-center justify-between gap-3">
-            <div className="grid gap-1.5">
-              <CardTitle>
-                <h2>Password</h2>
-              </CardTitle>
-              <CardDescription>Change the password you sign in with.</CardDescription>
-            </div>
+          <CardHeader>
+            <CardTitle>
+              <h2>Password</h2>
+            </CardTitle>
+            <CardDescription>Change the password you sign in with.</CardDescription>
+          </CardHeader>
+          <CardContent>
             <Button variant="outline" asChild>
               <Link href="/change-password">
                 <KeyRound aria-hidden />
                 Change Password
               </Link>
             </Button>
-          </CardHeader>
+          </CardContent>
         </Card>
       </div>
     </AppLayout>

@@ -3,11 +3,20 @@ import { Plus, ShieldAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/users-api';
-import { emptyUserForm, formFromUser, sortUsers, type UserFormValues, userErrorMessage } from '../lib/users';
+import {
+  emptyUserForm,
+  formFromUser,
+  knownAreas,
+  searchUsers,
+  sortUsers,
+  type UserFormValues,
+  userErrorMessage,
+} from '../lib/users';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { UserFormDialog } from './user-form-dialog';
 import { UsersTable } from './users-table';
@@ -35,6 +44,9 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
   const [deleting, setDeleting] = useState<PublicUser | null>(null);
 
   const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
+  const [search, setSearch] = useState('');
+  const shownRows = useMemo(() => searchUsers(rows, search), [rows, search]);
+  const areas = useMemo(() => knownAreas(rows), [rows]);
 
   const create = (values: UserFormValues) => {
     createUser.mutate(
@@ -44,6 +56,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
         displayName: values.displayName,
         email: values.email,
         freelancerId: values.freelancerId,
+        area: values.area,
         role: 'facilitator',
       },
       {
@@ -84,6 +97,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
           displayName: values.displayName,
           email: values.email,
           freelancerId: values.freelancerId,
+          area: values.area,
           role: editing.role,
         },
       },
@@ -155,13 +169,31 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
           </CardHeader>
           <CardContent className="px-3 sm:px-6">
             {usersQuery.isSuccess ? (
-              <UsersTable
-                users={rows}
-                currentUserId={currentUserId}
-                onEdit={startEdit}
-                onDelete={setDeleting}
-                onHistory={onShowHistory}
-              />
+              <div className="grid gap-3">
+                <div className="flex flex-wrap items-center gap-3">
+                  <Input
+                    type="search"
+                    value={search}
+                    onChange={(event) => setSearch(event.target.value)}
+                    placeholder="Name, email, freelancer ID or area"
+                    aria-label="Search facilitators"
+                    className="max-w-sm"
+                  />
+                  {search.trim() ? (
+                    <p className="text-muted-foreground text-sm" role="status">
+                      {shownRows.length} of {rows.length} shown
+                    </p>
+                  ) : null}
+                </div>
+                <UsersTable
+                  users={shownRows}
+                  currentUserId={currentUserId}
+                  onEdit={startEdit}
+                  onDelete={setDeleting}
+                  onHistory={onShowHistory}
+                  emptyText={search.trim() ? 'No accounts match the search.' : undefined}
+                />
+              </div>
             ) : (
               <div className="grid gap-3" role="status">
                 <span className="sr-only">Loading accounts</span>
@@ -182,6 +214,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
         onValuesChange={setCreateValues}
         pending={createUser.isPending}
         onSubmit={create}
+        areaSuggestions={areas}
       />
       <UserFormDialog
         mode="edit"
@@ -193,6 +226,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
         onValuesChange={setEditValues}
         pending={updateUser.isPending}
         onSubmit={update}
+        areaSuggestions={areas}
       />
       <DeleteUserDialog
         user={deleting}
