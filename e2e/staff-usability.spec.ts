@@ -242,7 +242,10 @@ test.describe('the staff grid', () => {
       await scene.api.post('/api/staff/availability', {
         data: { userId: eve.id, date: THIS_WEEK[0], status: 'limited' },
       });
-      await serveBookings(page, [booking(980_000 + sequence, eve.id, THIS_WEEK[3]!, '09:00', '12:00')]);
+      await serveBookings(page, [
+        booking(980_000 + sequence, eve.id, THIS_WEEK[3]!, '09:00', '12:00'),
+        booking(981_000 + sequence, eve.id, THIS_WEEK[0]!, '09:00', '12:00'),
+      ]);
       await openDashboard(page, scene.area);
       const widthOf = (locator: ReturnType<Page['locator']>) =>
         locator.evaluate((el) => el.getBoundingClientRect().width);
@@ -266,8 +269,34 @@ test.describe('the staff grid', () => {
       await expect(cell(page, eve, THIS_WEEK[3]!)).toContainText('Booked');
       await checkScreen(page, testInfo, 'staff-grid-month');
 
+      // a booked day with a status keeps its status colour as an outline, told apart from "not set"
+      // in the dark theme too
+      await expect(cell(page, eve, THIS_WEEK[0]!)).toHaveAttribute('data-tone', 'limited-booked');
+      await page.evaluate(() => document.documentElement.classList.replace('light', 'dark'));
+      const look = (date: string) =>
+        cell(page, eve, date).evaluate((el) => ({
+          ring: getComputedStyle(el).boxShadow,
+          background: getComputedStyle(el).backgroundColor,
+        }));
+      const bookedLimited = await look(THIS_WEEK[0]!);
+      const notSet = await look(THIS_WEEK[2]!);
+      expect(bookedLimited.ring).not.toBe('none');
+      expect(notSet.ring).toBe('none');
+      expect(bookedLimited.background).not.toBe(notSet.background);
+      await page.evaluate(() => document.documentElement.classList.replace('dark', 'light'));
+
+      // the week fills the card: columns of at least 120 px on a desktop, no empty third
       await page.getByRole('button', { name: 'Week', exact: true }).click();
-      expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 46 : 120);
+      const weekColumn = await widthOf(page.getByTestId('day-header').first());
+      if (phone) expect(weekColumn).toBe(46);
+      else {
+        expect(weekColumn).toBeGreaterThanOrEqual(120);
+        const { table, inner } = await scroll.evaluate((el) => ({
+          table: el.querySelector('table')!.getBoundingClientRect().width,
+          inner: el.clientWidth,
+        }));
+        expect(inner - table).toBeLessThan(6);
+      }
       await checkScreen(page, testInfo, 'staff-grid-week');
     } finally {
       await scene.cleanup();

@@ -189,7 +189,14 @@ function GridTable({
   const scrollRef = useRef<HTMLElement>(null);
   const narrow = useNarrowScreen();
   const firstColumnWidth = narrow ? NARROW_FIRST_COLUMN_WIDTH : FIRST_COLUMN_WIDTH;
-  const columnWidth = narrow ? NARROW_DAY_COLUMN_WIDTH : DAY_COLUMN_WIDTH[view];
+  const available = useContentWidth(scrollRef);
+  // A week's five columns at 120 px fill two thirds of a desktop card; they widen to fill it (never
+  // below the spec's 120 px). A month's columns keep 80 px: the month scrolls anyway.
+  const columnWidth = narrow
+    ? NARROW_DAY_COLUMN_WIDTH
+    : view === 'week' && days.length > 0
+      ? Math.max(DAY_COLUMN_WIDTH.week, Math.floor((available - firstColumnWidth) / days.length))
+      : DAY_COLUMN_WIDTH[view];
   const totalWidth = firstColumnWidth + columnWidth * days.length;
 
   // A month opens scrolled to this week (Monday first), not at the 1st: late in the month the
@@ -300,6 +307,20 @@ function GridTable({
       </table>
     </section>
   );
+}
+
+/** The inner width of the scroll area, followed as the window is resized. */
+function useContentWidth(ref: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    setWidth(element.clientWidth);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 interface GridColumn {

@@ -109,7 +109,9 @@ export function UsersTable({
                   {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
                 </TableCell>
                 <TableCell>{dash(user.freelancerId)}</TableCell>
-                <TableCell>{dash(user.area)}</TableCell>
+                <TableCell className="min-w-28 max-w-48 whitespace-normal break-words">
+                  {dash(user.area)}
+                </TableCell>
                 <TableCell>
                   <RoleBadge role={user.role} />
                 </TableCell>
