@@ -479,3 +479,72 @@ test.describe('areas and finding people on the users page', () => {
     }
   });
 });
+
+test.describe('who is free', () => {
+  test('each result opens that day for that person and shows how to reach them; a long address wraps', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    const scene = await makeArea(testInfo);
+    try {
+      const day = THIS_WEEK[4]!;
+      const longEmail = `a.very.long.address.that.would.widen.every.card.${scene.tag}@an-extremely-long-school-domain.example.org`;
+      const gil = await scene.person('Gil', longEmail);
+      const hal = await scene.person('Hal');
+      for (const person of [gil, hal]) {
+        const res = await scene.api.post('/api/staff/availability', {
+          data: {
+            userId: person.id,
+            date: day,
+            status: 'available',
+            startTime: '09:00',
+            endTime: '15:00',
+            notes: 'Can drive',
+          },
+        });
+        expect(res.status(), await res.text()).toBe(200);
+      }
+      await scene.api.post('/api/staff/notes', {
+        data: { facilitatorId: gil.id, date: day, note: 'Ask about the kiln', priority: 'high' },
+      });
+      await loginAsStaff(page);
+      await page.goto(`/staff/free?date=${day}&areas=${encodeURIComponent(scene.area)}`);
+      const rows = page.getByTestId('free-row');
+      await expect(rows).toHaveCount(2);
+      const gilRow = rows.filter({ hasText: gil.displayName });
+      const email = gilRow.getByRole('link', { name: longEmail });
+      await expect(email).toHaveAttribute('href', `mailto:${longEmail}`);
+
+      // nothing is wider than the page: the long address wraps inside its card, and both cards
+      // are as wide as each other
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      const widths = await rows.evaluateAll((els) =>
+        els.map((el) => Math.round(el.getBoundingClientRect().width)),
+      );
+      expect(new Set(widths).size).toBe(1);
+      await checkScreen(page, testInfo, 'free-results');
+
+      await gilRow.getByRole('button', { name: `Open ${gil.displayName}'s day` }).click();
+      const dialog = page.getByRole('dialog', { name: gil.displayName });
+      await expect(dialog.getByTestId('availability-view')).toContainText('Available');
+      await expect(dialog.getByTestId('availability-view')).toContainText('9:00 AM – 3:00 PM');
+      await expect(dialog.getByTestId('availability-view')).toContainText('Can drive');
+      await expect(dialog).toContainText('Ask about the kiln');
+      await checkScreen(page, testInfo, 'free-open-day');
+
+      // a change made there shows in the results once the dialog is closed
+      await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+      await dialog.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Unavailable' }).click();
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(rows).toHaveCount(1);
+      await expect(rows).toContainText(hal.displayName);
+    } finally {
+      await scene.cleanup();
+    }
+  });
+});
