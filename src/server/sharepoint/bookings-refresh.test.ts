@@ -253,6 +253,42 @@ describe('POST /api/staff/bookings/refresh', () => {
     expect(s.emu.control.requestCount({ path: /\/items\/delta$/ })).toBe(1);
   });
 
+  it('reports its stage through the scheduler status while it runs, and why it failed afterwards', async () => {
+    const status = async () =>
+      (
+        await s.t.app.inject({
+          method: 'GET',
+          url: '/api/admin/scheduler/status',
+          headers: { cookie: staff },
+        })
+      ).json() as { isUpdating: boolean; refreshStage: string | null; lastRefreshError: string | null };
+    s.emu.control.setLatency(150);
+    let done = false;
+    const running = refresh().finally(() => {
+      done = true;
+    });
+    const seen = new Set<string | null>();
+    // read the status until the refresh reports a stage or has ended
+    while (!done) {
+      const latest = await status();
+      if (latest.refreshStage) {
+        seen.add(latest.refreshStage);
+        break;
+      }
+    }
+    expect((await running).statusCode).toBe(200);
+    s.emu.control.setLatency(null);
+    expect([...seen].some((stage) => stage === 'connecting' || stage === 'processing')).toBe(true);
+    expect(await status()).toMatchObject({ isUpdating: false, refreshStage: null, lastRefreshError: null });
+
+    s.emu.control.failNext(1, 403);
+    const failed = await refresh();
+    expect(failed.statusCode).toBeGreaterThanOrEqual(400);
+    const after = await status();
+    expect(after.refreshStage).toBeNull();
+    expect(after.lastRefreshError).toBe(failed.json().message);
+  });
+
   it('answers 409 with what is missing when SharePoint is not configured', async () => {
     await s.configure({ tenantId: '' });
     const response = await refresh();

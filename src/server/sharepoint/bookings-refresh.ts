@@ -371,8 +371,11 @@ export async function refreshBookings(
   db: Db,
   session: SharePointSession,
   timeZone: string,
+  /** told when reading from SharePoint is done and storing begins */
+  onProcessing?: () => void,
 ): Promise<BookingsRefreshResult> {
   const collected = await collect(session, db, timeZone);
+  onProcessing?.();
   const counts = await apply(db, session, collected);
   return { ...counts, mode: collected.mode, skipped: collected.skipped };
 }
