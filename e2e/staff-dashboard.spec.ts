@@ -722,6 +722,11 @@ test.describe('staff dashboard without scenario data', () => {
     });
     await expect(page.getByTestId('refresh-message')).toHaveText('Error occurred during refresh');
     const errorSeenAt = Date.now();
+    // the reason stays in a toast after the line clears, with the way to the settings
+    await expect(toastLocator(page)).toContainText('Could not refresh bookings');
+    await expect(
+      toastLocator(page).getByRole('link', { name: 'Check the SharePoint settings' }),
+    ).toHaveAttribute('href', '/settings');
     await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
     await expect(page.getByTestId('refresh-message')).toHaveCount(0);
     // shown for 2 s; the bound leaves room for noticing it late on a busy machine
