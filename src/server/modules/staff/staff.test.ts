@@ -291,6 +291,8 @@ describe('configured office hours', () => {
         isUpdating: false,
         isOfficeHours: true,
         nextUpdate: 'Today at 11:00',
+        refreshStage: null,
+        lastRefreshError: null,
       });
     } finally {
       await other.close();
