@@ -424,7 +424,7 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
-  test('Update Availability: status, hourly times with "No time", notes, save and sync', async ({
+  test('Update Availability: status, hourly times with "none", notes, save and sync', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
@@ -446,7 +446,7 @@ test.describe('facilitator home: availability calendar', () => {
 
     await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
     const options = page.getByRole('option');
-    const expectedLabels = ['No time'];
+    const expectedLabels = ['none'];
     for (let h = 7; h <= 20; h++)
       expectedLabels.push(`${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`);
     await expect(options).toHaveText(expectedLabels);
@@ -482,12 +482,12 @@ test.describe('facilitator home: availability calendar', () => {
     );
     await checkScreen(page, testInfo, 'after-save-toast');
 
-    // reopening shows the saved values; "No time" clears a time to ""
+    // reopening shows the saved values; "none" clears a time to ""
     await cell(page, date).click();
     await expect(dialog.getByRole('radio', { name: 'Limited Availability' })).toBeChecked();
     await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
     await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    await page.getByRole('option', { name: 'No time' }).click();
+    await page.getByRole('option', { name: 'none', exact: true }).click();
     const again = page.waitForResponse(
       (r) => r.url().endsWith('/api/availability') && r.request().method() === 'POST',
     );

@@ -192,22 +192,47 @@ test.describe('SharePoint settings', () => {
     await expect(toastLocator(page)).toContainText('Failed to save settings. Please try again.');
   });
 
-  test('a facilitator sees that the page is for staff, not a broken form', async ({
+  test('a facilitator sees only their own settings: the calendar feed and the password', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
-    await page.goto('/settings');
-    await expect(page.getByRole('heading', { name: 'This page is for staff' })).toBeVisible();
-    await expect(
-      page.getByText('SharePoint settings can only be viewed and changed by staff.'),
-    ).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Save Settings' })).toHaveCount(0);
+    await page.goto('/');
+    // the side panel's Settings link (in the drawer on a phone)
+    if (testInfo.project.name === 'phone')
+      await page.getByRole('button', { name: 'Open navigation menu' }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('calendar-feed')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toHaveCount(0);
+    await expect(page.getByText('This page is for staff')).toHaveCount(0);
     await expect(page.getByLabel('SharePoint Site URL')).toHaveCount(0);
     await checkScreen(page, testInfo, 'settings-facilitator');
-    await page.getByRole('link', { name: 'Back to Calendar' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await page.getByRole('link', { name: 'Change Password' }).last().click();
+    await expect(page).toHaveURL(/\/change-password$/);
+    await expect(page.getByRole('link', { name: 'Back to Calendar' })).toBeVisible();
+  });
+
+  test('staff reach Settings and Change Password from any staff page, inside the staff shell', async ({
+    page,
+  }, testInfo) => {
+    await loginAsStaff(page);
+    await page.goto('/staff/users');
+    await page.getByRole('button', { name: 'Settings and password' }).click();
+    await checkScreen(page, testInfo, 'staff-account-menu');
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
+    // the staff shell: its Logout button, no facilitator side panel
+    await expect(page.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Logout' })).toBeVisible();
+    await page.getByRole('button', { name: 'Settings and password' }).click();
+    await page.getByRole('menuitem', { name: 'Change Password' }).click();
+    await expect(page).toHaveURL(/\/change-password$/);
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
   });
 
   test('a visitor who is not signed in goes to the login page', { tag: '@desktop-only' }, async ({

@@ -54,7 +54,15 @@ test.describe('user management', () => {
     await expect(page.getByRole('button', { name: 'Add Facilitator' })).toBeVisible();
 
     const headers = page.getByRole('columnheader');
-    await expect(headers).toHaveText(['Name', 'Username', 'Email', 'Freelancer ID', 'Role', 'Actions']);
+    await expect(headers).toHaveText([
+      'Name',
+      'Username',
+      'Email',
+      'Freelancer ID',
+      'Area',
+      'Role',
+      'Actions',
+    ]);
 
     // the count is the number of rows in the table (every role is listed)
     const title = await page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ }).textContent();
@@ -129,6 +137,7 @@ test.describe('user management', () => {
     await dialog.getByLabel('Display Name').fill('Zoe Created');
     await dialog.getByLabel('Email', { exact: true }).fill('zoe@example.org');
     await dialog.getByLabel('Freelancer ID').fill('FL-900');
+    await dialog.getByLabel('Area').fill('North Coast');
     await checkScreen(page, testInfo, 'users-create-dialog');
 
     const release = await holdUsersApi(page, 'POST');
@@ -146,6 +155,7 @@ test.describe('user management', () => {
       username,
       'zoe@example.org',
       'FL-900',
+      'North Coast',
       'facilitator',
       '',
     ]);
@@ -420,16 +430,13 @@ test.describe('user management', () => {
     expect((await page.request.get('/api/user')).status()).toBe(401);
   });
 
-  test('a facilitator or a visitor sees why the list is not shown', async ({
+  test('a visitor is sent to the staff login; a facilitator sees why the list is not shown', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
     await page.goto('/staff/users');
-    await expect(page.getByRole('heading', { name: 'Please sign in' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Go to staff sign-in' })).toHaveAttribute(
-      'href',
-      '/staff-login',
-    );
+    await expect(page).toHaveURL(/\/staff-login\?next=%2Fstaff%2Fusers$/);
+    await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
 
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);

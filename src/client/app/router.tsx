@@ -10,6 +10,7 @@ import { ProtectedRoute } from './protected-route';
 import { AuthRoute } from './routes/auth';
 import { NotFoundRoute } from './routes/not-found';
 import { StaffLoginRoute } from './routes/staff-login';
+import { StaffRoute } from './staff-route';
 
 // the signed-in pages load on demand so the login pages stay small
 const HomeRoute = lazyPage(() => import('./routes/home'));
@@ -52,11 +53,11 @@ export function AppRouter() {
         <ProtectedRoute path="/change-password" component={ChangePasswordRoute} />
         <Route path="/auth" component={AuthRoute} />
         <Route path="/staff-login" component={StaffLoginRoute} />
-        <Route path="/staff" component={StaffDashboardRoute} />
-        <Route path="/staff-dashboard" component={StaffDashboardRoute} />
-        <Route path="/staff/users" component={StaffUsersRoute} />
-        <Route path="/staff/free" component={StaffFreeRoute} />
-        <Route path="/staff/completeness" component={StaffCompletenessRoute} />
+        <StaffRoute path="/staff" component={StaffDashboardRoute} />
+        <StaffRoute path="/staff-dashboard" component={StaffDashboardRoute} />
+        <StaffRoute path="/staff/users" component={StaffUsersRoute} />
+        <StaffRoute path="/staff/free" component={StaffFreeRoute} />
+        <StaffRoute path="/staff/completeness" component={StaffCompletenessRoute} />
         <Route component={NotFoundRoute} />
       </Switch>
     </Suspense>

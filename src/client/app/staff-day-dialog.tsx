@@ -44,6 +44,7 @@ export function StaffDayDialog({
                 userId={selection.user.id}
                 date={selection.date}
                 availability={availability}
+                bookings={bookings}
               />
               <DayBookings bookings={bookings} />
               <DayNotes facilitatorId={selection.user.id} date={selection.date} notes={notes} />

@@ -77,7 +77,7 @@ export function TimeSelect({
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
-          <SelectItem value={NO_TIME}>No time</SelectItem>
+          <SelectItem value={NO_TIME}>none</SelectItem>
           {TIME_CHOICES.map((choice) => (
             <SelectItem key={choice.value} value={choice.value}>
               {choice.label}

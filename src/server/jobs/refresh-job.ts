@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { AppError, describeError } from '../errors';
-import { BOOKINGS_REFRESH_JOB } from '../modules/scheduler/service';
+import { BOOKINGS_REFRESH_JOB, setRefreshStageHere } from '../modules/scheduler/service';
 import type { BookingsRefreshResult } from '../sharepoint/bookings-refresh';
 import { sharePointFor } from '../sharepoint/connector';
 import { tryJobLock } from './locks';
@@ -123,8 +123,11 @@ export class RefreshJob {
       writeJobState(this.ctx, { heartbeatAt: this.ctx.now() }).catch(() => {});
     }, this.options.heartbeatMs);
     heartbeat.unref();
+    setRefreshStageHere(this.ctx, 'connecting');
     try {
-      const result = await sharePointFor(this.ctx).refreshBookings();
+      const result = await sharePointFor(this.ctx).refreshBookings(() =>
+        setRefreshStageHere(this.ctx, 'processing'),
+      );
       await writeJobState(this.ctx, {
         isUpdating: false,
         finishedAt: this.ctx.now(),
@@ -144,6 +147,7 @@ export class RefreshJob {
       throw error;
     } finally {
       clearInterval(heartbeat);
+      setRefreshStageHere(this.ctx, null);
     }
   }
 

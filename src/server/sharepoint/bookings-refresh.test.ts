@@ -156,6 +156,34 @@ describe('POST /api/staff/bookings/refresh', () => {
     expect(stored.find((r) => r.sharePointId === winter.id)?.date).toBe('2026-03-09');
   });
 
+  it('stores typed times as HH:mm so they sort and show right; text that is no time is kept as it came', async () => {
+    const item = (StartTime: string, EndTime: string) =>
+      s.emu.control.addItem(list(), {
+        Title: 'Typed times',
+        FreelancerID: '1001',
+        SessionDate: '2026-05-12',
+        StartTime,
+        EndTime,
+        Status: 'Confirmed',
+      });
+    const padded = item('010:00', '012:30');
+    const short = item('8:00', '9.45');
+    const seconds = item('13:15:00', '2:30 pm');
+    const words = item('morning', '25:00');
+    expect((await refresh()).statusCode).toBe(200);
+    const stored = await rows();
+    const times = (id: string) => {
+      const row = stored.find((r) => r.sharePointId === id);
+      return [row?.startTime, row?.endTime];
+    };
+    expect(times(padded.id)).toEqual(['10:00', '12:30']);
+    expect(times(short.id)).toEqual(['08:00', '09:45']);
+    expect(times(seconds.id)).toEqual(['13:15', '14:30']);
+    expect(times(words.id)).toEqual(['morning', '25:00']);
+    // "08:00" now sorts before "10:00", which the raw "010:00" did not
+    expect(['10:00', '08:00'].sort()).toEqual([times(short.id)[0], times(padded.id)[0]]);
+  });
+
   it('links unlinked bookings once a user gets their freelancer ID', async () => {
     const before = (await refresh()).json();
     const unknown = s.portal.facilitators[4]!;
@@ -223,6 +251,42 @@ describe('POST /api/staff/bookings/refresh', () => {
     expect(a.statusCode).toBe(200);
     expect(b.json()).toEqual(a.json());
     expect(s.emu.control.requestCount({ path: /\/items\/delta$/ })).toBe(1);
+  });
+
+  it('reports its stage through the scheduler status while it runs, and why it failed afterwards', async () => {
+    const status = async () =>
+      (
+        await s.t.app.inject({
+          method: 'GET',
+          url: '/api/admin/scheduler/status',
+          headers: { cookie: staff },
+        })
+      ).json() as { isUpdating: boolean; refreshStage: string | null; lastRefreshError: string | null };
+    s.emu.control.setLatency(150);
+    let done = false;
+    const running = refresh().finally(() => {
+      done = true;
+    });
+    const seen = new Set<string | null>();
+    // read the status until the refresh reports a stage or has ended
+    while (!done) {
+      const latest = await status();
+      if (latest.refreshStage) {
+        seen.add(latest.refreshStage);
+        break;
+      }
+    }
+    expect((await running).statusCode).toBe(200);
+    s.emu.control.setLatency(null);
+    expect([...seen].some((stage) => stage === 'connecting' || stage === 'processing')).toBe(true);
+    expect(await status()).toMatchObject({ isUpdating: false, refreshStage: null, lastRefreshError: null });
+
+    s.emu.control.failNext(1, 403);
+    const failed = await refresh();
+    expect(failed.statusCode).toBeGreaterThanOrEqual(400);
+    const after = await status();
+    expect(after.refreshStage).toBeNull();
+    expect(after.lastRefreshError).toBe(failed.json().message);
   });
 
   it('answers 409 with what is missing when SharePoint is not configured', async () => {

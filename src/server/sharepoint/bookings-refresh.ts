@@ -7,6 +7,7 @@
 import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { dateOnlyInZone } from '../../shared/calendar';
 import type { RefreshResult } from '../../shared/schemas/bookings';
+import { storableTimeOfDay } from '../../shared/time-of-day';
 import type { Db, Queryable } from '../db/client';
 import { bookings, sharepointSettings, users } from '../db/schema';
 import type { ColumnNames } from './column-mapping';
@@ -69,8 +70,8 @@ export function bookingFromItem(
     freelancerId: C.freelancerId ? normaliseFreelancerId(f?.[C.freelancerId]) : null,
     title: fieldText(f, C.title) ?? '',
     date,
-    startTime: fieldText(f, C.startTime),
-    endTime: fieldText(f, C.endTime),
+    startTime: storableTimeOfDay(fieldText(f, C.startTime)),
+    endTime: storableTimeOfDay(fieldText(f, C.endTime)),
     location: fieldText(f, C.location),
     schoolId: fieldText(f, C.schoolId),
     schoolName: fieldText(f, C.schoolName),
@@ -386,8 +387,11 @@ export async function refreshBookings(
   db: Db,
   session: SharePointSession,
   timeZone: string,
+  /** told when reading from SharePoint is done and storing begins */
+  onProcessing?: () => void,
 ): Promise<BookingsRefreshResult> {
   const collected = await collect(session, db, timeZone);
+  onProcessing?.();
   const counts = await apply(db, session, collected);
   return { ...counts, mode: collected.mode, skipped: collected.skipped };
 }

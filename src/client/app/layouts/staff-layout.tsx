@@ -1,9 +1,15 @@
-import { LogOut } from 'lucide-react';
+import { ChevronDown, KeyRound, LogOut, Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
 import { TooltipProvider } from '@/components/ui/tooltip';
 
 /**
@@ -32,6 +38,7 @@ function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogou
           </Link>
           <div className="flex items-center gap-2">
             <ThemeToggle />
+            <AccountMenu />
             {onLogout ? (
               <Button variant="outline" size="sm" onClick={onLogout}>
                 <LogOut aria-hidden />
@@ -50,5 +57,34 @@ function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogou
       </header>
       <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">{children}</main>
     </div>
+  );
+}
+
+/** Settings and the password, which staff pages had no way to reach. */
+function AccountMenu() {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="sm" aria-label="Settings and password">
+          <Settings aria-hidden />
+          <span className="hidden sm:inline">Settings</span>
+          <ChevronDown aria-hidden className="hidden sm:block" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuItem asChild>
+          <Link href="/settings">
+            <Settings aria-hidden />
+            Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/change-password">
+            <KeyRound aria-hidden />
+            Change Password
+          </Link>
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
   );
 }

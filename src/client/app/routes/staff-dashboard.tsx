@@ -131,7 +131,8 @@ export default function StaffDashboardRoute() {
               View and manage all facilitator availability and bookings in one place.
             </CardDescription>
           </CardHeader>
-          <CardContent>
+          {/* narrow padding on a phone leaves the grid room for a whole week */}
+          <CardContent className="px-2 sm:px-6">
             {loading ? (
               <p className="py-10 text-center text-muted-foreground" role="status">
                 Loading staff dashboard...

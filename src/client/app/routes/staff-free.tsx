@@ -1,9 +1,21 @@
+import type { FreeFacilitator } from '@shared/schemas/free';
+import { useQueryClient } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
+import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { FREE_KEY } from '@/features/free/api/free-api';
 import { FreeSearch } from '@/features/free/components/free-search';
 import { type FreeSearchState, searchFromAddress, searchQueryString } from '@/features/free/lib/free-model';
+import { useStaffNotes } from '@/features/notes/api/notes-api';
+import { notesOfDay } from '@/features/notes/lib/note-model';
+import {
+  useStaffAvailabilities,
+  useStaffBookings,
+  useStaffUsers,
+} from '@/features/staff-grid/api/staff-grid-api';
 import { StaffLayout } from '../layouts/staff-layout';
 import { StaffPagesNav } from '../layouts/staff-pages-nav';
+import { StaffDayDialog } from '../staff-day-dialog';
 
 /** /staff/free: who can work on a day. The search lives in the address, so it can be shared and reloaded. */
 export default function StaffFreeRoute() {
@@ -13,6 +25,13 @@ export default function StaffFreeRoute() {
   const change = (next: FreeSearchState) => {
     const query = searchQueryString(next);
     navigate(query ? `/staff/free?${query}` : '/staff/free', { replace: true });
+  };
+  const [open, setOpen] = useState<{ userId: number; date: string } | null>(null);
+  const queryClient = useQueryClient();
+  const close = () => {
+    setOpen(null);
+    // a change made in the day dialog can change who is free
+    void queryClient.invalidateQueries({ queryKey: [FREE_KEY] });
   };
 
   return (
@@ -26,8 +45,34 @@ export default function StaffFreeRoute() {
             cover your window before open times.
           </p>
         </div>
-        <FreeSearch search={search} onSearchChange={change} />
+        <FreeSearch
+          search={search}
+          onSearchChange={change}
+          onOpenDay={(row: FreeFacilitator, date: string) => setOpen({ userId: row.userId, date })}
+        />
       </div>
+      {open ? <FreeDayDialog userId={open.userId} date={open.date} onClose={close} /> : null}
     </StaffLayout>
+  );
+}
+
+/** The dashboard's day dialog for one result: that person's availability, bookings and notes that day. */
+function FreeDayDialog({ userId, date, onClose }: { userId: number; date: string; onClose: () => void }) {
+  const range = { from: date, to: date };
+  const users = useStaffUsers();
+  const availabilities = useStaffAvailabilities(range);
+  const bookings = useStaffBookings(range);
+  const notes = useStaffNotes('week', date);
+  const user = users.data?.find((u) => u.id === userId);
+  // opens once the day's rows are in, so the availability block never shows "not set" by mistake
+  const ready = user && !availabilities.isPending && !bookings.isPending && !notes.isPending;
+  return (
+    <StaffDayDialog
+      selection={ready ? { user, date } : null}
+      onClose={onClose}
+      availability={availabilities.data?.find((a) => a.userId === userId && a.date === date)}
+      bookings={(bookings.data ?? []).filter((b) => b.userId === userId && b.date === date)}
+      notes={notesOfDay(notes.data ?? [], userId, date)}
+    />
   );
 }

@@ -16,7 +16,7 @@ export async function schedulerStatusNow(
   ctx: Pick<AppContext, 'db' | 'config' | 'now'>,
 ): Promise<SchedulerStatus> {
   const [row] = await ctx.db
-    .select({ isUpdating: schedulerState.isUpdating })
+    .select({ isUpdating: schedulerState.isUpdating, lastError: schedulerState.lastError })
     .from(schedulerState)
     .where(eq(schedulerState.name, BOOKINGS_REFRESH_JOB));
   const { isOfficeHours, nextUpdate } = officeHoursStatus(
@@ -25,5 +25,27 @@ export async function schedulerStatusNow(
     ctx.config.BOOKINGS_REFRESH_MINUTES,
     ctx.now(),
   );
-  return { isUpdating: row?.isUpdating ?? false, isOfficeHours, nextUpdate };
+  const isUpdating = row?.isUpdating ?? false;
+  return {
+    isUpdating,
+    isOfficeHours,
+    nextUpdate,
+    refreshStage: isUpdating ? (refreshStageHere(ctx) ?? 'connecting') : null,
+    lastRefreshError: isUpdating ? null : (row?.lastError ?? null),
+  };
+}
+
+/**
+ * The stage of a refresh running in this process. Stages change in a second or two, too often to
+ * write to the shared row; a refresh on another instance reads as `connecting` until it ends.
+ */
+const stages = new WeakMap<object, 'connecting' | 'processing'>();
+
+export function setRefreshStageHere(ctx: object, stage: 'connecting' | 'processing' | null) {
+  if (stage) stages.set(ctx, stage);
+  else stages.delete(ctx);
+}
+
+function refreshStageHere(ctx: object) {
+  return stages.get(ctx);
 }

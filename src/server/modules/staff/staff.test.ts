@@ -227,7 +227,13 @@ describe('GET /api/admin/scheduler/status', () => {
 
   it('inside office hours with no job state: not updating, next step of 15 minutes', async () => {
     clock = new Date('2026-03-04T10:07:00Z');
-    expect(await status()).toEqual({ isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:15' });
+    expect(await status()).toEqual({
+      isUpdating: false,
+      isOfficeHours: true,
+      nextUpdate: 'Today at 10:15',
+      refreshStage: null,
+      lastRefreshError: null,
+    });
   });
 
   it('outside office hours: next office-day start', async () => {
@@ -236,6 +242,8 @@ describe('GET /api/admin/scheduler/status', () => {
       isUpdating: false,
       isOfficeHours: false,
       nextUpdate: 'Monday 9 March at 08:00',
+      refreshStage: null,
+      lastRefreshError: null,
     });
     clock = new Date('2026-03-04T06:00:00Z');
     expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 08:00' });
@@ -244,12 +252,21 @@ describe('GET /api/admin/scheduler/status', () => {
   it('reports a running refresh from scheduler_state', async () => {
     clock = new Date('2026-03-04T10:07:00Z');
     await t.ctx.db.insert(schedulerState).values({ name: 'bookings-refresh', isUpdating: true });
-    expect(await status()).toMatchObject({ isUpdating: true, isOfficeHours: true });
+    // a refresh on another instance: running, its stage not known here beyond "connecting"
+    expect(await status()).toMatchObject({
+      isUpdating: true,
+      isOfficeHours: true,
+      refreshStage: 'connecting',
+    });
     await t.ctx.db
       .update(schedulerState)
-      .set({ isUpdating: false })
+      .set({ isUpdating: false, lastError: 'SharePoint refused the sign-in' })
       .where(eq(schedulerState.name, 'bookings-refresh'));
-    expect(await status()).toMatchObject({ isUpdating: false });
+    expect(await status()).toMatchObject({
+      isUpdating: false,
+      refreshStage: null,
+      lastRefreshError: 'SharePoint refused the sign-in',
+    });
   });
 });
 
@@ -274,6 +291,8 @@ describe('configured office hours', () => {
         isUpdating: false,
         isOfficeHours: true,
         nextUpdate: 'Today at 11:00',
+        refreshStage: null,
+        lastRefreshError: null,
       });
     } finally {
       await other.close();

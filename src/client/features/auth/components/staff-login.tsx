@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { safeReturnPath } from '@/lib/return-path';
 import { currentUserQueryKey, staffLogin } from '../api/auth-api';
 import { useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
 import { checkStaffLogin } from '../lib/login-fields';
@@ -38,7 +39,8 @@ export function StaffLogin() {
       const result = await staffLogin(parsed.data);
       if (result.ok) {
         queryClient.setQueryData(currentUserQueryKey, result.user);
-        navigate('/staff');
+        // back to the staff page that sent them here, if any (only a path on this site)
+        navigate(safeReturnPath(new URLSearchParams(window.location.search).get('next')) ?? '/staff');
         return;
       }
       setError(result.message);

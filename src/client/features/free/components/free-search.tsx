@@ -1,6 +1,6 @@
 import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
 import type { Priority } from '@shared/schemas/notes';
-import { CalendarCheck, Clock, StickyNote, X } from 'lucide-react';
+import { CalendarCheck, CalendarDays, Clock, StickyNote, X } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
@@ -44,9 +44,12 @@ const PRIORITY_LABEL: Record<Priority, string> = { urgent: 'Urgent', high: 'High
 export function FreeSearch({
   search,
   onSearchChange,
+  onOpenDay,
 }: {
   search: FreeSearchState;
   onSearchChange: (next: FreeSearchState) => void;
+  /** opens that person's day (availability, notes); composed in by the page */
+  onOpenDay?: (row: FreeFacilitator, date: string) => void;
 }) {
   const problems = searchProblems(search);
   const valid = Object.keys(problems).length === 0;
@@ -88,7 +91,7 @@ export function FreeSearch({
             {valid ? 'Searching...' : 'Correct the time window to search.'}
           </p>
         ) : (
-          <Results result={result} stale={query.isPlaceholderData || !valid} />
+          <Results result={result} stale={query.isPlaceholderData || !valid} onOpenDay={onOpenDay} />
         )}
       </section>
     </div>
@@ -240,7 +243,15 @@ function EveryoneToggle({ checked, onChange }: { checked: boolean; onChange: (ch
   );
 }
 
-function Results({ result, stale }: { result: FreeResult; stale: boolean }) {
+function Results({
+  result,
+  stale,
+  onOpenDay,
+}: {
+  result: FreeResult;
+  stale: boolean;
+  onOpenDay: ((row: FreeFacilitator, date: string) => void) | undefined;
+}) {
   const freeCount = result.facilitators.filter((row) => row.free).length;
   return (
     <div className={cn('grid gap-3 transition-opacity', stale && 'opacity-60')} aria-busy={stale}>
@@ -261,9 +272,14 @@ function Results({ result, stale }: { result: FreeResult; stale: boolean }) {
           {result.areas.length > 0 ? 'No facilitators in these areas.' : 'No facilitators yet.'}
         </p>
       ) : (
-        <ol aria-label="Facilitators, best match first" className="grid gap-3">
+        // minmax(0, 1fr): one long address must not widen every card
+        <ol aria-label="Facilitators, best match first" className="grid grid-cols-[minmax(0,1fr)] gap-3">
           {result.facilitators.map((row) => (
-            <FreeRow key={row.userId} row={row} />
+            <FreeRow
+              key={row.userId}
+              row={row}
+              onOpen={onOpenDay ? () => onOpenDay(row, result.date) : undefined}
+            />
           ))}
         </ol>
       )}
@@ -271,7 +287,7 @@ function Results({ result, stale }: { result: FreeResult; stale: boolean }) {
   );
 }
 
-function FreeRow({ row }: { row: FreeFacilitator }) {
+function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) | undefined }) {
   const fit = fitLabel(row);
   return (
     <li
@@ -286,10 +302,16 @@ function FreeRow({ row }: { row: FreeFacilitator }) {
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="grid min-w-0 gap-0.5">
           <h3 className="break-words font-semibold">{row.name}</h3>
-          <p className="break-words text-muted-foreground text-sm">
-            {row.area ?? 'No area'}
-            {row.email ? ` · ${row.email}` : ''}
-          </p>
+          <p className="text-muted-foreground text-sm">{row.area ?? 'No area'}</p>
+          {row.email ? (
+            <a
+              href={`mailto:${row.email}`}
+              className="justify-self-start text-primary text-sm underline-offset-4 [overflow-wrap:anywhere] hover:underline focus-visible:underline"
+              data-testid="free-email"
+            >
+              {row.email}
+            </a>
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-1.5">
           {row.status ? (
@@ -340,6 +362,13 @@ function FreeRow({ row }: { row: FreeFacilitator }) {
             </li>
           ))}
         </ul>
+      ) : null}
+
+      {onOpen ? (
+        <Button variant="outline" size="sm" className="justify-self-start" onClick={onOpen}>
+          <CalendarDays aria-hidden />
+          Open {row.name}'s day
+        </Button>
       ) : null}
     </li>
   );

@@ -5,8 +5,18 @@ import {
   type AvailabilityStatus,
 } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
+import { normaliseTimeOfDay } from '@shared/time-of-day';
 import { Pencil } from 'lucide-react';
 import { useId, useState } from 'react';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -17,7 +27,7 @@ import { cn } from '@/lib/utils';
 import { useSaveStaffAvailability } from '../api/staff-grid-api';
 import { STATUS_LABEL } from '../lib/grid-model';
 
-/** Staff edit times start at 09:00 to 17:00 (spec section 9). */
+/** A day with no availability yet opens for editing at 09:00 to 17:00 (spec section 9). */
 export const STAFF_DEFAULT_START = '09:00';
 export const STAFF_DEFAULT_END = '17:00';
 const NO_TIME = 'none';
@@ -35,15 +45,36 @@ function timeRange(start: string, end: string): string {
   return 'No times set';
 }
 
+/**
+ * A booking's time as stored: new refreshes store "HH:mm", but rows read before that may still hold
+ * what was typed in SharePoint ("010:00"); those are read leniently, and what is no time says so.
+ */
+export function bookingTimeText(start: string | null, end: string | null): string {
+  if (!start && !end) return '';
+  const known = (value: string | null) => (value ? normaliseTimeOfDay(value) : '');
+  const from = known(start);
+  const to = known(end);
+  if (from === null || to === null) return 'Time unknown';
+  return timeRange(from, to);
+}
+
+/** How a booking is named to staff: its school, else its title. */
+export function bookingName(booking: Booking): string {
+  return booking.schoolName || booking.title || 'Unknown School';
+}
+
 /** The day dialog's availability block: a summary that toggles to an edit form. */
 export function DayAvailability({
   userId,
   date,
   availability,
+  bookings = [],
 }: {
   userId: number;
   date: string;
   availability: Availability | undefined;
+  /** the day's bookings: marking a booked day unavailable is confirmed first */
+  bookings?: Booking[];
 }) {
   const [editing, setEditing] = useState(false);
   return (
@@ -64,6 +95,7 @@ export function DayAvailability({
           userId={userId}
           date={date}
           availability={availability}
+          bookings={bookings}
           onDone={() => setEditing(false)}
         />
       ) : availability ? (
@@ -90,24 +122,40 @@ function AvailabilityForm({
   userId,
   date,
   availability,
+  bookings,
   onDone,
 }: {
   userId: number;
   date: string;
   availability: Availability | undefined;
+  bookings: Booking[];
   onDone: () => void;
 }) {
   const ids = { status: useId(), start: useId(), end: useId(), notes: useId() };
   const [status, setStatus] = useState<AvailabilityStatus>(availability?.status ?? 'available');
-  const [startTime, setStartTime] = useState(availability?.startTime || STAFF_DEFAULT_START);
-  const [endTime, setEndTime] = useState(availability?.endTime || STAFF_DEFAULT_END);
+  // The defaults are for a day that has no availability yet; a saved day's empty times stay empty,
+  // or a status change would write times nobody chose.
+  const [startTime, setStartTime] = useState(availability ? availability.startTime : STAFF_DEFAULT_START);
+  const [endTime, setEndTime] = useState(availability ? availability.endTime : STAFF_DEFAULT_END);
   const [notes, setNotes] = useState(availability?.notes ?? '');
+  const [confirming, setConfirming] = useState(false);
   const save = useSaveStaffAvailability();
   const timesWrong = Boolean(startTime && endTime && startTime >= endTime);
+  const warnAboutBookings =
+    status === 'unavailable' && availability?.status !== 'unavailable' && bookings.length > 0;
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (timesWrong) return;
+    if (warnAboutBookings && !confirming) {
+      setConfirming(true);
+      return;
+    }
+    send();
+  };
+
+  const send = () => {
+    setConfirming(false);
     save.mutate(
       { userId, date, status, startTime, endTime, notes },
       {
@@ -136,7 +184,7 @@ function AvailabilityForm({
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
-          <SelectItem value={NO_TIME}>No time</SelectItem>
+          <SelectItem value={NO_TIME}>none</SelectItem>
           {TIME_CHOICES.map((choice) => (
             <SelectItem key={choice.value} value={choice.value}>
               {choice.label}
@@ -185,6 +233,30 @@ function AvailabilityForm({
           {save.isPending ? 'Saving...' : 'Save'}
         </Button>
       </div>
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Mark a booked day unavailable?</AlertDialogTitle>
+            <AlertDialogDescription>
+              This day is booked:{' '}
+              {bookings
+                .map((booking) =>
+                  [bookingName(booking), bookingTimeText(booking.startTime, booking.endTime)]
+                    .filter(Boolean)
+                    .join(', '),
+                )
+                .join('; ')}
+              . The booking stays in SharePoint; let the bookings team know if it has to move.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Keep as it was</AlertDialogCancel>
+            <Button type="button" variant="destructive" onClick={send}>
+              Mark unavailable
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </form>
   );
 }
@@ -200,11 +272,11 @@ export function DayBookings({ bookings }: { bookings: Booking[] }) {
       <ul className="grid gap-1.5 text-sm">
         {bookings.map((booking) => (
           <li key={booking.id} className="grid">
-            <span className="font-medium">{booking.schoolName || booking.title || 'Unknown School'}</span>
+            <span className="font-medium">{bookingName(booking)}</span>
             <span className="text-muted-foreground text-xs">
               {[
                 booking.program || booking.title,
-                booking.timeSlot || timeRange(booking.startTime ?? '', booking.endTime ?? ''),
+                booking.timeSlot || bookingTimeText(booking.startTime, booking.endTime),
               ]
                 .filter(Boolean)
                 .join(' · ')}

@@ -56,9 +56,11 @@ export function FacilitatorFilter({
   const matches = useMemo(() => {
     const term = search.trim().toLowerCase();
     if (!term) return facilitators;
-    return facilitators.filter(
-      (f) =>
-        displayName(f).toLowerCase().includes(term) || (f.email ?? f.username).toLowerCase().includes(term),
+    // name, email, username or area: staff often know only one of them
+    return facilitators.filter((f) =>
+      [displayName(f), f.email ?? '', f.username, f.area ?? ''].some((text) =>
+        text.toLowerCase().includes(term),
+      ),
     );
   }, [facilitators, search]);
 
@@ -93,7 +95,7 @@ export function FacilitatorFilter({
         <Input
           value={search}
           onChange={(event) => setSearch(event.target.value)}
-          placeholder="Search facilitators"
+          placeholder="Search by name, email or area"
           aria-label="Search facilitators"
           className="h-8"
         />
@@ -105,7 +107,7 @@ export function FacilitatorFilter({
               <CheckRow
                 key={f.id}
                 label={displayName(f)}
-                hint={f.email ?? f.username}
+                hint={[f.email, f.area].filter(Boolean).join(' · ')}
                 checked={!deselected.has(f.id)}
                 onChange={(checked) => toggle(f.id, checked)}
               />

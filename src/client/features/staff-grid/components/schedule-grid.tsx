@@ -1,5 +1,5 @@
 import type { DateString, NavigationAction, StaffView } from '@shared/calendar';
-import { dayOfWeek, MONDAY, navigateStaffView, staffViewDays } from '@shared/calendar';
+import { dayOfWeek, MONDAY, navigateStaffView, staffViewDays, startOfWeekMonday } from '@shared/calendar';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
@@ -24,11 +24,14 @@ import {
   gridFacilitators,
   indexGridData,
   lastUpdatedText,
+  NARROW_DAY_COLUMN_WIDTH,
+  NARROW_FIRST_COLUMN_WIDTH,
   NOTE_ICON_CLASS,
   ROW_HEIGHT,
   viewLabel,
   visibleFacilitators,
 } from '../lib/grid-model';
+import { useNarrowScreen } from '../lib/use-narrow-screen';
 import { AreaFilter, FacilitatorFilter } from './grid-filters';
 
 export interface ScheduleGridProps {
@@ -89,7 +92,12 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   }, [onFiltersChange, selectedAreas, areas, deselected, rows.length]);
   const index = useMemo(() => indexGridData(availabilities, bookings), [availabilities, bookings]);
 
-  const navigate = (action: NavigationAction) => onDateChange(navigateStaffView(view, date, action, today));
+  // bumped by Today, so pressing it again brings today's week back into view after scrolling away
+  const [scrollRequest, setScrollRequest] = useState(0);
+  const navigate = (action: NavigationAction) => {
+    onDateChange(navigateStaffView(view, date, action, today));
+    if (action === 'today') setScrollRequest((count) => count + 1);
+  };
 
   return (
     <div className="grid gap-3" data-testid="schedule-grid" data-view={view}>
@@ -142,6 +150,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         days={days}
         view={view}
         today={today}
+        scrollRequest={scrollRequest}
         index={index}
         notePriority={props.notePriority}
         onCellClick={props.onCellClick}
@@ -158,16 +167,48 @@ interface GridTableProps {
   days: DateString[];
   view: StaffView;
   today: DateString;
+  /** changes when Today is pressed */
+  scrollRequest: number;
   index: GridIndex;
   notePriority: ScheduleGridProps['notePriority'];
   onCellClick: ScheduleGridProps['onCellClick'];
   emptyText: string;
 }
 
-function GridTable({ rows, days, view, today, index, notePriority, onCellClick, emptyText }: GridTableProps) {
+function GridTable({
+  rows,
+  days,
+  view,
+  today,
+  scrollRequest,
+  index,
+  notePriority,
+  onCellClick,
+  emptyText,
+}: GridTableProps) {
   const scrollRef = useRef<HTMLElement>(null);
-  const columnWidth = DAY_COLUMN_WIDTH[view];
-  const totalWidth = FIRST_COLUMN_WIDTH + columnWidth * days.length;
+  const narrow = useNarrowScreen();
+  const firstColumnWidth = narrow ? NARROW_FIRST_COLUMN_WIDTH : FIRST_COLUMN_WIDTH;
+  const available = useContentWidth(scrollRef);
+  // A week's five columns at 120 px fill two thirds of a desktop card; they widen to fill it (never
+  // below the spec's 120 px). A month's columns keep 80 px: the month scrolls anyway.
+  const columnWidth = narrow
+    ? NARROW_DAY_COLUMN_WIDTH
+    : view === 'week' && days.length > 0
+      ? Math.max(DAY_COLUMN_WIDTH.week, Math.floor((available - firstColumnWidth) / days.length))
+      : DAY_COLUMN_WIDTH[view];
+  const totalWidth = firstColumnWidth + columnWidth * days.length;
+
+  // A month opens scrolled to this week (Monday first), not at the 1st: late in the month the
+  // current week is otherwise off to the right. Other months open at their start.
+  const todayWeekStart = days.indexOf(startOfWeekMonday(today));
+  const todayColumn = todayWeekStart >= 0 ? todayWeekStart : days.indexOf(today);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrollRequest is the point: Today scrolls even when the range is unchanged
+  useEffect(() => {
+    const scroller = scrollRef.current;
+    if (!scroller) return;
+    scroller.scrollLeft = todayColumn > 0 ? todayColumn * columnWidth : 0;
+  }, [todayColumn, columnWidth, days[0], scrollRequest]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -202,7 +243,7 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
             <th
               scope="col"
               className="sticky left-0 z-30 flex items-center border-r bg-background px-3 py-2 text-left font-medium text-sm"
-              style={{ width: FIRST_COLUMN_WIDTH, minWidth: FIRST_COLUMN_WIDTH }}
+              style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
               data-testid="first-column-header"
             >
               Facilitator
@@ -254,6 +295,7 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
                   top={item.start}
                   columns={columns}
                   totalWidth={totalWidth}
+                  firstColumnWidth={firstColumnWidth}
                   index={index}
                   notePriority={notePriority}
                   onCellClick={onCellClick}
@@ -265,6 +307,20 @@ function GridTable({ rows, days, view, today, index, notePriority, onCellClick, 
       </table>
     </section>
   );
+}
+
+/** The inner width of the scroll area, followed as the window is resized. */
+function useContentWidth(ref: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    setWidth(element.clientWidth);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 interface GridColumn {
@@ -299,6 +355,7 @@ interface GridRowProps {
   top: number;
   columns: GridColumn[];
   totalWidth: number;
+  firstColumnWidth: number;
   index: GridIndex;
   notePriority: ScheduleGridProps['notePriority'];
   onCellClick: ScheduleGridProps['onCellClick'];
@@ -310,6 +367,7 @@ const GridRow = memo(function GridRow({
   top,
   columns,
   totalWidth,
+  firstColumnWidth,
   index,
   notePriority,
   onCellClick,
@@ -324,13 +382,17 @@ const GridRow = memo(function GridRow({
     >
       <th
         scope="row"
-        className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-3 text-left font-normal text-xs leading-tight"
-        style={{ width: FIRST_COLUMN_WIDTH, minWidth: FIRST_COLUMN_WIDTH }}
+        className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-2 text-left font-normal text-xs leading-tight sm:px-3"
+        style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
       >
         <span className="truncate font-medium text-sm" data-testid="row-name">
           {displayName(user)}
         </span>
-        <span className="truncate text-muted-foreground">{user.email ?? user.username}</span>
+        {user.email ? (
+          <span className="truncate text-muted-foreground" data-testid="row-email">
+            {user.email}
+          </span>
+        ) : null}
         <span className="truncate text-muted-foreground" data-testid="row-updated">
           {lastUpdatedText(user, index.latestDate.get(user.id))}
         </span>
@@ -394,7 +456,7 @@ const GridCell = memo(function GridCell({
         data-note={priority}
       >
         {booked ? (
-          <span className="rounded bg-primary px-1 py-px font-medium text-[10px] text-primary-foreground leading-tight">
+          <span className="rounded bg-primary px-0.5 py-px font-medium text-[9px] text-primary-foreground leading-tight sm:px-1 sm:text-[10px]">
             Booked
           </span>
         ) : null}

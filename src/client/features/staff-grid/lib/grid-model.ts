@@ -21,6 +21,12 @@ export const NO_AREA_LABEL = 'No area';
 
 export const FIRST_COLUMN_WIDTH = 200;
 export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, month: 80 };
+/**
+ * On a phone the spec's widths would leave room for one day beside the names; these fit a whole
+ * Monday-to-Friday week in 390 px (the desktop widths above stay as the spec gives them).
+ */
+export const NARROW_FIRST_COLUMN_WIDTH = 96;
+export const NARROW_DAY_COLUMN_WIDTH = 46;
 export const ROW_HEIGHT = 64;
 
 const short = (name: string | undefined) => (name ?? '').slice(0, 3);
@@ -156,13 +162,18 @@ export function cellTone(status: AvailabilityStatus | undefined, booked: boolean
   return booked ? `${status}-booked` : status;
 }
 
+/**
+ * A booked day's status is the lighter shade of its colour (spec section 4) and, so that it stays
+ * told apart from "not set" on a dark background, where a light tint turns murky, a solid outline
+ * in the full colour.
+ */
 export const CELL_TONE_CLASS: Record<CellTone, string> = {
   available: 'bg-success/75',
-  'available-booked': 'bg-success/30',
+  'available-booked': 'bg-success/30 ring-2 ring-success ring-inset dark:bg-success/45',
   limited: 'bg-warning/75',
-  'limited-booked': 'bg-warning/30',
+  'limited-booked': 'bg-warning/30 ring-2 ring-warning ring-inset dark:bg-warning/45',
   unavailable: 'bg-destructive/75',
-  'unavailable-booked': 'bg-destructive/30',
+  'unavailable-booked': 'bg-destructive/30 ring-2 ring-destructive ring-inset dark:bg-destructive/45',
   'booked-only': 'bg-blue-200 dark:bg-blue-900',
   empty: 'bg-muted',
 };

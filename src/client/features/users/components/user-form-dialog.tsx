@@ -22,6 +22,8 @@ interface UserFormDialogProps {
   onValuesChange: (values: UserFormValues) => void;
   pending: boolean;
   onSubmit: (values: UserFormValues) => void;
+  /** areas already in use, suggested while typing */
+  areaSuggestions?: string[];
 }
 
 const TEXT = {
@@ -50,6 +52,7 @@ export function UserFormDialog({
   onValuesChange,
   pending,
   onSubmit,
+  areaSuggestions = [],
 }: UserFormDialogProps) {
   const text = TEXT[mode];
   const idPrefix = useId();
@@ -100,6 +103,21 @@ export function UserFormDialog({
           <FormField id={id('freelancerId')} label="Freelancer ID" description="SharePoint freelancer ID">
             <Input value={values.freelancerId} onChange={set('freelancerId')} autoComplete="off" />
           </FormField>
+          <FormField id={id('area')} label="Area" description="The dashboard's area filter uses this">
+            <Input
+              value={values.area}
+              onChange={set('area')}
+              autoComplete="off"
+              list={areaSuggestions.length > 0 ? id('area-suggestions') : undefined}
+            />
+          </FormField>
+          {areaSuggestions.length > 0 ? (
+            <datalist id={id('area-suggestions')}>
+              {areaSuggestions.map((area) => (
+                <option key={area} value={area} />
+              ))}
+            </datalist>
+          ) : null}
           <DialogFooter className="pt-2">
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
               Cancel

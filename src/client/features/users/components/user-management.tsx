@@ -3,6 +3,7 @@ import { Plus, ShieldAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
@@ -10,6 +11,8 @@ import { useCreateUser, useDeleteUser, useUnlockUser, useUpdateUser, useUsers } 
 import {
   emptyUserForm,
   formFromUser,
+  knownAreas,
+  searchUsers,
   sortUsers,
   type UserFormValues,
   userChanges,
@@ -43,6 +46,9 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
   const [deleting, setDeleting] = useState<PublicUser | null>(null);
 
   const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
+  const [search, setSearch] = useState('');
+  const shownRows = useMemo(() => searchUsers(rows, search), [rows, search]);
+  const areas = useMemo(() => knownAreas(rows), [rows]);
 
   const create = (values: UserFormValues) => {
     createUser.mutate(
@@ -52,6 +58,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
         displayName: values.displayName,
         email: values.email,
         freelancerId: values.freelancerId,
+        area: values.area,
         role: 'facilitator',
       },
       {
@@ -170,14 +177,32 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
           </CardHeader>
           <CardContent className="px-3 sm:px-6">
             {usersQuery.isSuccess ? (
-              <UsersTable
-                users={rows}
-                currentUserId={currentUserId}
-                onEdit={startEdit}
-                onDelete={setDeleting}
-                onUnlock={unlock}
-                onHistory={onShowHistory}
-              />
+              <div className="grid gap-3">
+                <div className="flex flex-wrap items-center gap-3">
+                  <Input
+                    type="search"
+                    value={search}
+                    onChange={(event) => setSearch(event.target.value)}
+                    placeholder="Name, email, freelancer ID or area"
+                    aria-label="Search facilitators"
+                    className="max-w-sm"
+                  />
+                  {search.trim() ? (
+                    <p className="text-muted-foreground text-sm" role="status">
+                      {shownRows.length} of {rows.length} shown
+                    </p>
+                  ) : null}
+                </div>
+                <UsersTable
+                  users={shownRows}
+                  currentUserId={currentUserId}
+                  onEdit={startEdit}
+                  onDelete={setDeleting}
+                  onUnlock={unlock}
+                  onHistory={onShowHistory}
+                  emptyText={search.trim() ? 'No accounts match the search.' : undefined}
+                />
+              </div>
             ) : (
               <div className="grid gap-3" role="status">
                 <span className="sr-only">Loading accounts</span>
@@ -198,6 +223,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
         onValuesChange={setCreateValues}
         pending={createUser.isPending}
         onSubmit={create}
+        areaSuggestions={areas}
       />
       <UserFormDialog
         mode="edit"
@@ -209,6 +235,7 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
         onValuesChange={setEditValues}
         pending={updateUser.isPending}
         onSubmit={update}
+        areaSuggestions={areas}
       />
       <DeleteUserDialog
         user={deleting}

@@ -23,8 +23,24 @@ function RoleBadge({ role }: { role: string }) {
   );
 }
 
-// long addresses wrap rather than push the Role column under the pinned Actions column
-const wrap = 'min-w-48 whitespace-normal [overflow-wrap:anywhere]';
+// Long addresses wrap rather than push the Role column under the pinned Actions column, at the
+// places an address can be read across lines (see Breakable), not in the middle of a word.
+const wrap = 'min-w-44 max-w-64 whitespace-normal break-words';
+
+/** An address or username that may break after "@" and "." rather than anywhere. */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[@.])/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <span key={index}>
+          {part}
+          {index < parts.length - 1 ? <wbr /> : null}
+        </span>
+      ))}
+    </>
+  );
+}
 
 const dash = (value: string | null) => (value?.trim() ? value : '-');
 
@@ -38,9 +54,19 @@ interface UsersTableProps {
   onUnlock: (user: PublicUser) => void;
   /** when given, each row has a History action (the route composes the history feature) */
   onHistory?: ((user: PublicUser) => void) | undefined;
+  /** shown when there are no rows (a search that matches nobody) */
+  emptyText?: string | undefined;
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onDelete, onUnlock, onHistory }: UsersTableProps) {
+export function UsersTable({
+  users,
+  currentUserId,
+  onEdit,
+  onDelete,
+  onUnlock,
+  onHistory,
+  emptyText,
+}: UsersTableProps) {
   return (
     <Table containerLabel="Facilitators">
       <TableHeader>
@@ -49,6 +75,7 @@ export function UsersTable({ users, currentUserId, onEdit, onDelete, onUnlock, o
           <TableHead scope="col">Username</TableHead>
           <TableHead scope="col">Email</TableHead>
           <TableHead scope="col">Freelancer ID</TableHead>
+          <TableHead scope="col">Area</TableHead>
           <TableHead scope="col">Role</TableHead>
           <TableHead scope="col" className="sticky right-0 bg-card text-right">
             Actions
@@ -58,8 +85,8 @@ export function UsersTable({ users, currentUserId, onEdit, onDelete, onUnlock, o
       <TableBody>
         {users.length === 0 ? (
           <TableRow>
-            <TableCell colSpan={6} className="whitespace-normal py-8 text-center text-muted-foreground">
-              No accounts yet. Use "Add Facilitator" to create one.
+            <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
+              {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
             </TableCell>
           </TableRow>
         ) : (
@@ -69,12 +96,26 @@ export function UsersTable({ users, currentUserId, onEdit, onDelete, onUnlock, o
             return (
               <TableRow key={user.id} data-testid={`user-row-${user.id}`}>
                 <TableCell className="font-medium">
-                  {name}
-                  {self ? <span className="ml-1 font-normal text-muted-foreground">(you)</span> : null}
+                  {/* a long name ends in an ellipsis; the whole name is in the title and the actions' labels */}
+                  <span className="flex max-w-56 items-baseline" title={name}>
+                    <span className="truncate" data-testid="user-name">
+                      {name}
+                    </span>
+                    {self ? (
+                      <span className="ml-1 shrink-0 font-normal text-muted-foreground">(you)</span>
+                    ) : null}
+                  </span>
                 </TableCell>
-                <TableCell className={wrap}>{user.username}</TableCell>
-                <TableCell className={wrap}>{dash(user.email)}</TableCell>
+                <TableCell className={wrap}>
+                  <Breakable text={user.username} />
+                </TableCell>
+                <TableCell className={wrap}>
+                  {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
+                </TableCell>
                 <TableCell>{dash(user.freelancerId)}</TableCell>
+                <TableCell className="min-w-28 max-w-48 whitespace-normal break-words">
+                  {dash(user.area)}
+                </TableCell>
                 <TableCell>
                   <RoleBadge role={user.role} />
                 </TableCell>

@@ -52,6 +52,8 @@ export interface UserFormValues {
   displayName: string;
   email: string;
   freelancerId: string;
+  /** the grid's area filter is built from these */
+  area: string;
 }
 
 export const emptyUserForm: UserFormValues = {
@@ -60,6 +62,7 @@ export const emptyUserForm: UserFormValues = {
   displayName: '',
   email: '',
   freelancerId: '',
+  area: '',
 };
 
 /** Editing fills the form from the user, with an empty password (spec section 4). */
@@ -70,6 +73,7 @@ export function formFromUser(user: PublicUser): UserFormValues {
     displayName: user.displayName ?? '',
     email: user.email ?? '',
     freelancerId: user.freelancerId ?? '',
+    area: user.area ?? '',
   };
 }
 
@@ -87,5 +91,23 @@ export function userChanges(user: PublicUser, values: UserFormValues): UpdateUse
   if (values.displayName !== loaded.displayName) body.displayName = values.displayName;
   if (values.email !== loaded.email) body.email = values.email;
   if (values.freelancerId !== loaded.freelancerId) body.freelancerId = values.freelancerId;
+  if (values.area !== loaded.area) body.area = values.area;
   return body;
+}
+
+/** The areas already in use, A-Z, offered while typing one so the same area is spelt the same way. */
+export function knownAreas(users: readonly PublicUser[]): string[] {
+  const areas = new Set(users.map((u) => u.area?.trim()).filter((a): a is string => Boolean(a)));
+  return [...areas].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+}
+
+/** Rows whose name, username, email, freelancer ID or area contains the search text. */
+export function searchUsers(users: readonly PublicUser[], search: string): PublicUser[] {
+  const term = search.trim().toLowerCase();
+  if (!term) return [...users];
+  return users.filter((u) =>
+    [userName(u), u.username, u.email, u.freelancerId, u.area].some((text) =>
+      text?.toLowerCase().includes(term),
+    ),
+  );
 }

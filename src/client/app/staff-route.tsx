@@ -1,0 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type ComponentType, useEffect } from 'react';
+import { Route, useLocation } from 'wouter';
+import { currentUserQueryKey } from '@/features/auth/api/auth-api';
+import { useAuth } from '@/features/auth/auth-provider';
+import { ApiError } from '@/lib/api';
+import { staffLoginHref } from '@/lib/return-path';
+import { PageSpinner } from './page-spinner';
+
+const here = () => `${window.location.pathname}${window.location.search}`;
+
+/**
+ * A staff page. Signed out, it sends the person to the staff login, which brings them back here.
+ * Staff rights themselves are the server's to check (spec section 6): a facilitator who opens a
+ * staff page gets its 403 answers.
+ */
+export function StaffRoute({ path, component: Component }: { path: string; component: ComponentType }) {
+  return (
+    <Route path={path}>
+      <StaffGuard component={Component} />
+    </Route>
+  );
+}
+
+function StaffGuard({ component: Component }: { component: ComponentType }) {
+  const { user, isLoading } = useAuth();
+  const [, navigate] = useLocation();
+  useSignInAgainOnExpiry();
+  const signedOut = !isLoading && !user;
+  useEffect(() => {
+    if (signedOut) navigate(staffLoginHref(here()), { replace: true });
+  }, [signedOut, navigate]);
+  if (isLoading || signedOut) return <PageSpinner label="Loading your session" />;
+  return <Component />;
+}
+
+/**
+ * A session that ends while a staff page is open (it expired, or was signed out elsewhere) makes
+ * the page's requests answer 401. Rather than showing that answer, the person is signed out here
+ * and taken to the staff login, which returns them to this page.
+ */
+function useSignInAgainOnExpiry() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    const expired = (error: unknown) => error instanceof ApiError && error.status === 401;
+    const signInAgain = () => {
+      const target = staffLoginHref(here());
+      queryClient.setQueryData(currentUserQueryKey, null);
+      navigate(target, { replace: true });
+    };
+    const stopQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && expired(event.action.error))
+        signInAgain();
+    });
+    const stopMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && expired(event.action.error))
+        signInAgain();
+    });
+    return () => {
+      stopQueries();
+      stopMutations();
+    };
+  }, [queryClient, navigate]);
+}

@@ -1,0 +1,25 @@
+/**
+ * Where to go back to after signing in. Only a path on this site is accepted: an absolute URL,
+ * a protocol-relative `//host` or a `/\host` (which browsers read as `//host`) would let a link to
+ * the login page send someone to another site once they have signed in.
+ */
+export function safeReturnPath(value: string | null | undefined): string | null {
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  // control characters and backslashes have no place in the portal's own paths
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point of the check
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  try {
+    const base = window.location.origin;
+    const url = new URL(value, base);
+    if (url.origin !== base) return null;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The staff login address that brings the person back to `path` afterwards. */
+export function staffLoginHref(path: string): string {
+  const back = safeReturnPath(path);
+  return back && back !== '/staff' ? `/staff-login?next=${encodeURIComponent(back)}` : '/staff-login';
+}
