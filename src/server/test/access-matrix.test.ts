@@ -205,25 +205,30 @@ const TABLE: Record<string, Variant[]> = {
       name: "edit A (and reset A's password)",
       call: (f) => ({
         params: { id: f.a.id },
-        payload: { username: f.a.username, displayName: 'Renamed', password: 'reset-pass-1' },
+        // version 1: A as the fixtures made it (every call starts from that state)
+        payload: { version: 1, username: f.a.username, displayName: 'Renamed', password: 'reset-pass-1' },
       }),
       expect: staffOnly(200),
-      // a password set by staff signs A out everywhere
-      verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'sessions', 'users']),
+      // a password set by staff signs A out everywhere and turns A's calendar feed off
+      verify: (_f, _role, changed) =>
+        expect(changed).toEqual(['calendar_feeds', 'change_history', 'sessions', 'users']),
     },
     {
       name: "give A B's username",
-      call: (f) => ({ params: { id: f.a.id }, payload: { username: f.b.username } }),
+      call: (f) => ({ params: { id: f.a.id }, payload: { version: 1, username: f.b.username } }),
       expect: staffOnly(409),
     },
     {
       name: 'make A staff',
-      call: (f) => ({ params: { id: f.a.id }, payload: { username: f.a.username, role: 'staff' } }),
+      call: (f) => ({
+        params: { id: f.a.id },
+        payload: { version: 1, username: f.a.username, role: 'staff' },
+      }),
       expect: staffOnly(200),
     },
     {
       name: 'an account that does not exist',
-      call: () => ({ params: { id: 999_999 }, payload: { username: 'ghost@example.org' } }),
+      call: () => ({ params: { id: 999_999 }, payload: { version: 1, username: 'ghost@example.org' } }),
       expect: staffOnly(404),
     },
   ],
