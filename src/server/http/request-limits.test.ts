@@ -14,7 +14,7 @@ let clock = Date.parse('2026-05-04T09:00:00Z');
 const now = () => new Date(clock);
 
 const LIMITS: Partial<Budgets> = {
-  export: { max: 3, windowMs: MINUTE, per: 'user' },
+  staffExport: { max: 3, windowMs: MINUTE, per: 'user' },
   write: { max: 4, windowMs: MINUTE, per: 'user' },
   dayWrites: { max: 1000, windowMs: 5 * MINUTE, per: 'user' },
   register: { max: 2, windowMs: 60 * MINUTE, per: 'address' },

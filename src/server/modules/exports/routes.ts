@@ -34,7 +34,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/export',
       {
-        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('export') },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('staffExport') },
         schema: {
           tags: ['exports'],
           summary: 'The staff grid (range and filters) as CSV or .xlsx: one row per facilitator per weekday',
