@@ -82,3 +82,10 @@ export function changePasswordFormErrors(
   }
   return errors;
 }
+
+/**
+ * A cookie scripts may read, set beside the (HttpOnly) session cookie and cleared with it. It holds no
+ * secret, only "someone may be signed in here": without it the client knows the visitor is anonymous
+ * and does not ask `/api/user` (a 401 the browser would log as an error) or prefetch their calendar.
+ */
+export const SESSION_HINT_COOKIE = 'afp_signed_in';

@@ -227,7 +227,11 @@ describe('GET /api/admin/scheduler/status', () => {
 
   it('inside office hours with no job state: not updating, next step of 15 minutes', async () => {
     clock = new Date('2026-03-04T10:07:00Z');
-    expect(await status()).toEqual({ isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:15' });
+    expect(await status()).toEqual({
+      isUpdating: false,
+      isOfficeHours: true,
+      nextUpdate: 'Today at 10:15 AM',
+    });
   });
 
   it('outside office hours: next office-day start', async () => {
@@ -235,10 +239,10 @@ describe('GET /api/admin/scheduler/status', () => {
     expect(await status()).toEqual({
       isUpdating: false,
       isOfficeHours: false,
-      nextUpdate: 'Monday 9 March at 08:00',
+      nextUpdate: 'Monday 9 March at 8:00 AM',
     });
     clock = new Date('2026-03-04T06:00:00Z');
-    expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 08:00' });
+    expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 8:00 AM' });
   });
 
   it('reports a running refresh from scheduler_state', async () => {
@@ -273,7 +277,7 @@ describe('configured office hours', () => {
       expect(response.json()).toEqual({
         isUpdating: false,
         isOfficeHours: true,
-        nextUpdate: 'Today at 11:00',
+        nextUpdate: 'Today at 11:00 AM',
       });
     } finally {
       await other.close();

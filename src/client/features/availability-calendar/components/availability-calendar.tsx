@@ -1,7 +1,7 @@
 import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } from '@shared/calendar';
 import { type Availability, BOOKED_DAY_MESSAGE } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
-import { AlertCircle } from 'lucide-react';
+import { AlertCircle, Lightbulb } from 'lucide-react';
 import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -49,9 +49,12 @@ function firstActiveDay(month: string, today: string): string {
  */
 export function AvailabilityCalendar({
   userId,
+  neverMarked = false,
   toolbarActions,
 }: {
   userId: number;
+  /** the person has never saved any availability: the calendar shows how to start */
+  neverMarked?: boolean;
   toolbarActions?: ReactNode;
 }) {
   const labelId = useId();
@@ -217,6 +220,7 @@ export function AvailabilityCalendar({
               </Button>
             </div>
           ) : null}
+          {neverMarked && availabilityByDate.size === 0 ? <FirstSteps /> : null}
           <CalendarGrid
             weeks={weeks}
             labelId={labelId}
@@ -257,6 +261,23 @@ export function AvailabilityCalendar({
         }}
         onCloseAutoFocus={restoreFocus}
       />
+    </div>
+  );
+}
+
+/** For someone who has not marked a single day yet: where to begin. */
+function FirstSteps() {
+  return (
+    <div
+      data-testid="first-steps"
+      className="flex items-start gap-3 rounded-md border border-primary/40 bg-primary/5 p-3 text-sm"
+    >
+      <Lightbulb className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+      <p>
+        <span className="font-medium">Getting started:</span> choose a day to say whether you can work it,
+        with times and notes if you like, or use <span className="font-medium">Bulk Update</span> to mark many
+        days at once. Days with bookings are locked.
+      </p>
     </div>
   );
 }
