@@ -106,7 +106,7 @@ test.describe('facilitator usability', () => {
 
     await page.locator(`td[data-date="${freeDays[0]}"]`).click();
     const dialog = page.getByRole('dialog', { name: 'Update Availability' });
-    await dialog.getByRole('radio', { name: 'Available' }).check();
+    await dialog.getByRole('radio', { name: 'Available', exact: true }).check();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
     await expect(hint).toBeHidden();
@@ -122,7 +122,7 @@ test.describe('facilitator usability', () => {
     await openHome(page);
     await page.locator(`td[data-date="${freeDays[1]}"]`).click();
     const dialog = page.getByRole('dialog', { name: 'Update Availability' });
-    await dialog.getByRole('radio', { name: 'Available' }).check();
+    await dialog.getByRole('radio', { name: 'Available', exact: true }).check();
     // the session ends behind the page's back, so the save fails with a real error toast
     expect((await page.request.post('/api/logout')).ok()).toBeTruthy();
     await dialog.getByRole('button', { name: 'Save' }).click();
