@@ -5,7 +5,7 @@ import { AlertCircle, Lightbulb } from 'lucide-react';
 import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, getErrorMessage } from '@/lib/api';
+import { getErrorMessage, serverMessage } from '@/lib/api';
 import {
   browserToday,
   useAvailability,
@@ -23,12 +23,6 @@ import { DayDialog, type DayFormValues } from './day-dialog';
 
 const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
 const SYNC_ERROR_FALLBACK = 'Failed to sync with SharePoint. Please try again.';
-
-/** The server's message, or the fallback when there is none (an empty body's status text is not one). */
-function serverMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && !error.body.trim()) return fallback;
-  return getErrorMessage(error, fallback);
-}
 
 /** First day of the month shown and the day that holds the grid's single tab stop. */
 function firstActiveDay(month: string, today: string): string {
