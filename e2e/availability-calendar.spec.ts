@@ -156,7 +156,13 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
     const legend = panel.getByRole('region', { name: 'Availability Legend' });
     const entries = legend.getByRole('listitem');
-    await expect(entries).toHaveText(['Available', 'Limited Availability', 'Unavailable', 'Booked Session']);
+    await expect(entries).toHaveText([
+      'Available',
+      'Limited Availability',
+      'Unavailable',
+      'Not set',
+      'Booked Session',
+    ]);
     // the swatches use the theme's success, warning, destructive and primary colours
     const swatchColours = await entries.evaluateAll((items) =>
       items.map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
