@@ -163,12 +163,12 @@ test.describe('facilitator home: availability calendar', () => {
       'Not set',
       'Booked Session',
     ]);
-    // the swatches use the theme's success, warning, destructive and primary colours
+    // the swatches use the theme's success, warning, destructive, muted (not set) and primary colours
     const swatchColours = await entries.evaluateAll((items) =>
       items.map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
     );
     const tokenColours = await page.evaluate(() =>
-      ['--success', '--warning', '--destructive', '--primary'].map((name) => {
+      ['--success', '--warning', '--destructive', '--muted', '--primary'].map((name) => {
         const probe = document.createElement('span');
         probe.style.backgroundColor = `var(${name})`;
         document.body.append(probe);

@@ -129,6 +129,14 @@ describe('server refusals read in one place', () => {
     });
   });
 
+  it('reads field messages whatever the refusal status', () => {
+    const taken = refusal(
+      409,
+      JSON.stringify({ message: 'Taken', fieldErrors: { username: ['Username already exists'] } }),
+    );
+    expect(serverFieldErrors(taken, 'fallback')).toEqual({ username: 'Username already exists' });
+  });
+
   it('gives anything else as one message for the form', () => {
     expect(serverFieldErrors(refusal(400, '{"message":"Too many days"}'), 'fallback')).toEqual({
       _: 'Too many days',

@@ -78,11 +78,11 @@ export function getErrorMessage(error: unknown, fallback: string): string {
 }
 
 /**
- * A refused form's messages by field, from the server's `{ message, fieldErrors }` 400 answer (first
+ * A refused form's messages by field, from the server's `{ message, fieldErrors }` answer (first
  * message per top-level field); anything else becomes one message for the whole form under "_".
  */
 export function serverFieldErrors(error: unknown, fallback: string): Record<string, string> {
-  if (error instanceof ApiError && error.status === 400) {
+  if (error instanceof ApiError && error.body.trimStart().startsWith('{')) {
     try {
       const body = JSON.parse(error.body) as { fieldErrors?: Record<string, string[]> };
       const fields: Record<string, string> = {};
