@@ -156,13 +156,19 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
     const legend = panel.getByRole('region', { name: 'Availability Legend' });
     const entries = legend.getByRole('listitem');
-    await expect(entries).toHaveText(['Available', 'Limited Availability', 'Unavailable', 'Booked Session']);
-    // the swatches use the theme's success, warning, destructive and primary colours
+    await expect(entries).toHaveText([
+      'Available',
+      'Limited Availability',
+      'Unavailable',
+      'Not set',
+      'Booked Session',
+    ]);
+    // the swatches use the theme's success, warning, destructive, muted (not set) and primary colours
     const swatchColours = await entries.evaluateAll((items) =>
       items.map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
     );
     const tokenColours = await page.evaluate(() =>
-      ['--success', '--warning', '--destructive', '--primary'].map((name) => {
+      ['--success', '--warning', '--destructive', '--muted', '--primary'].map((name) => {
         const probe = document.createElement('span');
         probe.style.backgroundColor = `var(${name})`;
         document.body.append(probe);

@@ -151,7 +151,7 @@ test('staff find who is free on a day, best match first, and see why the rest ar
         'Cal Limited',
       ]);
       await expect(page.getByTestId('free-summary')).toHaveText(
-        /^3 free on \w+day \d+ \w+ \d{4}, 10:00–12:00$/,
+        /^3 free on \w+day \d+ \w+ \d{4}, 10:00 AM – 12:00 PM$/,
       );
       await expect(page.getByTestId('free-left-out')).toHaveText(
         '4 left out (tick Show everyone to see why)',
@@ -160,7 +160,7 @@ test('staff find who is free on a day, best match first, and see why the rest ar
       const ava = row(page, 'Ava Able');
       await expect(ava.getByText('Available', { exact: true })).toBeVisible();
       await expect(ava.getByText('Covers the window')).toBeVisible();
-      await expect(ava.getByTestId('free-times')).toHaveText('09:00–17:00');
+      await expect(ava.getByTestId('free-times')).toHaveText('9:00 AM – 5:00 PM');
       await expect(ava.getByTestId('free-bookings')).toHaveText('No bookings');
       await expect(ava.getByTestId('free-availability-note')).toHaveText('Happy to travel');
       await expect(ava.getByRole('list', { name: 'Staff notes about Ava Able' })).toContainText(
@@ -190,7 +190,9 @@ test('staff find who is free on a day, best match first, and see why the rest ar
       await expect(reason('Ava Able')).toHaveCount(0);
       await expect(reason('Gus Booked')).toHaveText('Not free: Booked: Meadow Lane Primary (Clay)');
       await expect(row(page, 'Gus Booked').getByTestId('free-bookings')).toHaveText('1 booking');
-      await expect(reason('Dee Morning')).toHaveText("Not free: Times 08:00–11:00 don't cover the window");
+      await expect(reason('Dee Morning')).toHaveText(
+        "Not free: Times 8:00 AM – 11:00 AM don't cover the window",
+      );
       await expect(reason('Eve Away')).toHaveText('Not free: Unavailable');
       await expect(row(page, 'Eve Away').getByTestId('free-availability-note')).toHaveText('On holiday');
       await expect(reason('Finn Blank')).toHaveText('Not free: No availability set');

@@ -3,7 +3,7 @@
  * so a newcomer sees bookings, areas and availability within a minute. Nothing here is used in
  * production; it drives the same services the API does.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/server/app';
@@ -21,10 +21,34 @@ const STAFF = { username: 'staff@demo.example', password: 'demo-staff-pass' };
 const FACILITATOR_PASSWORD = 'demo-pass-123';
 const AREAS = ['North', 'South', 'East', 'West'];
 
+/**
+ * Where the demo's database lives: `DATA_DIR` when set (kept afterwards, like the portal's), otherwise
+ * a fresh temporary folder that is removed again when the demo stops, so runs do not pile up there.
+ */
+function demoDataDir(): { dataDir: string; temporary: boolean } {
+  const configured = process.env.DATA_DIR?.trim();
+  if (configured) return { dataDir: configured, temporary: false };
+  return { dataDir: mkdtempSync(join(tmpdir(), 'afp-demo-')), temporary: true };
+}
+
+const { dataDir, temporary } = demoDataDir();
+function removeTemporaryData() {
+  if (temporary) rmSync(dataDir, { recursive: true, force: true });
+}
+// However the process ends (Ctrl-C while seeding, an error, a signal from elsewhere), the temporary
+// database goes with it; rmSync is synchronous, so it also runs in the 'exit' event.
+process.on('exit', removeTemporaryData);
+let stopping: (() => Promise<void>) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) void stopping().finally(() => process.exit(0));
+    else process.exit(0);
+  });
+}
+
 async function main() {
   const emulator = await startEmulator({ port: Number(process.env.EMULATOR_PORT ?? 5050) });
   const port = Number(process.env.PORT ?? 5000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'afp-demo-'));
   const config = loadConfig({
     ...process.env,
     PORT: String(port),
@@ -88,10 +112,12 @@ async function main() {
   const refreshed = await refreshJobFor(ctx).run();
 
   await built.app.listen({ port, host: config.HOST });
+  const address = built.app.server.address();
+  const listening = typeof address === 'object' && address ? address.port : port;
   const lines = [
     '',
     'Arts Facilitator Portal demo',
-    `  Portal          http://localhost:${port}`,
+    `  Portal          http://localhost:${listening}`,
     `  Staff           ${STAFF.username} / ${STAFF.password}  (sign in at /staff-login)`,
     `  Facilitators    password ${FACILITATOR_PASSWORD} for each of:`,
     ...facilitators
@@ -99,18 +125,17 @@ async function main() {
       .map((u) => `                  ${u.username}  (${u.displayName ?? ''}, ${u.area ?? 'no area'})`),
     `  Bookings        ${refreshed.total} from the emulator (${refreshed.unmatched ?? 0} not matched to anyone)`,
     `  SharePoint      emulator at ${emulator.graphBaseUrl} (Refresh Bookings works at once)`,
-    `  Data            ${dataDir} (a fresh database every run)`,
+    temporary
+      ? `  Data            ${dataDir} (a fresh database, removed when the demo stops)`
+      : `  Data            ${dataDir} (DATA_DIR, kept when the demo stops)`,
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const stop = async () => {
+  stopping = async () => {
     await built.close();
     await emulator.close();
-    process.exit(0);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((error) => {

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
-// `npm start`: build the client when it has not been built yet, then run the server.
+// `npm start`: build the client when it is missing or older than its sources, then run the server.
 // `node scripts/start.mjs scripts/demo.ts` runs another entry (the demo) the same way.
 // The server runs from TypeScript through tsx (docs/decisions/0002-run-server-with-tsx.md).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clientBuildReason } from './client-build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const clientIndex = join(root, 'dist', 'client', 'index.html');
 
-if (!existsSync(clientIndex) || process.argv.includes('--rebuild')) {
-  console.log('Building the client (first start only)...');
+const reason = process.argv.includes('--rebuild') ? 'asked for with --rebuild' : clientBuildReason(root);
+if (reason) {
+  console.log(`Building the client (${reason})...`);
   const build = spawnSync(
     process.execPath,
     [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],

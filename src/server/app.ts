@@ -103,6 +103,8 @@ export interface BuiltApp {
   ctx: AppContext;
   /** Every /api route the app serves (HEAD twins left out), in registration order. */
   routes: ApiRoute[];
+  /** The staff account this start created because none existed, or null when one already did. */
+  createdStaffUsername: string | null;
   close(): Promise<void>;
 }
 
@@ -395,6 +397,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app,
     ctx,
     routes,
+    createdStaffUsername: created?.username ?? null,
     async close() {
       // Stop listening at once (app.close waits for requests in flight) while the scheduler finishes
       // its round; the database closes only when both are done.

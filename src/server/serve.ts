@@ -47,4 +47,21 @@ async function start(options: BuildOptions) {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  process.stdout.write(startupMessage(config.HOST, port, built.createdStaffUsername));
+}
+
+/** What a person starting the portal needs: where to open it and whether a staff account was made. */
+export function startupMessage(host: string, port: number, createdStaffUsername: string | null): string {
+  // A wildcard host listens everywhere; the local name is the address that works from this machine.
+  const shownHost = ['0.0.0.0', '::', ''].includes(host)
+    ? 'localhost'
+    : host.includes(':')
+      ? `[${host}]`
+      : host;
+  const staff = createdStaffUsername
+    ? `First staff account created: ${createdStaffUsername} (sign in at /staff-login).`
+    : 'A staff account already exists; none was created.';
+  return `Arts Facilitator Portal running at http://${shownHost}:${port}\n${staff}\n`;
 }

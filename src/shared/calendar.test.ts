@@ -13,8 +13,10 @@ import {
   defaultBulkSelection,
   eachDay,
   endOfMonth,
+  formatClockTime,
   formatDateParts,
   formatTime12,
+  formatTimeRange,
   isDateString,
   isLeapYear,
   isWeekday,
@@ -713,5 +715,22 @@ describe('times of day', () => {
     ['9:00', '9:00'],
   ])('formats %j as %j', (value, expected) => {
     expect(formatTime12(value)).toBe(expected);
+  });
+});
+
+describe('the one time format people read', () => {
+  it.each([
+    ['09:00', '13:00', '9:00 AM – 1:00 PM'],
+    ['13:00', '', 'From 1:00 PM'],
+    [null, '11:30', 'Until 11:30 AM'],
+    [' ', undefined, ''],
+  ])('writes %j to %j as %j', (start, end, expected) => {
+    expect(formatTimeRange(start, end)).toBe(expected);
+  });
+
+  it('reads an instant on the clock of the given zone', () => {
+    expect(formatClockTime(new Date('2026-07-01T13:05:00Z'), 'Europe/London')).toBe('2:05 PM');
+    expect(formatClockTime(new Date('2026-12-01T00:05:00Z'), 'Europe/London')).toBe('12:05 AM');
+    expect(formatClockTime(new Date('2026-12-01T00:05:00Z'), 'America/New_York')).toBe('7:05 PM');
   });
 });

@@ -421,6 +421,35 @@ export function formatTime12(value: TimeString): string {
   return `${hour12}:${match[2]} ${hour < 12 ? 'AM' : 'PM'}`;
 }
 
+/**
+ * A span of the day as people read it everywhere (screens, toasts, export text, calendar feeds):
+ * "9:00 AM – 1:00 PM", "From 9:00 AM", "Until 1:00 PM", or "" when neither end is given.
+ * docs/decisions/0010-one-time-format-for-people.md
+ */
+export function formatTimeRange(
+  start: TimeString | null | undefined,
+  end: TimeString | null | undefined,
+): string {
+  const from = start?.trim() ? formatTime12(start.trim()) : '';
+  const to = end?.trim() ? formatTime12(end.trim()) : '';
+  if (from && to) return `${from} – ${to}`;
+  if (from) return `From ${from}`;
+  if (to) return `Until ${to}`;
+  return '';
+}
+
+/** The clock time of an instant in a time zone, in the same 12-hour form: "2:05 PM". */
+export function formatClockTime(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return formatTime12(`${part('hour')}:${part('minute')}`);
+}
+
 /** The availability dialogs' hourly choices, 07:00 ("7:00 AM") to 20:00 ("8:00 PM"). */
 export const TIME_CHOICES: readonly TimeChoice[] = Array.from(
   { length: LAST_TIME_CHOICE_HOUR - FIRST_TIME_CHOICE_HOUR + 1 },

@@ -3,7 +3,8 @@ import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { currentUserQueryKey } from '@/features/auth/api/auth-api';
 import { prefetchFirstMonth } from '@/features/availability-calendar/api/calendar-api';
-import { getQueryFn, queryClient } from '@/lib/query-client';
+import { currentUserQueryFn, queryClient } from '@/lib/query-client';
+import { maySignedIn } from '@/lib/session-hint';
 import { lazyPage } from './lazy-page';
 import { PageSpinner } from './page-spinner';
 import { ProtectedRoute } from './protected-route';
@@ -33,15 +34,14 @@ const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
   '/staff': StaffDashboardRoute,
   '/staff-dashboard': StaffDashboardRoute,
 };
-if (startPath === '/') prefetchFirstMonth();
-if (startPath === '/staff' || startPath === '/staff-dashboard') {
+// an anonymous visitor is sent to a login page: nothing of theirs to fetch
+const signedIn = maySignedIn();
+if (signedIn && startPath === '/') prefetchFirstMonth();
+if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {
   // the staff API code in its own chunk, so the login pages do not carry it
   void import('./staff-prefetch').then((staff) => staff.prefetchStaffDashboard());
 }
-void queryClient.prefetchQuery({
-  queryKey: currentUserQueryKey,
-  queryFn: getQueryFn<PublicUser | null>({ on401: 'returnNull' }),
-});
+void queryClient.prefetchQuery({ queryKey: currentUserQueryKey, queryFn: currentUserQueryFn<PublicUser>() });
 void pageCode[startPath]?.preload();
 
 export function AppRouter() {

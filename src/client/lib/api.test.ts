@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, apiJson, apiRequest, getErrorMessage } from './api';
+import { ApiError, apiJson, apiRequest, getErrorMessage, serverFieldErrors, serverMessage } from './api';
 import { getQueryFn } from './query-client';
 
 interface Seen {
@@ -106,5 +106,48 @@ describe('getQueryFn', () => {
   it('GETs the query key joined as the URL', async () => {
     expect(await getQueryFn({ on401: 'throw' })(context(base, 'ok'))).toEqual({ id: 1 });
     expect(last?.method).toBe('GET');
+  });
+});
+
+describe('server refusals read in one place', () => {
+  const refusal = (status: number, body: string) => new ApiError(status, 'Bad Request', body);
+
+  it('gives a 400 field by field, first message of each top-level field', () => {
+    const error = refusal(
+      400,
+      JSON.stringify({
+        message: 'Check the fields',
+        fieldErrors: {
+          endDate: ['End date must be on or after start date', 'second'],
+          'daysOfWeek.0': ['Days of week are 0 to 6'],
+        },
+      }),
+    );
+    expect(serverFieldErrors(error, 'fallback')).toEqual({
+      endDate: 'End date must be on or after start date',
+      daysOfWeek: 'Days of week are 0 to 6',
+    });
+  });
+
+  it('reads field messages whatever the refusal status', () => {
+    const taken = refusal(
+      409,
+      JSON.stringify({ message: 'Taken', fieldErrors: { username: ['Username already exists'] } }),
+    );
+    expect(serverFieldErrors(taken, 'fallback')).toEqual({ username: 'Username already exists' });
+  });
+
+  it('gives anything else as one message for the form', () => {
+    expect(serverFieldErrors(refusal(400, '{"message":"Too many days"}'), 'fallback')).toEqual({
+      _: 'Too many days',
+    });
+    expect(serverFieldErrors(refusal(409, '{"message":"Booked"}'), 'fallback')).toEqual({ _: 'Booked' });
+    expect(serverFieldErrors(refusal(500, ''), 'fallback')).toEqual({ _: 'fallback' });
+    expect(serverFieldErrors(new TypeError('Failed to fetch'), 'fallback')).toEqual({ _: 'fallback' });
+  });
+
+  it('uses the fallback, not the status text, when the answer had no body', () => {
+    expect(serverMessage(refusal(502, ''), 'Please try again.')).toBe('Please try again.');
+    expect(serverMessage(refusal(400, '{"message":"No"}'), 'Please try again.')).toBe('No');
   });
 });

@@ -76,3 +76,30 @@ export function getErrorMessage(error: unknown, fallback: string): string {
   if (body.startsWith('<') || body.length > 200) return fallback;
   return body;
 }
+
+/**
+ * A refused form's messages by field, from the server's `{ message, fieldErrors }` answer (first
+ * message per top-level field); anything else becomes one message for the whole form under "_".
+ */
+export function serverFieldErrors(error: unknown, fallback: string): Record<string, string> {
+  if (error instanceof ApiError && error.body.trimStart().startsWith('{')) {
+    try {
+      const body = JSON.parse(error.body) as { fieldErrors?: Record<string, string[]> };
+      const fields: Record<string, string> = {};
+      for (const [key, messages] of Object.entries(body.fieldErrors ?? {})) {
+        const field = key.split('.')[0]!;
+        if (messages[0]) fields[field] ??= messages[0];
+      }
+      if (Object.keys(fields).length > 0) return fields;
+    } catch {
+      // not our JSON: one message for the form
+    }
+  }
+  return { _: serverMessage(error, fallback) };
+}
+
+/** The server's message for a toast, or `fallback` when the answer had no body to read. */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && !error.body.trim()) return fallback;
+  return getErrorMessage(error, fallback);
+}

@@ -1,5 +1,6 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { throwIfResNotOk } from './api';
+import { forgetSessionHint, maySignedIn } from './session-hint';
 
 type UnauthorizedBehavior = 'returnNull' | 'throw';
 
@@ -12,6 +13,20 @@ export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFu
     }
     await throwIfResNotOk(res);
     return (await res.json()) as T;
+  };
+}
+
+/**
+ * The session read (GET /api/user, 401 → null). A browser without the sign-in hint is anonymous
+ * for certain, so it is answered here without a request.
+ */
+export function currentUserQueryFn<T>(): QueryFunction<T | null> {
+  const read = getQueryFn<T | null>({ on401: 'returnNull' });
+  return async (context) => {
+    if (!maySignedIn()) return null;
+    const user = await read(context);
+    if (user === null) forgetSessionHint();
+    return user;
   };
 }
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_HINT_COOKIE } from '../../shared/schemas/auth';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../auth/sessions';
@@ -1001,7 +1002,11 @@ describe('security headers', () => {
             ...hardened(response, `${method} ${route.url} as ${role} (${response.statusCode})`, true),
           );
           for (const setCookie of [response.headers['set-cookie'] ?? []].flat()) {
-            if (!/HttpOnly/.test(setCookie) || !/SameSite=Lax/.test(setCookie) || !/Path=\//.test(setCookie))
+            // the sign-in hint is readable by scripts on purpose, and may only ever say "1"
+            const hint = setCookie.startsWith(`${SESSION_HINT_COOKIE}=`);
+            if (hint ? !/^afp_signed_in=1?;/.test(setCookie) : !/HttpOnly/.test(setCookie))
+              problems.push(`${method} ${route.url} as ${role}: weak cookie ${setCookie}`);
+            if (!/SameSite=Lax/.test(setCookie) || !/Path=\//.test(setCookie))
               problems.push(`${method} ${route.url} as ${role}: weak cookie ${setCookie}`);
           }
         }
@@ -1110,7 +1115,18 @@ describe('security headers', () => {
     const issue = async (app: TestApp, headers: Record<string, string> = {}) => {
       const out: string[] = [];
       const collect = (response: LightMyRequestResponse) => {
-        out.push(...[response.headers['set-cookie'] ?? []].flat());
+        const cookies = [response.headers['set-cookie'] ?? []].flat();
+        // every session cookie comes with its sign-in hint (same flags bar HttpOnly, value "1" or "")
+        const hints = cookies.filter((c) => c.startsWith(`${SESSION_HINT_COOKIE}=`));
+        const sessions = cookies.filter((c) => !hints.includes(c));
+        expect(hints).toHaveLength(sessions.length);
+        for (const hint of hints) {
+          expect(hint).toMatch(/^afp_signed_in=1?;/);
+          expect(hint).not.toMatch(/HttpOnly/);
+          expect(hint).toMatch(/SameSite=Lax/);
+          expect(/; Secure/.test(hint)).toBe(/; Secure/.test(sessions[0]!));
+        }
+        out.push(...sessions);
         return response;
       };
       const user = await app.createUser({

@@ -105,9 +105,9 @@ describe('nextRefreshAt', () => {
 describe('describeNextUpdate', () => {
   const now = new Date('2026-03-04T10:07:00Z'); // Wednesday
   it.each([
-    ['2026-03-04T10:15:00Z', 'Today at 10:15'],
-    ['2026-03-05T08:00:00Z', 'Tomorrow at 08:00'],
-    ['2026-03-09T08:00:00Z', 'Monday 9 March at 08:00'],
+    ['2026-03-04T10:15:00Z', 'Today at 10:15 AM'],
+    ['2026-03-05T08:00:00Z', 'Tomorrow at 8:00 AM'],
+    ['2026-03-09T08:00:00Z', 'Monday 9 March at 8:00 AM'],
   ])('%s → %s', (next, text) => {
     expect(describeNextUpdate(new Date(next), now, LONDON)).toBe(text);
   });
@@ -119,7 +119,7 @@ describe('officeHoursStatus', () => {
     expect(status).toEqual({
       isOfficeHours: true,
       nextUpdateAt: new Date('2026-03-09T08:00:00Z'),
-      nextUpdate: 'Monday 9 March at 08:00',
+      nextUpdate: 'Monday 9 March at 8:00 AM',
     });
   });
 });

@@ -7,7 +7,7 @@
  * into instants through `TZDate`, never by adding fixed hours.
  */
 import { TZDate } from '@date-fns/tz';
-import { MONTH_NAMES, WEEKDAY_NAMES } from '../../shared/calendar';
+import { formatTime12, MONTH_NAMES, WEEKDAY_NAMES } from '../../shared/calendar';
 import type { OfficeHours } from '../config';
 
 export interface LocalTime {
@@ -131,7 +131,7 @@ function pad2(value: number): string {
 export function describeNextUpdate(next: Date, now: Date, timeZone: string): string {
   const at = localTime(next, timeZone);
   const today = localTime(now, timeZone);
-  const time = `${pad2(Math.floor(at.minute / 60))}:${pad2(at.minute % 60)}`;
+  const time = formatTime12(`${pad2(Math.floor(at.minute / 60))}:${pad2(at.minute % 60)}`);
   const sameDay = (other: Pick<LocalTime, 'year' | 'month' | 'day'>) =>
     other.year === at.year && other.month === at.month && other.day === at.day;
   if (sameDay(today)) return `Today at ${time}`;

@@ -46,39 +46,29 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 const sameAsCurrent = 'New password must be different from current password';
 
 /**
- * The change-password form (spec section 5). "Must differ from current" overrides the other
- * new-password messages, so it is checked last and replaces them.
+ * The change-password form (spec section 5), one message per field. "Must differ from current"
+ * overrides the other new-password messages, so every rule is one refinement in that order (the
+ * form's resolver shows the first issue of a field).
  */
 export const changePasswordForm = z
-  .object({
-    currentPassword: z.string().min(1, 'Current password is required'),
-    newPassword: z
-      .string()
-      .min(1, 'New password is required')
-      .min(6, 'New password must be at least 6 characters'),
-    confirmPassword: z.string().min(1, 'Please confirm your new password'),
-  })
-  .superRefine((value, ctx) => {
-    if (value.confirmPassword && value.newPassword && value.confirmPassword !== value.newPassword) {
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-    }
+  .object({ currentPassword: z.string(), newPassword: z.string(), confirmPassword: z.string() })
+  .superRefine(({ currentPassword, newPassword, confirmPassword }, ctx) => {
+    const issue = (field: 'currentPassword' | 'newPassword' | 'confirmPassword', message: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message });
+    if (!currentPassword) issue('currentPassword', 'Current password is required');
+    if (newPassword && currentPassword && newPassword === currentPassword)
+      issue('newPassword', sameAsCurrent);
+    else if (!newPassword) issue('newPassword', 'New password is required');
+    else if (newPassword.length < 6) issue('newPassword', 'New password must be at least 6 characters');
+    if (!confirmPassword) issue('confirmPassword', 'Please confirm your new password');
+    else if (newPassword && confirmPassword !== newPassword)
+      issue('confirmPassword', 'Passwords do not match');
   });
 export type ChangePasswordForm = z.infer<typeof changePasswordForm>;
 
-/** Errors for the change-password form with the "must differ" override applied. */
-export function changePasswordFormErrors(
-  value: ChangePasswordForm,
-): Partial<Record<keyof ChangePasswordForm, string>> {
-  const errors: Partial<Record<keyof ChangePasswordForm, string>> = {};
-  const parsed = changePasswordForm.safeParse(value);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = issue.path[0] as keyof ChangePasswordForm;
-      errors[key] ??= issue.message;
-    }
-  }
-  if (value.newPassword && value.currentPassword && value.newPassword === value.currentPassword) {
-    errors.newPassword = sameAsCurrent;
-  }
-  return errors;
-}
+/**
+ * A cookie scripts may read, set beside the (HttpOnly) session cookie and cleared with it. It holds no
+ * secret, only "someone may be signed in here": without it the client knows the visitor is anonymous
+ * and does not ask `/api/user` (a 401 the browser would log as an error) or prefetch their calendar.
+ */
+export const SESSION_HINT_COOKIE = 'afp_signed_in';

@@ -28,6 +28,12 @@ const userIdField = bodyId;
 const timesInOrder = (value: { startTime?: string | undefined; endTime?: string | undefined }) =>
   !value.startTime || !value.endTime || value.startTime < value.endTime;
 const timesMessage = { message: 'End time must be after start time', path: ['endTime'] };
+const datesInOrder = (value: { startDate: string; endDate: string }) => value.startDate <= value.endDate;
+const datesMessage = { message: 'End date must be on or after start date', path: ['endDate'] };
+const daysOfWeekField = z
+  .array(z.number().int().min(0, 'Days of week are 0 to 6').max(6, 'Days of week are 0 to 6'))
+  .min(1, 'Choose at least one day of the week')
+  .max(7);
 
 /** One day (spec section 5). `userId` is optional: the session's user is meant. */
 export const saveAvailabilityBody = z
@@ -48,21 +54,34 @@ export const bulkAvailabilityBody = z
     userId: userIdField.optional(),
     startDate: dateString,
     endDate: dateString,
-    daysOfWeek: z
-      .array(z.number().int().min(0, 'Days of week are 0 to 6').max(6, 'Days of week are 0 to 6'))
-      .min(1, 'Choose at least one day of the week')
-      .max(7),
+    daysOfWeek: daysOfWeekField,
     status: availabilityStatus,
     startTime: timeString.optional().default(''),
     endTime: timeString.optional().default(''),
     notes: notesField.optional().default(''),
   })
-  .refine((value) => value.startDate <= value.endDate, {
-    message: 'End date must be on or after start date',
-    path: ['endDate'],
-  })
+  .refine(datesInOrder, datesMessage)
   .refine(timesInOrder, timesMessage);
 export type BulkAvailabilityBody = z.input<typeof bulkAvailabilityBody>;
+
+/** What the availability dialogs edit for a day: every field present, as the bodies check them. */
+const dayFormFields = {
+  status: availabilityStatus,
+  startTime: timeString,
+  endTime: timeString,
+  notes: notesField,
+};
+
+/** The day dialog's form (the body adds the day and the person, which the dialog knows). */
+export const availabilityDayForm = z.object(dayFormFields).refine(timesInOrder, timesMessage);
+export type AvailabilityDayForm = z.infer<typeof availabilityDayForm>;
+
+/** The bulk dialog's form: the bulk body's rules, without the person. */
+export const bulkAvailabilityForm = z
+  .object({ startDate: dateString, endDate: dateString, daysOfWeek: daysOfWeekField, ...dayFormFields })
+  .refine(datesInOrder, datesMessage)
+  .refine(timesInOrder, timesMessage);
+export type BulkAvailabilityForm = z.infer<typeof bulkAvailabilityForm>;
 
 /** A bulk update may cover at most this many days (about two years). */
 export const MAX_BULK_DAYS = 800;

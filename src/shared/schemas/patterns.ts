@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { type DateString, dayOfWeek, daysBetween, eachDay, isDateString } from '../calendar';
-import { bulkAvailabilityBody, bulkAvailabilityResult, MAX_BULK_DAYS } from './availability';
+import {
+  bulkAvailabilityBody,
+  bulkAvailabilityForm,
+  bulkAvailabilityResult,
+  MAX_BULK_DAYS,
+} from './availability';
 
 /** How often a pattern repeats, in weeks: every week, every 2 weeks (fortnightly) or every 4 weeks. */
 export const PATTERN_FREQUENCIES = [1, 2, 4] as const;
@@ -10,19 +15,24 @@ export type PatternFrequency = (typeof PATTERN_FREQUENCIES)[number];
  * A recurring pattern: the bulk update's fields (same rules for dates, weekdays, status, times and
  * notes) plus how often it repeats. `userId` is optional: the session's user is meant.
  */
+const everyWeeksField = z.literal(PATTERN_FREQUENCIES, { error: 'Repeat every 1, 2 or 4 weeks' });
+// The cap of a bulk update, checked here so the form can show it under the end date.
+const withinCap = (value: { startDate: string; endDate: string }) =>
+  !isDateString(value.startDate) ||
+  !isDateString(value.endDate) ||
+  daysBetween(value.startDate, value.endDate) <= MAX_BULK_DAYS;
+const capMessage = { message: `A pattern can cover at most ${MAX_BULK_DAYS} days`, path: ['endDate'] };
+
 export const patternBody = bulkAvailabilityBody
-  .safeExtend({
-    everyWeeks: z.literal(PATTERN_FREQUENCIES, { error: 'Repeat every 1, 2 or 4 weeks' }),
-  })
-  // The cap of a bulk update, checked here so the form can show it under the end date.
-  .refine(
-    (value) =>
-      !isDateString(value.startDate) ||
-      !isDateString(value.endDate) ||
-      daysBetween(value.startDate, value.endDate) <= MAX_BULK_DAYS,
-    { message: `A pattern can cover at most ${MAX_BULK_DAYS} days`, path: ['endDate'] },
-  );
+  .safeExtend({ everyWeeks: everyWeeksField })
+  .refine(withinCap, capMessage);
 export type PatternBody = z.input<typeof patternBody>;
+
+/** The pattern dialog's form: the body's rules, every field present, without the person. */
+export const patternForm = bulkAvailabilityForm
+  .safeExtend({ everyWeeks: everyWeeksField })
+  .refine(withinCap, capMessage);
+export type PatternForm = z.infer<typeof patternForm>;
 
 /**
  * What applying a pattern would do, read before saving. `dates` are the days it will set (booked days

@@ -14,6 +14,7 @@ export default function HomeRoute() {
       {user ? (
         <AvailabilityCalendar
           userId={user.id}
+          neverMarked={!user.lastAvailabilityUpdatedAt}
           toolbarActions={
             <>
               <RepeatPattern userId={user.id} />

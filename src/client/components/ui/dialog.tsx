@@ -2,6 +2,7 @@ import { XIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
+import { ESCAPE_CLOSE_ATTRIBUTE } from './escape-close';
 
 const Dialog = DialogPrimitive.Root;
 const DialogTrigger = DialogPrimitive.Trigger;
@@ -36,11 +37,16 @@ function DialogContent({
         {...props}
       >
         {children}
-        {showCloseButton && (
-          <DialogPrimitive.Close className="absolute top-4 right-4 rounded-xs opacity-70 outline-none transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 [&_svg]:size-4">
+        {showCloseButton ? (
+          <DialogPrimitive.Close
+            {...{ [ESCAPE_CLOSE_ATTRIBUTE]: '' }}
+            className="absolute top-4 right-4 rounded-xs opacity-70 outline-none transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 [&_svg]:size-4"
+          >
             <XIcon aria-hidden />
             <span className="sr-only">Close</span>
           </DialogPrimitive.Close>
+        ) : (
+          <DialogPrimitive.Close hidden {...{ [ESCAPE_CLOSE_ATTRIBUTE]: '' }} />
         )}
       </DialogPrimitive.Content>
     </DialogPortal>

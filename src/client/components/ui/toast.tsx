@@ -3,6 +3,7 @@ import { XIcon } from 'lucide-react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
+import { passEscapeToDialog } from './escape-close';
 
 /** Spec section 9: shown 5000 ms by default, swiped away to the right past 50 px. */
 function ToastProvider({
@@ -57,6 +58,7 @@ function Toast({
 }: React.ComponentProps<typeof ToastPrimitive.Root> & VariantProps<typeof toastVariants>) {
   return (
     <ToastPrimitive.Root
+      onEscapeKeyDown={passEscapeToDialog}
       data-slot="toast"
       data-variant={variant ?? 'default'}
       className={cn(toastVariants({ variant }), className)}

@@ -5,7 +5,7 @@ import { createContext, type ReactNode, useContext } from 'react';
 import { useLocation } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { getQueryFn } from '@/lib/query-client';
+import { currentUserQueryFn } from '@/lib/query-client';
 import { currentUserQueryKey, login, logout, register } from './api/auth-api';
 
 export interface AuthContextValue {
@@ -34,7 +34,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     isLoading,
   } = useQuery<PublicUser | null, Error>({
     queryKey: currentUserQueryKey,
-    queryFn: getQueryFn<PublicUser | null>({ on401: 'returnNull' }),
+    queryFn: currentUserQueryFn<PublicUser>(),
   });
 
   const loginMutation = useMutation<PublicUser, Error, LoginBody>({

@@ -51,6 +51,10 @@ describe('facilitator login', () => {
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).not.toMatch(/Secure/i);
+    // the scripts' sign-in hint: no secret in it, gone again at logout
+    const hint = response.cookies.find((c) => c.name === 'afp_signed_in');
+    expect(hint).toMatchObject({ value: '1', path: '/', sameSite: 'Lax' });
+    expect(hint?.httpOnly).toBeFalsy();
   });
 
   it('refuses a wrong password or unknown user with the same message', async () => {
@@ -124,6 +128,7 @@ describe('current user and logout', () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
     expect(response.statusCode).toBe(200);
     expect(String(response.headers['set-cookie'])).toMatch(/afp_session=;/);
+    expect(String(response.headers['set-cookie'])).toMatch(/afp_signed_in=;/);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
   });
 

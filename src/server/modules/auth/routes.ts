@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changePasswordBody, loginBody, registerBody, staffLoginBody } from '../../../shared/schemas/auth';
+import {
+  changePasswordBody,
+  loginBody,
+  registerBody,
+  SESSION_HINT_COOKIE,
+  staffLoginBody,
+} from '../../../shared/schemas/auth';
 import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
 import { publicUser } from '../../../shared/schemas/users';
 import { SESSION_COOKIE } from '../../auth/sessions';
@@ -24,21 +30,31 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
 
   const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) =>
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookie(request),
-      expires: expiresAt,
-    });
+    reply
+      .setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie(request),
+        expires: expiresAt,
+      })
+      .setCookie(SESSION_HINT_COOKIE, '1', {
+        path: '/',
+        httpOnly: false,
+        sameSite: 'lax',
+        secure: secureCookie(request),
+        expires: expiresAt,
+      });
 
   const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply) =>
-    reply.clearCookie(SESSION_COOKIE, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookie(request),
-    });
+    reply
+      .clearCookie(SESSION_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie(request),
+      })
+      .clearCookie(SESSION_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: secureCookie(request) });
 
   const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.sessionToken) await ctx.sessions.destroy(request.sessionToken);

@@ -281,6 +281,7 @@ describe('the feed', () => {
     expect(event.summary).toBe('Dance – Hillside Primary');
     expect(event.location).toBe('Hillside Primary, 1 Hill Road, Leeds, LS1 1AA');
     expect(event.description).toContain('Time slot: Morning');
+    expect(event.description).toContain('Time: 10:00 AM – 12:30 PM');
     expect(event.description).toContain('Year group: Year 4');
     expect(event.description).toContain('Delivery: Live');
     expect(event.sequence).toBeGreaterThan(0);

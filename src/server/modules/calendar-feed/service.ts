@@ -1,5 +1,5 @@
 import { and, asc, between, eq } from 'drizzle-orm';
-import { addDays, todayIn } from '../../../shared/calendar';
+import { addDays, formatTimeRange, todayIn } from '../../../shared/calendar';
 import {
   CALENDAR_FEED_DAYS_AHEAD,
   CALENDAR_FEED_DAYS_BACK,
@@ -123,7 +123,7 @@ function descriptionOf(b: BookingRow): string {
     ['Programme', b.program],
     ['Session', b.title && b.title !== b.program ? b.title : null],
     ['Time slot', b.timeSlot],
-    ['Time', b.startTime || b.endTime ? present(b.startTime, b.endTime).join(' – ') : 'All Day'],
+    ['Time', formatTimeRange(b.startTime, b.endTime) || 'All Day'],
     ['Delivery', b.deliveryType?.trim() || 'Live'],
     ['Year group', b.year],
     ['Address', present(b.schoolAddress, b.schoolPostcode).join(', ')],

@@ -225,7 +225,7 @@ describe('staff CSV', () => {
     ]);
     const annWednesday = rows.find((r) => r[1] === 'Ann Artist' && r[0] === '2026-03-04')!;
     expect(annWednesday[4]).toBe('Not set');
-    expect(annWednesday[8]).toBe('10:00–11:30 Dance – Hillside, "Primary"; All day Art – Oak');
+    expect(annWednesday[8]).toBe('10:00 AM – 11:30 AM Dance – Hillside, "Primary"; All day Art – Oak');
     const catRow = rows.find((r) => r[1] === 'cat')!;
     expect(catRow[2]).toBe('cat@example.org');
     expect(catRow[3]).toBe('');

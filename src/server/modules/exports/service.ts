@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { and, asc, between, eq, inArray, ne } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { daysBetween, eachDay, isWeekday } from '../../../shared/calendar';
+import { daysBetween, eachDay, formatTimeRange, isWeekday } from '../../../shared/calendar';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../../../shared/schemas/exports';
 import type { Queryable } from '../../db/client';
@@ -151,7 +151,8 @@ function bookingText(b: {
   title: string;
   schoolName: string | null;
 }): string {
-  const times = [b.startTime?.trim(), b.endTime?.trim()].filter(Boolean).join('–') || 'All day';
+  // people read this column, so its times are written as on screen; Start and End stay HH:MM for machines
+  const times = formatTimeRange(b.startTime, b.endTime) || 'All day';
   return `${times} ${summaryOf(b)}`;
 }
 

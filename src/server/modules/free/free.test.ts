@@ -181,13 +181,13 @@ describe('the day and the window', () => {
     expect(reasons).toEqual({
       Morning: [],
       'Whole window': [],
-      'Late starter': ["Times from 13:00 don't cover the window"],
-      'Early finisher': ["Times until 11:00 don't cover the window"],
+      'Late starter': ["Times from 1:00 PM don't cover the window"],
+      'Early finisher': ["Times until 11:00 AM don't cover the window"],
     });
 
     const narrower = await search({ areas: area, from: '11:00', to: '12:30', include: 'all' });
     expect(narrower.facilitators.find((row) => row.name === 'Morning')?.reasons).toEqual([
-      "Times 09:00–12:00 don't cover the window",
+      "Times 9:00 AM – 12:00 PM don't cover the window",
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import { formatTimeRange } from '../../../shared/calendar';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import type {
   FreeBooking,
@@ -43,9 +44,10 @@ export function fitOf(startTime: string, endTime: string, window: TimeWindow): F
   return startsInTime && lastsLongEnough ? 'covers' : 'outside';
 }
 
+/** Mid-sentence, in the one time format people read ("from 1:00 PM", "9:00 AM – 12:00 PM"). */
 function timesLabel(startTime: string, endTime: string): string {
-  if (startTime && endTime) return `${startTime}–${endTime}`;
-  return startTime ? `from ${startTime}` : `until ${endTime}`;
+  const range = formatTimeRange(startTime, endTime);
+  return range.charAt(0).toLowerCase() + range.slice(1);
 }
 
 function bookingLabel(booking: FreeBooking): string {

@@ -230,7 +230,7 @@ describe('GET /api/admin/scheduler/status', () => {
     expect(await status()).toEqual({
       isUpdating: false,
       isOfficeHours: true,
-      nextUpdate: 'Today at 10:15',
+      nextUpdate: 'Today at 10:15 AM',
       refreshStage: null,
       lastRefreshError: null,
     });
@@ -241,12 +241,12 @@ describe('GET /api/admin/scheduler/status', () => {
     expect(await status()).toEqual({
       isUpdating: false,
       isOfficeHours: false,
-      nextUpdate: 'Monday 9 March at 08:00',
+      nextUpdate: 'Monday 9 March at 8:00 AM',
       refreshStage: null,
       lastRefreshError: null,
     });
     clock = new Date('2026-03-04T06:00:00Z');
-    expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 08:00' });
+    expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 8:00 AM' });
   });
 
   it('reports a running refresh from scheduler_state', async () => {
@@ -290,7 +290,7 @@ describe('configured office hours', () => {
       expect(response.json()).toEqual({
         isUpdating: false,
         isOfficeHours: true,
-        nextUpdate: 'Today at 11:00',
+        nextUpdate: 'Today at 11:00 AM',
         refreshStage: null,
         lastRefreshError: null,
       });

@@ -8,10 +8,10 @@ import type {
 import type { Booking } from '@shared/schemas/bookings';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, throwIfResNotOk } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
-/** Keys start with the endpoint so one prefix invalidates every range of it. */
 export const availabilityKey = (userId: number, range: DateRange) =>
-  ['/api/availability', userId, range.from, range.to] as const;
+  queryKeys.myAvailability.range(userId, range.from, range.to);
 export const bookingsKey = (userId: number, range: DateRange) =>
   ['/api/bookings', userId, range.from, range.to] as const;
 
@@ -86,7 +86,7 @@ export function useSaveDay() {
   const queryClient = useQueryClient();
   return useMutation<Availability, Error, SaveDayInput>({
     mutationFn: (body) => apiJson<Availability>('POST', '/api/availability', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['/api/availability'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all }),
   });
 }
 
@@ -94,7 +94,7 @@ export function useBulkUpdate() {
   const queryClient = useQueryClient();
   return useMutation<BulkAvailabilityResult, Error, BulkInput>({
     mutationFn: (body) => apiJson<BulkAvailabilityResult>('POST', '/api/availability/bulk', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['/api/availability'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all }),
   });
 }
 

@@ -1,11 +1,11 @@
 import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } from '@shared/calendar';
 import { type Availability, BOOKED_DAY_MESSAGE } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
-import { AlertCircle } from 'lucide-react';
+import { AlertCircle, Lightbulb } from 'lucide-react';
 import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, getErrorMessage } from '@/lib/api';
+import { getErrorMessage, serverMessage } from '@/lib/api';
 import {
   browserToday,
   useAvailability,
@@ -23,12 +23,6 @@ import { DayDialog, type DayFormValues } from './day-dialog';
 
 const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
 const SYNC_ERROR_FALLBACK = 'Failed to sync with SharePoint. Please try again.';
-
-/** The server's message, or the fallback when there is none (an empty body's status text is not one). */
-function serverMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && !error.body.trim()) return fallback;
-  return getErrorMessage(error, fallback);
-}
 
 /** First day of the month shown and the day that holds the grid's single tab stop. */
 function firstActiveDay(month: string, today: string): string {
@@ -49,9 +43,12 @@ function firstActiveDay(month: string, today: string): string {
  */
 export function AvailabilityCalendar({
   userId,
+  neverMarked = false,
   toolbarActions,
 }: {
   userId: number;
+  /** the person has never saved any availability: the calendar shows how to start */
+  neverMarked?: boolean;
   toolbarActions?: ReactNode;
 }) {
   const labelId = useId();
@@ -217,6 +214,7 @@ export function AvailabilityCalendar({
               </Button>
             </div>
           ) : null}
+          {neverMarked && availabilityByDate.size === 0 ? <FirstSteps /> : null}
           <CalendarGrid
             weeks={weeks}
             labelId={labelId}
@@ -257,6 +255,23 @@ export function AvailabilityCalendar({
         }}
         onCloseAutoFocus={restoreFocus}
       />
+    </div>
+  );
+}
+
+/** For someone who has not marked a single day yet: where to begin. */
+function FirstSteps() {
+  return (
+    <div
+      data-testid="first-steps"
+      className="flex items-start gap-3 rounded-md border border-primary/40 bg-primary/5 p-3 text-sm"
+    >
+      <Lightbulb className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+      <p>
+        <span className="font-medium">Getting started:</span> choose a day to say whether you can work it,
+        with times and notes if you like, or use <span className="font-medium">Bulk Update</span> to mark many
+        days at once. Days with bookings are locked.
+      </p>
     </div>
   );
 }

@@ -1,17 +1,22 @@
+import { useId } from 'react';
 import { cn } from '@/lib/utils';
 
 const ENTRIES = [
   { label: 'Available', swatch: 'bg-success rounded-full' },
   { label: 'Limited Availability', swatch: 'bg-warning rounded-full' },
   { label: 'Unavailable', swatch: 'bg-destructive rounded-full' },
+  // the calendar's grey bar: a day nobody has marked yet
+  { label: 'Not set', swatch: 'bg-muted rounded-full border border-muted-foreground/40' },
   { label: 'Booked Session', swatch: 'bg-primary rounded-[3px]' },
 ] as const;
 
 /** The side panel's key to the calendar colours (spec "Sidebar Availability Legend"). */
 export function AvailabilityLegend({ className }: { className?: string }) {
+  // the layout shows the panel twice (side panel and, on small screens, under the page)
+  const titleId = useId();
   return (
-    <section aria-labelledby="availability-legend-title" className={cn('grid gap-3', className)}>
-      <h2 id="availability-legend-title" className="font-semibold text-sm">
+    <section aria-labelledby={titleId} className={cn('grid gap-3', className)}>
+      <h2 id={titleId} className="font-semibold text-sm">
         Availability Legend
       </h2>
       <ul className="grid gap-2 text-sm">

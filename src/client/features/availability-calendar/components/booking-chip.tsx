@@ -17,7 +17,9 @@ export function BookingChip({ booking, tabbable, onOpen }: BookingChipProps) {
       type="button"
       tabIndex={tabbable ? 0 : -1}
       data-testid="booking-chip"
-      className="block w-full touch-manipulation select-none truncate rounded-sm bg-primary px-1.5 py-0.5 text-left font-medium text-[11px] text-primary-foreground leading-4 outline-none hover:bg-primary/85 focus-visible:ring-[3px] focus-visible:ring-ring/60 [-webkit-touch-callout:none]"
+      // Wrapped (hyphenated where the browser can) rather than one cut line: a phone's cell is about
+      // 70 px wide and "Puppe…" told nobody which session it was.
+      className="line-clamp-3 w-full touch-manipulation select-none hyphens-auto rounded-sm bg-primary px-0.5 py-0.5 text-left font-medium text-[10px] text-primary-foreground leading-[13px] outline-none hover:bg-primary/85 focus-visible:ring-[3px] focus-visible:ring-ring/60 sm:line-clamp-2 sm:px-1.5 sm:text-[11px] sm:leading-[14px] [-webkit-touch-callout:none] [overflow-wrap:anywhere]"
       aria-label={`Booking: ${title}. Show details`}
       title={title}
       {...handlers}

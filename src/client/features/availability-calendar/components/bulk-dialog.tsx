@@ -1,15 +1,22 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { daysBetween, defaultBulkSelection, selectBulkDays } from '@shared/calendar';
 import {
-  type AvailabilityStatus,
+  type BulkAvailabilityForm,
   type BulkAvailabilityResult,
-  bulkAvailabilityBody,
+  bulkAvailabilityForm,
   MAX_BULK_DAYS,
 } from '@shared/schemas/availability';
 import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
-import { fieldErrorsOf, StatusChoice, TimeSelect } from '@/components/availability-fields';
+import { useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import {
+  DateField,
+  NotesField,
+  StatusChoice,
+  TimeSelect,
+  WeekdayChoice,
+} from '@/components/availability-fields';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -18,9 +25,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { formatLongDate } from '../lib/calendar-format';
 
 export const BULK_CAREFUL_WARNING =
@@ -28,26 +32,7 @@ export const BULK_CAREFUL_WARNING =
 export const BULK_SKIP_NOTE =
   'Note: Days with confirmed bookings will be automatically skipped to maintain data integrity.';
 
-// Monday first, as the calendar reads; values are the payload's 0 (Sunday) … 6 (Saturday).
-const DAY_CHOICES = [
-  { value: 1, label: 'Monday' },
-  { value: 2, label: 'Tuesday' },
-  { value: 3, label: 'Wednesday' },
-  { value: 4, label: 'Thursday' },
-  { value: 5, label: 'Friday' },
-  { value: 6, label: 'Saturday' },
-  { value: 0, label: 'Sunday' },
-] as const;
-
-export interface BulkFormValues {
-  startDate: string;
-  endDate: string;
-  daysOfWeek: number[];
-  status: AvailabilityStatus;
-  startTime: string;
-  endTime: string;
-  notes: string;
-}
+export type BulkFormValues = BulkAvailabilityForm;
 
 export interface BulkDialogProps {
   open: boolean;
@@ -98,45 +83,35 @@ function BulkForm({
   onSubmit: BulkDialogProps['onSubmit'];
 }) {
   const id = useId();
-  const [values, setValues] = useState<BulkFormValues>(() => ({
-    ...defaultBulkSelection(today),
-    status: 'available',
-    startTime: '',
-    endTime: '',
-    notes: '',
-  }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useForm<BulkFormValues>({
+    resolver: zodResolver(bulkAvailabilityForm),
+    defaultValues: {
+      ...defaultBulkSelection(today),
+      status: 'available',
+      startTime: '',
+      endTime: '',
+      notes: '',
+    },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { errors } = form.formState;
   const [result, setResult] = useState<BulkAvailabilityResult | null>(null);
 
-  const set = <K extends keyof BulkFormValues>(key: K, value: BulkFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _removed, ...rest }) => rest);
-  };
-
-  const toggleDay = (day: number, checked: boolean) =>
-    set(
-      'daysOfWeek',
-      checked ? [...values.daysOfWeek, day].sort() : values.daysOfWeek.filter((d) => d !== day),
-    );
-
-  const parsed = bulkAvailabilityBody.safeParse(values);
+  // how many days the range and weekdays cover, as they stand (0 until they are valid)
+  const watched = bulkAvailabilityForm.safeParse(form.watch());
   const dayCount =
-    parsed.success && daysBetween(parsed.data.startDate, parsed.data.endDate) <= MAX_BULK_DAYS
-      ? selectBulkDays(parsed.data.startDate, parsed.data.endDate, parsed.data.daysOfWeek).length
+    watched.success && daysBetween(watched.data.startDate, watched.data.endDate) <= MAX_BULK_DAYS
+      ? selectBulkDays(watched.data.startDate, watched.data.endDate, watched.data.daysOfWeek).length
       : 0;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error.issues));
-      return;
-    }
+  const submit = form.handleSubmit(async (values) => {
     try {
       setResult(await onSubmit(values));
     } catch {
       // the caller has shown the error toast; the form stays as it was
     }
-  };
+  });
 
   if (result) {
     return (
@@ -181,66 +156,92 @@ function BulkForm({
         <DialogDescription>Set the same availability on many days at once.</DialogDescription>
       </DialogHeader>
       <div className="grid gap-4 sm:grid-cols-2">
-        <DateField
-          id={`${id}-start-date`}
-          label="Start Date"
-          value={values.startDate}
-          onChange={(v) => set('startDate', v)}
-          error={errors.startDate}
+        <Controller
+          control={form.control}
+          name="startDate"
+          render={({ field }) => (
+            <DateField
+              id={`${id}-start-date`}
+              label="Start Date"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.startDate?.message}
+            />
+          )}
         />
-        <DateField
-          id={`${id}-end-date`}
-          label="End Date"
-          value={values.endDate}
-          onChange={(v) => set('endDate', v)}
-          error={errors.endDate}
+        <Controller
+          control={form.control}
+          name="endDate"
+          render={({ field }) => (
+            <DateField
+              id={`${id}-end-date`}
+              label="End Date"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.endDate?.message}
+            />
+          )}
         />
       </div>
-      <fieldset className="grid gap-2">
-        <legend className="mb-2 font-medium text-sm">Days of Week</legend>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          {DAY_CHOICES.map((day) => (
-            <div key={day.value} className="flex items-center gap-2">
-              <Checkbox
-                id={`${id}-day-${day.value}`}
-                checked={values.daysOfWeek.includes(day.value)}
-                onCheckedChange={(checked) => toggleDay(day.value, checked === true)}
-              />
-              <Label htmlFor={`${id}-day-${day.value}`} className="font-normal">
-                {day.label}
-              </Label>
-            </div>
-          ))}
-        </div>
-        {errors.daysOfWeek ? <p className="text-destructive text-sm">{errors.daysOfWeek}</p> : null}
-      </fieldset>
-      <StatusChoice name={`${id}-status`} value={values.status} onChange={(s) => set('status', s)} />
+      <Controller
+        control={form.control}
+        name="daysOfWeek"
+        render={({ field }) => (
+          <WeekdayChoice
+            idPrefix={`${id}-day`}
+            value={field.value}
+            onChange={field.onChange}
+            error={errors.daysOfWeek?.message}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="status"
+        render={({ field }) => (
+          <StatusChoice name={`${id}-status`} value={field.value} onChange={field.onChange} />
+        )}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TimeSelect
-          id={`${id}-start-time`}
-          label="Start Time (optional)"
-          value={values.startTime}
-          onChange={(v) => set('startTime', v)}
-          error={errors.startTime}
+        <Controller
+          control={form.control}
+          name="startTime"
+          render={({ field }) => (
+            <TimeSelect
+              id={`${id}-start-time`}
+              label="Start Time (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.startTime?.message}
+            />
+          )}
         />
-        <TimeSelect
-          id={`${id}-end-time`}
-          label="End Time (optional)"
-          value={values.endTime}
-          onChange={(v) => set('endTime', v)}
-          error={errors.endTime}
+        <Controller
+          control={form.control}
+          name="endTime"
+          render={({ field }) => (
+            <TimeSelect
+              id={`${id}-end-time`}
+              label="End Time (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.endTime?.message}
+            />
+          )}
         />
       </div>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-notes`}>Notes (optional)</Label>
-        <Textarea
-          id={`${id}-notes`}
-          value={values.notes}
-          maxLength={2000}
-          onChange={(event) => set('notes', event.target.value)}
-        />
-        {errors.notes ? <p className="text-destructive text-sm">{errors.notes}</p> : null}
-      </div>
+      <Controller
+        control={form.control}
+        name="notes"
+        render={({ field }) => (
+          <NotesField
+            id={`${id}-notes`}
+            value={field.value}
+            onChange={field.onChange}
+            error={errors.notes?.message}
+          />
+        )}
+      />
       <div className="grid gap-2 text-sm">
         <p className="flex gap-2 rounded-md border border-destructive/60 bg-destructive/10 p-3 text-foreground">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
@@ -263,39 +264,5 @@ function BulkForm({
         </Button>
       </DialogFooter>
     </form>
-  );
-}
-
-function DateField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        type="date"
-        value={value}
-        required
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="text-destructive text-sm">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }

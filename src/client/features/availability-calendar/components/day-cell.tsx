@@ -1,7 +1,7 @@
 import { parseDateString } from '@shared/calendar';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
-import { Lock } from 'lucide-react';
+import { Lock, NotebookPen } from 'lucide-react';
 import { forwardRef, type KeyboardEvent } from 'react';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { cn } from '@/lib/utils';
@@ -111,6 +111,14 @@ export const DayCell = forwardRef<HTMLTableCellElement, DayCellProps>(function D
           >
             {day}
           </span>
+          {availability?.notes ? (
+            // the words themselves are in the cell's label and the day dialog; this says there are some
+            <NotebookPen
+              aria-hidden
+              data-testid="notes-hint"
+              className="ml-auto size-3.5 shrink-0 text-muted-foreground"
+            />
+          ) : null}
           {locked ? (
             <Tooltip>
               <TooltipTrigger asChild>
@@ -131,11 +139,14 @@ export const DayCell = forwardRef<HTMLTableCellElement, DayCellProps>(function D
           )}
         />
         {availability ? (
-          <span aria-hidden className="hidden truncate text-[11px] text-muted-foreground leading-4 sm:block">
-            {STATUS_LABELS[availability.status]}
-            {availability.startTime || availability.endTime
-              ? ` · ${formatTimeRange(availability.startTime, availability.endTime)}`
-              : ''}
+          // status and times on lines of their own, so a cell never cuts the end time off
+          <span aria-hidden className="hidden text-[11px] text-muted-foreground leading-4 sm:grid">
+            <span className="truncate">{STATUS_LABELS[availability.status]}</span>
+            {availability.startTime || availability.endTime ? (
+              <span data-testid="day-times" className="[overflow-wrap:anywhere]">
+                {formatTimeRange(availability.startTime, availability.endTime)}
+              </span>
+            ) : null}
           </span>
         ) : null}
         {shown.length > 0 ? (

@@ -1,10 +1,12 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type Availability,
-  type AvailabilityStatus,
-  saveAvailabilityBody,
+  type AvailabilityDayForm,
+  availabilityDayForm,
 } from '@shared/schemas/availability';
-import { type FormEvent, useId, useState } from 'react';
-import { fieldErrorsOf, StatusChoice, TimeSelect } from '@/components/availability-fields';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { NotesField, StatusChoice, TimeSelect } from '@/components/availability-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -14,16 +16,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { formatLongDate } from '../lib/calendar-format';
 
-export interface DayFormValues {
-  status: AvailabilityStatus;
-  startTime: string;
-  endTime: string;
-  notes: string;
-}
+export type DayFormValues = AvailabilityDayForm;
 
 export interface DayDialogProps {
   date: string | null;
@@ -77,59 +72,68 @@ function DayForm({
   onSave: DayDialogProps['onSave'];
 }) {
   const id = useId();
-  const [values, setValues] = useState<DayFormValues>(() => initialValues(existing));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  const set = <K extends keyof DayFormValues>(key: K, value: DayFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _removed, ...rest }) => rest);
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = saveAvailabilityBody.safeParse({ date, ...values });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error.issues));
-      return;
-    }
-    onSave(date, values);
-  };
+  const form = useForm<DayFormValues>({
+    resolver: zodResolver(availabilityDayForm),
+    defaultValues: initialValues(existing),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { errors } = form.formState;
 
   return (
-    <form onSubmit={submit} className="grid gap-5" noValidate>
+    <form onSubmit={form.handleSubmit((values) => onSave(date, values))} className="grid gap-5" noValidate>
       <DialogHeader>
         <DialogTitle>Update Availability</DialogTitle>
         <DialogDescription>{formatLongDate(date)}</DialogDescription>
       </DialogHeader>
-      <StatusChoice name={`${id}-status`} value={values.status} onChange={(s) => set('status', s)} />
+      <Controller
+        control={form.control}
+        name="status"
+        render={({ field }) => (
+          <StatusChoice name={`${id}-status`} value={field.value} onChange={field.onChange} />
+        )}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TimeSelect
-          id={`${id}-start`}
-          label="Start Time (optional)"
-          value={values.startTime}
-          onChange={(v) => set('startTime', v)}
-          error={errors.startTime}
+        <Controller
+          control={form.control}
+          name="startTime"
+          render={({ field }) => (
+            <TimeSelect
+              id={`${id}-start`}
+              label="Start Time (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.startTime?.message}
+            />
+          )}
         />
-        <TimeSelect
-          id={`${id}-end`}
-          label="End Time (optional)"
-          value={values.endTime}
-          onChange={(v) => set('endTime', v)}
-          error={errors.endTime}
+        <Controller
+          control={form.control}
+          name="endTime"
+          render={({ field }) => (
+            <TimeSelect
+              id={`${id}-end`}
+              label="End Time (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.endTime?.message}
+            />
+          )}
         />
       </div>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-notes`}>Notes (optional)</Label>
-        <Textarea
-          id={`${id}-notes`}
-          value={values.notes}
-          maxLength={2000}
-          placeholder="Anything the team should know about this day"
-          onChange={(event) => set('notes', event.target.value)}
-          aria-invalid={errors.notes ? true : undefined}
-        />
-        {errors.notes ? <p className="text-destructive text-sm">{errors.notes}</p> : null}
-      </div>
+      <Controller
+        control={form.control}
+        name="notes"
+        render={({ field }) => (
+          <NotesField
+            id={`${id}-notes`}
+            value={field.value}
+            onChange={field.onChange}
+            error={errors.notes?.message}
+            placeholder="Anything the team should know about this day"
+          />
+        )}
+      />
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>
           Cancel

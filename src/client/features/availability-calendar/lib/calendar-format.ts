@@ -1,4 +1,4 @@
-import { dayOfWeek, formatTime12, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
+import { dayOfWeek, formatTimeRange, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
 import type { Booking } from '@shared/schemas/bookings';
 
 /** "Monday, 6 July 2026", from the date string alone (no time zone can shift it). */
@@ -15,15 +15,7 @@ export function formatShortDate(date: string): string {
 
 export { STATUS_COLOUR_CLASSES as STATUS_BAR_CLASSES, STATUS_LABELS } from '@/lib/availability-status';
 
-/** "9:00 AM – 1:00 PM", "From 9:00 AM", "Until 1:00 PM" or "". */
-export function formatTimeRange(start: string | null, end: string | null): string {
-  const from = start ? formatTime12(start) : '';
-  const to = end ? formatTime12(end) : '';
-  if (from && to) return `${from} – ${to}`;
-  if (from) return `From ${from}`;
-  if (to) return `Until ${to}`;
-  return '';
-}
+export { formatTimeRange };
 
 /** The booking-details fields with the spec's fallbacks. */
 export function bookingView(booking: Booking) {

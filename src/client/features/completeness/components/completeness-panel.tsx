@@ -1,4 +1,4 @@
-import { monthLabel } from '@shared/calendar';
+import { formatClockTime, monthLabel } from '@shared/calendar';
 import type { FacilitatorCompleteness } from '@shared/schemas/completeness';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -249,7 +249,7 @@ function CompletenessRow({
 
 function formatWhen(iso: string, today: boolean): string {
   const date = new Date(iso);
-  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  const time = formatClockTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
   if (today) return `Today, ${time}`;
   return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${time}`;
 }

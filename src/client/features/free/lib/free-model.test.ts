@@ -47,16 +47,18 @@ describe('problems, by the server’s own rules', () => {
 
 describe('labels', () => {
   it('says what the times are', () => {
-    expect(timesLabel({ status: 'available', startTime: '09:00', endTime: '12:00' })).toBe('09:00–12:00');
-    expect(timesLabel({ status: 'limited', startTime: '13:00', endTime: '' })).toBe('From 13:00');
-    expect(timesLabel({ status: 'limited', startTime: '', endTime: '11:00' })).toBe('Until 11:00');
+    expect(timesLabel({ status: 'available', startTime: '09:00', endTime: '12:00' })).toBe(
+      '9:00 AM – 12:00 PM',
+    );
+    expect(timesLabel({ status: 'limited', startTime: '13:00', endTime: '' })).toBe('From 1:00 PM');
+    expect(timesLabel({ status: 'limited', startTime: '', endTime: '11:00' })).toBe('Until 11:00 AM');
     expect(timesLabel({ status: 'available', startTime: '', endTime: '' })).toBe('No times given');
     expect(timesLabel({ status: null, startTime: '', endTime: '' })).toBe('—');
   });
 
   it('summarises the answer', () => {
     expect(summaryLabel(3, '2026-12-02', '10:00', '12:00')).toBe(
-      '3 free on Wednesday 2 December 2026, 10:00–12:00',
+      '3 free on Wednesday 2 December 2026, 10:00 AM – 12:00 PM',
     );
     expect(summaryLabel(0, '2026-12-02', null, null)).toBe('Nobody free on Wednesday 2 December 2026');
   });

@@ -1,4 +1,11 @@
-import { type DateString, dayOfWeek, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
+import {
+  type DateString,
+  dayOfWeek,
+  formatTimeRange,
+  MONTH_NAMES,
+  parseDateString,
+  WEEKDAY_NAMES,
+} from '@shared/calendar';
 import type { FreeFacilitator } from '@shared/schemas/free';
 import { freeQuery } from '@shared/schemas/free';
 
@@ -83,10 +90,7 @@ export function statusLabel(row: Pick<FreeFacilitator, 'status'>): string {
 
 export function timesLabel(row: Pick<FreeFacilitator, 'status' | 'startTime' | 'endTime'>): string {
   if (!row.status) return '—';
-  if (row.startTime && row.endTime) return `${row.startTime}–${row.endTime}`;
-  if (row.startTime) return `From ${row.startTime}`;
-  if (row.endTime) return `Until ${row.endTime}`;
-  return 'No times given';
+  return formatTimeRange(row.startTime, row.endTime) || 'No times given';
 }
 
 export function bookingsLabel(count: number): string {
@@ -105,5 +109,5 @@ export function fitLabel(row: Pick<FreeFacilitator, 'fit' | 'status'>): string |
 /** "3 free on Wednesday 2 December 2026, 10:00–12:00" */
 export function summaryLabel(freeCount: number, date: DateString, from: string | null, to: string | null) {
   const who = freeCount === 0 ? 'Nobody free' : `${freeCount} free`;
-  return `${who} on ${longDate(date)}${from && to ? `, ${from}–${to}` : ''}`;
+  return `${who} on ${longDate(date)}${from && to ? `, ${formatTimeRange(from, to)}` : ''}`;
 }

@@ -74,7 +74,7 @@ describe('history wording', () => {
   });
 
   it('shows the time in the organisation time zone', () => {
-    expect(formatWhen('2026-07-01T13:05:00.000Z', 'Europe/London')).toBe('1 Jul 2026, 14:05 BST');
-    expect(formatWhen('2026-12-01T13:05:00.000Z', 'Europe/London')).toBe('1 Dec 2026, 13:05 GMT');
+    expect(formatWhen('2026-07-01T13:05:00.000Z', 'Europe/London')).toBe('1 Jul 2026, 2:05 PM BST');
+    expect(formatWhen('2026-12-01T13:05:00.000Z', 'Europe/London')).toBe('1 Dec 2026, 1:05 PM GMT');
   });
 });

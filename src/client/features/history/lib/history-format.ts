@@ -1,4 +1,11 @@
-import { dayOfWeek, formatTime12, MONTH_NAMES, parseDateString, WEEKDAY_NAMES } from '@shared/calendar';
+import {
+  dayOfWeek,
+  formatClockTime,
+  formatTime12,
+  MONTH_NAMES,
+  parseDateString,
+  WEEKDAY_NAMES,
+} from '@shared/calendar';
 import type { ChangeSource, HistoryEntry } from '@shared/schemas/history';
 import { STATUS_LABELS } from '@/lib/availability-status';
 
@@ -47,19 +54,22 @@ export function shortDay(date: string): string {
   return `${WEEKDAY_NAMES[dayOfWeek(date)]!.slice(0, 3)} ${day} ${MONTH_NAMES[month - 1]!.slice(0, 3)} ${year}`;
 }
 
-/** When a change was made, in the organisation's time zone: "23 Nov 2026, 14:05 GMT". */
+/** When a change was made, in the organisation's time zone: "23 Nov 2026, 2:05 PM GMT". */
 export function formatWhen(iso: string, timeZone: string): string {
   const when = new Date(iso);
   try {
-    return new Intl.DateTimeFormat('en-GB', {
+    const part = (options: Intl.DateTimeFormatOptions, type: Intl.DateTimeFormatPartTypes) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone, ...options })
+        .formatToParts(when)
+        .find((p) => p.type === type)?.value ?? '';
+    const day = new Intl.DateTimeFormat('en-GB', {
       timeZone,
       day: 'numeric',
       month: 'short',
       year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    }).format(when);
+    });
+    const zone = part({ timeZoneName: 'short' }, 'timeZoneName');
+    return `${day.format(when)}, ${formatClockTime(when, timeZone)} ${zone}`;
   } catch {
     return when.toISOString().slice(0, 16).replace('T', ' ');
   }

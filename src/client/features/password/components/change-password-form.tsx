@@ -1,6 +1,7 @@
-import { changePasswordFormErrors, type ChangePasswordForm as FormValues } from '@shared/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { changePasswordForm, type ChangePasswordForm as FormValues } from '@shared/schemas/auth';
 import { useEffect, useRef } from 'react';
-import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -17,23 +18,14 @@ const fields = [
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ] as const;
 
-// the shared rules, including "must differ from current" overriding the other new-password messages
-const resolver: Resolver<FormValues> = async (values) => {
-  const messages = changePasswordFormErrors(values);
-  const entries = Object.entries(messages) as [keyof FormValues, string][];
-  if (entries.length === 0) return { values, errors: {} };
-  const errors: FieldErrors<FormValues> = {};
-  for (const [name, message] of entries) errors[name] = { type: 'validate', message };
-  return { values: {}, errors };
-};
-
 const empty: FormValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
   const mutation = useChangePassword();
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const form = useForm<FormValues>({
-    resolver,
+    // the shared rules, including "must differ from current" overriding the other new-password messages
+    resolver: zodResolver(changePasswordForm),
     defaultValues: empty,
     // errors only appear on submit and leave as soon as their field is edited
     mode: 'onSubmit',

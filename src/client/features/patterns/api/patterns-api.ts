@@ -1,6 +1,7 @@
 import type { PatternBody, PatternPreview, PatternResult } from '@shared/schemas/patterns';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 export type PatternInput = PatternBody & { userId: number };
 
@@ -12,13 +13,13 @@ export function usePatternPreview() {
 }
 
 /**
- * Saves the pattern. Every cached range of the availability list is refetched afterwards (their keys
- * start with the endpoint), so the calendar shows the new days.
+ * Saves the pattern. Every cached range of the person's availability is refetched afterwards (the
+ * shared key's prefix), so the calendar shows the new days.
  */
 export function useApplyPattern() {
   const queryClient = useQueryClient();
   return useMutation<PatternResult, Error, PatternInput>({
     mutationFn: (body) => apiJson<PatternResult>('POST', '/api/availability/pattern', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['/api/availability'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all }),
   });
 }

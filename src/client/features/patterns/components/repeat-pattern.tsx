@@ -1,13 +1,20 @@
-import type { AvailabilityStatus } from '@shared/schemas/availability';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  type PatternFrequency,
   type PatternPreview,
   type PatternResult,
-  patternBody,
+  type PatternForm as PatternValues,
+  patternForm,
 } from '@shared/schemas/patterns';
 import { CheckCircle2, Info, Lock, Repeat } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { fieldErrorsOf, StatusChoice, TimeSelect } from '@/components/availability-fields';
+import { type FieldPath, useForm } from 'react-hook-form';
+import {
+  DateField,
+  NotesField,
+  StatusChoice,
+  TimeSelect,
+  WeekdayChoice,
+} from '@/components/availability-fields';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -19,10 +26,8 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, getErrorMessage } from '@/lib/api';
+import { serverFieldErrors } from '@/lib/api';
 import { useApplyPattern, usePatternPreview } from '../api/patterns-api';
 import {
   anchorExplanation,
@@ -31,38 +36,9 @@ import {
   formatLongDate,
   plural,
 } from '../lib/pattern-format';
-import { DateField, FieldError, FrequencyChoice, WeekdayChoice } from './pattern-fields';
+import { FrequencyChoice } from './pattern-fields';
 
 const ERROR_FALLBACK = 'An error occurred. Please try again.';
-
-interface PatternValues {
-  everyWeeks: PatternFrequency;
-  daysOfWeek: number[];
-  startDate: string;
-  endDate: string;
-  status: AvailabilityStatus;
-  startTime: string;
-  endTime: string;
-  notes: string;
-}
-
-/** The server's field messages of a 400, else one message for the whole form. */
-function errorsFromServer(error: unknown): Record<string, string> {
-  if (error instanceof ApiError && error.status === 400) {
-    try {
-      const body = JSON.parse(error.body) as { fieldErrors?: Record<string, string[]> };
-      const fields: Record<string, string> = {};
-      for (const [key, messages] of Object.entries(body.fieldErrors ?? {})) {
-        const field = key.split('.')[0]!;
-        if (messages[0]) fields[field] ??= messages[0];
-      }
-      if (Object.keys(fields).length > 0) return fields;
-    } catch {
-      // not our JSON: shown as one message below
-    }
-  }
-  return { _: getErrorMessage(error, ERROR_FALLBACK) };
-}
 
 /** "Repeat Pattern" on the facilitator's calendar: the button and its dialog. */
 export function RepeatPattern({ userId }: { userId: number }) {
@@ -85,20 +61,31 @@ export function RepeatPattern({ userId }: { userId: number }) {
 
 function PatternForm({ userId, onClose }: { userId: number; onClose: () => void }) {
   const id = useId();
-  const [values, setValues] = useState<PatternValues>(() => {
-    const today = browserToday();
-    return {
-      everyWeeks: 1,
-      daysOfWeek: [1, 2, 3, 4, 5],
-      startDate: today,
-      endDate: defaultEndDate(today),
-      status: 'available',
-      startTime: '',
-      endTime: '',
-      notes: '',
-    };
+  const patternValues = useForm<PatternValues>({
+    resolver: zodResolver(patternForm),
+    defaultValues: (() => {
+      const today = browserToday();
+      return {
+        everyWeeks: 1,
+        daysOfWeek: [1, 2, 3, 4, 5],
+        startDate: today,
+        endDate: defaultEndDate(today),
+        status: 'available',
+        startTime: '',
+        endTime: '',
+        notes: '',
+      };
+    })(),
+    // the dialog focuses the first field in error itself (Radix selects and checkboxes included)
+    shouldFocusError: false,
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const values = patternValues.watch();
+  // a message for the whole form (a refusal that names no field), beside the fields' own
+  const [formError, setFormError] = useState<string | null>(null);
+  const errors: Record<string, string | undefined> = {
+    ...Object.fromEntries(Object.entries(patternValues.formState.errors).map(([k, e]) => [k, e?.message])),
+    _: formError ?? undefined,
+  };
   const form = useRef<HTMLFormElement>(null);
   // after a refused preview or save, the first field in error gets focus (its message is read with
   // it), so on a phone the messages above the buttons are not missed
@@ -118,39 +105,46 @@ function PatternForm({ userId, onClose }: { userId: number; onClose: () => void 
   const key = JSON.stringify(values);
   const current = preview?.key === key ? preview.data : null;
 
+  // editing a field takes its message away (and the form's), as before any check runs again
   const set = <K extends keyof PatternValues>(field: K, value: PatternValues[K]) => {
-    setValues((old) => ({ ...old, [field]: value }));
-    setErrors(({ [field]: _changed, _: _form, ...rest }) => rest);
+    patternValues.clearErrors(field);
+    patternValues.setValue(field, value as never);
+    setFormError(null);
   };
 
-  const checked = () => {
-    const parsed = patternBody.safeParse(values);
-    if (parsed.success) return true;
-    setErrors(fieldErrorsOf(parsed.error.issues));
+  const checked = async () => {
+    if (await patternValues.trigger()) return true;
     setFocusError((n) => n + 1);
     return false;
   };
 
+  const showRefusal = (error: unknown) => {
+    const found = serverFieldErrors(error, ERROR_FALLBACK);
+    for (const [field, message] of Object.entries(found)) {
+      if (field === '_') setFormError(message);
+      else patternValues.setError(field as FieldPath<PatternValues>, { type: 'server', message });
+    }
+    setFocusError((n) => n + 1);
+    return found;
+  };
+
   const showPreview = async (event: FormEvent) => {
     event.preventDefault();
-    if (!checked()) return;
+    if (!(await checked())) return;
     try {
       const data = await previewPattern.mutateAsync({ userId, ...values });
       setPreview({ key, data });
     } catch (error) {
-      setErrors(errorsFromServer(error));
-      setFocusError((n) => n + 1);
+      showRefusal(error);
     }
   };
 
   const save = async () => {
-    if (!current || !checked()) return;
+    if (!current || !(await checked())) return;
     try {
       setResult(await applyPattern.mutateAsync({ userId, ...values }));
     } catch (error) {
-      const found = errorsFromServer(error);
-      setErrors(found);
-      setFocusError((n) => n + 1);
+      const found = showRefusal(error);
       toast({ title: 'Error', description: found._ ?? ERROR_FALLBACK, variant: 'destructive' });
     }
   };
@@ -255,18 +249,12 @@ function PatternForm({ userId, onClose }: { userId: number; onClose: () => void 
               error={errors.endTime}
             />
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-notes`}>Notes (optional)</Label>
-            <Textarea
-              id={`${id}-notes`}
-              value={values.notes}
-              maxLength={2000}
-              onChange={(event) => set('notes', event.target.value)}
-              aria-invalid={errors.notes ? true : undefined}
-              aria-describedby={errors.notes ? `${id}-notes-error` : undefined}
-            />
-            <FieldError id={`${id}-notes-error`} message={errors.notes} />
-          </div>
+          <NotesField
+            id={`${id}-notes`}
+            value={values.notes}
+            onChange={(v) => set('notes', v)}
+            error={errors.notes}
+          />
           <p className="flex gap-2 rounded-md border bg-muted p-3 text-foreground text-sm">
             <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
             <span>

@@ -19,9 +19,6 @@ export const FREQUENCY_LABELS: Record<PatternFrequency, string> = {
   4: 'Every 4 weeks',
 };
 
-// Monday first, as the calendar reads; values are the payload's 0 (Sunday) … 6 (Saturday).
-export const DAY_CHOICES = [1, 2, 3, 4, 5, 6, 0].map((value) => ({ value, label: WEEKDAY_NAMES[value]! }));
-
 /** "Thursday, 26 November 2026", from the date string alone (no time zone can shift it). */
 export function formatLongDate(date: string): string {
   const { year, month, day } = parseDateString(date);

@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   AUTO_REMINDER_HOUR,
   DEFAULT_SMTP_PORTS,
@@ -7,7 +8,8 @@ import {
 } from '@shared/schemas/reminders';
 import { Mail, Save } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -64,17 +66,8 @@ const toBody = (values: EmailFormValues) => ({
   autoDay: Number(values.autoDay),
 });
 
-// the shared rules; the server applies the same schema
-const resolver: Resolver<EmailFormValues> = async (values) => {
-  const result = reminderSettingsBody.safeParse(toBody(values));
-  if (result.success) return { values, errors: {} };
-  const errors: FieldErrors<EmailFormValues> = {};
-  for (const issue of result.error.issues) {
-    const name = issue.path[0] as keyof EmailFormValues | undefined;
-    if (name && !errors[name]) errors[name] = { type: 'validate', message: issue.message };
-  }
-  return { values: {}, errors };
-};
+// the shared rules on the numbers the form will send; the server applies the same schema
+const resolver = zodResolver(z.preprocess(toBody, reminderSettingsBody), undefined, { raw: true });
 
 /** Staff only: the SMTP server reminders go through, and the optional monthly automatic reminder. */
 export function EmailSettings() {

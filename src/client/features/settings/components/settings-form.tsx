@@ -1,8 +1,9 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { type SettingsResponse, settingsBody } from '@shared/schemas/settings';
 import type { ColumnMapping, ListKind } from '@shared/schemas/sharepoint-columns';
 import { Info, Plug, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form';
@@ -43,17 +44,9 @@ function formFrom(saved: SettingsResponse): SettingsFormValues {
   };
 }
 
-// the shared rules (spec section 5); values are sent as typed, the server applies the same schema
-const resolver: Resolver<SettingsFormValues> = async (values) => {
-  const result = settingsBody.safeParse(values);
-  if (result.success) return { values, errors: {} };
-  const errors: FieldErrors<SettingsFormValues> = {};
-  for (const issue of result.error.issues) {
-    const name = issue.path[0] as keyof SettingsFormValues | undefined;
-    if (name && !errors[name]) errors[name] = { type: 'validate', message: issue.message };
-  }
-  return { values: {}, errors };
-};
+// The shared rules (spec section 5); values are sent as typed (raw), the server applies the same
+// schema. The form always holds every field, so the optional ones are required here.
+const resolver = zodResolver(settingsBody.required(), undefined, { raw: true });
 
 /** What a save says when it dropped stored secrets typed for another tenant, client, site or account. */
 export function clearedSecretsMessage(stored: SettingsResponse): string | null {

@@ -5,8 +5,8 @@ import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { PublicUser } from '@shared/schemas/users';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
-export const STAFF_USERS_KEY = '/api/staff/users';
 export const STAFF_AVAILABILITIES_KEY = '/api/staff/availabilities';
 export const STAFF_BOOKINGS_KEY = '/api/staff/bookings';
 export const SCHEDULER_STATUS_KEY = '/api/admin/scheduler/status';
@@ -17,7 +17,11 @@ const rangeQuery = (range: DateRange) =>
   `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
 
 /** The grid's reads as query options: the hooks below use them, and the app prefetches with them at load. */
-export const staffUsersQuery = () => queryOptions<PublicUser[]>({ queryKey: [STAFF_USERS_KEY] });
+export const staffUsersQuery = () =>
+  queryOptions<PublicUser[]>({
+    queryKey: queryKeys.staffUsers.all,
+    queryFn: () => apiJson<PublicUser[]>('GET', '/api/staff/users'),
+  });
 
 export const staffAvailabilitiesQuery = (range: DateRange) =>
   queryOptions<Availability[]>({
@@ -69,7 +73,7 @@ export function useSaveStaffAvailability() {
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: [STAFF_AVAILABILITIES_KEY] }),
-        queryClient.invalidateQueries({ queryKey: [STAFF_USERS_KEY] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.staffUsers.all }),
       ]);
     },
   });

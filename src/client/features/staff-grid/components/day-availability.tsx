@@ -1,4 +1,4 @@
-import { formatTime12, TIME_CHOICES } from '@shared/calendar';
+import { formatTimeRange, TIME_CHOICES } from '@shared/calendar';
 import {
   AVAILABILITY_STATUSES,
   type Availability,
@@ -39,10 +39,7 @@ const STATUS_DOT: Record<AvailabilityStatus, string> = {
 };
 
 function timeRange(start: string, end: string): string {
-  if (start && end) return `${formatTime12(start)} – ${formatTime12(end)}`;
-  if (start) return `From ${formatTime12(start)}`;
-  if (end) return `Until ${formatTime12(end)}`;
-  return 'No times set';
+  return formatTimeRange(start, end) || 'No times set';
 }
 
 /**

@@ -1,12 +1,16 @@
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '@shared/schemas/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
-export const usersQueryKey = ['/api/staff/users'] as const;
+export const usersQueryKey = queryKeys.staffUsers.all;
 
 /** Every account, all roles (the table shows each with its role badge). */
 export function useUsers() {
-  return useQuery<PublicUser[], Error>({ queryKey: usersQueryKey });
+  return useQuery<PublicUser[], Error>({
+    queryKey: usersQueryKey,
+    queryFn: () => apiJson<PublicUser[]>('GET', '/api/staff/users'),
+  });
 }
 
 /** Successful changes refetch the list (spec section 7). */

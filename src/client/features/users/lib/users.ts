@@ -1,5 +1,5 @@
 import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
-import { getErrorMessage } from '@/lib/api';
+import { getErrorMessage, serverFieldErrors } from '@/lib/api';
 
 /** Name column: the display name, else the username. */
 export function userName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
@@ -30,19 +30,8 @@ export function roleLook(role: string): RoleLook {
  * ("Password must be at least 6 characters"), else its message, else the fallback.
  */
 export function userErrorMessage(error: unknown, fallback: string): string {
-  if (error instanceof Error) {
-    const match = /^\d{3}: (\{[\s\S]*\})$/.exec(error.message);
-    if (match?.[1]) {
-      try {
-        const body = JSON.parse(match[1]) as { fieldErrors?: Record<string, string[]> };
-        const first = Object.values(body.fieldErrors ?? {})[0]?.[0];
-        if (first) return first;
-      } catch {
-        // fall through to the general rule
-      }
-    }
-  }
-  return getErrorMessage(error, fallback);
+  const found = serverFieldErrors(error, fallback);
+  return Object.values(found)[0] ?? fallback;
 }
 
 /** The dialog's fields; every value is a string while editing. */

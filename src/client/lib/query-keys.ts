@@ -1,0 +1,16 @@
+/**
+ * Query keys that more than one feature reads or refreshes. A feature's own keys live in its `api/`
+ * files; these are here so no feature names another's cache by a string of its own.
+ * Each factory's `all` is the prefix that refreshes every entry of that kind.
+ */
+export const queryKeys = {
+  /** The signed-in person's own availability (the calendar reads it; patterns change it). */
+  myAvailability: {
+    all: ['my-availability'] as const,
+    range: (userId: number, from: string, to: string) => ['my-availability', userId, from, to] as const,
+  },
+  /** Every account (user management lists and changes them; the staff grid and its day edits read them). */
+  staffUsers: {
+    all: ['staff-users'] as const,
+  },
+} as const;
