@@ -104,6 +104,7 @@ describe('before anything is saved', () => {
       username: '',
       hasPassword: false,
       hasClientSecret: false,
+      columnMapping: {},
     });
   });
 
@@ -173,7 +174,12 @@ describe('saving and secrets', () => {
     const response = await call(t, 'POST', '/api/sharepoint/settings', staffCookie, valid);
     expect(response.statusCode).toBe(200);
     const { clientSecret: _c, password: _p, ...plain } = valid;
-    expect(response.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true });
+    expect(response.json()).toEqual({
+      ...plain,
+      hasPassword: true,
+      hasClientSecret: true,
+      columnMapping: {},
+    });
     expect(response.body).not.toContain(PASSWORD);
     expect(response.body).not.toContain(CLIENT_SECRET);
 
@@ -186,7 +192,7 @@ describe('saving and secrets', () => {
     expect(decryptSecret(key, row!.clientSecretEncrypted!)).toBe(CLIENT_SECRET);
 
     const get = await call(t, 'GET', '/api/sharepoint/settings', staffCookie);
-    expect(get.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true });
+    expect(get.json()).toEqual({ ...plain, hasPassword: true, hasClientSecret: true, columnMapping: {} });
     expect(get.body).not.toContain(PASSWORD);
   });
 
@@ -272,6 +278,7 @@ describe('test connection with a connector', () => {
         siteUrl: 'https://contoso.sharepoint.com/sites/try',
         password: PASSWORD,
         clientSecret: CLIENT_SECRET,
+        columnMapping: {},
       },
     ]);
     expect(await storedRows(t2)).toEqual([before]);
