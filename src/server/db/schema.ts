@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { ColumnMapping } from '../../shared/schemas/sharepoint-columns';
 import {
   bigint,
   bigserial,
@@ -16,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { ColumnMapping } from '../../shared/schemas/sharepoint-columns';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
