@@ -111,6 +111,7 @@ describe('before anything is saved', () => {
       hasClientSecret: false,
       passwordCleared: false,
       clientSecretCleared: false,
+      columnMapping: {},
     });
   });
 
@@ -185,6 +186,7 @@ describe('saving and secrets', () => {
       hasClientSecret: true,
       passwordCleared: false,
       clientSecretCleared: false,
+      columnMapping: {},
     };
     expect(response.json()).toEqual({ ...plain, ...flags });
     expect(response.body).not.toContain(PASSWORD);
@@ -343,7 +345,7 @@ describe('test connection with a connector', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, message: 'Connection to SharePoint successful!' });
-    expect(testerSaw).toEqual([{ ...valid, bookingsListName: 'Bookings 2027' }]);
+    expect(testerSaw).toEqual([{ ...valid, bookingsListName: 'Bookings 2027', columnMapping: {} }]);
     expect(await storedRows(t2)).toEqual([before]);
   });
 
