@@ -424,7 +424,7 @@ export function formatTime12(value: TimeString): string {
 /**
  * A span of the day as people read it everywhere (screens, toasts, export text, calendar feeds):
  * "9:00 AM – 1:00 PM", "From 9:00 AM", "Until 1:00 PM", or "" when neither end is given.
- * docs/decisions/0010-one-time-format-for-people.md
+ * docs/decisions/0015-one-time-format-for-people.md
  */
 export function formatTimeRange(
   start: TimeString | null | undefined,

@@ -1,6 +1,6 @@
 /**
  * The one canonical form of a username, and the checks that keep look-alike and invisible usernames
- * out (docs/decisions/0010-canonical-usernames.md). Sign-in, the login throttle, uniqueness, the
+ * out (docs/decisions/0012-canonical-usernames.md). Sign-in, the login throttle, uniqueness, the
  * SharePoint import and the users search all compare this form and nothing else: when JavaScript's
  * lower-casing and the database's `lower()` disagreed, `vİctim@…` escaped the lockout of `victim@…`
  * and still signed in as that account.

@@ -45,8 +45,9 @@ function formFrom(saved: SettingsResponse): SettingsFormValues {
 }
 
 // The shared rules (spec section 5); values are sent as typed (raw), the server applies the same
-// schema. The form always holds every field, so the optional ones are required here.
-const resolver = zodResolver(settingsBody.required(), undefined, { raw: true });
+// schema. The form always holds every field, so the optional ones are required here; the column
+// mapping is held beside the form and added when it is sent.
+const resolver = zodResolver(settingsBody.omit({ columnMapping: true }).required(), undefined, { raw: true });
 
 /** What a save says when it dropped stored secrets typed for another tenant, client, site or account. */
 export function clearedSecretsMessage(stored: SettingsResponse): string | null {

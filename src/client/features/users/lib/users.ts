@@ -1,5 +1,5 @@
 import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
-import { getErrorMessage, serverFieldErrors } from '@/lib/api';
+import { serverFieldErrors } from '@/lib/api';
 
 /** Name column: the display name, else the username. */
 export function userName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
