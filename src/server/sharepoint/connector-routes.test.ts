@@ -194,7 +194,7 @@ describe('scheduler', () => {
     expect((await status()).json()).toMatchObject({
       isUpdating: false,
       isOfficeHours: false,
-      nextUpdate: 'Tomorrow at 08:00',
+      nextUpdate: 'Tomorrow at 8:00 AM',
     });
   });
 

@@ -87,11 +87,19 @@ const tableText = async () =>
       (select json_agg(r) from reminder_sends r) as b`)) as unknown,
   );
 
+// This file sends reminders many times over, one transport case each, on a clock that stands still;
+// the send budget itself is tested in http/request-limits.test.ts.
+const MANY_SENDS = { remindersSend: { max: 10_000, windowMs: 60_000, per: 'user' as const } };
+
 beforeAll(async () => {
   // the test SMTP servers listen on 127.0.0.1, which the portal refuses unless the operator allows it
   t = await createTestApp(
     { PUBLIC_URL: PORTAL, SMTP_ALLOWED_NETWORKS: '127.0.0.1/32' },
-    { now: () => clock, mail: { extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 } },
+    {
+      now: () => clock,
+      mail: { extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 },
+      requestLimits: MANY_SENDS,
+    },
   );
   const make = async (name: string, username: string, email: string | null, area = 'North') => {
     const row = await t.createUser({ username, displayName: name, email, area, password: 'pass-word-1' });

@@ -375,7 +375,7 @@ describe('test connection with a connector', () => {
       password: '',
       clientSecret: '',
     });
-    expect(testerSaw).toEqual([{ ...valid, username: 'other@contoso.org', password: '' }]);
+    expect(testerSaw).toEqual([{ ...valid, username: 'other@contoso.org', password: '', columnMapping: {} }]);
   });
 
   it('uses typed secrets when given', async () => {
