@@ -150,6 +150,14 @@ describe('request budgets', () => {
     for (let i = 0; i < 7; i++) statuses.push((await login(i % 2 ? second.app : t.app)).statusCode);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.slice(-1)).toEqual([429]);
+
+    // starting a Microsoft sign-in stores a request row each time: the same budget per address
+    const start = () =>
+      t.app.inject({ method: 'GET', url: '/api/auth/microsoft/start', remoteAddress: '192.0.2.30' });
+    const starts = [];
+    for (let i = 0; i < 7; i++) starts.push((await start()).statusCode);
+    expect(starts.slice(0, 6)).not.toContain(429);
+    expect(starts[6]).toBe(429);
   });
 
   it('delete counters whose window has passed, so the table stays bounded', async () => {

@@ -25,7 +25,7 @@ export const DEFAULT_BUDGETS = {
   /** every state-changing request without a budget of its own */
   write: { max: 1200, windowMs: 60_000, per: 'user' },
   /** availability days written by bulk updates and patterns (an 800-day bulk update spends 800) */
-  dayWrites: { max: 2000, windowMs: 10 * 60_000, per: 'user' },
+  dayWrites: { max: 4000, windowMs: 10 * 60_000, per: 'user' },
   availabilityBulk: { max: 300, windowMs: 60_000, per: 'user' },
   pattern: { max: 300, windowMs: 60_000, per: 'user' },
   syncAll: { max: 10, windowMs: 60_000, per: 'user' },

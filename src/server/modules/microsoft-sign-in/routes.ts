@@ -62,7 +62,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/auth/microsoft/start',
       {
-        config: { access: 'public', changesState: true },
+        // each start stores a sign-in request row: the sign-in budget per address bounds them
+        config: { access: 'public', changesState: true, rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
           summary: 'Leave for Microsoft sign-in (optionally through an invitation)',
@@ -100,7 +101,7 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         // Microsoft's page sends the browser here: a cross-site navigation by design. The state,
         // bound to this browser's cookie and usable once, is what stops a forged answer.
-        config: { access: 'public' },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
           summary: 'Where Microsoft sends the browser back after sign-in',
