@@ -1,4 +1,5 @@
-import { FACILITATORS, STAFF } from './constants';
+import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
+import { BASE_URL, FACILITATORS, STAFF } from './constants';
 import { checkScreen, expect, holdRequests, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const alice = FACILITATORS.alice;
@@ -24,6 +25,9 @@ test('a spinner shows while the session loads', { tag: '@desktop-only' }, async 
     await held;
     await route.continue();
   });
+  // a browser that has signed in before asks who it is (a stale hint, as after the session expired);
+  // one that never has goes straight to the login page without asking
+  await page.context().addCookies([{ name: SESSION_HINT_COOKIE, value: '1', url: BASE_URL }]);
   await page.goto('/');
   await expect(page.getByRole('status').filter({ hasText: 'Loading your session' })).toBeAttached();
   await expect(page).toHaveURL(/\/$/);

@@ -92,8 +92,14 @@ test.describe('stored text containing HTML', () => {
       const user = await makeFacilitator({ displayName: text.name });
       const api = await staffApi();
       try {
+        // an edit names the version of the account it was made on
+        const listed = (await (await api.get('/api/staff/users')).json()) as {
+          id: number;
+          version: number;
+        }[];
+        const { version } = listed.find((u) => u.id === user.id)!;
         const updated = await api.put(`/api/staff/users/${user.id}`, {
-          data: { username: user.username, freelancerId: text.freelancerId, area: text.area },
+          data: { version, freelancerId: text.freelancerId, area: text.area },
         });
         expect(updated.status(), await updated.text()).toBe(200);
 

@@ -1,16 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  changePasswordBody,
-  loginBody,
-  registerBody,
-  SESSION_HINT_COOKIE,
-  staffLoginBody,
-} from '../../../shared/schemas/auth';
+import { changePasswordBody, loginBody, registerBody, staffLoginBody } from '../../../shared/schemas/auth';
 import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
 import { publicUser } from '../../../shared/schemas/users';
-import { SESSION_COOKIE } from '../../auth/sessions';
+import { sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { toPublicUser } from '../users/service';
@@ -26,35 +20,7 @@ const errors = {
 };
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const secureCookie = (request: FastifyRequest) =>
-    ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
-
-  const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) =>
-    reply
-      .setCookie(SESSION_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookie(request),
-        expires: expiresAt,
-      })
-      .setCookie(SESSION_HINT_COOKIE, '1', {
-        path: '/',
-        httpOnly: false,
-        sameSite: 'lax',
-        secure: secureCookie(request),
-        expires: expiresAt,
-      });
-
-  const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .clearCookie(SESSION_COOKIE, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookie(request),
-      })
-      .clearCookie(SESSION_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: secureCookie(request) });
+  const { set: setSessionCookie, clear: clearSessionCookie } = sessionCookies(ctx.config);
 
   const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.sessionToken) await ctx.sessions.destroy(request.sessionToken);

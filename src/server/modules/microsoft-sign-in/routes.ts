@@ -10,7 +10,7 @@ import {
   microsoftSignInStatus,
   microsoftStartQuery,
 } from '../../../shared/schemas/microsoft-sign-in';
-import { SESSION_COOKIE } from '../../auth/sessions';
+import { sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
 import { currentUser } from '../../http/access';
@@ -39,8 +39,8 @@ const errors = {
 };
 
 export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const secureCookie = (request: FastifyRequest) =>
-    ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
+  const cookies = sessionCookies(ctx.config);
+  const { secureCookie } = cookies;
 
   const failed = (reply: FastifyReply, code: string) =>
     reply.redirect(`/staff-login?microsoftError=${encodeURIComponent(code)}`, 302);
@@ -116,13 +116,7 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             browserKey: request.cookies[BROWSER_COOKIE],
             previousToken: request.sessionToken,
           });
-          reply.setCookie(SESSION_COOKIE, token, {
-            path: '/',
-            httpOnly: true,
-            sameSite: 'lax',
-            secure: secureCookie(request),
-            expires: expiresAt,
-          });
+          cookies.set(request, reply, token, expiresAt);
           request.log.info({ userId: user.id }, 'Signed in with Microsoft');
           return reply.redirect(user.role === STAFF_ROLE ? '/staff' : '/', 302);
         } catch (error) {
@@ -147,12 +141,7 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         if (request.sessionToken) await ctx.sessions.destroy(request.sessionToken);
-        reply.clearCookie(SESSION_COOKIE, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: secureCookie(request),
-        });
+        cookies.clear(request, reply);
         const url = await microsoftSignOutUrl(ctx);
         return reply.redirect(url ? url.toString() : '/staff-login', 302);
       },
