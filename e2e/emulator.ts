@@ -144,8 +144,14 @@ export async function withSharePointLock<T>(fn: () => Promise<T>, waitMs = 100_0
 
 /** Seeds another site (e.g. with tenant-style column names) and returns its URL and id. */
 export async function seedEmulatorSite(options: Record<string, unknown>) {
+  // a retried spec runs its beforeAll again in a new worker: the emulator keeps the site it made first
+  const path = typeof options.path === 'string' ? options.path : undefined;
+  const existing = path
+    ? (await control<SiteWithLists[]>('GET', '/sites')).find((site) => new URL(site.webUrl).pathname === path)
+    : undefined;
+  if (existing) return { siteUrl: existing.webUrl, siteId: existing.id, created: false };
   const seeded = await control<{ siteUrl: string; site: { id: string } }>('POST', '/seed', options);
-  return { siteUrl: seeded.siteUrl, siteId: seeded.site.id };
+  return { siteUrl: seeded.siteUrl, siteId: seeded.site.id, created: true };
 }
 
 /** A list with the columns given, on a site of the emulator. */

@@ -9,14 +9,17 @@ const expect = baseExpect.configure({ timeout: 15_000 });
  * Column mapping on the settings page, against a second emulator site whose lists carry tenant-style
  * column names. Nothing is saved here: the e2e run shares one settings row.
  */
-let tenant: { siteUrl: string; siteId: string };
-test.beforeAll(async () => {
+let tenant: { siteUrl: string; siteId: string; created: boolean };
+// biome-ignore lint/correctness/noEmptyPattern: Playwright hands the worker's info as the second argument
+test.beforeAll(async ({}, testInfo) => {
+  // one site per project: the desktop and phone runs seed at the same time
   tenant = await seedEmulatorSite({
-    seed: 'e2e-columns',
-    path: '/sites/TenantColumns',
+    seed: `e2e-columns-${testInfo.project.name}`,
+    path: `/sites/TenantColumns-${testInfo.project.name}`,
     columnNames: 'tenant',
     bookingCount: 3,
   });
+  if (!tenant.created) return;
   await createEmulatorList({
     siteId: tenant.siteId,
     displayName: 'Sessions',
@@ -38,6 +41,8 @@ async function openTenantSettings(page: Page) {
   await page.getByLabel('SharePoint Site URL', { exact: true }).fill(tenant.siteUrl);
   await page.getByLabel('Tenant ID', { exact: true }).fill(values.tenantId);
   await page.getByLabel('Client ID', { exact: true }).fill(values.clientId);
+  // the stored secret belongs to the portal's own site: another site needs it typed again
+  await page.getByLabel('Client Secret', { exact: true }).fill(values.clientSecret);
 }
 
 const bookings = (page: Page) => page.getByTestId('columns-bookings');
