@@ -17,7 +17,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
 
 /**
- * The personal calendar feed (issue 10), as a facilitator meets it on the settings page: turn it on,
+ * The personal calendar feed, as a facilitator meets it on the settings page: turn it on,
  * copy the link, and the link, fetched with no session like a calendar app does, parses with ical.js
  * and holds their bookings only; a new link kills the old one; turning off kills both.
  */

@@ -6,7 +6,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 /*
- * Completeness (issue 9): each test makes its own facilitators in an area nobody else uses and looks
+ * Completeness: each test makes its own facilitators in an area nobody else uses and looks
  * at a month far ahead, so the shared server's other data never changes what it sees.
  */
 const MONTH = '2031-03';

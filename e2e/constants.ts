@@ -9,7 +9,7 @@ export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 process.env.E2E_EMULATOR_PORT ??= String(30_000 + Math.floor(Math.random() * 10_000));
 export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT);
 export const EMULATOR_URL = `http://127.0.0.1:${E2E_EMULATOR_PORT}`;
-// issue 9: the e2e server runs a test SMTP server here and writes every message it receives into
+// the e2e server runs a test SMTP server here and writes every message it receives into
 // E2E_MAIL_DIR, one JSON file per message, so any worker's spec can read what arrived (e2e/mailbox.ts).
 process.env.E2E_SMTP_PORT ??= String(40_000 + Math.floor(Math.random() * 10_000));
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);

@@ -18,7 +18,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
 
 /**
- * Downloads (issue 10): staff download the grid they are looking at (month, area filter) as CSV and
+ * Downloads: staff download the grid they are looking at (month, area filter) as CSV and
  * .xlsx; a facilitator downloads their own availability as CSV. The files are read back with fast-csv
  * and exceljs; values a spreadsheet would run as formulas come back neutralised.
  */

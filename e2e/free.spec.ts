@@ -13,7 +13,7 @@ import {
 } from './fixtures';
 
 /**
- * "Who is free" (issue 9): staff find facilitators who can work on a day. Every run makes its own
+ * "Who is free": staff find facilitators who can work on a day. Every run makes its own
  * facilitators in an area nobody else uses, with availability set through the staff API and one
  * booking that arrives from SharePoint (the emulator) through the real refresh, and then searches
  * that area only.

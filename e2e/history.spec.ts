@@ -12,7 +12,7 @@ import {
 } from './fixtures';
 
 /**
- * Issue 10, the change history: a facilitator sets a day, changes it with a bulk update, staff change
+ * The change history: a facilitator sets a day, changes it with a bulk update, staff change
  * it and add a note; the staff day dialog, the users page and the facilitator's own History show those
  * changes in words, with who, how and when.
  */

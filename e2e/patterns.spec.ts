@@ -14,7 +14,7 @@ import { addSharePointItem, withSharePointLock } from './emulator';
 import { expect as baseExpect, checkScreen, loginAsFacilitator, staffApi, test } from './fixtures';
 
 /**
- * Issue 9, recurring patterns: a facilitator sets "every 2 weeks on Mondays and Thursdays" over next
+ * Recurring patterns: a facilitator sets "every 2 weeks on Mondays and Thursdays" over next
  * month from a Wednesday, previews it (the days, a booked day skipped, a saved day replaced), saves it
  * and finds exactly those days on the calendar. The booking comes from SharePoint (the emulator)
  * through a real refresh, as bookings always do.

@@ -8,7 +8,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
 
 /*
- * Email reminders (issue 9). The e2e server runs a real SMTP server (e2e/server-with-fixtures.ts) that
+ * Email reminders. The e2e server runs a real SMTP server (e2e/server-with-fixtures.ts) that
  * writes what it receives where e2e/mailbox.ts reads it. Both projects save the same settings (that
  * server), so running them side by side changes nothing for either; each test reminds its own
  * facilitators, so the once-a-day rule never meets another test's.

@@ -24,7 +24,7 @@ import { E2E_SMTP_LOGIN } from './constants';
 import { SHAREPOINT_USERS, sharePointBookings } from './sharepoint-fixtures';
 
 const emulator = await startEmulator({ port: Number(process.env.E2E_EMULATOR_PORT ?? 0) });
-// issue 9: reminders go to this SMTP server (only once the reminders spec saves settings pointing at
+// reminders go to this SMTP server (only once the reminders spec saves settings pointing at
 // it); each message is written to E2E_MAIL_DIR for the specs to read (e2e/mailbox.ts)
 const mailDir = process.env.E2E_MAIL_DIR;
 const mailbox = mailDir

@@ -16,7 +16,7 @@ import {
 import { SHAREPOINT_USERS, type SharePointUser, sharePointDays } from './sharepoint-fixtures';
 
 /**
- * Issue 6 end to end, with nothing faked: the e2e server talks to the SharePoint emulator over HTTP.
+ * SharePoint end to end, with nothing faked: the e2e server talks to the SharePoint emulator over HTTP.
  * A booking is added in "SharePoint" (the emulator's control plane), staff press Refresh Bookings and
  * watch it arrive, the facilitator finds the day locked, and availability the facilitator saves is
  * delivered to the emulator's Availability list by the outbox worker.

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 7), against the real portal process (src/server/main.ts):
+ * Faults, against the real portal process (src/server/main.ts):
  *  - SIGKILL in the middle of a bulk update, then a restart on the same data: the update is all or
  *    nothing, its outbox rows match, the portal starts cleanly (embedded database and PostgreSQL);
  *  - PostgreSQL restarted, and stopped for three seconds, under load: the same portal process keeps

@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 7): three portal processes on one PostgreSQL database, every request sent to the
+ * Scale-out: three portal processes on one PostgreSQL database, every request sent to the
  * next instance in turn (a load balancer without sticky sessions). Sessions, data, the bookings
  * refresh (once per slot, whoever runs it) and the SharePoint outbox (each item created once) must
  * all behave as with one instance. And the embedded database, which is single-process: a second

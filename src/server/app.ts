@@ -335,17 +335,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   await app.register(schedulerRoutes(ctx));
   await app.register(facilitatorImportRoutes(ctx));
-  // --- issue 9: patterns, who is free, completeness ---
+  // --- patterns, who is free, completeness ---
   await app.register(patternRoutes(ctx));
   await app.register(freeRoutes(ctx));
-  // --- issue 9: reminders ---
+  // --- reminders ---
   configureMail(ctx, options.mail);
   await app.register(completenessRoutes(ctx));
   await app.register(reminderRoutes(ctx));
-  // --- issue 10: calendar feed, exports ---
+  // --- calendar feed, exports ---
   await app.register(calendarFeedRoutes(ctx));
   await app.register(exportRoutes(ctx));
-  // --- issue 10: history ---
+  // --- history ---
   await app.register(historyRoutes(ctx));
   configureMicrosoftSignIn(ctx, options.microsoftSignIn);
   await app.register(microsoftSignInRoutes(ctx));

@@ -3,8 +3,8 @@ import { type ComponentType, lazy } from 'react';
 /**
  * A lazy page that can be loaded ahead of rendering and then renders at once. React.lazy suspends on
  * its first render even when the code is already in, and React keeps a fallback it has shown on
- * screen for at least 300 ms: that cost the calendar 300 ms after its code and data had arrived
- * (issue 8). `preload` starts loading without rendering.
+ * screen for at least 300 ms: that cost the calendar 300 ms after its code and data had arrived.
+ * `preload` starts loading without rendering.
  */
 export function lazyPage(load: () => Promise<{ default: ComponentType }>) {
   let Loaded: ComponentType | null = null;

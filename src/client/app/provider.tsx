@@ -9,7 +9,7 @@ const Toaster = lazy(() => import('@/components/ui/toaster').then((module) => ({
 
 /**
  * The toast viewport (Radix) is loaded with the first toast rather than with every page: the login
- * page then ships no toast library until a sign-in answers (issue 8). Tooltips are provided by the
+ * page then ships no toast library until a sign-in answers. Tooltips are provided by the
  * signed-in layouts, the only pages that have any.
  */
 function LazyToaster() {

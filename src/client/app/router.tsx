@@ -23,7 +23,7 @@ const StaffFreeRoute = lazy(() => import('./routes/staff-free'));
 const StaffCompletenessRoute = lazy(() => import('./routes/staff-completeness'));
 
 // The page the app opens on gets its data, the session and its code fetched at once, not one after
-// the other (issue 8: no request waterfalls; a guarded page renders only once /api/user answers).
+// the other (no request waterfalls; a guarded page renders only once /api/user answers).
 // They are asked for in that order: the browser gives a host six connections and the page code is
 // two dozen files, so the small API reads go first rather than queue behind it.
 const startPath = window.location.pathname;

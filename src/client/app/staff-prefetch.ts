@@ -10,7 +10,7 @@ import { queryClient } from '@/lib/query-client';
 
 /**
  * The staff dashboard's first reads, started as the app loads: alongside /api/user and the
- * dashboard's own code instead of after them (issue 8: no request waterfalls). The dashboard's
+ * dashboard's own code instead of after them (no request waterfalls). The dashboard's
  * queries find them in the cache, in flight or done. A visitor who may not read them (signed out,
  * not staff) gets the same error the dashboard would have had, and its queries ask again on mount.
  */

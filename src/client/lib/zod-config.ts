@@ -5,7 +5,7 @@
 //
 // Zod keeps its settings on globalThis.__zod_globalConfig, adopts an object already there and reads
 // it on every parse, so the setting is written without importing zod: the login pages parse no
-// schema and ship no zod code (issue 8). zod-config.test.ts checks that zod reads it.
+// schema and ship no zod code. zod-config.test.ts checks that zod reads it.
 const holder = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 holder.__zod_globalConfig ??= {};
 holder.__zod_globalConfig.jitless = true;

@@ -255,9 +255,9 @@ export const appMeta = pgTable('app_meta', {
   value: text('value').notNull(),
 });
 
-// --- issue 9: patterns, who is free, completeness ---
+// --- patterns, who is free, completeness ---
 
-// --- issue 9: reminders ---
+// --- reminders ---
 
 /**
  * Email (SMTP) settings and the automatic availability reminder; a single row (id 1). The password is
@@ -318,7 +318,7 @@ export const reminderSends = pgTable(
   ],
 );
 
-// --- issue 10: calendar feed, exports ---
+// --- calendar feed, exports ---
 
 /**
  * One personal calendar feed per user (docs/decisions/0007-calendar-feed-tokens.md). The URL's token
@@ -338,7 +338,7 @@ export const calendarFeeds = pgTable(
   (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.tokenHash)],
 );
 
-// --- issue 10: history ---
+// --- history ---
 
 /**
  * Every change to availability, staff notes, accounts and settings, written in the transaction of the

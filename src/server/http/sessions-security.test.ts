@@ -1,5 +1,5 @@
 /**
- * Sessions and requests (issue 7): fixation, logout, idle and absolute expiry, password changes,
+ * Sessions and requests: fixation, logout, idle and absolute expiry, password changes,
  * cross-site refusal for every state-changing route, login throttling per account and per address,
  * security headers on every response, and secrets that never reach a response or a log line.
  *
@@ -545,7 +545,7 @@ const VALID: Record<string, (f: Fixture) => Target> = {
   'PUT /api/staff/microsoft-sign-in': () => ({ who: 'staff', payload: { staffPasswordSignIn: false } }),
   'POST /api/staff/users/:id/microsoft-invitation': () => ({ who: 'staff', id: a.id }),
   'DELETE /api/staff/users/:id/microsoft-identity': () => ({ who: 'staff', id: a.id }),
-  // issue 9: recurring patterns (the caller's own), email reminders (staff)
+  // recurring patterns (the caller's own), email reminders (staff)
   'POST /api/availability/pattern/preview': () => ({
     who: 'a',
     payload: {
@@ -581,7 +581,7 @@ const VALID: Record<string, (f: Fixture) => Target> = {
     },
   }),
   'POST /api/staff/reminders/send': () => ({ who: 'staff', payload: { month: '2026-12' } }),
-  // issue 10: calendar feed (the caller's own)
+  // calendar feed (the caller's own)
   'POST /api/calendar-feed': () => ({ who: 'a' }),
   'POST /api/calendar-feed/rotate': () => ({ who: 'a' }),
   'DELETE /api/calendar-feed': () => ({ who: 'a' }),
@@ -1285,7 +1285,7 @@ describe('secrets never in responses or logs', () => {
       payload: { date: '2026-12-07', status: 'available' },
     });
     await go('POST', '/api/sharepoint/sync-all', { cookie: userCookie, payload: {} });
-    // issue 9: the email settings hold a password too; sending fails (nothing listens) and is logged
+    // the email settings hold a password too; sending fails (nothing listens) and is logged
     const smtp = await go('PUT', '/api/staff/reminders/settings', {
       cookie: staffCookie,
       payload: {
@@ -1303,7 +1303,7 @@ describe('secrets never in responses or logs', () => {
     expect(smtp.statusCode, smtp.body).toBe(200);
     await go('POST', '/api/staff/reminders/send', { cookie: staffCookie, payload: { month: '2026-12' } });
 
-    // issue 10: the public calendar feed is read with a live token (staff's own feed)
+    // the public calendar feed is read with a live token (staff's own feed)
     const feed = await go('POST', '/api/calendar-feed', { cookie: staffCookie });
     const feedPath = (feed.json() as { path: string }).path;
 
@@ -1322,7 +1322,7 @@ describe('secrets never in responses or logs', () => {
         '/api/staff/export': '?format=csv&from=2026-11-01&to=2026-12-31',
       };
       const query = queries[route.url] ?? (route.schema.querystring ? '?from=2026-11-01&to=2026-12-31' : '');
-      // issue 10: a person's history is read for the accounts whose passwords changed above
+      // a person's history is read for the accounts whose passwords changed above
       const ids = route.url === '/api/staff/users/:id/history' ? [user.id, created.json().id] : [undefined];
       for (const id of ids)
         for (const cookie of [staffCookie, userCookie, undefined]) {

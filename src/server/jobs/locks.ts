@@ -8,7 +8,7 @@ import type { Database } from '../db/client';
 export const JOB_LOCK_IDS = {
   'bookings-refresh': 72_410_002,
   'outbox-drain': 72_410_003,
-  // issue 9: one reminder run at a time (staff clicks, other instances, the automatic reminder)
+  // one reminder run at a time (staff clicks, other instances, the automatic reminder)
   reminders: 72_410_004,
 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * The access matrix (issue 7): every /api route the app serves, called as anonymous, facilitator A,
+ * The access matrix: every /api route the app serves, called as anonymous, facilitator A,
  * facilitator B (aiming at A's resources) and staff. Each call must get the status DESIGN.md section 6
  * and the API contract give it, and a refused call must leave every table exactly as it was.
  *
@@ -42,7 +42,7 @@ interface Fixture {
   noteId: number;
   /** the saved SharePoint settings, as a settings body (secrets blank: keep the stored ones) */
   settings: Record<string, string>;
-  /** issue 10: the token of A's calendar feed (turned on in setup) */
+  /** the token of A's calendar feed (turned on in setup) */
   feedToken: string;
 }
 
@@ -332,7 +332,7 @@ const TABLE: Record<string, Variant[]> = {
   ),
   'GET /api/admin/scheduler/status': one(() => ({}), staffOnly(200)),
   'POST /api/staff/facilitators/import': one(() => ({}), staffOnly(200)),
-  // --- issue 9: patterns, who is free, completeness ---
+  // --- patterns, who is free, completeness ---
   // every 2 weeks on Mondays and Wednesdays of March 2026 (A's booked day, Wed 4 March, is skipped)
   'POST /api/availability/pattern/preview': one(
     (f) => ({
@@ -379,8 +379,8 @@ const TABLE: Record<string, Variant[]> = {
       expect: staffOnly(400),
     },
   ],
-  // --- end issue 9: patterns, who is free, completeness ---
-  // --- issue 9: reminders ---
+  // --- end patterns, who is free, completeness ---
+  // --- reminders ---
   'GET /api/staff/completeness': [
     { name: 'a month', call: () => ({ query: { month: '2026-03' } }), expect: staffOnly(200) },
     {
@@ -432,8 +432,8 @@ const TABLE: Record<string, Variant[]> = {
   ],
   // email is not set up in this suite: a send is refused (409) before anything is tried
   'POST /api/staff/reminders/send': one(() => ({ payload: { month: '2026-03' } }), staffOnly(409)),
-  // --- end issue 9: reminders ---
-  // --- issue 10: calendar feed, exports ---
+  // --- end reminders ---
+  // --- calendar feed, exports ---
   // Managing a feed acts on the caller's own feed only (no user id is taken); A's is on, B's and staff's off.
   'GET /api/calendar-feed': one(() => ({}), signedIn(200)),
   'POST /api/calendar-feed': one(
@@ -479,7 +479,7 @@ const TABLE: Record<string, Variant[]> = {
     (f) => ({ query: { ...range(f), userId: String(f.a.id) } }),
     onlyA(200),
   ),
-  // --- end issue 10: calendar feed, exports ---
+  // --- end calendar feed, exports ---
   // --- Sign in with Microsoft (configured against a test identity provider in this suite) ---
   'GET /api/auth/microsoft': one(() => ({}), everyone(200)),
   // leaving for Microsoft stores the sign-in under way (undone by the baseline restore)
@@ -541,7 +541,7 @@ const TABLE: Record<string, Variant[]> = {
   ],
   // --- end Sign in with Microsoft ---
 
-  // --- issue 10: history ---
+  // --- history ---
   'GET /api/staff/history': [
     {
       name: "A's free day",
@@ -576,7 +576,7 @@ const TABLE: Record<string, Variant[]> = {
       expect: signedIn(400),
     },
   ],
-  // --- end issue 10: history ---
+  // --- end history ---
 };
 
 /** Paths no route serves: the guard of their prefix answers first, so probing reveals nothing. */
@@ -771,7 +771,7 @@ beforeAll(async () => {
   expect(note.statusCode).toBe(201);
 
   const { clientSecret: _secret, ...settings } = portalSettingsFor(s.portal, s.emu.control.credentials);
-  // issue 10: A's calendar feed is on
+  // A's calendar feed is on
   const feed = await t.app.inject({
     method: 'POST',
     url: '/api/calendar-feed',

@@ -1,5 +1,5 @@
 /**
- * Hostile-input fuzzing of every /api route (issue 7).
+ * Hostile-input fuzzing of every /api route.
  *
  * The routes come from `buildApp().routes`, so a new route is fuzzed as soon as it exists, and a route
  * without an entry in VALID below fails the suite (the fuzzer needs one accepted request per route to
@@ -148,7 +148,7 @@ const emulatorSettings = () => ({
   password: '',
 });
 
-// issue 9 (reminders): reminders fuzzed here go to this local SMTP server and nowhere else. Fuzzed
+// reminders fuzzed here go to this local SMTP server and nowhere else. Fuzzed
 // saves may point the settings anywhere; restoreFixtures(true), run before every route, puts them back.
 const fuzzSmtp = await startTestSmtpServer();
 const fuzzMailSettings = () => ({
@@ -360,7 +360,7 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'POST /api/sharepoint/columns': () => ({ body: emulatorSettings() }),
   'GET /api/admin/scheduler/status': () => ({}),
   'POST /api/staff/facilitators/import': () => ({}),
-  // --- issue 9: patterns, who is free, completeness ---
+  // --- patterns, who is free, completeness ---
   'POST /api/availability/pattern/preview': (caller) => ({
     body: {
       userId: callerAccount(caller).id,
@@ -390,8 +390,8 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'GET /api/staff/free': () => ({
     query: { date: bookedDay, from: '09:00', to: '12:00', areas: 'North,South', include: 'all' },
   }),
-  // --- end issue 9: patterns, who is free, completeness ---
-  // --- issue 9: reminders ---
+  // --- end patterns, who is free, completeness ---
+  // --- reminders ---
   'GET /api/staff/completeness': () => ({ query: { month: freeDay.slice(0, 7), area: 'North' } }),
   'GET /api/staff/reminders/settings': () => ({}),
   'PUT /api/staff/reminders/settings': () => ({
@@ -401,8 +401,8 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'POST /api/staff/reminders/send': () => ({
     body: { month: freeDay.slice(0, 7), userIds: [facilitator.id] },
   }),
-  // --- end issue 9: reminders ---
-  // --- issue 10: calendar feed, exports ---
+  // --- end reminders ---
+  // --- calendar feed, exports ---
   'GET /api/calendar-feed': () => ({}),
   'POST /api/calendar-feed': () => ({}),
   'POST /api/calendar-feed/rotate': () => ({}),
@@ -426,15 +426,15 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
     query: { ...range(), format: 'xlsx', area: 'North', exclude: String(loginTarget.id) },
   }),
   'GET /api/availability/export': (caller) => ({ query: { ...range(), userId: ownId(caller) } }),
-  // --- end issue 10: calendar feed, exports ---
-  // --- issue 10: history ---
+  // --- end calendar feed, exports ---
+  // --- history ---
   'GET /api/staff/history': () => ({ query: { userId: String(facilitator.id), date: freeDay, limit: '20' } }),
   'GET /api/staff/users/:id/history': () => ({
     params: { id: String(facilitator.id) },
     query: { limit: '20', before: '1000000' },
   }),
   'GET /api/history': (caller) => ({ query: { ...range(), userId: ownId(caller), limit: '20' } }),
-  // --- end issue 10: history ---
+  // --- end history ---
   // --- Sign in with Microsoft ---
   'GET /api/auth/microsoft': () => ({}),
   'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43) } }),
@@ -1127,9 +1127,9 @@ const DATA_TABLES = [
   'staff_notes',
   'sharepoint_settings',
   'sync_outbox',
-  // a refused request must not leave a history row either (issue 10)
+  // a refused request must not leave a history row either
   'change_history',
-  // issue 9: email settings and the record of reminders sent
+  // email settings and the record of reminders sent
   'reminder_settings',
   'reminder_sends',
   // Sign in with Microsoft: linked identities and the staff password switch

@@ -1,5 +1,5 @@
 /**
- * Issue 8, on the statements the routes really send (captured through the database's query hook):
+ * on the statements the routes really send (captured through the database's query hook):
  *  - every range read is served by an index: EXPLAIN of each statement that reads a big table shows
  *    no sequential scan of it, with a year of rows for 300 facilitators, analysed;
  *  - no route sends more statements as the organisation grows (no N+1): the count for each route is
@@ -78,7 +78,7 @@ function reads(month: string) {
     { url: `/api/staff/bookings?from=${month}&to=${monthEnd}`, as: 'staff' },
     { url: `/api/staff/notes?date=${month}&view=month`, as: 'staff' },
     { url: `/api/staff/notes?date=${weekStart}&view=week`, as: 'staff' },
-    // issues 9 and 10
+    // patterns, reminders, feeds and history
     { url: `/api/staff/free?date=${weekStart}`, as: 'staff' },
     { url: `/api/staff/completeness?month=${month.slice(0, 7)}`, as: 'staff' },
     { url: `/api/staff/export?format=csv&from=${month}&to=${monthEnd}`, as: 'staff' },

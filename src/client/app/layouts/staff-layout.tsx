@@ -15,7 +15,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 /**
  * The staff shell: brand, theme and a Logout button that ends the session server-side. With `onLogout`
  * the button calls it (the dashboard posts /api/logout); without, it links to /api/auth/logout.
- * Tooltips are provided here rather than app-wide: only signed-in pages have any (issue 8).
+ * Tooltips are provided here rather than app-wide: only signed-in pages have any.
  */
 export function StaffLayout(props: Parameters<typeof StaffLayoutFrame>[0]) {
   return (

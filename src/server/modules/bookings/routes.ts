@@ -42,7 +42,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // ---------------------------------------------------------------------------------------------
     // Staff booking routes (GET /api/staff/bookings, POST /api/staff/bookings/refresh) go below.
 
-    // --- staff dashboard (issue 4): every facilitator's bookings, linked or not ---
+    // --- staff dashboard: every facilitator's bookings, linked or not ---
     app.get(
       '/api/staff/bookings',
       {
@@ -63,7 +63,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
     // --- end staff dashboard block ---
 
-    // --- SharePoint connector (issue 6): refresh bookings now, or join the refresh in progress ---
+    // --- SharePoint connector: refresh bookings now, or join the refresh in progress ---
     app.post(
       '/api/staff/bookings/refresh',
       {

@@ -2,7 +2,7 @@ import type { LoginBody, StaffLoginBody } from '@shared/schemas/auth';
 
 /**
  * The two login forms check their fields here rather than with the shared zod schemas: zod's object
- * parsers would be most of the login page's JavaScript (issue 8, under 100 KB). The server still
+ * parsers would be most of the login page's JavaScript (under 100 KB). The server still
  * parses every body with `loginBody` / `staffLoginBody`; login-fields.test.ts keeps these checks and
  * their messages in step with those schemas.
  */

@@ -36,7 +36,7 @@ const EARLY_READ_MAX_AGE_MS = 10_000;
 
 /**
  * Starts reading the month the calendar opens on as the page loads, alongside /api/user and the
- * calendar's code rather than after both (issue 8: no request waterfalls). Both endpoints read the
+ * calendar's code rather than after both (no request waterfalls). Both endpoints read the
  * session's own user, so the user's id is not needed yet.
  */
 export function prefetchFirstMonth(): void {
