@@ -6,7 +6,7 @@
  * The figures are printed; they are not asserted (two shared cores make them noisy).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { DEFAULT_BUDGETS } from '../src/server/http/request-limits';
+import { DEFAULT_BUDGETS } from '../src/server/http/budgets';
 import { failures, formatReport, type LoadOptions, type LoadReport, runLoad } from './load';
 
 const SHORT: Omit<LoadOptions, 'db'> = {

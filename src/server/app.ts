@@ -181,7 +181,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Sessions and the login throttle keep time by the app's clock, so expiry and pauses follow `now`.
     sessions: createSessionStore(database.db, appSecret, now),
     loginThrottle: createLoginThrottle(database.db, { ...DEFAULT_THROTTLE, ...options.loginThrottle }, now),
-    limits: createRequestLimits(database.db, options.requestLimits, now),
+    limits: createRequestLimits(database.db, { ...config.REQUEST_BUDGETS, ...options.requestLimits }, now),
     log: app.log,
     lists: createListCache(database.db, options.listCacheBytes),
     now,

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { parseBudgetOverrides } from './http/budgets';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' })
@@ -144,6 +145,18 @@ const env = z.object({
         return z.NEVER;
       }
       return parsed;
+    }),
+  /** larger or smaller request budgets than the defaults, as `name=max` pairs */
+  REQUEST_BUDGETS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const parsed = parseBudgetOverrides(text);
+      if ('error' in parsed && typeof parsed.error === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed as Exclude<typeof parsed, { error: string }>;
     }),
   /** the portal's public address: links in emails, and the origin browsers must send */
   PUBLIC_URL: publicUrl.optional(),

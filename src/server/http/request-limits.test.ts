@@ -6,8 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../app';
+import { loadConfig } from '../config';
 import { createTestApp, type TestApp } from '../test/harness';
-import type { Budgets } from './request-limits';
+import { type Budgets, DEFAULT_BUDGETS } from './request-limits';
 
 const MINUTE = 60_000;
 let clock = Date.parse('2026-05-04T09:00:00Z');
@@ -173,5 +174,36 @@ describe('request budgets', () => {
     await t.app.inject({ url: exportUrl, headers: { cookie: staffCookie } });
     await t.ctx.limits.sweep();
     expect(await count()).toBe(1);
+  });
+});
+
+describe('REQUEST_BUDGETS', () => {
+  it('sets the maximum of the budgets it names from the environment, keeping their windows', async () => {
+    const { REQUEST_BUDGETS } = loadConfig({ REQUEST_BUDGETS: 'dayWrites=20000, export=7' });
+    expect(REQUEST_BUDGETS).toEqual({
+      dayWrites: { ...DEFAULT_BUDGETS.dayWrites, max: 20000 },
+      export: { ...DEFAULT_BUDGETS.export, max: 7 },
+    });
+    const app = await buildApp(
+      { ...t.config, REQUEST_BUDGETS },
+      { database: t.ctx.database, scheduler: false, now },
+    );
+    try {
+      expect(app.ctx.limits.budgets.dayWrites.max).toBe(20000);
+      expect(app.ctx.limits.budgets.staffExport).toEqual(DEFAULT_BUDGETS.staffExport);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it.each([
+    ['dayWrites', 'is not name=number'],
+    ['dayWrites=-5', 'is not name=number'],
+    ['dayWrites=1e6', 'is not name=number'],
+    ['everything=5', 'is not a budget'],
+    ['__proto__=5', 'is not name=number'],
+    ['constructor=5', 'is not a budget'],
+  ])('refuses %s at start', (value, message) => {
+    expect(() => loadConfig({ REQUEST_BUDGETS: value })).toThrow(message);
   });
 });

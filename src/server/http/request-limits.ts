@@ -8,41 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 
-/**
- * Request budgets: how many requests (or, for `dayWrites`, how many availability days) one caller may
- * spend in a fixed window. Counters live in PostgreSQL so every instance on the database spends from
- * the same budget. Each route names its budget in its config, next to `access`; a state-changing
- * route that names none spends from `write`.
- */
-export interface Budget {
-  max: number;
-  windowMs: number;
-  /** whose budget: the signed-in user's (the address when nobody is signed in), or the address's */
-  per: 'user' | 'address';
-}
+import { type Budget, type BudgetName, type Budgets, DEFAULT_BUDGETS } from './budgets';
 
-export const DEFAULT_BUDGETS = {
-  /** every state-changing request without a budget of its own */
-  write: { max: 1200, windowMs: 60_000, per: 'user' },
-  /** availability days written by bulk updates and patterns (an 800-day bulk update spends 800) */
-  dayWrites: { max: 4000, windowMs: 10 * 60_000, per: 'user' },
-  availabilityBulk: { max: 300, windowMs: 60_000, per: 'user' },
-  pattern: { max: 300, windowMs: 60_000, per: 'user' },
-  syncAll: { max: 10, windowMs: 60_000, per: 'user' },
-  export: { max: 120, windowMs: 60_000, per: 'user' },
-  staffExport: { max: 120, windowMs: 60_000, per: 'user' },
-  remindersSend: { max: 10, windowMs: 10 * 60_000, per: 'user' },
-  bookingsRefresh: { max: 20, windowMs: 60_000, per: 'user' },
-  testConnection: { max: 20, windowMs: 60_000, per: 'user' },
-  /** sign-in requests of any outcome (failures have their own stricter limits, auth/throttle.ts) */
-  login: { max: 300, windowMs: 60_000, per: 'address' },
-  register: { max: 10, windowMs: 60 * 60_000, per: 'address' },
-  /** calendar applications poll; many people behind one office address share this */
-  calendarFeed: { max: 600, windowMs: 60_000, per: 'address' },
-} satisfies Record<string, Budget>;
-
-export type BudgetName = keyof typeof DEFAULT_BUDGETS;
-export type Budgets = Record<BudgetName, Budget>;
+export { type Budget, type BudgetName, type Budgets, DEFAULT_BUDGETS } from './budgets';
 
 /** Route config for a budget: `config: { access: 'user', rateLimit: ctx.limits.rateLimit('export') }`. */
 export type RouteRateLimit = RateLimitOptions & { budget: BudgetName };

@@ -1,0 +1,58 @@
+/*
+ * Kept apart from the limiter so configuration can name budgets without loading the database layer.
+ */
+
+/**
+ * Request budgets: how many requests (or, for `dayWrites`, how many availability days) one caller may
+ * spend in a fixed window. Counters live in PostgreSQL so every instance on the database spends from
+ * the same budget. Each route names its budget in its config, next to `access`; a state-changing
+ * route that names none spends from `write`.
+ */
+export interface Budget {
+  max: number;
+  windowMs: number;
+  /** whose budget: the signed-in user's (the address when nobody is signed in), or the address's */
+  per: 'user' | 'address';
+}
+
+export const DEFAULT_BUDGETS = {
+  /** every state-changing request without a budget of its own */
+  write: { max: 1200, windowMs: 60_000, per: 'user' },
+  /** availability days written by bulk updates and patterns (an 800-day bulk update spends 800) */
+  dayWrites: { max: 4000, windowMs: 10 * 60_000, per: 'user' },
+  availabilityBulk: { max: 300, windowMs: 60_000, per: 'user' },
+  pattern: { max: 300, windowMs: 60_000, per: 'user' },
+  syncAll: { max: 10, windowMs: 60_000, per: 'user' },
+  export: { max: 120, windowMs: 60_000, per: 'user' },
+  staffExport: { max: 120, windowMs: 60_000, per: 'user' },
+  remindersSend: { max: 10, windowMs: 10 * 60_000, per: 'user' },
+  bookingsRefresh: { max: 20, windowMs: 60_000, per: 'user' },
+  testConnection: { max: 20, windowMs: 60_000, per: 'user' },
+  /** sign-in requests of any outcome (failures have their own stricter limits, auth/throttle.ts) */
+  login: { max: 300, windowMs: 60_000, per: 'address' },
+  register: { max: 10, windowMs: 60 * 60_000, per: 'address' },
+  /** calendar applications poll; many people behind one office address share this */
+  calendarFeed: { max: 600, windowMs: 60_000, per: 'address' },
+} satisfies Record<string, Budget>;
+
+export type BudgetName = keyof typeof DEFAULT_BUDGETS;
+export type Budgets = Record<BudgetName, Budget>;
+
+/**
+ * `REQUEST_BUDGETS`: a comma list of `name=max` that replaces the default maximum of those budgets
+ * (their windows stay), e.g. `dayWrites=20000,export=500` for an organisation that imports in bulk.
+ */
+export function parseBudgetOverrides(text: string): Partial<Budgets> | { error: string } {
+  const overrides: Partial<Budgets> = {};
+  for (const entry of text.split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    const match = /^([A-Za-z]+)\s*=\s*(\d{1,9})$/.exec(entry);
+    if (!match) return { error: `"${entry}" is not name=number (such as dayWrites=20000)` };
+    const [, name, max] = match as unknown as [string, string, string];
+    if (!Object.hasOwn(DEFAULT_BUDGETS, name))
+      return { error: `"${name}" is not a budget (one of ${Object.keys(DEFAULT_BUDGETS).join(', ')})` };
+    const budget = DEFAULT_BUDGETS[name as BudgetName];
+    overrides[name as BudgetName] = { ...budget, max: Number(max) };
+  }
+  return overrides;
+}
