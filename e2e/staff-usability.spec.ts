@@ -420,6 +420,9 @@ test.describe('the staff grid', () => {
       await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
       await expect(cell(page, ida, '2026-12-02')).toContainText('Booked');
       await expect(cell(page, ida, '2026-12-01')).toHaveAttribute('data-note', 'urgent');
+      // December's first day says so; November's days are numbers only
+      await expect(page.locator('[data-testid="day-header"][data-date="2026-12-01"]')).toHaveText('Tue1 Dec');
+      await expect(page.locator('[data-testid="day-header"][data-date="2026-11-30"]')).toHaveText('Mon30');
       // the thick divider between the weeks
       expect(
         await page

@@ -31,6 +31,7 @@ import {
   gridFacilitators,
   indexGridData,
   lastUpdatedText,
+  monthShort,
   NARROW_DAY_COLUMN_WIDTH,
   NARROW_FIRST_COLUMN_WIDTH,
   NOTE_ICON_CLASS,
@@ -263,8 +264,11 @@ function GridTable({
             >
               Facilitator
             </th>
-            {days.map((day) => {
+            {days.map((day, position) => {
               const { weekday, day: dayNumber } = columnLabel(day);
+              // where a week or two weeks run into the next month, its first day says which
+              const newMonth =
+                view !== 'month' && position > 0 && day.slice(0, 7) !== days[position - 1]!.slice(0, 7);
               return (
                 <th
                   key={day}
@@ -280,7 +284,10 @@ function GridTable({
                   aria-current={day === today ? 'date' : undefined}
                 >
                   <span>{weekday}</span>
-                  <span className="font-semibold text-sm">{dayNumber}</span>
+                  <span className="font-semibold text-sm">
+                    {dayNumber}
+                    {newMonth ? ` ${monthShort(day)}` : null}
+                  </span>
                 </th>
               );
             })}

@@ -127,6 +127,11 @@ export function lastUpdatedText(user: PublicUser, latestAvailabilityDate: string
   return value ? `Last updated: ${formatDay(value)}` : 'No availability set';
 }
 
+/** "Dec" for a column header where a new month begins. */
+export function monthShort(date: DateString): string {
+  return short(MONTH_NAMES[parseDateString(date).month - 1]);
+}
+
 /** "Mon 2" for a column header. */
 export function columnLabel(date: DateString): { weekday: string; day: number } {
   return { weekday: short(WEEKDAY_NAMES[dayOfWeek(date)]), day: parseDateString(date).day };
