@@ -12,6 +12,11 @@ export const STAFF_BOOKINGS_KEY = '/api/staff/bookings';
 export const SCHEDULER_STATUS_KEY = '/api/admin/scheduler/status';
 /** Spec section 4: the scheduler status is polled every 30 seconds. */
 export const SCHEDULER_POLL_MS = 30_000;
+/**
+ * While a refresh this page asked for runs, the status (which carries the refresh's stage) is read
+ * this often, so the progress bar moves when the server's work does.
+ */
+export const REFRESH_STAGE_POLL_MS = 500;
 
 const rangeQuery = (range: DateRange) =>
   `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
@@ -52,6 +57,11 @@ export function useStaffBookings(range: DateRange) {
 
 export function useSchedulerStatus() {
   return useQuery({ ...schedulerStatusQuery(), refetchInterval: SCHEDULER_POLL_MS });
+}
+
+/** The same status, read every REFRESH_STAGE_POLL_MS while `running` (and not at all otherwise). */
+export function useRefreshStatus(running: boolean) {
+  return useQuery({ ...schedulerStatusQuery(), refetchInterval: running ? REFRESH_STAGE_POLL_MS : false });
 }
 
 /** Pulls bookings from SharePoint now; on success every loaded bookings range is fetched again. */
