@@ -12,7 +12,7 @@ export const notesKeys = {
 } as const;
 
 /**
- * Notes of the staff view (Monday-Friday week or month) containing `date`, as query options shared
+ * Notes of the staff view (Monday-Friday week, two weeks or month) containing `date`, as query options shared
  * by the hook and the app's prefetch at load.
  */
 export const staffNotesQuery = (view: StaffView, date: string) =>
