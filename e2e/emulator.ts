@@ -93,9 +93,11 @@ export interface FaultRule {
   path?: string;
   times?: number | 'always';
   action:
-    | { type: 'status'; status: number; retryAfter?: number }
+    | { type: 'status'; status: number; retryAfter?: number; code?: string; message?: string }
     | { type: 'delay'; ms: number }
-    | { type: 'destroy' };
+    | { type: 'destroy' }
+    /** the call waits until the rule is removed (the function addFault returns), then is answered */
+    | { type: 'hold' };
 }
 
 /** Adds a failure rule; the returned function removes exactly that rule again. */
@@ -108,6 +110,14 @@ export async function addFault(rule: FaultRule): Promise<() => Promise<void>> {
 
 /** The delta call of a bookings refresh (the outbox and the connection test never use it). */
 export const BOOKINGS_DELTA = '*/items/delta';
+
+/** The path (a fault rule's glob) of reading one list's items, e.g. the Schools list a refresh reads. */
+export async function listItemsPath(list: string): Promise<string> {
+  const site = await portalSite();
+  const found = site.lists.find((l) => l.displayName === list);
+  if (!found) throw new Error(`the emulator site has no list ${list}`);
+  return `*/lists/${found.id}/items`;
+}
 
 const LOCK_DIR = join(tmpdir(), `afp-e2e-${E2E_EMULATOR_PORT}-sharepoint.lock`);
 const STALE_LOCK_MS = 180_000;

@@ -1,7 +1,14 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { monthGridRange, monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { bookingFields, hostToday } from './calendar-fixtures';
-import { addFault, addSharePointItem, BOOKINGS_DELTA, sharePointItems, withSharePointLock } from './emulator';
+import {
+  addFault,
+  addSharePointItem,
+  BOOKINGS_DELTA,
+  listItemsPath,
+  sharePointItems,
+  withSharePointLock,
+} from './emulator';
 import {
   expect as baseExpect,
   checkScreen,
@@ -65,6 +72,16 @@ const gridCell = (page: Page, id: number, date: string) =>
 
 const calendarCell = (page: Page, date: string) => page.locator(`td[data-date="${date}"]`);
 
+/** The page's next read of the scheduler status that finds the refresh at `stage`. */
+function serverStageRead(page: Page, stage: 'connecting' | 'processing') {
+  return page.waitForResponse(
+    async (response) =>
+      response.url().endsWith('/api/admin/scheduler/status') &&
+      response.ok() &&
+      ((await response.json()) as { refreshStage: string | null }).refreshStage === stage,
+  );
+}
+
 async function openCalendar(page: Page) {
   await page.goto('/');
   await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible();
@@ -97,22 +114,44 @@ test.describe('SharePoint through the emulator', () => {
           title,
           startTime: '10:00',
           endTime: '12:00',
-          schoolName: 'Meadow Lane Primary',
+          // no school name: the refresh looks the school up in the Schools list
+          schoolId: 'E2E-SCHOOL-1',
           location: 'Art room',
         }),
       );
-      // SharePoint answers the change feed slowly this time, so every progress state can be seen
-      const removeDelay = await addFault({
-        path: BOOKINGS_DELTA,
+      // SharePoint holds its answers this time, so each stage lasts as long as the test looks at it:
+      // first the change feed, then the Schools list the new booking's school is looked up in
+      const releaseFeed = await addFault({ path: BOOKINGS_DELTA, times: 1, action: { type: 'hold' } });
+      const releaseSchools = await addFault({
+        method: 'GET',
+        path: await listItemsPath('Schools'),
         times: 1,
-        action: { type: 'delay', ms: 1500 },
+        action: { type: 'hold' },
       });
       try {
         await recordRefreshStates(page);
+        const connecting = serverStageRead(page, 'connecting');
         const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
         await page.getByRole('button', { name: 'Refresh Bookings' }).click();
         await expect(page.getByRole('button', { name: 'Refreshing...' })).toBeDisabled();
+        // the page has read the server's stage while SharePoint holds the change feed
+        await connecting;
+        await expect(page.getByTestId('refresh-message')).toHaveText('Connecting to SharePoint...');
+        await expect(page.getByTestId('refresh-progress')).toHaveAttribute('data-value', '25');
+        // and reads it again: a page that moved on by a timer of its own would be at "Processing" by now
+        await serverStageRead(page, 'connecting');
+        await expect(page.getByTestId('refresh-message')).toHaveText('Connecting to SharePoint...');
+
+        // SharePoint sends the changes; the server works through them (the school look-up is held)
+        const processing = serverStageRead(page, 'processing');
+        await releaseFeed();
+        await processing;
         await expect(page.getByTestId('refresh-message')).toHaveText('Processing booking data...');
+        await expect(page.getByTestId('refresh-progress')).toHaveAttribute('data-value', '75');
+        await expect(page.getByTestId('scheduler-status')).toHaveAttribute('data-state', 'updating');
+        await checkScreen(page, testInfo, 'staff-refresh-processing');
+
+        await releaseSchools();
         const response = await refreshed;
         expect(response.status(), await response.text()).toBe(200);
         expect(await response.json()).toMatchObject({ added: 1, removed: 0 });
@@ -125,7 +164,8 @@ test.describe('SharePoint through the emulator', () => {
           'cleared',
         ]);
       } finally {
-        await removeDelay();
+        await releaseFeed();
+        await releaseSchools();
       }
     });
 
@@ -151,6 +191,55 @@ test.describe('SharePoint through the emulator', () => {
     await expect(toast).toContainText(BOOKED_MESSAGE);
     await expect(page.getByRole('dialog', { name: 'Update Availability' })).toHaveCount(0);
     await checkScreen(page, testInfo, 'sharepoint-booking-locked');
+  });
+
+  test('a refresh SharePoint refuses says why, as the server recorded it, with the way to the settings', async ({
+    page,
+  }, testInfo) => {
+    await loginAsStaff(page);
+    await page.goto('/staff');
+    await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    const reason = `The app may not read this list (${testInfo.project.name} ${Date.now()})`;
+
+    await withSharePointLock(async () => {
+      const refuse = await addFault({
+        path: BOOKINGS_DELTA,
+        times: 'always',
+        action: { type: 'status', status: 403, code: 'accessDenied', message: reason },
+      });
+      try {
+        await recordRefreshStates(page);
+        const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
+        await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+        expect((await refreshed).status()).toBe(503);
+      } finally {
+        await refuse();
+      }
+    });
+
+    // the reason the server recorded, in a toast that stays, with the way to the settings
+    const status = (await (await page.request.get('/api/admin/scheduler/status')).json()) as {
+      lastRefreshError: string | null;
+    };
+    expect(status.lastRefreshError).toContain(reason);
+    const toast = toastLocator(page);
+    await expect(toast).toContainText('Error occurred during refresh');
+    await expect(toast.getByTestId('refresh-error-reason')).toHaveText(status.lastRefreshError!);
+    // the line under the buttons showed the error and cleared after its 2 s (recorded as it happened);
+    // the toast with the reason does not go with it
+    await expect(page.getByTestId('refresh-message')).toHaveCount(0);
+    expect(await refreshStates(page)).toEqual([
+      'Connecting to SharePoint...@25',
+      'Error occurred during refresh@50',
+      'cleared',
+    ]);
+    await expect(toast).toContainText(reason);
+    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+    await checkScreen(page, testInfo, 'staff-refresh-failed');
+
+    await toast.getByRole('link', { name: 'Check the SharePoint settings' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
   });
 
   test(

@@ -345,6 +345,114 @@ test.describe('the staff grid', () => {
       await scene.cleanup();
     }
   });
+
+  test('this week and next side by side across a month end: 23 November to 4 December, December loaded too', async ({
+    page,
+  }, testInfo) => {
+    await useBriefViewport(page, testInfo.project.name);
+    // a Monday whose two weeks cross into December, whatever day the suite runs on
+    await page.clock.setFixedTime(new Date('2026-11-23T12:00:00'));
+    const twoWeeks = [
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-30',
+      '2026-12-01',
+      '2026-12-02',
+      '2026-12-03',
+      '2026-12-04',
+    ];
+    const scene = await makeArea(testInfo);
+    try {
+      const ida = await scene.person('Ida');
+      for (const [date, status] of [
+        ['2026-11-27', 'limited'],
+        ['2026-12-03', 'available'],
+      ] as const) {
+        const res = await scene.api.post('/api/staff/availability', {
+          data: { userId: ida.id, date, status, startTime: '09:00', endTime: '15:00', notes: '' },
+        });
+        expect(res.status(), await res.text()).toBe(200);
+      }
+      await scene.api.post('/api/staff/notes', {
+        data: { facilitatorId: ida.id, date: '2026-12-01', note: 'Ask about December', priority: 'urgent' },
+      });
+      await serveBookings(page, [booking(990_000 + sequence, ida.id, '2026-12-02', '09:00', '12:00')]);
+      await openDashboard(page, scene.area);
+
+      // the month opens on November with today's column in view beside the names
+      await expect(page.getByTestId('grid-label')).toHaveText('November 2026');
+      const scroll = page.getByTestId('grid-scroll');
+      const inView = () =>
+        scroll.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
+          return [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')]
+            .filter((th) => {
+              const r = th.getBoundingClientRect();
+              return r.left >= names.right - 1 && r.right <= box.right + 1;
+            })
+            .map((th) => th.dataset.date);
+        });
+      await expect.poll(inView).toContain('2026-11-23');
+
+      // two weeks: one request each for availability and bookings, across the month end
+      const requested = (path: string) =>
+        page.waitForRequest((r) => r.url().includes(`${path}?from=2026-11-23&to=2026-12-04`));
+      const availabilityAsked = requested('/api/staff/availabilities');
+      const bookingsAsked = requested('/api/staff/bookings');
+      await page.getByRole('button', { name: '2 weeks', exact: true }).click();
+      await Promise.all([availabilityAsked, bookingsAsked]);
+      await expect(page.getByRole('button', { name: '2 weeks', exact: true })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      await expect(page.getByTestId('grid-label')).toHaveText('23 Nov – 4 Dec 2026');
+      await expect(page.getByTestId('day-header')).toHaveCount(10);
+      expect(
+        await page
+          .getByTestId('day-header')
+          .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-date'))),
+      ).toEqual(twoWeeks);
+      await expect(cell(page, ida, '2026-11-27')).toHaveAttribute('data-tone', 'limited');
+      await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
+      await expect(cell(page, ida, '2026-12-02')).toContainText('Booked');
+      await expect(cell(page, ida, '2026-12-01')).toHaveAttribute('data-note', 'urgent');
+      // December's first day says so; November's days are numbers only
+      await expect(page.locator('[data-testid="day-header"][data-date="2026-12-01"]')).toHaveText('Tue1 Dec');
+      await expect(page.locator('[data-testid="day-header"][data-date="2026-11-30"]')).toHaveText('Mon30');
+      // the thick divider between the weeks
+      expect(
+        await page
+          .locator('[data-testid="day-header"][data-date="2026-11-30"]')
+          .evaluate((el) => getComputedStyle(el).borderLeftWidth),
+      ).toBe('3px');
+
+      // a desktop shows both weeks at once; a phone shows this week and scrolls to the next
+      const phone = testInfo.project.name === 'phone';
+      const columnWidth = await page
+        .getByTestId('day-header')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().width);
+      if (phone) expect(columnWidth).toBe(46);
+      else expect(columnWidth).toBeGreaterThanOrEqual(80);
+      const shown = await inView();
+      for (const day of phone ? twoWeeks.slice(0, 5) : twoWeeks)
+        expect(shown, `${day} visible`).toContain(day);
+      await checkScreen(page, testInfo, 'staff-grid-two-weeks');
+
+      // next moves on two weeks, Today comes back to this week and next
+      await page.getByRole('button', { name: 'Next 2 weeks' }).click();
+      await expect(page.getByTestId('grid-label')).toHaveText('7 Dec – 18 Dec 2026');
+      await page.getByRole('button', { name: 'Today', exact: true }).click();
+      await expect(page.getByTestId('grid-label')).toHaveText('23 Nov – 4 Dec 2026');
+      await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
+    } finally {
+      await scene.cleanup();
+    }
+  });
 });
 
 test.describe('a signed-out or expired staff session', () => {

@@ -88,7 +88,7 @@ const instantIn = (minYear: number, maxYear: number) =>
     max: new Date(`${maxYear}-12-31T23:59:59Z`),
     noInvalidDate: true,
   });
-const view = fc.constantFrom<StaffView>('week', 'month');
+const view = fc.constantFrom<StaffView>('week', 'fortnight', 'month');
 
 describe('isDateString and parsing', () => {
   it.each(['2026-03-29', '2024-02-29', '2000-02-29', '0001-01-01', '9999-12-31'])('accepts %s', (value) => {
@@ -447,6 +447,25 @@ describe('staff grid views', () => {
     expect(staffViewRange('week', '2026-04-01')).toEqual({ from: '2026-03-30', to: '2026-04-03' });
     expect(staffViewRange('month', '2026-08-20')).toEqual({ from: '2026-08-03', to: '2026-08-31' });
     expect(staffViewRange('month', '2026-02-20')).toEqual({ from: '2026-02-02', to: '2026-02-27' });
+  });
+
+  it('shows this week and next in fortnight view, across a month end and a year end', () => {
+    expect(staffViewDays('fortnight', '2026-11-25')).toEqual([
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-30',
+      '2026-12-01',
+      '2026-12-02',
+      '2026-12-03',
+      '2026-12-04',
+    ]);
+    // a Sunday belongs to the week before it
+    expect(staffViewRange('fortnight', '2026-12-27')).toEqual({ from: '2026-12-21', to: '2027-01-01' });
+    expect(navigateStaffView('fortnight', '2026-11-25', 'next', '2026-01-01')).toBe('2026-12-07');
+    expect(navigateStaffView('fortnight', '2026-12-07', 'previous', '2026-01-01')).toBe('2026-11-23');
   });
 
   it('requests exactly the days it shows', () => {

@@ -37,7 +37,9 @@ export interface CalendarCell {
 /** One row of the month grid: always 5 cells, Monday to Friday. */
 export type CalendarWeek = CalendarCell[];
 
-export type StaffView = 'week' | 'month';
+/** A Monday-to-Friday week, two of them from this week's Monday (across a month end too), or a month. */
+export const STAFF_VIEWS = ['week', 'fortnight', 'month'] as const;
+export type StaffView = (typeof STAFF_VIEWS)[number];
 export type NavigationAction = 'previous' | 'next' | 'today';
 
 export interface TimeChoice {
@@ -281,9 +283,14 @@ export function monthGridRange(date: DateString): DateRange {
   return { from: weeks[0]![0]!.date, to: weeks[weeks.length - 1]![DAYS_PER_GRID_WEEK - 1]!.date };
 }
 
-/** The staff grid's columns: week view is Monday to Friday of the week, month view every weekday of the month. */
+/**
+ * The staff grid's columns: week view is Monday to Friday of the week, fortnight view that week and the
+ * next (whichever months they fall in), month view every weekday of the month.
+ */
 export function staffViewDays(view: StaffView, date: DateString): DateString[] {
-  return view === 'week' ? weekDays(date) : monthWeekdays(date);
+  if (view === 'week') return weekDays(date);
+  if (view === 'fortnight') return [...weekDays(date), ...weekDays(addDays(startOfWeekMonday(date), 7))];
+  return monthWeekdays(date);
 }
 
 /** What the staff grid requests for a view: exactly the days it shows. */
@@ -311,6 +318,7 @@ export function navigateStaffView(
   }
   const step = action === 'next' ? 1 : -1;
   if (view === 'week') return addDays(startOfWeekMonday(date), 7 * step);
+  if (view === 'fortnight') return addDays(startOfWeekMonday(date), 14 * step);
   return firstWeekdayOfMonth(addMonths(startOfMonth(date), step));
 }
 

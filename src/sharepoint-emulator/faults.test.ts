@@ -180,6 +180,25 @@ describe('latency and the request log', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
 
+  it('holds a matching call until its rule is removed, then answers it normally', async () => {
+    const id = ctx.emu.control.addFault({ path: '*/columns', times: 1, action: { type: 'hold' } });
+    let settled = false;
+    const held = ctx.graph(`${ctx.listPath('bookings')}/columns`).then((res) => {
+      settled = true;
+      return res;
+    });
+    // the call has arrived and waits: the log has it, without an answer
+    await expect
+      .poll(() => ctx.emu.control.requests().filter((r) => r.path.endsWith('/columns')))
+      .toMatchObject([{ fault: 'hold' }]);
+    // a rule used up still holds; other calls pass
+    expect(ctx.emu.control.faults()).toEqual([]);
+    expect((await ctx.graph(`${ctx.listPath('bookings')}/columns`)).status).toBe(200);
+    expect(settled).toBe(false);
+    ctx.emu.control.removeFault(id);
+    expect((await held).status).toBe(200);
+  });
+
   it('logs method, path, status and headers of every call', async () => {
     ctx.emu.control.clearRequests();
     ctx.emu.control.failNext(1, 429, { path: '*/items' });

@@ -16,6 +16,12 @@ export type FaultAction =
   /** Answer normally, but only after this many milliseconds. */
   | { type: 'delay'; ms: number }
   /**
+   * Answer normally once the rule is removed (`DELETE /__emulator/faults/{id}`, a reset or the
+   * server closing): a test holds a call for exactly as long as it looks at what the portal does
+   * meanwhile, instead of guessing a delay.
+   */
+  | { type: 'hold' }
+  /**
    * Handle the request (a create is stored) and then lose the answer: `destroy` drops the
    * socket, `hang` never answers, `delay` answers after `delayMs`. This is what makes a
    * retried create dangerous.
@@ -92,21 +98,45 @@ export const DEFAULT_ERROR_CODES: Record<number, string> = {
 export class FaultEngine {
   private rules: ActiveFault[] = [];
   private nextId = 1;
+  /** The open holds of `hold` rules, by rule id, kept after the rule's last use until released. */
+  private holds = new Map<number, { released: Promise<void>; release: () => void }>();
+  private holdOf = new WeakMap<FaultAction, Promise<void>>();
   outage: OutageOptions | undefined;
   latency: LatencyOptions | undefined;
 
   add(rule: FaultRule): number {
     const id = this.nextId++;
     this.rules.push({ id, rule, skipped: 0, fired: 0 });
+    if (rule.action.type === 'hold') {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.holds.set(id, { released, release });
+      this.holdOf.set(rule.action, released);
+    }
     return id;
   }
 
+  /** Removes the rule and lets the calls it holds go on. */
   remove(id: number): void {
-    this.rules = this.rules.filter((r) => r.id !== id);
+    this.drop(id);
+    this.holds.get(id)?.release();
+    this.holds.delete(id);
   }
 
   clear(): void {
-    this.rules = [];
+    for (const { id } of this.rules) this.remove(id);
+    for (const id of [...this.holds.keys()]) this.remove(id);
+  }
+
+  /** Resolves when the `hold` rule this action came from is removed. */
+  released(action: FaultAction): Promise<void> {
+    return this.holdOf.get(action) ?? Promise.resolve();
+  }
+
+  private drop(id: number): void {
+    this.rules = this.rules.filter((r) => r.id !== id);
   }
 
   list(): ActiveFault[] {
@@ -133,7 +163,8 @@ export class FaultEngine {
       }
       active.fired++;
       const times = rule.times ?? 1;
-      if (times !== 'always' && active.fired >= times) this.remove(active.id);
+      // used up, but a hold it placed stays until the rule is removed by id
+      if (times !== 'always' && active.fired >= times) this.drop(active.id);
       return rule.action;
     }
     return undefined;

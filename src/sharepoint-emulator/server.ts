@@ -170,6 +170,8 @@ export class EmulatorServer {
     this.closed = true;
     await this.stopListening();
     this.dropConnections();
+    // held calls end with their dropped connections instead of waiting for ever
+    this.faults.clear();
   }
 
   private send(res: ServerResponse, reply: Reply): void {
@@ -293,6 +295,10 @@ export class EmulatorServer {
         case 'delay':
           entry.fault = 'delay';
           await sleep(action.ms);
+          break;
+        case 'hold':
+          entry.fault = 'hold';
+          await this.faults.released(action);
           break;
         case 'status':
           finish(

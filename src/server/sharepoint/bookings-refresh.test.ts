@@ -289,6 +289,42 @@ describe('POST /api/staff/bookings/refresh', () => {
     expect(after.lastRefreshError).toBe(failed.json().message);
   });
 
+  it('reports connecting until SharePoint has sent the changes, then processing while it works through them', async () => {
+    const status = async () =>
+      (
+        await s.t.app.inject({
+          method: 'GET',
+          url: '/api/admin/scheduler/status',
+          headers: { cookie: staff },
+        })
+      ).json() as { isUpdating: boolean; refreshStage: string | null };
+    // a new booking without its school's details: the refresh looks them up in the Schools list
+    s.emu.control.addItem(list(), {
+      Title: 'Stage test session',
+      FreelancerID: s.portal.facilitators[0]!.freelancerId,
+      SessionDate: '2026-06-10',
+      SchoolID: 'SCH001',
+      Status: 'Confirmed',
+    });
+    const holdDelta = s.emu.control.addFault({ path: '*/items/delta', action: { type: 'hold' } });
+    const holdSchools = s.emu.control.addFault({ method: 'GET', path: '*/items', action: { type: 'hold' } });
+    const heldAt = (path: RegExp) => () =>
+      s.emu.control.requests({ path }).filter((r) => r.fault === 'hold').length;
+    const running = refresh();
+    try {
+      await expect.poll(heldAt(/\/items\/delta$/)).toBe(1);
+      expect(await status()).toMatchObject({ isUpdating: true, refreshStage: 'connecting' });
+      s.emu.control.removeFault(holdDelta);
+      await expect.poll(heldAt(/\/items$/)).toBe(1);
+      expect(await status()).toMatchObject({ isUpdating: true, refreshStage: 'processing' });
+    } finally {
+      s.emu.control.removeFault(holdDelta);
+      s.emu.control.removeFault(holdSchools);
+    }
+    expect((await running).statusCode).toBe(200);
+    expect(await status()).toMatchObject({ isUpdating: false, refreshStage: null });
+  });
+
   it('answers 409 with what is missing when SharePoint is not configured', async () => {
     await s.configure({ tenantId: '' });
     const response = await refresh();

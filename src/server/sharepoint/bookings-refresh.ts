@@ -134,7 +134,12 @@ interface Collected {
 }
 
 /** Network half: everything from SharePoint, nothing written. */
-async function collect(session: SharePointSession, db: Queryable, timeZone: string): Promise<Collected> {
+async function collect(
+  session: SharePointSession,
+  db: Queryable,
+  timeZone: string,
+  onProcessing: (() => void) | undefined,
+): Promise<Collected> {
   const listName = session.settings.bookingsListName;
   const siteId = await session.siteId();
   const listId = await session.listId(listName);
@@ -153,6 +158,9 @@ async function collect(session: SharePointSession, db: Queryable, timeZone: stri
     mode = 'full';
     result = await session.client.delta(siteId, listId, undefined, session.pageSize);
   }
+  // SharePoint has sent the changes: what follows is working through them (items read again,
+  // schools looked up, rows stored), which can take as long as the reading did
+  onProcessing?.();
 
   const upserts = new Map<string, BookingData>();
   const removals = new Set<string>();
@@ -387,11 +395,10 @@ export async function refreshBookings(
   db: Db,
   session: SharePointSession,
   timeZone: string,
-  /** told when reading from SharePoint is done and storing begins */
+  /** told when SharePoint has sent the changed bookings and working through them begins */
   onProcessing?: () => void,
 ): Promise<BookingsRefreshResult> {
-  const collected = await collect(session, db, timeZone);
-  onProcessing?.();
+  const collected = await collect(session, db, timeZone, onProcessing);
   const counts = await apply(db, session, collected);
   return { ...counts, mode: collected.mode, skipped: collected.skipped };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STAFF_VIEWS } from '../calendar';
 import { bodyId, dateString, nonBlankText } from './common';
 
 export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
@@ -44,5 +45,5 @@ export type UpdateNoteBody = z.input<typeof updateNoteBody>;
 
 export const notesQuery = z.object({
   date: noteDate,
-  view: z.enum(['week', 'month'], { error: 'View must be week or month' }).default('month'),
+  view: z.enum(STAFF_VIEWS, { error: 'View must be week, fortnight or month' }).default('month'),
 });

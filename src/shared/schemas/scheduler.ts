@@ -5,8 +5,9 @@ export const schedulerStatus = z.object({
   isOfficeHours: z.boolean(),
   nextUpdate: z.string(),
   /**
-   * Where a running booking refresh is: reading from SharePoint, or storing what it read. Null when
-   * none runs. A refresh running on another instance reports `connecting` until it ends.
+   * Where a running booking refresh is: waiting for SharePoint's changed bookings (`connecting`), or
+   * working through them (`processing`: schools looked up, rows stored). Null when none runs. A
+   * refresh running on another instance reports `connecting` until it ends.
    */
   refreshStage: z.enum(['connecting', 'processing']).nullable(),
   /** Why the last refresh failed, while the last one failed; null after a success. */

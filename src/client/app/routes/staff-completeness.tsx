@@ -4,7 +4,7 @@ import { Settings, Users } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Card, CardContent } from '@/components/ui/card';
-import { COMPLETENESS_KEY, useCompleteness } from '@/features/completeness/api/completeness-api';
+import { completenessKeys, useCompleteness } from '@/features/completeness/api/completeness-api';
 import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
 import { isMonth, needsReminder } from '@/features/completeness/lib/completeness';
 import { SendReminders } from '@/features/reminders/components/send-reminders';
@@ -68,7 +68,7 @@ export default function StaffCompletenessRoute() {
               selectedIds={chosen}
               onSent={() => {
                 setSelected(new Set());
-                void queryClient.invalidateQueries({ queryKey: [COMPLETENESS_KEY] });
+                void queryClient.invalidateQueries({ queryKey: completenessKeys.all });
               }}
             />
             <CompletenessPanel

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { FREE_KEY } from '@/features/free/api/free-api';
+import { freeKeys } from '@/features/free/api/free-api';
 import { FreeSearch } from '@/features/free/components/free-search';
 import { type FreeSearchState, searchFromAddress, searchQueryString } from '@/features/free/lib/free-model';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
@@ -31,7 +31,7 @@ export default function StaffFreeRoute() {
   const close = () => {
     setOpen(null);
     // a change made in the day dialog can change who is free
-    void queryClient.invalidateQueries({ queryKey: [FREE_KEY] });
+    void queryClient.invalidateQueries({ queryKey: freeKeys.all });
   };
 
   return (

@@ -251,9 +251,14 @@ describe('GET /api/staff/notes', () => {
     expect(await idsOf('date=2026-04-01T00:00:00.000Z&view=month')).toEqual([ids.apr01]);
   });
 
+  it('fortnight view: the week containing the date and the next, across a month end', async () => {
+    expect(await idsOf('date=2026-03-25&view=fortnight')).toEqual([ids.mar31, ids.apr01]);
+    expect(await idsOf('date=2026-03-02&view=fortnight')).toEqual([ids.mar02, ids.mar06, ids.mar09]);
+  });
+
   it.each([
     ['view=week', 'date'],
-    ['date=2026-03-04&view=year', 'View must be week or month'],
+    ['date=2026-03-04&view=year', 'View must be week, fortnight or month'],
     ['date=March&view=week', 'Date must be in yyyy-MM-dd format'],
   ])('refuses %s with 400', async (query, expected) => {
     const response = await call('GET', `/api/staff/notes?${query}`, staffCookie);

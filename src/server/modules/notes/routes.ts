@@ -23,7 +23,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['notes'],
-          summary: 'Notes for the staff view (Monday-Friday week or month) containing the date',
+          summary: 'Notes for the staff view (Monday-Friday week, two weeks or month) containing the date',
           querystring: notesQuery,
           response: { 200: z.array(staffNote), ...errors },
         },

@@ -2,14 +2,20 @@ import type { CompletenessResponse } from '@shared/schemas/completeness';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const COMPLETENESS_KEY = '/api/staff/completeness';
+const COMPLETENESS_URL = '/api/staff/completeness';
+
+/** Completeness's cache keys; `all` refreshes every month and area. */
+export const completenessKeys = {
+  all: ['staff-completeness'] as const,
+  month: (month: string, area: string) => ['staff-completeness', month, area] as const,
+} as const;
 
 /** Completeness of one month, optionally one area; the previous answer stays while the next loads. */
 export function useCompleteness(month: string, area: string) {
   const query = new URLSearchParams({ month, ...(area ? { area } : {}) });
   return useQuery<CompletenessResponse>({
-    queryKey: [COMPLETENESS_KEY, month, area],
-    queryFn: () => apiJson<CompletenessResponse>('GET', `${COMPLETENESS_KEY}?${query.toString()}`),
+    queryKey: completenessKeys.month(month, area),
+    queryFn: () => apiJson<CompletenessResponse>('GET', `${COMPLETENESS_URL}?${query.toString()}`),
     placeholderData: keepPreviousData,
   });
 }

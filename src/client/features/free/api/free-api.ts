@@ -2,7 +2,13 @@ import type { FreeResult } from '@shared/schemas/free';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const FREE_KEY = '/api/staff/free';
+const FREE_URL = '/api/staff/free';
+
+/** Who is free's cache keys; `all` refreshes every search. */
+export const freeKeys = {
+  all: ['staff-free'] as const,
+  search: (queryString: string) => ['staff-free', queryString] as const,
+} as const;
 
 /**
  * Who is free for a search (its query string). Not kept once the page is left (gcTime 0): availability
@@ -10,8 +16,8 @@ export const FREE_KEY = '/api/staff/free';
  */
 export function useFreeSearch(queryString: string, enabled: boolean) {
   return useQuery<FreeResult>({
-    queryKey: [FREE_KEY, queryString],
-    queryFn: () => apiJson<FreeResult>('GET', queryString ? `${FREE_KEY}?${queryString}` : FREE_KEY),
+    queryKey: freeKeys.search(queryString),
+    queryFn: () => apiJson<FreeResult>('GET', queryString ? `${FREE_URL}?${queryString}` : FREE_URL),
     enabled,
     placeholderData: keepPreviousData,
     gcTime: 0,

@@ -3,8 +3,13 @@ import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/r
 import { useEffect } from 'react';
 import { apiJson } from '@/lib/api';
 
-/** Every history query starts with this key, so one invalidation refreshes them all. */
-export const HISTORY_KEY = 'history';
+/** History's cache keys; every one starts with `all`, so one invalidation refreshes them all. */
+export const historyKeys = {
+  all: ['history'] as const,
+  day: (userId: number, date: string) => ['history', 'day', userId, date] as const,
+  person: (userId: number) => ['history', 'person', userId] as const,
+  own: (from: string, to: string) => ['history', 'own', from, to] as const,
+} as const;
 const PAGE_SIZE = 20;
 
 function withPage(base: string, before: number | undefined): string {
@@ -12,9 +17,15 @@ function withPage(base: string, before: number | undefined): string {
   return before === undefined ? url : `${url}&before=${before}`;
 }
 
-function useHistoryPages(key: unknown[], base: string, enabled: boolean) {
-  return useInfiniteQuery<HistoryPage, Error, InfiniteData<HistoryPage>, unknown[], number | undefined>({
-    queryKey: [HISTORY_KEY, ...key],
+function useHistoryPages(key: readonly unknown[], base: string, enabled: boolean) {
+  return useInfiniteQuery<
+    HistoryPage,
+    Error,
+    InfiniteData<HistoryPage>,
+    readonly unknown[],
+    number | undefined
+  >({
+    queryKey: key,
     queryFn: ({ pageParam }) => apiJson<HistoryPage>('GET', withPage(base, pageParam)),
     initialPageParam: undefined,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
@@ -27,7 +38,7 @@ function useHistoryPages(key: unknown[], base: string, enabled: boolean) {
 /** Staff: changes to one facilitator's day (availability and notes). */
 export function useDayHistory(userId: number, date: string, enabled: boolean) {
   return useHistoryPages(
-    ['day', userId, date],
+    historyKeys.day(userId, date),
     `/api/staff/history?userId=${userId}&date=${encodeURIComponent(date)}`,
     enabled,
   );
@@ -35,13 +46,13 @@ export function useDayHistory(userId: number, date: string, enabled: boolean) {
 
 /** Staff: everything about one person. */
 export function usePersonHistory(userId: number, enabled: boolean) {
-  return useHistoryPages(['person', userId], `/api/staff/users/${userId}/history`, enabled);
+  return useHistoryPages(historyKeys.person(userId), `/api/staff/users/${userId}/history`, enabled);
 }
 
 /** The signed-in facilitator's own availability history, for days in a range. */
 export function useOwnHistory(from: string, to: string, enabled: boolean) {
   return useHistoryPages(
-    ['own', from, to],
+    historyKeys.own(from, to),
     `/api/history?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     enabled,
   );
@@ -58,7 +69,7 @@ export function useRefreshHistoryOnChanges() {
     () =>
       queryClient.getMutationCache().subscribe((event) => {
         if (event.type === 'updated' && event.action.type === 'success') {
-          void queryClient.invalidateQueries({ queryKey: [HISTORY_KEY] });
+          void queryClient.invalidateQueries({ queryKey: historyKeys.all });
         }
       }),
     [queryClient],

@@ -3,17 +3,23 @@ import type { CreateNoteBody, StaffNote, UpdateNoteBody } from '@shared/schemas/
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const STAFF_NOTES_KEY = '/api/staff/notes';
+const STAFF_NOTES_URL = '/api/staff/notes';
+
+/** The notes' cache keys; `all` refreshes every view's notes. */
+export const notesKeys = {
+  all: ['staff-notes'] as const,
+  view: (view: StaffView, date: string) => ['staff-notes', view, date] as const,
+} as const;
 
 /**
- * Notes of the staff view (Monday-Friday week or month) containing `date`, as query options shared
+ * Notes of the staff view (Monday-Friday week, two weeks or month) containing `date`, as query options shared
  * by the hook and the app's prefetch at load.
  */
 export const staffNotesQuery = (view: StaffView, date: string) =>
   queryOptions<StaffNote[]>({
-    queryKey: [STAFF_NOTES_KEY, view, date],
+    queryKey: notesKeys.view(view, date),
     queryFn: () =>
-      apiJson<StaffNote[]>('GET', `${STAFF_NOTES_KEY}?date=${encodeURIComponent(date)}&view=${view}`),
+      apiJson<StaffNote[]>('GET', `${STAFF_NOTES_URL}?date=${encodeURIComponent(date)}&view=${view}`),
   });
 
 export function useStaffNotes(view: StaffView, date: string) {
@@ -22,13 +28,13 @@ export function useStaffNotes(view: StaffView, date: string) {
 
 function useInvalidateNotes() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [STAFF_NOTES_KEY] });
+  return () => queryClient.invalidateQueries({ queryKey: notesKeys.all });
 }
 
 export function useCreateNote() {
   const invalidate = useInvalidateNotes();
   return useMutation<StaffNote, Error, CreateNoteBody>({
-    mutationFn: (body) => apiJson<StaffNote>('POST', STAFF_NOTES_KEY, body),
+    mutationFn: (body) => apiJson<StaffNote>('POST', STAFF_NOTES_URL, body),
     onSuccess: invalidate,
   });
 }
@@ -36,7 +42,7 @@ export function useCreateNote() {
 export function useUpdateNote() {
   const invalidate = useInvalidateNotes();
   return useMutation<StaffNote, Error, { id: number } & UpdateNoteBody>({
-    mutationFn: ({ id, ...body }) => apiJson<StaffNote>('PUT', `${STAFF_NOTES_KEY}/${id}`, body),
+    mutationFn: ({ id, ...body }) => apiJson<StaffNote>('PUT', `${STAFF_NOTES_URL}/${id}`, body),
     onSuccess: invalidate,
   });
 }
@@ -44,7 +50,7 @@ export function useUpdateNote() {
 export function useDeleteNote() {
   const invalidate = useInvalidateNotes();
   return useMutation<void, Error, number>({
-    mutationFn: (id) => apiJson<void>('DELETE', `${STAFF_NOTES_KEY}/${id}`),
+    mutationFn: (id) => apiJson<void>('DELETE', `${STAFF_NOTES_URL}/${id}`),
     onSuccess: invalidate,
   });
 }

@@ -7,17 +7,25 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const REMINDER_SETTINGS_KEY = '/api/staff/reminders/settings';
+const REMINDER_SETTINGS_URL = '/api/staff/reminders/settings';
+
+/** The reminders' cache keys. */
+export const reminderKeys = {
+  settings: ['reminder-settings'] as const,
+} as const;
 
 export function useReminderSettings() {
-  return useQuery<ReminderSettingsResponse, Error>({ queryKey: [REMINDER_SETTINGS_KEY] });
+  return useQuery<ReminderSettingsResponse, Error>({
+    queryKey: reminderKeys.settings,
+    queryFn: () => apiJson<ReminderSettingsResponse>('GET', REMINDER_SETTINGS_URL),
+  });
 }
 
 export function useSaveReminderSettings() {
   const queryClient = useQueryClient();
   return useMutation<ReminderSettingsResponse, Error, ReminderSettingsBody>({
-    mutationFn: (body) => apiJson<ReminderSettingsResponse>('PUT', REMINDER_SETTINGS_KEY, body),
-    onSuccess: (saved) => queryClient.setQueryData([REMINDER_SETTINGS_KEY], saved),
+    mutationFn: (body) => apiJson<ReminderSettingsResponse>('PUT', REMINDER_SETTINGS_URL, body),
+    onSuccess: (saved) => queryClient.setQueryData(reminderKeys.settings, saved),
   });
 }
 

@@ -7,11 +7,29 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-export const STAFF_AVAILABILITIES_KEY = '/api/staff/availabilities';
-export const STAFF_BOOKINGS_KEY = '/api/staff/bookings';
-export const SCHEDULER_STATUS_KEY = '/api/admin/scheduler/status';
+const STAFF_AVAILABILITIES_URL = '/api/staff/availabilities';
+const STAFF_BOOKINGS_URL = '/api/staff/bookings';
+const SCHEDULER_STATUS_URL = '/api/admin/scheduler/status';
+
+/** The grid's cache keys; each `all` is the prefix that refreshes every entry of its kind. */
+export const staffGridKeys = {
+  availabilities: {
+    all: ['staff-availabilities'] as const,
+    range: (range: DateRange) => ['staff-availabilities', range.from, range.to] as const,
+  },
+  bookings: {
+    all: ['staff-bookings'] as const,
+    range: (range: DateRange) => ['staff-bookings', range.from, range.to] as const,
+  },
+  schedulerStatus: ['scheduler-status'] as const,
+} as const;
 /** Spec section 4: the scheduler status is polled every 30 seconds. */
 export const SCHEDULER_POLL_MS = 30_000;
+/**
+ * While a refresh this page asked for runs, the status (which carries the refresh's stage) is read
+ * this often, so the progress bar moves when the server's work does.
+ */
+export const REFRESH_STAGE_POLL_MS = 500;
 
 const rangeQuery = (range: DateRange) =>
   `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
@@ -25,17 +43,21 @@ export const staffUsersQuery = () =>
 
 export const staffAvailabilitiesQuery = (range: DateRange) =>
   queryOptions<Availability[]>({
-    queryKey: [STAFF_AVAILABILITIES_KEY, range.from, range.to],
-    queryFn: () => apiJson<Availability[]>('GET', `${STAFF_AVAILABILITIES_KEY}?${rangeQuery(range)}`),
+    queryKey: staffGridKeys.availabilities.range(range),
+    queryFn: () => apiJson<Availability[]>('GET', `${STAFF_AVAILABILITIES_URL}?${rangeQuery(range)}`),
   });
 
 export const staffBookingsQuery = (range: DateRange) =>
   queryOptions<Booking[]>({
-    queryKey: [STAFF_BOOKINGS_KEY, range.from, range.to],
-    queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_KEY}?${rangeQuery(range)}`),
+    queryKey: staffGridKeys.bookings.range(range),
+    queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_URL}?${rangeQuery(range)}`),
   });
 
-export const schedulerStatusQuery = () => queryOptions<SchedulerStatus>({ queryKey: [SCHEDULER_STATUS_KEY] });
+export const schedulerStatusQuery = () =>
+  queryOptions<SchedulerStatus>({
+    queryKey: staffGridKeys.schedulerStatus,
+    queryFn: () => apiJson<SchedulerStatus>('GET', SCHEDULER_STATUS_URL),
+  });
 
 export function useStaffUsers() {
   return useQuery(staffUsersQuery());
@@ -54,13 +76,18 @@ export function useSchedulerStatus() {
   return useQuery({ ...schedulerStatusQuery(), refetchInterval: SCHEDULER_POLL_MS });
 }
 
+/** The same status, read every REFRESH_STAGE_POLL_MS while `running` (and not at all otherwise). */
+export function useRefreshStatus(running: boolean) {
+  return useQuery({ ...schedulerStatusQuery(), refetchInterval: running ? REFRESH_STAGE_POLL_MS : false });
+}
+
 /** Pulls bookings from SharePoint now; on success every loaded bookings range is fetched again. */
 export function useRefreshBookings() {
   const queryClient = useQueryClient();
   return useMutation<RefreshResult, Error, void>({
     mutationFn: () => apiJson<RefreshResult>('POST', '/api/staff/bookings/refresh'),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: [STAFF_BOOKINGS_KEY] });
+      await queryClient.invalidateQueries({ queryKey: staffGridKeys.bookings.all });
     },
   });
 }
@@ -72,7 +99,7 @@ export function useSaveStaffAvailability() {
     mutationFn: (body) => apiJson<Availability>('POST', '/api/staff/availability', body),
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [STAFF_AVAILABILITIES_KEY] }),
+        queryClient.invalidateQueries({ queryKey: staffGridKeys.availabilities.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.staffUsers.all }),
       ]);
     },

@@ -1,10 +1,11 @@
 import { RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { useRefreshBookings } from '../api/staff-grid-api';
+import { useRefreshBookings, useRefreshStatus } from '../api/staff-grid-api';
 
 export const REFRESH_MESSAGES = {
   connecting: 'Connecting to SharePoint...',
@@ -21,14 +22,26 @@ export function progressFor(message: string): number {
   return 50;
 }
 
-/** How long "Connecting" shows before "Processing" while the server works. */
-const PROCESSING_AFTER_MS = 600;
 const COMPLETE_CLEARS_MS = 1000;
 const ERROR_CLEARS_MS = 2000;
+const NO_REASON = 'SharePoint did not answer. Please try again.';
 
+/** Where the page's own refresh is: the first two follow the server's stage, the last two its answer. */
+type RefreshPhase = 'connecting' | 'processing' | 'complete' | 'error';
+
+const PHASE_MESSAGE: Record<RefreshPhase, string> = REFRESH_MESSAGES;
+
+/**
+ * A refresh this page asks for. The bar shows "Connecting" until the server reports that SharePoint
+ * has sent the changes (its status, read every REFRESH_STAGE_POLL_MS meanwhile), then "Processing",
+ * and "Complete!" or the error once the server answers: never a stage the server is not in.
+ */
 export function useBookingRefresh() {
   const mutation = useRefreshBookings();
-  const [message, setMessage] = useState<string | null>(null);
+  const status = useRefreshStatus(mutation.isPending);
+  const [phase, setPhase] = useState<RefreshPhase | null>(null);
+  // a status read before the refresh was asked for says nothing about it
+  const [askedAt, setAskedAt] = useState(0);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
 
   const clearTimers = useCallback(() => {
@@ -37,47 +50,53 @@ export function useBookingRefresh() {
   }, []);
   useEffect(() => clearTimers, [clearTimers]);
 
+  // the newest status, for the reason of a failure the refresh's own answer does not carry
+  const latestStatus = useRef(status.data);
+  latestStatus.current = status.data;
+  const serverStage = status.dataUpdatedAt >= askedAt ? status.data?.refreshStage : undefined;
+  useEffect(() => {
+    if (serverStage === 'processing')
+      setPhase((current) => (current === 'connecting' ? 'processing' : current));
+  }, [serverStage]);
+
   const later = (ms: number, fn: () => void) => {
     timers.current.push(setTimeout(fn, ms));
   };
 
   const start = () => {
     clearTimers();
-    setMessage(REFRESH_MESSAGES.connecting);
-    later(PROCESSING_AFTER_MS, () =>
-      setMessage((current) =>
-        current === REFRESH_MESSAGES.connecting ? REFRESH_MESSAGES.processing : current,
-      ),
-    );
+    setAskedAt(Date.now());
+    setPhase('connecting');
     mutation.mutate(undefined, {
       onSuccess: () => {
-        clearTimers();
-        setMessage(REFRESH_MESSAGES.complete);
-        later(COMPLETE_CLEARS_MS, () => setMessage(null));
+        setPhase('complete');
+        later(COMPLETE_CLEARS_MS, () => setPhase(null));
       },
       onError: (error) => {
-        clearTimers();
-        console.error('Booking refresh failed:', error.message);
-        setMessage(REFRESH_MESSAGES.error);
+        const reason = getErrorMessage(error, latestStatus.current?.lastRefreshError ?? NO_REASON);
+        console.error('Booking refresh failed:', reason);
+        setPhase('error');
         // the spec's line clears after 2 s; the reason stays in a toast, with the way to fix it
         toast({
           variant: 'destructive',
           title: REFRESH_MESSAGES.error,
+          // stays until closed: it holds what to do next, which five seconds may not be enough to read
+          duration: Number.POSITIVE_INFINITY,
           description: (
             <span className="grid gap-1">
-              <span>{getErrorMessage(error, 'SharePoint did not answer. Please try again.')}</span>
-              <a href="/settings" className="font-medium underline underline-offset-4">
+              <span data-testid="refresh-error-reason">{reason}</span>
+              <Link href="/settings" className="font-medium underline underline-offset-4">
                 Check the SharePoint settings
-              </a>
+              </Link>
             </span>
           ),
         });
-        later(ERROR_CLEARS_MS, () => setMessage(null));
+        later(ERROR_CLEARS_MS, () => setPhase(null));
       },
     });
   };
 
-  return { start, message, isRefreshing: mutation.isPending };
+  return { start, message: phase ? PHASE_MESSAGE[phase] : null, isRefreshing: mutation.isPending };
 }
 
 export function RefreshBookingsButton({

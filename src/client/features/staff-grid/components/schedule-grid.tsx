@@ -1,5 +1,12 @@
 import type { DateString, NavigationAction, StaffView } from '@shared/calendar';
-import { dayOfWeek, MONDAY, navigateStaffView, staffViewDays, startOfWeekMonday } from '@shared/calendar';
+import {
+  dayOfWeek,
+  MONDAY,
+  navigateStaffView,
+  STAFF_VIEWS,
+  staffViewDays,
+  startOfWeekMonday,
+} from '@shared/calendar';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
@@ -24,10 +31,13 @@ import {
   gridFacilitators,
   indexGridData,
   lastUpdatedText,
+  monthShort,
   NARROW_DAY_COLUMN_WIDTH,
   NARROW_FIRST_COLUMN_WIDTH,
   NOTE_ICON_CLASS,
   ROW_HEIGHT,
+  VIEW_NAMES,
+  VIEW_STEPS,
   viewLabel,
   visibleFacilitators,
 } from '../lib/grid-model';
@@ -105,7 +115,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         <div className="flex flex-wrap items-center gap-2">
           <fieldset className="inline-flex rounded-md border p-0.5">
             <legend className="sr-only">View</legend>
-            {(['week', 'month'] as const).map((option) => (
+            {STAFF_VIEWS.map((option) => (
               <Button
                 key={option}
                 size="sm"
@@ -114,14 +124,14 @@ export function ScheduleGrid(props: ScheduleGridProps) {
                 onClick={() => onViewChange(option)}
                 className="h-7"
               >
-                {option === 'week' ? 'Week' : 'Month'}
+                {VIEW_NAMES[option]}
               </Button>
             ))}
           </fieldset>
           <Button
             variant="outline"
             size="icon"
-            aria-label={`Previous ${view}`}
+            aria-label={`Previous ${VIEW_STEPS[view]}`}
             onClick={() => navigate('previous')}
           >
             <ChevronLeft aria-hidden />
@@ -129,7 +139,12 @@ export function ScheduleGrid(props: ScheduleGridProps) {
           <Button variant="outline" size="sm" onClick={() => navigate('today')}>
             Today
           </Button>
-          <Button variant="outline" size="icon" aria-label={`Next ${view}`} onClick={() => navigate('next')}>
+          <Button
+            variant="outline"
+            size="icon"
+            aria-label={`Next ${VIEW_STEPS[view]}`}
+            onClick={() => navigate('next')}
+          >
             <ChevronRight aria-hidden />
           </Button>
           <h3 className="min-w-40 font-semibold text-lg" data-testid="grid-label" aria-live="polite">
@@ -190,12 +205,13 @@ function GridTable({
   const narrow = useNarrowScreen();
   const firstColumnWidth = narrow ? NARROW_FIRST_COLUMN_WIDTH : FIRST_COLUMN_WIDTH;
   const available = useContentWidth(scrollRef);
-  // A week's five columns at 120 px fill two thirds of a desktop card; they widen to fill it (never
-  // below the spec's 120 px). A month's columns keep 80 px: the month scrolls anyway.
+  // A week's five columns at 120 px fill two thirds of a desktop card, two weeks' ten at 80 px most
+  // of it; they widen to fill it (never below their width). A month's columns keep 80 px: the month
+  // scrolls anyway.
   const columnWidth = narrow
     ? NARROW_DAY_COLUMN_WIDTH
-    : view === 'week' && days.length > 0
-      ? Math.max(DAY_COLUMN_WIDTH.week, Math.floor((available - firstColumnWidth) / days.length))
+    : view !== 'month' && days.length > 0
+      ? Math.max(DAY_COLUMN_WIDTH[view], Math.floor((available - firstColumnWidth) / days.length))
       : DAY_COLUMN_WIDTH[view];
   const totalWidth = firstColumnWidth + columnWidth * days.length;
 
@@ -248,8 +264,11 @@ function GridTable({
             >
               Facilitator
             </th>
-            {days.map((day) => {
+            {days.map((day, position) => {
               const { weekday, day: dayNumber } = columnLabel(day);
+              // where a week or two weeks run into the next month, its first day says which
+              const newMonth =
+                view !== 'month' && position > 0 && day.slice(0, 7) !== days[position - 1]!.slice(0, 7);
               return (
                 <th
                   key={day}
@@ -265,7 +284,10 @@ function GridTable({
                   aria-current={day === today ? 'date' : undefined}
                 >
                   <span>{weekday}</span>
-                  <span className="font-semibold text-sm">{dayNumber}</span>
+                  <span className="font-semibold text-sm">
+                    {dayNumber}
+                    {newMonth ? ` ${monthShort(day)}` : null}
+                  </span>
                 </th>
               );
             })}

@@ -101,5 +101,7 @@ describe('grid model', () => {
     expect(viewLabel('month', '2026-03-15')).toBe('March 2026');
     expect(viewLabel('week', '2026-03-04')).toBe('2 Mar – 6 Mar 2026');
     expect(viewLabel('week', '2025-12-31')).toBe('29 Dec 2025 – 2 Jan 2026');
+    expect(viewLabel('fortnight', '2026-11-23')).toBe('23 Nov – 4 Dec 2026');
+    expect(viewLabel('fortnight', '2026-12-27')).toBe('21 Dec 2026 – 1 Jan 2027');
   });
 });

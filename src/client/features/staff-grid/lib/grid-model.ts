@@ -20,7 +20,12 @@ export const NO_AREA = '__no_area__';
 export const NO_AREA_LABEL = 'No area';
 
 export const FIRST_COLUMN_WIDTH = 200;
-export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, month: 80 };
+/** The spec's week and month widths; two weeks, ten columns like a short month, take the month's. */
+export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, fortnight: 80, month: 80 };
+/** The view switch's buttons, in order. */
+export const VIEW_NAMES: Record<StaffView, string> = { week: 'Week', fortnight: '2 weeks', month: 'Month' };
+/** What previous and next move by, for their labels ("Previous 2 weeks"). */
+export const VIEW_STEPS: Record<StaffView, string> = { week: 'week', fortnight: '2 weeks', month: 'month' };
 /**
  * On a phone the spec's widths would leave room for one day beside the names; these fit a whole
  * Monday-to-Friday week in 390 px (the desktop widths above stay as the spec gives them).
@@ -122,6 +127,11 @@ export function lastUpdatedText(user: PublicUser, latestAvailabilityDate: string
   return value ? `Last updated: ${formatDay(value)}` : 'No availability set';
 }
 
+/** "Dec" for a column header where a new month begins. */
+export function monthShort(date: DateString): string {
+  return short(MONTH_NAMES[parseDateString(date).month - 1]);
+}
+
 /** "Mon 2" for a column header. */
 export function columnLabel(date: DateString): { weekday: string; day: number } {
   return { weekday: short(WEEKDAY_NAMES[dayOfWeek(date)]), day: parseDateString(date).day };
@@ -133,10 +143,10 @@ export function longDate(date: DateString): string {
   return `${WEEKDAY_NAMES[dayOfWeek(date)]} ${day} ${MONTH_NAMES[month - 1]} ${year}`;
 }
 
-/** The toolbar's label: "March 2026", or "2 Mar – 6 Mar 2026" for a week. */
+/** The toolbar's label: "March 2026", or "2 Mar – 6 Mar 2026" for a week, "23 Nov – 4 Dec 2026" for two. */
 export function viewLabel(view: StaffView, date: DateString): string {
   if (view === 'month') return monthLabel(date);
-  const days = staffViewDays('week', date);
+  const days = staffViewDays(view, date);
   const first = parseDateString(days[0]!);
   const last = parseDateString(days[days.length - 1]!);
   const start =
