@@ -436,6 +436,12 @@ export const microsoftSignInSettings = pgTable(
     // a single row: id is always 1
     id: integer('id').primaryKey().default(1),
     staffPasswordSignIn: boolean('staff_password_sign_in').notNull().default(true),
+    // Entered on the settings page; the environment's ENTRA_* variables win over these.
+    tenantId: text('tenant_id').notNull().default(''),
+    clientId: text('client_id').notNull().default(''),
+    // sealed with the tenant and client as associated data (ADR 0010): it opens for nothing else
+    clientSecretEncrypted: text('client_secret_encrypted'),
+    staffRole: text('staff_role').notNull().default(''),
     updatedAt: updatedAt(),
   },
   (t) => [check('microsoft_sign_in_settings_single_row', sql`${t.id} = 1`)],
