@@ -1,6 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { microsoftIdentities, microsoftSignInRequests, sessions } from '../../db/schema';
+import {
+  changeHistory,
+  microsoftIdentities,
+  microsoftSignInRequests,
+  microsoftSignInSettings,
+  sessions,
+} from '../../db/schema';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { findUserByUsername } from '../users/service';
@@ -21,7 +27,10 @@ class Browser {
   providerCookies = new Map<string, string>();
   lastCallback = '';
 
-  constructor(private app: TestApp) {}
+  constructor(
+    private app: TestApp,
+    private idp: TestEntra = entra,
+  ) {}
 
   portalCookieHeader() {
     return [...this.portalCookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -68,13 +77,13 @@ class Browser {
 
   /** Start (optionally from an invitation) and come back; returns the portal's final answer. */
   async signIn(options: { invitation?: string; as: string }) {
-    entra.nextSignIn = options.as;
+    this.idp.nextSignIn = options.as;
     const start = await this.portal(
       `/api/auth/microsoft/start${options.invitation ? `?invitation=${options.invitation}` : ''}`,
     );
     expect(start.statusCode).toBe(302);
     const location = String(start.headers.location);
-    if (!location.startsWith(entra.authorityHost)) return start;
+    if (!location.startsWith(this.idp.authorityHost)) return start;
     this.lastCallback = await this.throughProvider(location);
     return this.portal(this.lastCallback);
   }
@@ -417,5 +426,285 @@ describe('Turning staff password sign-in off', () => {
       redirectUri: `${PORTAL}/api/auth/microsoft/callback`,
     });
     expect(response.body).not.toContain(entra.clientSecret);
+  });
+});
+
+describe('Microsoft sign-in configured on the settings page', () => {
+  const CLIENT_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+  const SECRET = 'settings-page-client-secret-0123456789';
+  const DOMAIN = 'arts-portal-test.example.org';
+  let idp: TestEntra;
+  let p: TestApp;
+  let cookie: string;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    idp = await startTestEntra({
+      portalUrl: PORTAL,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      domains: [DOMAIN],
+    });
+    p = await createTestApp(
+      { PUBLIC_URL: PORTAL, AUTHORITY_HOST: idp.authorityHost, LOG_LEVEL: 'info' },
+      { logStream: { write: (line) => void logLines.push(line) } },
+    );
+    cookie = await p.loginStaff();
+  }, 180_000);
+  afterAll(async () => {
+    await p?.close();
+    await idp?.close();
+  });
+  afterEach(() => {
+    idp.nextSignIn = undefined;
+  });
+
+  const put = (payload: object) =>
+    p.app.inject({ method: 'PUT', url: '/api/staff/microsoft-sign-in', headers: { cookie }, payload });
+  const settings = async () =>
+    (await p.app.inject({ method: 'GET', url: '/api/staff/microsoft-sign-in', headers: { cookie } })).json();
+  const storedRow = async () => (await p.ctx.db.select().from(microsoftSignInSettings))[0];
+  const lastHistory = async () =>
+    (await p.ctx.db.select().from(changeHistory).orderBy(desc(changeHistory.id)).limit(1))[0];
+
+  it('starts off, then saving tenant, client and secret offers Microsoft sign-in, and the secret is never shown', async () => {
+    expect(await settings()).toMatchObject({
+      configured: false,
+      connectionSource: 'settings',
+      hasClientSecret: false,
+    });
+    expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toMatchObject({ enabled: false });
+
+    const saved = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      configured: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      hasClientSecret: true,
+      clientSecretCleared: false,
+    });
+    expect(saved.body).not.toContain(SECRET);
+    expect(JSON.stringify(await settings())).not.toContain(SECRET);
+    expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toMatchObject({ enabled: true });
+
+    // sealed, bound to the tenant and client, and nowhere in the history or the log
+    const row = await storedRow();
+    expect(row?.clientSecretEncrypted).toMatch(/^v2\./);
+    expect(row?.clientSecretEncrypted).not.toContain(SECRET);
+    const history = await lastHistory();
+    expect(history?.after).toMatchObject({
+      microsoftSignIn: true,
+      tenantId: idp.tenantId,
+      clientSecret: 'changed',
+    });
+    expect(JSON.stringify(history)).not.toContain(SECRET);
+    expect(logLines.join('\n')).toContain('Microsoft sign-in settings saved');
+    expect(logLines.join('\n')).not.toContain(SECRET);
+
+    // the stored configuration signs an invited account in against the identity provider
+    const user = await p.createUser({ username: 'page-configured@example.org', role: 'staff' });
+    const oid = '00000000-0000-4000-8000-0000000000a1';
+    idp.accounts.set(oid, { oid, name: 'Page configured' });
+    const invitation = await p.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/microsoft-invitation`,
+      headers: { cookie },
+    });
+    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const browser = new Browser(p, idp);
+    expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+    expect(await whoAmI(browser)).toMatchObject({ username: user.username });
+  });
+
+  it('keeps the secret when tenant and client stay, and clears it (saying so) when the client changes', async () => {
+    const same = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      staffRole: 'Portal.Staff',
+    });
+    expect(same.json()).toMatchObject({
+      hasClientSecret: true,
+      clientSecretCleared: false,
+      configured: true,
+      staffRole: 'Portal.Staff',
+    });
+
+    const other = '99999999-8888-4777-8666-555555555555';
+    const moved = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: other,
+      staffRole: '',
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({
+      hasClientSecret: false,
+      clientSecretCleared: true,
+      configured: false,
+      clientId: other,
+    });
+    expect((await storedRow())?.clientSecretEncrypted).toBeNull();
+    expect((await lastHistory())?.after).toMatchObject({ clientId: other, clientSecret: 'cleared' });
+    // without a secret there is no Microsoft sign-in, so staff passwords are back
+    expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toEqual({
+      enabled: false,
+      staffPasswordSignIn: true,
+    });
+
+    // typed back for the right client it works again
+    const back = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+    expect(back.json()).toMatchObject({ configured: true, hasClientSecret: true });
+  });
+
+  it('opens the stored secret only for the tenant and client it was sealed for', async () => {
+    const row = await storedRow();
+    // a hand edit that points the row at another directory leaves a secret that opens for nothing
+    await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: '12345678-1234-4234-8234-123456789012' });
+    expect(await settings()).toMatchObject({ configured: false, clientSecretUnreadable: true });
+    const start = await new Browser(p, idp).portal('/api/auth/microsoft/start');
+    expect(errorOf(start)).toBe('not_configured');
+    await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: row!.tenantId });
+    expect(await settings()).toMatchObject({ configured: true, clientSecretUnreadable: false });
+  });
+
+  it('refuses a tenant or client that is not an id or a domain, changing nothing', async () => {
+    const before = await storedRow();
+    for (const [field, value] of [
+      ['tenantId', 'common'],
+      ['tenantId', 'evil.example/../..'],
+      ['tenantId', '127.0.0.1:8080'],
+      ['tenantId', 'user@evil.example'],
+      ['tenantId', 'contoso.example?x=1'],
+      ['clientId', 'portal-application'],
+      ['staffRole', 'Portal Staff'],
+    ] as const) {
+      const body = { staffPasswordSignIn: true, tenantId: idp.tenantId, clientId: CLIENT_ID, [field]: value };
+      const refused = await put(body);
+      expect(refused.statusCode, `${field}=${value}`).toBe(400);
+      expect(refused.json().fieldErrors?.[field], `${field}=${value}`).toBeDefined();
+    }
+    const half = await put({ staffPasswordSignIn: true, tenantId: idp.tenantId, clientId: '' });
+    expect(half.statusCode).toBe(400);
+    expect(half.json().fieldErrors?.clientId).toBeDefined();
+    expect(await storedRow()).toEqual(before);
+  });
+
+  it('accepts a verified domain for the directory and signs in under its GUID', async () => {
+    const saved = await put({
+      staffPasswordSignIn: true,
+      tenantId: DOMAIN,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+    expect(saved.json()).toMatchObject({ configured: true, tenantId: DOMAIN });
+    const user = await p.createUser({ username: 'by-domain@example.org', role: 'staff' });
+    const oid = '00000000-0000-4000-8000-0000000000a2';
+    idp.accounts.set(oid, { oid, name: 'By domain' });
+    const invitation = await p.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/microsoft-invitation`,
+      headers: { cookie },
+    });
+    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const browser = new Browser(p, idp);
+    expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+    const [identity] = await p.ctx.db
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, user.id));
+    expect(identity).toMatchObject({ tenantId: idp.tenantId, issuer: idp.issuer, objectId: oid });
+    await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+  });
+
+  it('tests the typed directory against the discovery document, naming what is wrong', async () => {
+    const test = (tenantId: string) =>
+      p.app.inject({
+        method: 'POST',
+        url: '/api/staff/microsoft-sign-in/test',
+        headers: { cookie },
+        payload: { tenantId },
+      });
+    const good = await test(idp.tenantId);
+    expect(good.json()).toMatchObject({ success: true });
+    expect(good.json().message).toContain(idp.tenantId);
+    expect((await test(DOMAIN)).json()).toMatchObject({ success: true });
+    const unknown = await test('aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee');
+    expect(unknown.json()).toMatchObject({ success: false });
+    expect(unknown.json().message).toMatch(/does not know this directory/);
+    expect((await test('not a tenant')).statusCode).toBe(400);
+  });
+
+  it('says Microsoft could not be reached when the identity provider is down', async () => {
+    const down = await startTestEntra({ portalUrl: PORTAL });
+    await down.close();
+    const q = await createTestApp({ PUBLIC_URL: PORTAL, AUTHORITY_HOST: down.authorityHost });
+    try {
+      const staff = await q.loginStaff();
+      const answer = await q.app.inject({
+        method: 'POST',
+        url: '/api/staff/microsoft-sign-in/test',
+        headers: { cookie: staff },
+        payload: { tenantId: down.tenantId },
+      });
+      expect(answer.json()).toMatchObject({ success: false });
+      expect(answer.json().message).toMatch(/Could not reach Microsoft sign-in/);
+    } finally {
+      await q.close();
+    }
+  }, 180_000);
+});
+
+describe('Microsoft sign-in set by the environment', () => {
+  it('shows where it comes from and refuses changes to what the environment sets', async () => {
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: staffCookie },
+    });
+    expect(shown.json()).toMatchObject({
+      connectionSource: 'environment',
+      staffRoleSource: 'settings',
+      configured: true,
+    });
+    const before = await t.ctx.db.select().from(microsoftSignInSettings);
+    for (const payload of [
+      {
+        staffPasswordSignIn: true,
+        tenantId: '12345678-1234-4234-8234-123456789012',
+        clientId: '12345678-1234-4234-8234-123456789013',
+      },
+      { staffPasswordSignIn: true, clientSecret: 'another-secret' },
+    ]) {
+      const refused = await t.app.inject({
+        method: 'PUT',
+        url: '/api/staff/microsoft-sign-in',
+        headers: { cookie: staffCookie },
+        payload,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toMatch(/environment/);
+    }
+    expect(await t.ctx.db.select().from(microsoftSignInSettings)).toEqual(before);
   });
 });
