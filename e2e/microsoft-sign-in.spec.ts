@@ -116,6 +116,34 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   await again.close();
 });
 
+test('signing out after a Microsoft sign-in offers to sign out of Microsoft too', async ({
+  page,
+}, testInfo) => {
+  // the account linked by the test above
+  await page.goto(`${portalUrl}/staff-login`);
+  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: `Sign in as ${INVITED.displayName}` }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff`);
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login?signedOut=microsoft`);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'You have signed out of the portal' }),
+  ).toBeVisible();
+  await checkScreen(page, testInfo, 'microsoft-signed-out');
+  expect((await page.request.get(`${portalUrl}/api/user`)).status()).toBe(401);
+
+  // the identity provider's own sign-out page, then back to the portal
+  await page.getByRole('link', { name: 'Also sign out of Microsoft' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${entra.issuer}/session/end`));
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login`);
+
+  // signed out there too: signing in again asks who
+  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await expect(page.getByRole('heading', { name: 'Test identity provider' })).toBeVisible();
+});
+
 test('a cancelled sign-in comes back with what to do', async ({ page }, testInfo) => {
   await page.goto(`${portalUrl}/staff-login`);
   await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();

@@ -76,7 +76,7 @@ class Browser {
   }
 
   /** Start (optionally from an invitation) and come back; returns the portal's final answer. */
-  async signIn(options: { invitation?: string; as: string }) {
+  async signIn(options: { invitation?: string; as?: string }) {
     this.idp.nextSignIn = options.as;
     const start = await this.portal(
       `/api/auth/microsoft/start${options.invitation ? `?invitation=${options.invitation}` : ''}`,
@@ -706,5 +706,74 @@ describe('Microsoft sign-in set by the environment', () => {
       expect(refused.json().message).toMatch(/environment/);
     }
     expect(await t.ctx.db.select().from(microsoftSignInSettings)).toEqual(before);
+  });
+});
+
+describe('Signing out after a Microsoft sign-in', () => {
+  it('ends the portal session, offers Microsoft sign-out, and that reaches the end-session endpoint', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    const browser = new Browser(t);
+    await browser.signIn({ invitation: token, as: oid });
+    // the provider remembers the person: another sign-in needs no interaction
+    const again = new Browser(t);
+    again.providerCookies = browser.providerCookies;
+    expect((await again.signIn({ as: undefined })).headers.location).toBe('/staff');
+
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { cookie: browser.portalCookieHeader() },
+    });
+    expect(logout.json()).toEqual({ message: 'Logged out', microsoftSignOut: true });
+    expect(await whoAmI(browser)).toBeNull();
+    // the link form of signing out sends the browser to the page that offers Microsoft's sign-out
+    const linked = await again.portal('/api/auth/logout');
+    expect(linked.headers.location).toBe('/staff-login?signedOut=microsoft');
+    expect(await whoAmI(again)).toBeNull();
+
+    const out = await browser.portal('/api/auth/microsoft/logout');
+    expect(out.statusCode).toBe(302);
+    const endSession = new URL(String(out.headers.location));
+    expect(`${endSession.origin}${endSession.pathname}`).toBe(`${entra.issuer}/session/end`);
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${PORTAL}/staff-login`);
+    expect(endSession.searchParams.get('client_id')).toBe(entra.clientId);
+    expect(endSession.searchParams.has('id_token_hint')).toBe(false);
+
+    // the provider asks for confirmation, then ends its session and comes back to the portal
+    const cookieHeader = () => [...browser.providerCookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const confirm = await fetch(endSession, { headers: { cookie: cookieHeader() } });
+    expect(confirm.status).toBe(200);
+    const page = await confirm.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    expect(xsrf).not.toBe('');
+    const done = await fetch(new URL(action, endSession), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe(`${PORTAL}/staff-login`);
+    for (const line of done.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [key] = (pair ?? '').split('=');
+      if (key) browser.providerCookies.delete(key.trim());
+    }
+
+    // signed out at the provider too: the next sign-in stops at its sign-in page
+    const after = new Browser(t);
+    after.providerCookies = browser.providerCookies;
+    await expect(after.signIn({ as: undefined })).rejects.toThrow(/provider stopped at/);
+  });
+
+  it('says nothing of Microsoft after a password sign-in', async () => {
+    const cookie = await t.loginStaff();
+    const logout = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    expect(logout.json()).toEqual({ message: 'Logged out', microsoftSignOut: false });
+    const again = await t.loginStaff();
+    const linked = await t.app.inject({ method: 'GET', url: '/api/auth/logout', headers: { cookie: again } });
+    expect(linked.headers.location).toBe('/staff-login');
   });
 });

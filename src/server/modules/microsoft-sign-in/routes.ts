@@ -138,7 +138,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'public', changesState: true },
         schema: {
           tags: ['auth'],
-          summary: 'Sign out of the portal and of Microsoft',
+          summary:
+            "Sign out of the portal and of Microsoft: ends any portal session, then the provider's end-session endpoint with post_logout_redirect_uri {PUBLIC_URL}/staff-login",
           response: { 302: z.null() },
         },
       },

@@ -485,7 +485,7 @@ export async function finishSignIn(
     .set({ lastSignInAt: ctx.now() })
     .where(eq(microsoftIdentities.userId, user.id));
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
-  const { token, expiresAt } = await ctx.sessions.create(user.id);
+  const { token, expiresAt } = await ctx.sessions.create(user.id, { microsoft: true });
   return { user, token, expiresAt };
 }
 
