@@ -444,6 +444,8 @@ export const microsoftSignInSettings = pgTable(
     // sealed with the tenant and client as associated data (ADR 0010): it opens for nothing else
     clientSecretEncrypted: text('client_secret_encrypted'),
     staffRole: text('staff_role').notNull().default(''),
+    // a first Microsoft sign-in carrying the staff app role gets a staff account without an invitation
+    createStaffFromRole: boolean('create_staff_from_role').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [check('microsoft_sign_in_settings_single_row', sql`${t.id} = 1`)],
