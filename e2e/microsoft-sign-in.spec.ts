@@ -229,6 +229,7 @@ test.describe('configured on the settings page', () => {
     await card.getByLabel('Application (client) ID').fill(CLIENT_ID);
     await card.getByLabel('Client secret').fill(SECRET);
     await card.getByLabel('Staff app role').fill('Portal.Staff');
+    await card.getByLabel('Create staff accounts for people with the app role').check();
     await card.getByRole('button', { name: 'Test sign-in settings' }).click();
     await expect(card.getByTestId('microsoft-test-status')).toContainText(
       `Microsoft answered for the directory ${idp.tenantId}`,
@@ -237,6 +238,7 @@ test.describe('configured on the settings page', () => {
     await expect(card.getByText('Configured', { exact: true })).toBeVisible();
     await expect(card.getByText('A client secret is stored. Leave blank to keep it.')).toBeVisible();
     await expect(card.getByLabel('Client secret')).toHaveValue('');
+    await expect(card.getByLabel('Create staff accounts for people with the app role')).toBeChecked();
     await checkScreen(page, testInfo, 'microsoft-settings-entered');
 
     // another application without the secret typed again: the secret is cleared, and the page says so

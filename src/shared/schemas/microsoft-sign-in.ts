@@ -106,6 +106,8 @@ export const microsoftSignInSettings = z.object({
   redirectUri: z.string(),
   staffRole: z.string(),
   staffPasswordSignIn: z.boolean(),
+  /** a first sign-in with the staff app role creates a staff account (no invitation needed) */
+  createStaffFromRole: z.boolean(),
   linkedStaff: z.number().int(),
   youAreLinked: z.boolean(),
 });
@@ -125,6 +127,7 @@ export const microsoftSignInSettingsBody = z
     clientId: entraClientIdInput.optional(),
     clientSecret: secretInput.optional(),
     staffRole: entraAppRoleInput.optional(),
+    createStaffFromRole: z.boolean({ error: 'Choose whether to create staff accounts' }).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.tenantId === undefined && body.clientId === undefined) return;

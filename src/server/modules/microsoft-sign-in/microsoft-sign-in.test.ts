@@ -6,6 +6,7 @@ import {
   microsoftSignInRequests,
   microsoftSignInSettings,
   sessions,
+  users,
 } from '../../db/schema';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
@@ -353,6 +354,145 @@ describe('Sign in with Microsoft with a staff app role', () => {
     // the session the first sign-in opened ended too
     expect(await whoAmI(first)).toBeNull();
     expect(await r.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+  });
+});
+
+describe('Staff accounts from the app role', () => {
+  let r: TestApp;
+  let rStaffCookie: string;
+
+  beforeAll(async () => {
+    r = await createTestApp({
+      PUBLIC_URL: PORTAL,
+      AUTHORITY_HOST: entra.authorityHost,
+      ENTRA_TENANT_ID: entra.tenantId,
+      ENTRA_CLIENT_ID: entra.clientId,
+      ENTRA_CLIENT_SECRET: entra.clientSecret,
+      ENTRA_STAFF_ROLE: STAFF_ROLE,
+    });
+    rStaffCookie = await r.loginStaff();
+  }, 180_000);
+  afterAll(() => r?.close());
+
+  const turn = (createStaffFromRole: boolean) =>
+    r.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: rStaffCookie },
+      payload: { staffPasswordSignIn: true, createStaffFromRole },
+    });
+  const identitiesOf = (oid: string) =>
+    r.ctx.db.select().from(microsoftIdentities).where(eq(microsoftIdentities.objectId, oid));
+
+  it('is off by default: a person with the role but no invitation gets no account', async () => {
+    const oid = '00000000-0000-4000-8000-0000000000b1';
+    entra.accounts.set(oid, { oid, name: 'Not yet', roles: [STAFF_ROLE] });
+    const settings = await r.app.inject({
+      method: 'GET',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: rStaffCookie },
+    });
+    expect(settings.json()).toMatchObject({ createStaffFromRole: false });
+    const usersBefore = await r.ctx.db.select().from(users);
+    const browser = new Browser(r);
+    expect(errorOf(await browser.signIn({ as: oid }))).toBe('no_invitation');
+    expect(await r.ctx.db.select().from(users)).toHaveLength(usersBefore.length);
+    expect(await identitiesOf(oid)).toEqual([]);
+  });
+
+  it('once turned on, creates a staff account on the first sign-in with the role, identified by iss, tid and oid', async () => {
+    expect((await turn(true)).json()).toMatchObject({ createStaffFromRole: true });
+    const oid = '00000000-0000-4000-8000-0000000000b2';
+    entra.accounts.set(oid, {
+      oid,
+      name: 'Rowan Role',
+      email: 'rowan.role@example.org',
+      preferredUsername: 'rowan.role@example.org',
+      roles: [STAFF_ROLE],
+    });
+    const browser = new Browser(r);
+    expect((await browser.signIn({ as: oid })).headers.location).toBe('/staff');
+    expect(await whoAmI(browser)).toMatchObject({ username: 'rowan.role@example.org', role: 'staff' });
+    const [identity] = await identitiesOf(oid);
+    expect(identity).toMatchObject({ issuer: entra.issuer, tenantId: entra.tenantId, objectId: oid });
+    const [account] = await r.ctx.db.select().from(users).where(eq(users.id, identity!.userId));
+    // no password: this account signs in with Microsoft
+    expect(account).toMatchObject({ role: 'staff', displayName: 'Rowan Role', passwordHash: null });
+
+    // the next sign-in finds the same account
+    const later = new Browser(r);
+    expect((await later.signIn({ as: oid })).headers.location).toBe('/staff');
+    expect(await identitiesOf(oid)).toHaveLength(1);
+    expect(
+      await r.ctx.db.select().from(users).where(eq(users.username, 'rowan.role@example.org')),
+    ).toHaveLength(1);
+  });
+
+  it('never links or signs in an existing password account with the same email', async () => {
+    const existing = await r.createUser({
+      username: 'same.person@example.org',
+      email: 'same.person@example.org',
+      role: 'staff',
+    });
+    const oid = '00000000-0000-4000-8000-0000000000b3';
+    entra.accounts.set(oid, {
+      oid,
+      name: 'Same email',
+      email: 'same.person@example.org',
+      preferredUsername: 'same.person@example.org',
+      roles: [STAFF_ROLE],
+    });
+    const browser = new Browser(r);
+    expect((await browser.signIn({ as: oid })).headers.location).toBe('/staff');
+    const me = await whoAmI(browser);
+    expect(me?.username).toBe(`microsoft-${oid}`);
+    expect(me?.username).not.toBe(existing.username);
+    expect(
+      await r.ctx.db.select().from(microsoftIdentities).where(eq(microsoftIdentities.userId, existing.id)),
+    ).toEqual([]);
+    // the existing account still signs in with its own password, and only as itself
+    await expect(r.login(existing.username, existing.password, { staff: true })).resolves.toMatch(
+      /afp_session=/,
+    );
+  });
+
+  it('creates nothing for a person without the role', async () => {
+    const oid = '00000000-0000-4000-8000-0000000000b4';
+    entra.accounts.set(oid, { oid, name: 'No role', roles: ['Something.Else'] });
+    const browser = new Browser(r);
+    expect(errorOf(await browser.signIn({ as: oid }))).toBe('no_invitation');
+    expect(await identitiesOf(oid)).toEqual([]);
+  });
+
+  it('removes staff access from a created account at the next sign-in without the role', async () => {
+    const oid = '00000000-0000-4000-8000-0000000000b5';
+    entra.accounts.set(oid, { oid, name: 'Role leaver', roles: [STAFF_ROLE] });
+    const first = new Browser(r);
+    expect((await first.signIn({ as: oid })).headers.location).toBe('/staff');
+    entra.accounts.set(oid, { oid, name: 'Role leaver', roles: [] });
+    const second = new Browser(r);
+    expect(errorOf(await second.signIn({ as: oid }))).toBe('missing_role');
+    expect(await whoAmI(second)).toBeNull();
+    expect(await whoAmI(first)).toBeNull();
+  });
+
+  it('turned off again, creates no more accounts', async () => {
+    expect((await turn(false)).json()).toMatchObject({ createStaffFromRole: false });
+    const oid = '00000000-0000-4000-8000-0000000000b6';
+    entra.accounts.set(oid, { oid, name: 'Too late', roles: [STAFF_ROLE] });
+    expect(errorOf(await new Browser(r).signIn({ as: oid }))).toBe('no_invitation');
+    expect(await identitiesOf(oid)).toEqual([]);
+  });
+
+  it('cannot be turned on without a staff app role', async () => {
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: staffCookie },
+      payload: { staffPasswordSignIn: true, createStaffFromRole: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fieldErrors?.createStaffFromRole).toBeDefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { and, count, eq, gt, lt, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import {
   isGuid,
@@ -10,6 +10,7 @@ import {
   type MicrosoftSignInTestResult,
   microsoftSignInSettingsBody,
 } from '../../../shared/schemas/microsoft-sign-in';
+import { usernameField } from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { decryptSecret, deriveKey, encryptSecret, randomToken, sha256 } from '../../crypto';
 import type { Queryable } from '../../db/client';
@@ -20,9 +21,9 @@ import {
   microsoftSignInSettings,
   users,
 } from '../../db/schema';
-import { AppError, badRequest, notFound } from '../../errors';
+import { AppError, badRequest, isUniqueViolation, notFound } from '../../errors';
 import { type ChangeBy, recordChanges } from '../history/record';
-import { findUserById, STAFF_ROLE, type UserRow } from '../users/service';
+import { accountValues, findUserById, STAFF_ROLE, type UserRow, usernameKeys } from '../users/service';
 
 /** How long the browser has between leaving for Microsoft and coming back. */
 export const SIGN_IN_REQUEST_MS = 10 * 60 * 1000;
@@ -450,25 +451,38 @@ export async function finishSignIn(
   const roles = Array.isArray(claims.roles) ? claims.roles.filter((r) => typeof r === 'string') : [];
   const subject = { issuer: claims.iss, tenantId, objectId };
 
-  const user = await ctx.db.transaction(async (tx) => {
-    const linked = await linkedUser(tx, subject);
-    if (linked) return linked;
-    if (!request.invitationHash) return null;
-    const [invitation] = await tx
-      .delete(microsoftInvitations)
-      .where(
-        and(
-          eq(microsoftInvitations.tokenHash, request.invitationHash),
-          gt(microsoftInvitations.expiresAt, ctx.now()),
-        ),
-      )
-      .returning();
-    if (!invitation) return null;
-    // an invitation replaces whatever identity the account had: staff chose to send it
-    await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, invitation.userId));
-    await tx.insert(microsoftIdentities).values({ userId: invitation.userId, ...subject });
-    return (await findUserById(tx, invitation.userId)) ?? null;
-  });
+  const hasStaffRole = Boolean(config.staffRole) && roles.includes(config.staffRole);
+  const linkOrCreate = () =>
+    ctx.db.transaction(async (tx) => {
+      const linked = await linkedUser(tx, subject);
+      if (linked) return linked;
+      if (!request.invitationHash) {
+        if (!hasStaffRole || !(await readSettingsRow(tx))?.createStaffFromRole) return null;
+        return createStaffAccount(tx, subject, claims);
+      }
+      const [invitation] = await tx
+        .delete(microsoftInvitations)
+        .where(
+          and(
+            eq(microsoftInvitations.tokenHash, request.invitationHash),
+            gt(microsoftInvitations.expiresAt, ctx.now()),
+          ),
+        )
+        .returning();
+      if (!invitation) return null;
+      // an invitation replaces whatever identity the account had: staff chose to send it
+      await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, invitation.userId));
+      await tx.insert(microsoftIdentities).values({ userId: invitation.userId, ...subject });
+      return (await findUserById(tx, invitation.userId)) ?? null;
+    });
+  let user: UserRow | null;
+  try {
+    user = await linkOrCreate();
+  } catch (error) {
+    // the same person's other tab linked or created the account a moment ago: use that one
+    if (!isUniqueViolation(error)) throw error;
+    user = await linkedUser(ctx.db, subject);
+  }
   if (!user) {
     throw new SignInFailure(
       request.invitationHash ? 'invitation_invalid' : 'no_invitation',
@@ -487,6 +501,65 @@ export async function finishSignIn(
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id, { microsoft: true });
   return { user, token, expiresAt };
+}
+
+/**
+ * A staff account for a Microsoft identity that holds the staff app role, linked to it. Never found
+ * or joined by email: an account whose username or email matches the token's is left alone, and the
+ * new account gets a username of its own. It has no password; it signs in with Microsoft.
+ */
+async function createStaffAccount(
+  tx: Queryable,
+  subject: { issuer: string; tenantId: string; objectId: string },
+  claims: oidc.IDToken,
+): Promise<UserRow> {
+  const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
+  const signInName = text(claims.preferred_username, 254) || text(claims.email, 254);
+  const candidates = [signInName, `microsoft-${subject.objectId}`].filter(
+    (name) => name && usernameField.safeParse(name).success,
+  );
+  let username = '';
+  for (const candidate of [...candidates, ...[2, 3, 4, 5].map((n) => `microsoft-${subject.objectId}-${n}`)]) {
+    const keys = usernameKeys(candidate);
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        or(
+          eq(users.usernameCanonical, keys.usernameCanonical),
+          eq(users.usernameSkeleton, keys.usernameSkeleton),
+        ),
+      );
+    if (!taken) {
+      username = candidate;
+      break;
+    }
+  }
+  if (!username) throw new SignInFailure('failed', 'no free username for the new account');
+  const [row] = await tx
+    .insert(users)
+    .values({
+      username,
+      ...usernameKeys(username),
+      passwordHash: null,
+      displayName: text(claims.name, 100) || null,
+      email: null,
+      role: STAFF_ROLE,
+    })
+    .returning();
+  await tx.insert(microsoftIdentities).values({ userId: row!.id, ...subject });
+  await recordChanges(tx, [
+    {
+      entity: 'account',
+      action: 'create',
+      subjectUserId: row!.id,
+      actorId: row!.id,
+      via: 'staff',
+      before: null,
+      after: accountValues(row!),
+    },
+  ]);
+  return row!;
 }
 
 async function linkedUser(
@@ -586,6 +659,7 @@ export async function getSignInSettings(
     redirectUri: ctx.config.PUBLIC_URL ? `${ctx.config.PUBLIC_URL}${CALLBACK_PATH}` : '',
     staffRole: resolved.staffRole,
     staffPasswordSignIn: passwordsAllowed(resolved),
+    createStaffFromRole: resolved.row?.createStaffFromRole ?? false,
     linkedStaff: linked?.n ?? 0,
     youAreLinked: Boolean(mine),
   };
@@ -593,7 +667,10 @@ export async function getSignInSettings(
 
 /** What the history keeps of the settings: plain values, never the secret. */
 function historyValues(
-  row: Pick<SettingsRow, 'tenantId' | 'clientId' | 'staffRole' | 'staffPasswordSignIn'>,
+  row: Pick<
+    SettingsRow,
+    'tenantId' | 'clientId' | 'staffRole' | 'staffPasswordSignIn' | 'createStaffFromRole'
+  >,
 ) {
   return {
     microsoftSignIn: true,
@@ -601,10 +678,17 @@ function historyValues(
     clientId: row.clientId,
     staffRole: row.staffRole,
     staffPasswordSignIn: row.staffPasswordSignIn,
+    createStaffFromRole: row.createStaffFromRole,
   };
 }
 
-const NO_SETTINGS = { tenantId: '', clientId: '', staffRole: '', staffPasswordSignIn: true };
+const NO_SETTINGS = {
+  tenantId: '',
+  clientId: '',
+  staffRole: '',
+  staffPasswordSignIn: true,
+  createStaffFromRole: false,
+};
 
 /**
  * Save the card. Tenant, client and secret are refused while the environment sets them, as the role
@@ -701,8 +785,16 @@ export async function saveSignInSettings(
       }
     }
 
+    const createStaffFromRole = data.createStaffFromRole ?? existing?.createStaffFromRole ?? false;
+    if (createStaffFromRole && !(env.ENTRA_STAFF_ROLE ?? staffRole)) {
+      throw badRequest('Name the staff app role first: accounts are only created for people who hold it.', {
+        createStaffFromRole: ['Enter the staff app role first'],
+      });
+    }
+
     const values = {
       staffPasswordSignIn: data.staffPasswordSignIn,
+      createStaffFromRole,
       tenantId,
       clientId,
       clientSecretEncrypted,

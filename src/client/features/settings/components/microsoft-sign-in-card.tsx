@@ -35,6 +35,7 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
     clientSecret: '',
     staffRole: saved.staffRole,
     staffPasswordSignIn: saved.staffPasswordSignIn,
+    createStaffFromRole: saved.createStaffFromRole,
   };
 }
 
@@ -101,6 +102,7 @@ function SignInForm({
   const [clearedNote, setClearedNote] = useState(false);
   const [linking, setLinking] = useState(false);
   const checkboxId = useId();
+  const createId = useId();
   const errorId = useId();
   const fromEnvironment = saved.connectionSource === 'environment';
   const roleFromEnvironment = saved.staffRoleSource === 'environment';
@@ -125,12 +127,14 @@ function SignInForm({
     form.reset(formFrom(saved));
   }, [saved, form]);
   const allowPasswords = form.watch('staffPasswordSignIn');
+  const createStaff = form.watch('createStaffFromRole') ?? false;
 
   const onSave = form.handleSubmit((values) => {
     setFormError(null);
     // what the environment sets is not sent: the server refuses changes to it
     const body = {
       staffPasswordSignIn: values.staffPasswordSignIn,
+      createStaffFromRole: values.createStaffFromRole,
       ...(fromEnvironment
         ? {}
         : { tenantId: values.tenantId, clientId: values.clientId, clientSecret: values.clientSecret }),
@@ -338,6 +342,29 @@ function SignInForm({
       ) : null}
 
       <div className="grid gap-2">
+        <div className="flex items-start gap-3">
+          <Checkbox
+            id={createId}
+            checked={createStaff}
+            aria-describedby={errors.createStaffFromRole ? `${createId}-message` : undefined}
+            onCheckedChange={(checked) =>
+              form.setValue('createStaffFromRole', checked === true, { shouldDirty: true })
+            }
+          />
+          <div className="grid gap-1">
+            <Label htmlFor={createId}>Create staff accounts for people with the app role</Label>
+            <p className="text-muted-foreground text-sm">
+              Someone who holds the staff app role gets a staff account at their first Microsoft sign-in,
+              without an invitation. Accounts are matched by their Microsoft identity, never by email: an
+              existing account with the same email address is not used.
+            </p>
+            {errors.createStaffFromRole?.message ? (
+              <p id={`${createId}-message`} className="font-medium text-destructive text-sm">
+                {errors.createStaffFromRole.message}
+              </p>
+            ) : null}
+          </div>
+        </div>
         <div className="flex items-start gap-3">
           <Checkbox
             id={checkboxId}
