@@ -116,6 +116,34 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   await again.close();
 });
 
+test('signing out after a Microsoft sign-in offers to sign out of Microsoft too', async ({
+  page,
+}, testInfo) => {
+  // the account linked by the test above
+  await page.goto(`${portalUrl}/staff-login`);
+  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: `Sign in as ${INVITED.displayName}` }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff`);
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login?signedOut=microsoft`);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'You have signed out of the portal' }),
+  ).toBeVisible();
+  await checkScreen(page, testInfo, 'microsoft-signed-out');
+  expect((await page.request.get(`${portalUrl}/api/user`)).status()).toBe(401);
+
+  // the identity provider's own sign-out page, then back to the portal
+  await page.getByRole('link', { name: 'Also sign out of Microsoft' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${entra.issuer}/session/end`));
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login`);
+
+  // signed out there too: signing in again asks who
+  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await expect(page.getByRole('heading', { name: 'Test identity provider' })).toBeVisible();
+});
+
 test('a cancelled sign-in comes back with what to do', async ({ page }, testInfo) => {
   await page.goto(`${portalUrl}/staff-login`);
   await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
@@ -136,6 +164,10 @@ test('the settings page shows the Microsoft configuration and the password switc
   const card = page.getByRole('heading', { name: 'Sign in with Microsoft' });
   await card.scrollIntoViewIfNeeded();
   await expect(page.getByText(`${portalUrl}/api/auth/microsoft/callback`)).toBeVisible();
+  // the environment sets the connection: shown, not editable
+  await expect(page.getByLabel('Directory (tenant) ID')).toHaveValue(entra.tenantId);
+  await expect(page.getByLabel('Directory (tenant) ID')).not.toBeEditable();
+  await expect(page.getByText('Set by ENTRA_TENANT_ID on the server.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Link my Microsoft account' })).toBeVisible();
   await page.getByLabel('Staff may also sign in with a password').click();
   await page.getByRole('button', { name: 'Save sign-in settings' }).click();
@@ -143,4 +175,88 @@ test('the settings page shows the Microsoft configuration and the password switc
     page.getByRole('alert').filter({ hasText: 'Sign in with Microsoft yourself first' }),
   ).toBeVisible();
   await checkScreen(page, testInfo, 'microsoft-settings');
+});
+
+test.describe('configured on the settings page', () => {
+  const CLIENT_ID = '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b';
+  const SECRET = 'page-entered-client-secret-0123456789';
+  let idp: TestEntra;
+  let paged: BuiltApp;
+  let pagedUrl: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    const port = await freePort();
+    pagedUrl = `http://127.0.0.1:${port}`;
+    idp = await startTestEntra({ portalUrl: pagedUrl, clientId: CLIENT_ID, clientSecret: SECRET });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: 'memory://',
+      APP_SECRET: 'e2e-microsoft-settings-page-secret-0123',
+      INITIAL_STAFF_USERNAME: STAFF.username,
+      INITIAL_STAFF_PASSWORD: STAFF.password,
+      PUBLIC_URL: pagedUrl,
+    });
+    paged = await buildApp(config, {
+      scheduler: false,
+      clientDir: process.env.E2E_BUILD_DIR ?? fileURLToPath(new URL('../dist/client', import.meta.url)),
+      microsoftSignIn: { authorityHost: idp.authorityHost },
+    });
+    await paged.app.listen({ port, host: '127.0.0.1' });
+  });
+
+  test.afterAll(async () => {
+    await paged?.close();
+    await idp?.close();
+  });
+
+  test('staff enter the directory, application and secret, test them, and the login page offers Microsoft', async ({
+    page,
+  }, testInfo) => {
+    const signIn = await page.request.post(`${pagedUrl}/api/auth/staff-login`, { data: STAFF });
+    expect(signIn.status()).toBe(200);
+    await page.goto(`${pagedUrl}/settings`);
+    const card = page.getByRole('form', { name: 'Sign in with Microsoft settings' });
+    await card.scrollIntoViewIfNeeded();
+    await expect(card.getByText('Not configured')).toBeVisible();
+
+    // a client ID that is not a GUID is refused on the page, before anything is sent
+    await card.getByLabel('Directory (tenant) ID').fill(idp.tenantId);
+    await card.getByLabel('Application (client) ID').fill('portal-application');
+    await card.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await expect(card.getByText('Enter the application (client) ID, a GUID')).toBeVisible();
+
+    await card.getByLabel('Application (client) ID').fill(CLIENT_ID);
+    await card.getByLabel('Client secret').fill(SECRET);
+    await card.getByLabel('Staff app role').fill('Portal.Staff');
+    await card.getByLabel('Create staff accounts for people with the app role').check();
+    await card.getByRole('button', { name: 'Test sign-in settings' }).click();
+    await expect(card.getByTestId('microsoft-test-status')).toContainText(
+      `Microsoft answered for the directory ${idp.tenantId}`,
+    );
+    await card.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await expect(card.getByText('Configured', { exact: true })).toBeVisible();
+    await expect(card.getByText('A client secret is stored. Leave blank to keep it.')).toBeVisible();
+    await expect(card.getByLabel('Client secret')).toHaveValue('');
+    await expect(card.getByLabel('Create staff accounts for people with the app role')).toBeChecked();
+    await checkScreen(page, testInfo, 'microsoft-settings-entered');
+
+    // another application without the secret typed again: the secret is cleared, and the page says so
+    await card.getByLabel('Application (client) ID').fill('0f1e2d3c-4b5a-4968-8776-655443322110');
+    await card.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await expect(card.getByTestId('microsoft-secret-cleared')).toContainText('The client secret was cleared');
+    await expect(card.getByText('Not configured')).toBeVisible();
+    await checkScreen(page, testInfo, 'microsoft-settings-secret-cleared');
+
+    // back to the right application with its secret: the staff login page offers Microsoft
+    await card.getByLabel('Application (client) ID').fill(CLIENT_ID);
+    await card.getByLabel('Client secret').fill(SECRET);
+    await card.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await expect(card.getByText('Configured', { exact: true })).toBeVisible();
+    const visitor = await page.context().browser()!.newContext();
+    const login = await visitor.newPage();
+    await login.goto(`${pagedUrl}/staff-login`);
+    await expect(login.getByRole('link', { name: 'Sign in with Microsoft' })).toBeVisible();
+    await visitor.close();
+  });
 });

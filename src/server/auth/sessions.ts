@@ -15,10 +15,12 @@ const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 export type SessionUser = typeof users.$inferSelect;
 
 export interface SessionStore {
-  create(userId: number): Promise<{ token: string; expiresAt: Date }>;
+  /** `microsoft`: the session comes from a Microsoft sign-in (signing out offers Microsoft's too) */
+  create(userId: number, options?: { microsoft?: boolean }): Promise<{ token: string; expiresAt: Date }>;
   /** The user behind a cookie token, or null when it is unknown or expired. */
   resolve(token: string): Promise<{ user: SessionUser; sessionId: string } | null>;
-  destroy(token: string): Promise<void>;
+  /** End one session; says whether it existed and whether a Microsoft sign-in opened it. */
+  destroy(token: string): Promise<{ signedInWithMicrosoft: boolean } | null>;
   destroyAllForUser(userId: number, exceptToken?: string): Promise<void>;
   purgeExpired(): Promise<number>;
 }
@@ -37,13 +39,18 @@ export function createSessionStore(
   const idFor = (token: string) => createHmac('sha256', key).update(token).digest('base64url');
 
   return {
-    async create(userId) {
+    async create(userId, options = {}) {
       const token = randomToken(32);
       const createdAt = now();
       const expiresAt = new Date(createdAt.getTime() + SESSION_ABSOLUTE_MS);
-      await db
-        .insert(sessions)
-        .values({ id: idFor(token), userId, createdAt, expiresAt, lastSeenAt: createdAt });
+      await db.insert(sessions).values({
+        id: idFor(token),
+        userId,
+        createdAt,
+        expiresAt,
+        lastSeenAt: createdAt,
+        signedInWithMicrosoft: options.microsoft ?? false,
+      });
       return { token, expiresAt };
     },
 
@@ -65,7 +72,11 @@ export function createSessionStore(
     },
 
     async destroy(token) {
-      await db.delete(sessions).where(eq(sessions.id, idFor(token)));
+      const [ended] = await db
+        .delete(sessions)
+        .where(eq(sessions.id, idFor(token)))
+        .returning({ signedInWithMicrosoft: sessions.signedInWithMicrosoft });
+      return ended ?? null;
     },
 
     async destroyAllForUser(userId, exceptToken) {

@@ -169,6 +169,8 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // opened by a Microsoft sign-in: signing out then offers to sign out of Microsoft too
+    signedInWithMicrosoft: boolean('signed_in_with_microsoft').notNull().default(false),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -436,6 +438,14 @@ export const microsoftSignInSettings = pgTable(
     // a single row: id is always 1
     id: integer('id').primaryKey().default(1),
     staffPasswordSignIn: boolean('staff_password_sign_in').notNull().default(true),
+    // Entered on the settings page; the environment's ENTRA_* variables win over these.
+    tenantId: text('tenant_id').notNull().default(''),
+    clientId: text('client_id').notNull().default(''),
+    // sealed with the tenant and client as associated data (ADR 0010): it opens for nothing else
+    clientSecretEncrypted: text('client_secret_encrypted'),
+    staffRole: text('staff_role').notNull().default(''),
+    // a first Microsoft sign-in carrying the staff app role gets a staff account without an invitation
+    createStaffFromRole: boolean('create_staff_from_role').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [check('microsoft_sign_in_settings_single_row', sql`${t.id} = 1`)],

@@ -542,7 +542,16 @@ const VALID: Record<string, (f: Fixture) => Target> = {
   // Sign in with Microsoft (not configured here: only the cross-site guard is under test)
   'GET /api/auth/microsoft/start': () => ({ who: 'anonymous' }),
   'GET /api/auth/microsoft/logout': () => ({ who: 'staff' }),
-  'PUT /api/staff/microsoft-sign-in': () => ({ who: 'staff', payload: { staffPasswordSignIn: false } }),
+  'PUT /api/staff/microsoft-sign-in': () => ({
+    who: 'staff',
+    payload: {
+      staffPasswordSignIn: true,
+      tenantId: 'evil.example',
+      clientId: '00000000-0000-4000-8000-000000000666',
+      clientSecret: 'csrf',
+    },
+  }),
+  'POST /api/staff/microsoft-sign-in/test': () => ({ who: 'staff', payload: { tenantId: 'evil.example' } }),
   'POST /api/staff/users/:id/microsoft-invitation': () => ({ who: 'staff', id: a.id }),
   'DELETE /api/staff/users/:id/microsoft-identity': () => ({ who: 'staff', id: a.id }),
   // recurring patterns (the caller's own), email reminders (staff)

@@ -525,6 +525,27 @@ const TABLE: Record<string, Variant[]> = {
       call: () => ({ payload: { staffPasswordSignIn: false } }),
       expect: staffOnly(400),
     },
+    {
+      // this suite configures the tenant through the environment, which the page cannot change
+      name: 'another tenant',
+      call: () => ({
+        payload: {
+          staffPasswordSignIn: true,
+          tenantId: '12345678-1234-4234-8234-123456789012',
+          clientId: '12345678-1234-4234-8234-123456789013',
+        },
+      }),
+      expect: staffOnly(400),
+    },
+  ],
+  'POST /api/staff/microsoft-sign-in/test': [
+    {
+      name: 'the configured directory',
+      call: () => ({ payload: { tenantId: entra.tenantId } }),
+      expect: staffOnly(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual([]),
+    },
+    { name: 'not a directory', call: () => ({ payload: { tenantId: '../x' } }), expect: staffOnly(400) },
   ],
   'POST /api/staff/users/:id/microsoft-invitation': [
     {

@@ -56,6 +56,8 @@ export interface TestEntraOptions {
   portalUrl: string;
   port?: number;
   accounts?: EntraAccount[];
+  /** verified domains of the directory: their discovery documents name the tenant's GUID issuer */
+  domains?: string[];
 }
 
 const OTHER_TENANT = 'ffffffff-0000-4000-8000-0000000000ff';
@@ -213,8 +215,19 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
       if (uid) return interaction(req, res, uid);
       if (url.pathname.startsWith(impostorPrefix))
         return delegate(req, res, impostorListener, impostorPrefix);
+      const domain = (options.domains ?? []).find(
+        (d) => url.pathname.toLowerCase() === `/${d.toLowerCase()}/v2.0/.well-known/openid-configuration`,
+      );
+      if (domain) {
+        req.url = `${homePrefix}/.well-known/openid-configuration`;
+        return delegate(req, res, homeListener, homePrefix);
+      }
       if (!url.pathname.startsWith(homePrefix)) {
-        res.writeHead(404).end();
+        // what Entra answers for a directory it does not know
+        res.writeHead(url.pathname.endsWith('/.well-known/openid-configuration') ? 400 : 404, {
+          'content-type': 'application/json',
+        });
+        res.end(JSON.stringify({ error: 'invalid_tenant' }));
         return;
       }
       const rest = url.pathname.slice(homePrefix.length);

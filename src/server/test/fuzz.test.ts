@@ -443,6 +443,8 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'GET /api/staff/microsoft-sign-in': () => ({}),
   // the fuzzing staff member has no linked identity: passwords can never be switched off here
   'PUT /api/staff/microsoft-sign-in': () => ({ body: { staffPasswordSignIn: true } }),
+  // the tenant of the test identity provider: the lookup stays on loopback
+  'POST /api/staff/microsoft-sign-in/test': () => ({ body: { tenantId: entra.tenantId } }),
   'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(victimId) } }),
   'DELETE /api/staff/users/:id/microsoft-identity': () => ({ params: { id: String(victimId) } }),
   // --- end Sign in with Microsoft ---

@@ -72,3 +72,10 @@ export type ChangePasswordForm = z.infer<typeof changePasswordForm>;
  * and does not ask `/api/user` (a 401 the browser would log as an error) or prefetch their calendar.
  */
 export const SESSION_HINT_COOKIE = 'afp_signed_in';
+
+/** Signing out: `microsoftSignOut` says the session came from Microsoft, which can be signed out of too. */
+export const logoutResponse = z.object({ message: z.string(), microsoftSignOut: z.boolean() });
+export type LogoutResponse = z.infer<typeof logoutResponse>;
+
+/** Where the portal sends someone it signed out who may still be signed in to Microsoft. */
+export const SIGNED_OUT_OF_PORTAL_ONLY = '/staff-login?signedOut=microsoft';

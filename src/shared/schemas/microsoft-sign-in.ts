@@ -46,23 +46,113 @@ export const microsoftSignInStatus = z.object({
 });
 export type MicrosoftSignInStatus = z.infer<typeof microsoftSignInStatus>;
 
-/** The settings card: configuration comes from the environment and is shown, never the secret. */
+/** A GUID as Entra writes ids: 8-4-4-4-12 hexadecimal digits. */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A DNS name of at least two labels (contoso.onmicrosoft.com, contoso.org). */
+const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+export function isGuid(text: string): boolean {
+  return GUID.test(text);
+}
+
+/**
+ * The directory: its GUID or one of its verified domains. It becomes a path segment of the sign-in
+ * address, so nothing else may pass: no slashes, dots at the start, ports or `common`.
+ */
+export const entraTenantInput = z
+  .string()
+  .trim()
+  .max(253, 'Must be at most 253 characters')
+  .refine(
+    (value) => value === '' || GUID.test(value) || DOMAIN.test(value),
+    'Enter the directory (tenant) ID, a GUID such as 00000000-0000-0000-0000-000000000000, or a verified domain such as contoso.onmicrosoft.com',
+  );
+
+export const entraClientIdInput = z
+  .string()
+  .trim()
+  .max(36, 'Enter the application (client) ID, a GUID')
+  .refine((value) => value === '' || GUID.test(value), 'Enter the application (client) ID, a GUID');
+
+/** The value of an app role as Entra allows it: printable characters without spaces. */
+export const entraAppRoleInput = z
+  .string()
+  .trim()
+  .max(120, 'Must be at most 120 characters')
+  .refine(
+    (value) => value === '' || /^[!-~]+$/.test(value),
+    'An app role value has no spaces or accents, for example Portal.Staff',
+  );
+
+/** Where a setting comes from: the server's environment wins over what staff saved. */
+export const settingSource = z.enum(['environment', 'settings']);
+export type SettingSource = z.infer<typeof settingSource>;
+
+/** The settings card: what is configured and where from. Never the client secret, only whether one is stored. */
 export const microsoftSignInSettings = z.object({
+  /** tenant, client, secret and PUBLIC_URL are all there: the login page offers Microsoft */
   configured: z.boolean(),
+  /** where tenant, client and secret come from */
+  connectionSource: settingSource,
+  staffRoleSource: settingSource,
+  publicUrlSet: z.boolean(),
   tenantId: z.string(),
   clientId: z.string(),
+  hasClientSecret: z.boolean(),
+  /** the stored secret cannot be opened (APP_SECRET changed): it must be entered again */
+  clientSecretUnreadable: z.boolean(),
+  /** this save removed the stored secret: tenant or client changed and no secret was typed */
+  clientSecretCleared: z.boolean(),
   redirectUri: z.string(),
   staffRole: z.string(),
   staffPasswordSignIn: z.boolean(),
+  /** a first sign-in with the staff app role creates a staff account (no invitation needed) */
+  createStaffFromRole: z.boolean(),
   linkedStaff: z.number().int(),
   youAreLinked: z.boolean(),
 });
 export type MicrosoftSignInSettings = z.infer<typeof microsoftSignInSettings>;
 
-export const microsoftSignInSettingsBody = z.object({
-  staffPasswordSignIn: z.boolean({ error: 'Choose whether staff may sign in with a password' }),
+/** Secrets are write-only: blank or absent keeps the stored one (for the same tenant and client). */
+const secretInput = z.string().max(2000, 'Must be at most 2000 characters');
+
+/**
+ * Saving the card. Absent fields keep what is stored (older pages sent only the password switch); an
+ * empty tenant and client remove the stored configuration.
+ */
+export const microsoftSignInSettingsBody = z
+  .object({
+    staffPasswordSignIn: z.boolean({ error: 'Choose whether staff may sign in with a password' }),
+    tenantId: entraTenantInput.optional(),
+    clientId: entraClientIdInput.optional(),
+    clientSecret: secretInput.optional(),
+    staffRole: entraAppRoleInput.optional(),
+    createStaffFromRole: z.boolean({ error: 'Choose whether to create staff accounts' }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.tenantId === undefined && body.clientId === undefined) return;
+    if (Boolean(body.tenantId) !== Boolean(body.clientId)) {
+      const missing = body.tenantId ? 'clientId' : 'tenantId';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message:
+          missing === 'clientId'
+            ? 'Enter the application (client) ID too, or clear both'
+            : 'Enter the directory (tenant) ID too, or clear both',
+      });
+    }
+  });
+export type MicrosoftSignInSettingsBody = z.input<typeof microsoftSignInSettingsBody>;
+
+/** Check the typed directory against Microsoft's discovery document; nothing is saved. */
+export const microsoftSignInTestBody = z.object({
+  tenantId: entraTenantInput.refine((value) => value !== '', 'Enter the directory (tenant) ID'),
 });
-export type MicrosoftSignInSettingsBody = z.infer<typeof microsoftSignInSettingsBody>;
+export type MicrosoftSignInTestBody = z.infer<typeof microsoftSignInTestBody>;
+
+export const microsoftSignInTestResult = z.object({ success: z.boolean(), message: z.string() });
+export type MicrosoftSignInTestResult = z.infer<typeof microsoftSignInTestResult>;
 
 export const microsoftInvitation = z.object({
   link: z.string(),

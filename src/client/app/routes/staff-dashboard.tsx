@@ -5,6 +5,7 @@ import {
   staffViewRange,
   todayIn,
 } from '@shared/calendar';
+import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
 import { EXPORT_NO_AREA } from '@shared/schemas/exports';
 import { ListChecks, UserSearch, Users } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
@@ -27,7 +28,7 @@ import {
 import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
 import { NO_AREA } from '@/features/staff-grid/lib/grid-model';
-import { apiRequest } from '@/lib/api';
+import { apiJson } from '@/lib/api';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
 
@@ -59,8 +60,9 @@ export default function StaffDashboardRoute() {
 
   const logout = async () => {
     try {
-      await apiRequest('POST', '/api/logout');
-      navigate('/staff-login');
+      const { microsoftSignOut } = await apiJson<LogoutResponse>('POST', '/api/logout');
+      // after a Microsoft sign-in the login page offers to sign out of Microsoft too
+      navigate(microsoftSignOut ? SIGNED_OUT_OF_PORTAL_ONLY : '/staff-login');
     } catch (error) {
       console.error('Logout failed:', error instanceof Error ? error.message : error);
     }

@@ -1,12 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changePasswordBody, loginBody, registerBody, staffLoginBody } from '../../../shared/schemas/auth';
+import {
+  changePasswordBody,
+  loginBody,
+  logoutResponse,
+  registerBody,
+  SIGNED_OUT_OF_PORTAL_ONLY,
+  staffLoginBody,
+} from '../../../shared/schemas/auth';
 import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
 import { publicUser } from '../../../shared/schemas/users';
 import { sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
+import { signInConfig } from '../microsoft-sign-in/service';
 import { toPublicUser } from '../users/service';
 import { changePassword, clearSignInPauses, register, signIn } from './service';
 
@@ -22,9 +30,11 @@ const errors = {
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { set: setSessionCookie, clear: clearSessionCookie } = sessionCookies(ctx.config);
 
-  const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.sessionToken) await ctx.sessions.destroy(request.sessionToken);
+  /** Ends the session; true when Microsoft signed it in and can be signed out of too. */
+  const endSession = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    const ended = request.sessionToken ? await ctx.sessions.destroy(request.sessionToken) : null;
     clearSessionCookie(request, reply);
+    return Boolean(ended?.signedInWithMicrosoft) && (await signInConfig(ctx)) !== null;
   };
 
   return async (app) => {
@@ -96,11 +106,15 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/logout',
       {
         config: { access: 'public' },
-        schema: { tags: ['auth'], summary: 'Sign out', response: { 200: messageResponse } },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign out of the portal (microsoftSignOut: Microsoft can be signed out of too)',
+          response: { 200: logoutResponse },
+        },
       },
       async (request, reply) => {
-        await endSession(request, reply);
-        return { message: 'Logged out' };
+        const microsoftSignOut = await endSession(request, reply);
+        return { message: 'Logged out', microsoftSignOut };
       },
     );
 
@@ -115,8 +129,9 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           schema: { tags: ['auth'], summary: `Sign out and go to ${loginPage}`, response: { 302: z.null() } },
         },
         async (request, reply) => {
-          await endSession(request, reply);
-          return reply.redirect(loginPage, 302);
+          const microsoft = await endSession(request, reply);
+          // after a Microsoft sign-in, the login page offers to sign out of Microsoft too
+          return reply.redirect(microsoft ? SIGNED_OUT_OF_PORTAL_ONLY : loginPage, 302);
         },
       );
     }

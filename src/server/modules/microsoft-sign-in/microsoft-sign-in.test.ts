@@ -1,6 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { microsoftIdentities, microsoftSignInRequests, sessions } from '../../db/schema';
+import {
+  changeHistory,
+  microsoftIdentities,
+  microsoftSignInRequests,
+  microsoftSignInSettings,
+  sessions,
+  users,
+} from '../../db/schema';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { findUserByUsername } from '../users/service';
@@ -21,7 +28,10 @@ class Browser {
   providerCookies = new Map<string, string>();
   lastCallback = '';
 
-  constructor(private app: TestApp) {}
+  constructor(
+    private app: TestApp,
+    private idp: TestEntra = entra,
+  ) {}
 
   portalCookieHeader() {
     return [...this.portalCookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -67,14 +77,14 @@ class Browser {
   }
 
   /** Start (optionally from an invitation) and come back; returns the portal's final answer. */
-  async signIn(options: { invitation?: string; as: string }) {
-    entra.nextSignIn = options.as;
+  async signIn(options: { invitation?: string; as?: string }) {
+    this.idp.nextSignIn = options.as;
     const start = await this.portal(
       `/api/auth/microsoft/start${options.invitation ? `?invitation=${options.invitation}` : ''}`,
     );
     expect(start.statusCode).toBe(302);
     const location = String(start.headers.location);
-    if (!location.startsWith(entra.authorityHost)) return start;
+    if (!location.startsWith(this.idp.authorityHost)) return start;
     this.lastCallback = await this.throughProvider(location);
     return this.portal(this.lastCallback);
   }
@@ -347,6 +357,145 @@ describe('Sign in with Microsoft with a staff app role', () => {
   });
 });
 
+describe('Staff accounts from the app role', () => {
+  let r: TestApp;
+  let rStaffCookie: string;
+
+  beforeAll(async () => {
+    r = await createTestApp({
+      PUBLIC_URL: PORTAL,
+      AUTHORITY_HOST: entra.authorityHost,
+      ENTRA_TENANT_ID: entra.tenantId,
+      ENTRA_CLIENT_ID: entra.clientId,
+      ENTRA_CLIENT_SECRET: entra.clientSecret,
+      ENTRA_STAFF_ROLE: STAFF_ROLE,
+    });
+    rStaffCookie = await r.loginStaff();
+  }, 180_000);
+  afterAll(() => r?.close());
+
+  const turn = (createStaffFromRole: boolean) =>
+    r.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: rStaffCookie },
+      payload: { staffPasswordSignIn: true, createStaffFromRole },
+    });
+  const identitiesOf = (oid: string) =>
+    r.ctx.db.select().from(microsoftIdentities).where(eq(microsoftIdentities.objectId, oid));
+
+  it('is off by default: a person with the role but no invitation gets no account', async () => {
+    const oid = '00000000-0000-4000-8000-0000000000b1';
+    entra.accounts.set(oid, { oid, name: 'Not yet', roles: [STAFF_ROLE] });
+    const settings = await r.app.inject({
+      method: 'GET',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: rStaffCookie },
+    });
+    expect(settings.json()).toMatchObject({ createStaffFromRole: false });
+    const usersBefore = await r.ctx.db.select().from(users);
+    const browser = new Browser(r);
+    expect(errorOf(await browser.signIn({ as: oid }))).toBe('no_invitation');
+    expect(await r.ctx.db.select().from(users)).toHaveLength(usersBefore.length);
+    expect(await identitiesOf(oid)).toEqual([]);
+  });
+
+  it('once turned on, creates a staff account on the first sign-in with the role, identified by iss, tid and oid', async () => {
+    expect((await turn(true)).json()).toMatchObject({ createStaffFromRole: true });
+    const oid = '00000000-0000-4000-8000-0000000000b2';
+    entra.accounts.set(oid, {
+      oid,
+      name: 'Rowan Role',
+      email: 'rowan.role@example.org',
+      preferredUsername: 'rowan.role@example.org',
+      roles: [STAFF_ROLE],
+    });
+    const browser = new Browser(r);
+    expect((await browser.signIn({ as: oid })).headers.location).toBe('/staff');
+    expect(await whoAmI(browser)).toMatchObject({ username: 'rowan.role@example.org', role: 'staff' });
+    const [identity] = await identitiesOf(oid);
+    expect(identity).toMatchObject({ issuer: entra.issuer, tenantId: entra.tenantId, objectId: oid });
+    const [account] = await r.ctx.db.select().from(users).where(eq(users.id, identity!.userId));
+    // no password: this account signs in with Microsoft
+    expect(account).toMatchObject({ role: 'staff', displayName: 'Rowan Role', passwordHash: null });
+
+    // the next sign-in finds the same account
+    const later = new Browser(r);
+    expect((await later.signIn({ as: oid })).headers.location).toBe('/staff');
+    expect(await identitiesOf(oid)).toHaveLength(1);
+    expect(
+      await r.ctx.db.select().from(users).where(eq(users.username, 'rowan.role@example.org')),
+    ).toHaveLength(1);
+  });
+
+  it('never links or signs in an existing password account with the same email', async () => {
+    const existing = await r.createUser({
+      username: 'same.person@example.org',
+      email: 'same.person@example.org',
+      role: 'staff',
+    });
+    const oid = '00000000-0000-4000-8000-0000000000b3';
+    entra.accounts.set(oid, {
+      oid,
+      name: 'Same email',
+      email: 'same.person@example.org',
+      preferredUsername: 'same.person@example.org',
+      roles: [STAFF_ROLE],
+    });
+    const browser = new Browser(r);
+    expect((await browser.signIn({ as: oid })).headers.location).toBe('/staff');
+    const me = await whoAmI(browser);
+    expect(me?.username).toBe(`microsoft-${oid}`);
+    expect(me?.username).not.toBe(existing.username);
+    expect(
+      await r.ctx.db.select().from(microsoftIdentities).where(eq(microsoftIdentities.userId, existing.id)),
+    ).toEqual([]);
+    // the existing account still signs in with its own password, and only as itself
+    await expect(r.login(existing.username, existing.password, { staff: true })).resolves.toMatch(
+      /afp_session=/,
+    );
+  });
+
+  it('creates nothing for a person without the role', async () => {
+    const oid = '00000000-0000-4000-8000-0000000000b4';
+    entra.accounts.set(oid, { oid, name: 'No role', roles: ['Something.Else'] });
+    const browser = new Browser(r);
+    expect(errorOf(await browser.signIn({ as: oid }))).toBe('no_invitation');
+    expect(await identitiesOf(oid)).toEqual([]);
+  });
+
+  it('removes staff access from a created account at the next sign-in without the role', async () => {
+    const oid = '00000000-0000-4000-8000-0000000000b5';
+    entra.accounts.set(oid, { oid, name: 'Role leaver', roles: [STAFF_ROLE] });
+    const first = new Browser(r);
+    expect((await first.signIn({ as: oid })).headers.location).toBe('/staff');
+    entra.accounts.set(oid, { oid, name: 'Role leaver', roles: [] });
+    const second = new Browser(r);
+    expect(errorOf(await second.signIn({ as: oid }))).toBe('missing_role');
+    expect(await whoAmI(second)).toBeNull();
+    expect(await whoAmI(first)).toBeNull();
+  });
+
+  it('turned off again, creates no more accounts', async () => {
+    expect((await turn(false)).json()).toMatchObject({ createStaffFromRole: false });
+    const oid = '00000000-0000-4000-8000-0000000000b6';
+    entra.accounts.set(oid, { oid, name: 'Too late', roles: [STAFF_ROLE] });
+    expect(errorOf(await new Browser(r).signIn({ as: oid }))).toBe('no_invitation');
+    expect(await identitiesOf(oid)).toEqual([]);
+  });
+
+  it('cannot be turned on without a staff app role', async () => {
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: staffCookie },
+      payload: { staffPasswordSignIn: true, createStaffFromRole: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fieldErrors?.createStaffFromRole).toBeDefined();
+  });
+});
+
 describe('Turning staff password sign-in off', () => {
   it('is refused until the staff member asking is linked, then stops staff passwords but not facilitators', async () => {
     const refused = await t.app.inject({
@@ -417,5 +566,354 @@ describe('Turning staff password sign-in off', () => {
       redirectUri: `${PORTAL}/api/auth/microsoft/callback`,
     });
     expect(response.body).not.toContain(entra.clientSecret);
+  });
+});
+
+describe('Microsoft sign-in configured on the settings page', () => {
+  const CLIENT_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+  const SECRET = 'settings-page-client-secret-0123456789';
+  const DOMAIN = 'arts-portal-test.example.org';
+  let idp: TestEntra;
+  let p: TestApp;
+  let cookie: string;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    idp = await startTestEntra({
+      portalUrl: PORTAL,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      domains: [DOMAIN],
+    });
+    p = await createTestApp(
+      { PUBLIC_URL: PORTAL, AUTHORITY_HOST: idp.authorityHost, LOG_LEVEL: 'info' },
+      { logStream: { write: (line) => void logLines.push(line) } },
+    );
+    cookie = await p.loginStaff();
+  }, 180_000);
+  afterAll(async () => {
+    await p?.close();
+    await idp?.close();
+  });
+  afterEach(() => {
+    idp.nextSignIn = undefined;
+  });
+
+  const put = (payload: object) =>
+    p.app.inject({ method: 'PUT', url: '/api/staff/microsoft-sign-in', headers: { cookie }, payload });
+  const settings = async () =>
+    (await p.app.inject({ method: 'GET', url: '/api/staff/microsoft-sign-in', headers: { cookie } })).json();
+  const storedRow = async () => (await p.ctx.db.select().from(microsoftSignInSettings))[0];
+  const lastHistory = async () =>
+    (await p.ctx.db.select().from(changeHistory).orderBy(desc(changeHistory.id)).limit(1))[0];
+
+  it('starts off, then saving tenant, client and secret offers Microsoft sign-in, and the secret is never shown', async () => {
+    expect(await settings()).toMatchObject({
+      configured: false,
+      connectionSource: 'settings',
+      hasClientSecret: false,
+    });
+    expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toMatchObject({ enabled: false });
+
+    const saved = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      configured: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      hasClientSecret: true,
+      clientSecretCleared: false,
+    });
+    expect(saved.body).not.toContain(SECRET);
+    expect(JSON.stringify(await settings())).not.toContain(SECRET);
+    expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toMatchObject({ enabled: true });
+
+    // sealed, bound to the tenant and client, and nowhere in the history or the log
+    const row = await storedRow();
+    expect(row?.clientSecretEncrypted).toMatch(/^v2\./);
+    expect(row?.clientSecretEncrypted).not.toContain(SECRET);
+    const history = await lastHistory();
+    expect(history?.after).toMatchObject({
+      microsoftSignIn: true,
+      tenantId: idp.tenantId,
+      clientSecret: 'changed',
+    });
+    expect(JSON.stringify(history)).not.toContain(SECRET);
+    expect(logLines.join('\n')).toContain('Microsoft sign-in settings saved');
+    expect(logLines.join('\n')).not.toContain(SECRET);
+
+    // the stored configuration signs an invited account in against the identity provider
+    const user = await p.createUser({ username: 'page-configured@example.org', role: 'staff' });
+    const oid = '00000000-0000-4000-8000-0000000000a1';
+    idp.accounts.set(oid, { oid, name: 'Page configured' });
+    const invitation = await p.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/microsoft-invitation`,
+      headers: { cookie },
+    });
+    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const browser = new Browser(p, idp);
+    expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+    expect(await whoAmI(browser)).toMatchObject({ username: user.username });
+  });
+
+  it('keeps the secret when tenant and client stay, and clears it (saying so) when the client changes', async () => {
+    const same = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      staffRole: 'Portal.Staff',
+    });
+    expect(same.json()).toMatchObject({
+      hasClientSecret: true,
+      clientSecretCleared: false,
+      configured: true,
+      staffRole: 'Portal.Staff',
+    });
+
+    const other = '99999999-8888-4777-8666-555555555555';
+    const moved = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: other,
+      staffRole: '',
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({
+      hasClientSecret: false,
+      clientSecretCleared: true,
+      configured: false,
+      clientId: other,
+    });
+    expect((await storedRow())?.clientSecretEncrypted).toBeNull();
+    expect((await lastHistory())?.after).toMatchObject({ clientId: other, clientSecret: 'cleared' });
+    // without a secret there is no Microsoft sign-in, so staff passwords are back
+    expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toEqual({
+      enabled: false,
+      staffPasswordSignIn: true,
+    });
+
+    // typed back for the right client it works again
+    const back = await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+    expect(back.json()).toMatchObject({ configured: true, hasClientSecret: true });
+  });
+
+  it('opens the stored secret only for the tenant and client it was sealed for', async () => {
+    const row = await storedRow();
+    // a hand edit that points the row at another directory leaves a secret that opens for nothing
+    await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: '12345678-1234-4234-8234-123456789012' });
+    expect(await settings()).toMatchObject({ configured: false, clientSecretUnreadable: true });
+    const start = await new Browser(p, idp).portal('/api/auth/microsoft/start');
+    expect(errorOf(start)).toBe('not_configured');
+    await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: row!.tenantId });
+    expect(await settings()).toMatchObject({ configured: true, clientSecretUnreadable: false });
+  });
+
+  it('refuses a tenant or client that is not an id or a domain, changing nothing', async () => {
+    const before = await storedRow();
+    for (const [field, value] of [
+      ['tenantId', 'common'],
+      ['tenantId', 'evil.example/../..'],
+      ['tenantId', '127.0.0.1:8080'],
+      ['tenantId', 'user@evil.example'],
+      ['tenantId', 'contoso.example?x=1'],
+      ['clientId', 'portal-application'],
+      ['staffRole', 'Portal Staff'],
+    ] as const) {
+      const body = { staffPasswordSignIn: true, tenantId: idp.tenantId, clientId: CLIENT_ID, [field]: value };
+      const refused = await put(body);
+      expect(refused.statusCode, `${field}=${value}`).toBe(400);
+      expect(refused.json().fieldErrors?.[field], `${field}=${value}`).toBeDefined();
+    }
+    const half = await put({ staffPasswordSignIn: true, tenantId: idp.tenantId, clientId: '' });
+    expect(half.statusCode).toBe(400);
+    expect(half.json().fieldErrors?.clientId).toBeDefined();
+    expect(await storedRow()).toEqual(before);
+  });
+
+  it('accepts a verified domain for the directory and signs in under its GUID', async () => {
+    const saved = await put({
+      staffPasswordSignIn: true,
+      tenantId: DOMAIN,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+    expect(saved.json()).toMatchObject({ configured: true, tenantId: DOMAIN });
+    const user = await p.createUser({ username: 'by-domain@example.org', role: 'staff' });
+    const oid = '00000000-0000-4000-8000-0000000000a2';
+    idp.accounts.set(oid, { oid, name: 'By domain' });
+    const invitation = await p.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/microsoft-invitation`,
+      headers: { cookie },
+    });
+    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const browser = new Browser(p, idp);
+    expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+    const [identity] = await p.ctx.db
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, user.id));
+    expect(identity).toMatchObject({ tenantId: idp.tenantId, issuer: idp.issuer, objectId: oid });
+    await put({
+      staffPasswordSignIn: true,
+      tenantId: idp.tenantId,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      staffRole: '',
+    });
+  });
+
+  it('tests the typed directory against the discovery document, naming what is wrong', async () => {
+    const test = (tenantId: string) =>
+      p.app.inject({
+        method: 'POST',
+        url: '/api/staff/microsoft-sign-in/test',
+        headers: { cookie },
+        payload: { tenantId },
+      });
+    const good = await test(idp.tenantId);
+    expect(good.json()).toMatchObject({ success: true });
+    expect(good.json().message).toContain(idp.tenantId);
+    expect((await test(DOMAIN)).json()).toMatchObject({ success: true });
+    const unknown = await test('aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee');
+    expect(unknown.json()).toMatchObject({ success: false });
+    expect(unknown.json().message).toMatch(/does not know this directory/);
+    expect((await test('not a tenant')).statusCode).toBe(400);
+  });
+
+  it('says Microsoft could not be reached when the identity provider is down', async () => {
+    const down = await startTestEntra({ portalUrl: PORTAL });
+    await down.close();
+    const q = await createTestApp({ PUBLIC_URL: PORTAL, AUTHORITY_HOST: down.authorityHost });
+    try {
+      const staff = await q.loginStaff();
+      const answer = await q.app.inject({
+        method: 'POST',
+        url: '/api/staff/microsoft-sign-in/test',
+        headers: { cookie: staff },
+        payload: { tenantId: down.tenantId },
+      });
+      expect(answer.json()).toMatchObject({ success: false });
+      expect(answer.json().message).toMatch(/Could not reach Microsoft sign-in/);
+    } finally {
+      await q.close();
+    }
+  }, 180_000);
+});
+
+describe('Microsoft sign-in set by the environment', () => {
+  it('shows where it comes from and refuses changes to what the environment sets', async () => {
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: '/api/staff/microsoft-sign-in',
+      headers: { cookie: staffCookie },
+    });
+    expect(shown.json()).toMatchObject({
+      connectionSource: 'environment',
+      staffRoleSource: 'settings',
+      configured: true,
+    });
+    const before = await t.ctx.db.select().from(microsoftSignInSettings);
+    for (const payload of [
+      {
+        staffPasswordSignIn: true,
+        tenantId: '12345678-1234-4234-8234-123456789012',
+        clientId: '12345678-1234-4234-8234-123456789013',
+      },
+      { staffPasswordSignIn: true, clientSecret: 'another-secret' },
+    ]) {
+      const refused = await t.app.inject({
+        method: 'PUT',
+        url: '/api/staff/microsoft-sign-in',
+        headers: { cookie: staffCookie },
+        payload,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toMatch(/environment/);
+    }
+    expect(await t.ctx.db.select().from(microsoftSignInSettings)).toEqual(before);
+  });
+});
+
+describe('Signing out after a Microsoft sign-in', () => {
+  it('ends the portal session, offers Microsoft sign-out, and that reaches the end-session endpoint', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    const browser = new Browser(t);
+    await browser.signIn({ invitation: token, as: oid });
+    // the provider remembers the person: another sign-in needs no interaction
+    const again = new Browser(t);
+    again.providerCookies = browser.providerCookies;
+    expect((await again.signIn({ as: undefined })).headers.location).toBe('/staff');
+
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { cookie: browser.portalCookieHeader() },
+    });
+    expect(logout.json()).toEqual({ message: 'Logged out', microsoftSignOut: true });
+    expect(await whoAmI(browser)).toBeNull();
+    // the link form of signing out sends the browser to the page that offers Microsoft's sign-out
+    const linked = await again.portal('/api/auth/logout');
+    expect(linked.headers.location).toBe('/staff-login?signedOut=microsoft');
+    expect(await whoAmI(again)).toBeNull();
+
+    const out = await browser.portal('/api/auth/microsoft/logout');
+    expect(out.statusCode).toBe(302);
+    const endSession = new URL(String(out.headers.location));
+    expect(`${endSession.origin}${endSession.pathname}`).toBe(`${entra.issuer}/session/end`);
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${PORTAL}/staff-login`);
+    expect(endSession.searchParams.get('client_id')).toBe(entra.clientId);
+    expect(endSession.searchParams.has('id_token_hint')).toBe(false);
+
+    // the provider asks for confirmation, then ends its session and comes back to the portal
+    const cookieHeader = () => [...browser.providerCookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const confirm = await fetch(endSession, { headers: { cookie: cookieHeader() } });
+    expect(confirm.status).toBe(200);
+    const page = await confirm.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    expect(xsrf).not.toBe('');
+    const done = await fetch(new URL(action, endSession), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe(`${PORTAL}/staff-login`);
+    for (const line of done.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [key] = (pair ?? '').split('=');
+      if (key) browser.providerCookies.delete(key.trim());
+    }
+
+    // signed out at the provider too: the next sign-in stops at its sign-in page
+    const after = new Browser(t);
+    after.providerCookies = browser.providerCookies;
+    await expect(after.signIn({ as: undefined })).rejects.toThrow(/provider stopped at/);
+  });
+
+  it('says nothing of Microsoft after a password sign-in', async () => {
+    const cookie = await t.loginStaff();
+    const logout = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    expect(logout.json()).toEqual({ message: 'Logged out', microsoftSignOut: false });
+    const again = await t.loginStaff();
+    const linked = await t.app.inject({ method: 'GET', url: '/api/auth/logout', headers: { cookie: again } });
+    expect(linked.headers.location).toBe('/staff-login');
   });
 });

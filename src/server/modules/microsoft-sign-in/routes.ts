@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
@@ -8,6 +8,8 @@ import {
   microsoftSignInSettings,
   microsoftSignInSettingsBody,
   microsoftSignInStatus,
+  microsoftSignInTestBody,
+  microsoftSignInTestResult,
   microsoftStartQuery,
 } from '../../../shared/schemas/microsoft-sign-in';
 import { sessionCookies } from '../../auth/session-cookies';
@@ -25,6 +27,7 @@ import {
   saveSignInSettings,
   signInStatus,
   startSignIn,
+  testSignInSettings,
   unlinkIdentity,
 } from './service';
 
@@ -135,7 +138,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'public', changesState: true },
         schema: {
           tags: ['auth'],
-          summary: 'Sign out of the portal and of Microsoft',
+          summary:
+            "Sign out of the portal and of Microsoft: ends any portal session, then the provider's end-session endpoint with post_logout_redirect_uri {PUBLIC_URL}/staff-login",
           response: { 302: z.null() },
         },
       },
@@ -166,18 +170,49 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['auth'],
-          summary: 'Turn staff password sign-in on or off (off needs your own linked Microsoft identity)',
+          summary:
+            'Save the Microsoft sign-in settings: tenant, client, secret (blank keeps it for the same tenant and client, else it is cleared: clientSecretCleared), staff app role, and the staff password switch (off needs your own linked identity); values set by the environment are refused',
           body: microsoftSignInSettingsBody,
           response: { 200: microsoftSignInSettings, ...errors },
         },
       },
       async (request) => {
-        const saved = await saveSignInSettings(ctx, currentUser(request), request.body);
+        const me = currentUser(request);
+        const saved = await saveSignInSettings(ctx, me, request.body, { actorId: me.id, via: 'staff' });
+        // flags only: the secret's value never reaches a log line
         request.log.info(
-          { userId: currentUser(request).id, staffPasswordSignIn: saved.staffPasswordSignIn },
-          'Staff password sign-in switched',
+          {
+            userId: me.id,
+            staffPasswordSignIn: saved.staffPasswordSignIn,
+            clientSecretChanged: Boolean(request.body.clientSecret),
+            clientSecretCleared: saved.clientSecretCleared,
+          },
+          'Microsoft sign-in settings saved',
         );
         return saved;
+      },
+    );
+
+    app.post(
+      '/api/staff/microsoft-sign-in/test',
+      {
+        // a request to Microsoft per call
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('testConnection') },
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Look up the typed directory at Microsoft (its discovery document) without saving; the answer names what is wrong',
+          body: microsoftSignInTestBody,
+          response: { 200: microsoftSignInTestResult, ...errors },
+        },
+      },
+      async (request) => {
+        const result = await testSignInSettings(ctx, request.body.tenantId);
+        request.log.info(
+          { userId: currentUser(request).id, success: result.success },
+          'Microsoft sign-in test',
+        );
+        return result;
       },
     );
 

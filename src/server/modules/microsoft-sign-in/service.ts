@@ -1,11 +1,16 @@
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { and, count, eq, gt, lt, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import type {
-  MicrosoftInvitation,
-  MicrosoftSignInError,
-  MicrosoftSignInSettings,
-  MicrosoftSignInStatus,
+import {
+  isGuid,
+  type MicrosoftInvitation,
+  type MicrosoftSignInError,
+  type MicrosoftSignInSettings,
+  type MicrosoftSignInSettingsBody,
+  type MicrosoftSignInStatus,
+  type MicrosoftSignInTestResult,
+  microsoftSignInSettingsBody,
 } from '../../../shared/schemas/microsoft-sign-in';
+import { usernameField } from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { decryptSecret, deriveKey, encryptSecret, randomToken, sha256 } from '../../crypto';
 import type { Queryable } from '../../db/client';
@@ -16,8 +21,9 @@ import {
   microsoftSignInSettings,
   users,
 } from '../../db/schema';
-import { AppError, badRequest, notFound } from '../../errors';
-import { findUserById, STAFF_ROLE, type UserRow } from '../users/service';
+import { AppError, badRequest, isUniqueViolation, notFound } from '../../errors';
+import { type ChangeBy, recordChanges } from '../history/record';
+import { accountValues, findUserById, STAFF_ROLE, type UserRow, usernameKeys } from '../users/service';
 
 /** How long the browser has between leaving for Microsoft and coming back. */
 export const SIGN_IN_REQUEST_MS = 10 * 60 * 1000;
@@ -31,10 +37,12 @@ export interface MicrosoftSignInRuntimeOptions {
 }
 
 export interface MicrosoftSignInConfig {
-  tenantId: string;
+  /** as configured: the directory's GUID or one of its verified domains */
+  tenant: string;
   clientId: string;
   clientSecret: string;
-  issuer: string;
+  /** the identity provider's host, AUTHORITY_HOST (or the test hook), without a trailing slash */
+  authority: string;
   redirectUri: string;
   staffRole: string;
 }
@@ -50,72 +58,258 @@ export class SignInFailure extends Error {
   }
 }
 
+/** The identity provider as discovered: its metadata and the directory's GUID. */
+interface Discovered {
+  metadata: oidc.ServerMetadata;
+  /** the GUID, also when the tenant was configured as a domain */
+  tenantId: string;
+  issuer: string;
+}
+
 const runtime = new WeakMap<AppContext, MicrosoftSignInRuntimeOptions>();
-const serverMetadata = new WeakMap<AppContext, Promise<oidc.ServerMetadata>>();
+/** Discovery per app, by authority, tenant and client: fetched once, again after a failure. */
+const discovered = new WeakMap<AppContext, Map<string, Promise<Discovered>>>();
 
 export function configureMicrosoftSignIn(ctx: AppContext, options: MicrosoftSignInRuntimeOptions = {}): void {
   runtime.set(ctx, options);
 }
 
-export function signInConfig(ctx: AppContext): MicrosoftSignInConfig | null {
-  const { ENTRA_TENANT_ID, ENTRA_CLIENT_ID, ENTRA_CLIENT_SECRET, PUBLIC_URL } = ctx.config;
-  if (!ENTRA_TENANT_ID || !ENTRA_CLIENT_ID || !ENTRA_CLIENT_SECRET || !PUBLIC_URL) return null;
-  const authority = (runtime.get(ctx)?.authorityHost ?? ctx.config.AUTHORITY_HOST).replace(/\/+$/, '');
+type SettingsRow = typeof microsoftSignInSettings.$inferSelect;
+
+const settingsKey = (appSecret: string) => deriveKey(appSecret, 'microsoft-sign-in-settings');
+
+/**
+ * Where the stored client secret may be used: the directory and the application it was typed for. It
+ * is the GCM associated data of the sealed secret (ADR 0010), so it opens for nothing else.
+ */
+export function signInSecretDestination(tenantId: string, clientId: string): string {
+  return JSON.stringify(['microsoft-sign-in', tenantId.toLowerCase(), clientId.toLowerCase()]);
+}
+
+async function readSettingsRow(db: Queryable, lock = false): Promise<SettingsRow | undefined> {
+  const query = db.select().from(microsoftSignInSettings).where(eq(microsoftSignInSettings.id, 1));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+function authorityOf(ctx: AppContext): string {
+  return (runtime.get(ctx)?.authorityHost ?? ctx.config.AUTHORITY_HOST).replace(/\/+$/, '');
+}
+
+/** Everything the card and the sign-in need: what is in force and where each part comes from. */
+interface ResolvedSettings {
+  row: SettingsRow | undefined;
+  config: MicrosoftSignInConfig | null;
+  tenant: string;
+  clientId: string;
+  hasClientSecret: boolean;
+  clientSecretUnreadable: boolean;
+  staffRole: string;
+  connectionSource: 'environment' | 'settings';
+  staffRoleSource: 'environment' | 'settings';
+}
+
+/**
+ * The configuration in force. The environment's tenant, client and secret (set together) win over
+ * the stored ones, and ENTRA_STAFF_ROLE over the stored role: an operator's setting cannot be
+ * changed from a web page.
+ */
+async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise<ResolvedSettings> {
+  const row = await readSettingsRow(db);
+  const { ENTRA_TENANT_ID, ENTRA_CLIENT_ID, ENTRA_CLIENT_SECRET, ENTRA_STAFF_ROLE, PUBLIC_URL } = ctx.config;
+  const fromEnvironment = Boolean(ENTRA_TENANT_ID);
+  let tenant = '';
+  let clientId = '';
+  let clientSecret = '';
+  let clientSecretUnreadable = false;
+  if (fromEnvironment) {
+    tenant = ENTRA_TENANT_ID ?? '';
+    clientId = ENTRA_CLIENT_ID ?? '';
+    clientSecret = ENTRA_CLIENT_SECRET ?? '';
+  } else if (row) {
+    tenant = row.tenantId;
+    clientId = row.clientId;
+    if (row.clientSecretEncrypted) {
+      try {
+        clientSecret = decryptSecret(
+          settingsKey(ctx.appSecret),
+          row.clientSecretEncrypted,
+          signInSecretDestination(tenant, clientId),
+        );
+      } catch {
+        // APP_SECRET changed or the row was edited: unusable, so Microsoft sign-in is off until the
+        // secret is entered again (and staff passwords are back)
+        clientSecretUnreadable = true;
+      }
+    }
+  }
+  const staffRole = ENTRA_STAFF_ROLE ?? row?.staffRole ?? '';
+  const config =
+    tenant && clientId && clientSecret && PUBLIC_URL
+      ? {
+          tenant,
+          clientId,
+          clientSecret,
+          authority: authorityOf(ctx),
+          redirectUri: `${PUBLIC_URL}${CALLBACK_PATH}`,
+          staffRole,
+        }
+      : null;
   return {
-    tenantId: ENTRA_TENANT_ID,
-    clientId: ENTRA_CLIENT_ID,
-    clientSecret: ENTRA_CLIENT_SECRET,
-    // The single-tenant issuer: the /common and /organizations documents name a templated issuer, and
-    // a token from any other directory must not validate.
-    issuer: `${authority}/${ENTRA_TENANT_ID}/v2.0`,
-    redirectUri: `${PUBLIC_URL}${CALLBACK_PATH}`,
-    staffRole: ctx.config.ENTRA_STAFF_ROLE ?? '',
+    row,
+    config,
+    tenant,
+    clientId,
+    hasClientSecret: Boolean(clientSecret) || clientSecretUnreadable,
+    clientSecretUnreadable,
+    staffRole,
+    connectionSource: fromEnvironment ? 'environment' : 'settings',
+    staffRoleSource: ENTRA_STAFF_ROLE ? 'environment' : 'settings',
   };
+}
+
+/** The configuration in force, or null when Microsoft sign-in is not (completely) configured. */
+export async function signInConfig(ctx: AppContext): Promise<MicrosoftSignInConfig | null> {
+  return (await resolveSettings(ctx)).config;
 }
 
 function isLoopback(url: URL): boolean {
   return ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
 }
 
+/** A failed look at the identity provider, by what staff can do about it. */
+export class DiscoveryError extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'not_found' | 'wrong_issuer' | 'invalid',
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'DiscoveryError';
+  }
+}
+
 /**
- * The client for one request. Discovery is fetched once per app (and again after a failure); the
- * client is rebuilt per request so token checks keep time by the app's clock.
+ * The directory's address below the authority: `{authority}/{tenant}/v2.0`. The tenant passed the
+ * shared schema (a GUID or a domain name), and the result is checked again to be on the authority's
+ * origin and below its path, so what staff type can never aim the portal's connections elsewhere.
  */
-async function clientFor(ctx: AppContext, config: MicrosoftSignInConfig): Promise<oidc.Configuration> {
-  const issuer = new URL(config.issuer);
+export function tenantAddress(authority: string, tenant: string): URL {
+  const base = new URL(`${authority}/`);
+  const url = new URL(`${authority}/${encodeURIComponent(tenant)}/v2.0`);
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || url.search || url.hash) {
+    throw new DiscoveryError('invalid', 'the tenant does not make an address below the authority');
+  }
+  return url;
+}
+
+const DISCOVERY_TIMEOUT_MS = 15_000;
+
+/**
+ * Fetch a directory's discovery document and read the directory's GUID from its issuer
+ * (`{authority}/{GUID}/v2.0`). Redirects are not followed: the answer must come from the authority.
+ */
+export async function lookUpDirectory(authority: string, tenant: string): Promise<{ tenantId: string }> {
+  const address = tenantAddress(authority, tenant);
+  if (address.protocol !== 'https:' && !isLoopback(address)) {
+    throw new DiscoveryError('invalid', 'the authority must use https');
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${address.href}/.well-known/openid-configuration`, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
+  } catch {
+    throw new DiscoveryError('unreachable', 'the discovery document could not be fetched');
+  }
+  // Entra answers 400 for a directory it does not know
+  if (response.status === 400 || response.status === 404) {
+    await response.body?.cancel();
+    throw new DiscoveryError('not_found', `the authority answered ${response.status}`);
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new DiscoveryError('unreachable', `the authority answered ${response.status}`);
+  }
+  let issuer: unknown;
+  try {
+    issuer = ((await response.json()) as { issuer?: unknown }).issuer;
+  } catch {
+    throw new DiscoveryError('invalid', 'the discovery document is not JSON');
+  }
+  const prefix = `${authority}/`;
+  const guid =
+    typeof issuer === 'string' && issuer.startsWith(prefix) && issuer.endsWith('/v2.0')
+      ? issuer.slice(prefix.length, -'/v2.0'.length)
+      : '';
+  if (!isGuid(guid) || (isGuid(tenant) && guid.toLowerCase() !== tenant.toLowerCase())) {
+    throw new DiscoveryError('wrong_issuer', 'the discovery document names another issuer');
+  }
+  return { tenantId: guid };
+}
+
+async function discover(config: MicrosoftSignInConfig): Promise<Discovered> {
+  // The single-tenant issuer: the /common and /organizations documents name a templated issuer, and
+  // a token from any other directory must not validate. A domain is first turned into its GUID.
+  const tenantId = isGuid(config.tenant)
+    ? config.tenant
+    : (await lookUpDirectory(config.authority, config.tenant)).tenantId;
+  const issuer = tenantAddress(config.authority, tenantId);
   // Plain http only for a test server on this machine; a real authority is always https.
   const insecure = issuer.protocol === 'http:' && isLoopback(issuer);
-  let metadata = serverMetadata.get(ctx);
-  if (!metadata) {
-    metadata = oidc
-      .discovery(issuer, config.clientId, undefined, undefined, {
-        ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-      })
-      .then((found) => found.serverMetadata());
-    serverMetadata.set(ctx, metadata);
-    metadata.catch(() => serverMetadata.delete(ctx));
+  const found = await oidc.discovery(issuer, config.clientId, undefined, undefined, {
+    ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+  });
+  return { metadata: found.serverMetadata(), tenantId, issuer: issuer.href };
+}
+
+/**
+ * The client for one request. Discovery is fetched once per app and configuration (and again after
+ * a failure); the client is rebuilt per request so token checks keep time by the app's clock.
+ */
+async function clientFor(
+  ctx: AppContext,
+  config: MicrosoftSignInConfig,
+): Promise<{ client: oidc.Configuration; tenantId: string }> {
+  let cache = discovered.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    discovered.set(ctx, cache);
   }
-  let server: oidc.ServerMetadata;
+  const key = JSON.stringify([config.authority, config.tenant.toLowerCase(), config.clientId]);
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = discover(config);
+    cache.set(key, pending);
+    const forget = cache;
+    pending.catch(() => forget.delete(key));
+  }
+  let server: Discovered;
   try {
-    server = await metadata;
+    server = await pending;
   } catch (error) {
     throw discoveryFailure(error);
   }
   const skewSeconds = Math.round((ctx.now().getTime() - Date.now()) / 1000);
   const client = new oidc.Configuration(
-    server,
+    server.metadata,
     config.clientId,
     { client_secret: config.clientSecret, [oidc.clockSkew]: skewSeconds },
     // HTTP Basic: what OpenID Connect servers accept by default (Entra takes either)
     oidc.ClientSecretBasic(config.clientSecret),
   );
-  if (insecure) oidc.allowInsecureRequests(client);
-  return client;
+  const issuer = new URL(server.issuer);
+  if (issuer.protocol === 'http:' && isLoopback(issuer)) oidc.allowInsecureRequests(client);
+  return { client, tenantId: server.tenantId };
 }
 
 function discoveryFailure(error: unknown): SignInFailure {
   const code = (error as { code?: string }).code;
-  if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
+  if (
+    code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED' ||
+    (error instanceof DiscoveryError && error.kind === 'wrong_issuer')
+  ) {
     return new SignInFailure('wrong_issuer', 'the discovery document names another issuer');
   }
   return new SignInFailure('provider_unreachable', 'Microsoft sign-in could not be reached');
@@ -139,13 +333,13 @@ export async function startSignIn(
   ctx: AppContext,
   input: { invitation?: string | undefined; browserKey: string },
 ): Promise<URL> {
-  const config = signInConfig(ctx);
+  const config = await signInConfig(ctx);
   if (!config) throw new SignInFailure('not_configured', 'Microsoft sign-in is not configured');
   const invitationHash = input.invitation ? sha256(input.invitation) : null;
   if (invitationHash && !(await openInvitation(ctx, invitationHash))) {
     throw new SignInFailure('invitation_invalid', 'the invitation is unknown, used or expired');
   }
-  const client = await clientFor(ctx, config);
+  const { client } = await clientFor(ctx, config);
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const verifier = oidc.randomPKCECodeVerifier();
@@ -216,7 +410,7 @@ export async function finishSignIn(
     previousToken: string | null;
   },
 ): Promise<FinishedSignIn> {
-  const config = signInConfig(ctx);
+  const config = await signInConfig(ctx);
   if (!config) throw new SignInFailure('not_configured', 'Microsoft sign-in is not configured');
   const params = input.currentUrl.searchParams;
   const request = await takeRequest(ctx, params.get('state') ?? undefined, input.browserKey);
@@ -227,7 +421,7 @@ export async function finishSignIn(
       `the provider answered ${error?.slice(0, 100)}`,
     );
   }
-  const client = await clientFor(ctx, config);
+  const { client, tenantId: configuredTenant } = await clientFor(ctx, config);
   // the URL Microsoft was told to come back to, whatever host header the request arrived with
   const callbackUrl = new URL(config.redirectUri);
   callbackUrl.search = input.currentUrl.search;
@@ -248,34 +442,47 @@ export async function finishSignIn(
 
   // The issuer, already checked, names the tenant; a `tid` that says otherwise is refused. A server
   // without Entra's claims is still one tenant's server, and its `sub` is then the person's id.
-  const tenantId = typeof claims.tid === 'string' ? claims.tid : config.tenantId;
+  const tenantId = typeof claims.tid === 'string' ? claims.tid : configuredTenant;
   const objectId = typeof claims.oid === 'string' ? claims.oid : claims.sub;
-  if (tenantId.toLowerCase() !== config.tenantId.toLowerCase()) {
+  if (tenantId.toLowerCase() !== configuredTenant.toLowerCase()) {
     throw new SignInFailure('wrong_tenant', 'the token comes from another directory');
   }
   if (!objectId) throw new SignInFailure('failed', 'the ID token has no oid claim');
   const roles = Array.isArray(claims.roles) ? claims.roles.filter((r) => typeof r === 'string') : [];
   const subject = { issuer: claims.iss, tenantId, objectId };
 
-  const user = await ctx.db.transaction(async (tx) => {
-    const linked = await linkedUser(tx, subject);
-    if (linked) return linked;
-    if (!request.invitationHash) return null;
-    const [invitation] = await tx
-      .delete(microsoftInvitations)
-      .where(
-        and(
-          eq(microsoftInvitations.tokenHash, request.invitationHash),
-          gt(microsoftInvitations.expiresAt, ctx.now()),
-        ),
-      )
-      .returning();
-    if (!invitation) return null;
-    // an invitation replaces whatever identity the account had: staff chose to send it
-    await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, invitation.userId));
-    await tx.insert(microsoftIdentities).values({ userId: invitation.userId, ...subject });
-    return (await findUserById(tx, invitation.userId)) ?? null;
-  });
+  const hasStaffRole = Boolean(config.staffRole) && roles.includes(config.staffRole);
+  const linkOrCreate = () =>
+    ctx.db.transaction(async (tx) => {
+      const linked = await linkedUser(tx, subject);
+      if (linked) return linked;
+      if (!request.invitationHash) {
+        if (!hasStaffRole || !(await readSettingsRow(tx))?.createStaffFromRole) return null;
+        return createStaffAccount(tx, subject, claims);
+      }
+      const [invitation] = await tx
+        .delete(microsoftInvitations)
+        .where(
+          and(
+            eq(microsoftInvitations.tokenHash, request.invitationHash),
+            gt(microsoftInvitations.expiresAt, ctx.now()),
+          ),
+        )
+        .returning();
+      if (!invitation) return null;
+      // an invitation replaces whatever identity the account had: staff chose to send it
+      await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, invitation.userId));
+      await tx.insert(microsoftIdentities).values({ userId: invitation.userId, ...subject });
+      return (await findUserById(tx, invitation.userId)) ?? null;
+    });
+  let user: UserRow | null;
+  try {
+    user = await linkOrCreate();
+  } catch (error) {
+    // the same person's other tab linked or created the account a moment ago: use that one
+    if (!isUniqueViolation(error)) throw error;
+    user = await linkedUser(ctx.db, subject);
+  }
   if (!user) {
     throw new SignInFailure(
       request.invitationHash ? 'invitation_invalid' : 'no_invitation',
@@ -292,8 +499,67 @@ export async function finishSignIn(
     .set({ lastSignInAt: ctx.now() })
     .where(eq(microsoftIdentities.userId, user.id));
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
-  const { token, expiresAt } = await ctx.sessions.create(user.id);
+  const { token, expiresAt } = await ctx.sessions.create(user.id, { microsoft: true });
   return { user, token, expiresAt };
+}
+
+/**
+ * A staff account for a Microsoft identity that holds the staff app role, linked to it. Never found
+ * or joined by email: an account whose username or email matches the token's is left alone, and the
+ * new account gets a username of its own. It has no password; it signs in with Microsoft.
+ */
+async function createStaffAccount(
+  tx: Queryable,
+  subject: { issuer: string; tenantId: string; objectId: string },
+  claims: oidc.IDToken,
+): Promise<UserRow> {
+  const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
+  const signInName = text(claims.preferred_username, 254) || text(claims.email, 254);
+  const candidates = [signInName, `microsoft-${subject.objectId}`].filter(
+    (name) => name && usernameField.safeParse(name).success,
+  );
+  let username = '';
+  for (const candidate of [...candidates, ...[2, 3, 4, 5].map((n) => `microsoft-${subject.objectId}-${n}`)]) {
+    const keys = usernameKeys(candidate);
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        or(
+          eq(users.usernameCanonical, keys.usernameCanonical),
+          eq(users.usernameSkeleton, keys.usernameSkeleton),
+        ),
+      );
+    if (!taken) {
+      username = candidate;
+      break;
+    }
+  }
+  if (!username) throw new SignInFailure('failed', 'no free username for the new account');
+  const [row] = await tx
+    .insert(users)
+    .values({
+      username,
+      ...usernameKeys(username),
+      passwordHash: null,
+      displayName: text(claims.name, 100) || null,
+      email: null,
+      role: STAFF_ROLE,
+    })
+    .returning();
+  await tx.insert(microsoftIdentities).values({ userId: row!.id, ...subject });
+  await recordChanges(tx, [
+    {
+      entity: 'account',
+      action: 'create',
+      subjectUserId: row!.id,
+      actorId: row!.id,
+      via: 'staff',
+      before: null,
+      after: accountValues(row!),
+    },
+  ]);
+  return row!;
 }
 
 async function linkedUser(
@@ -342,10 +608,16 @@ function failedClaim(error: unknown): string | undefined {
 }
 
 export async function signInStatus(ctx: AppContext): Promise<MicrosoftSignInStatus> {
+  const resolved = await resolveSettings(ctx);
   return {
-    enabled: signInConfig(ctx) !== null,
-    staffPasswordSignIn: await staffPasswordSignInAllowed(ctx),
+    enabled: resolved.config !== null,
+    staffPasswordSignIn: passwordsAllowed(resolved),
   };
+}
+
+function passwordsAllowed(resolved: ResolvedSettings): boolean {
+  if (!resolved.config) return true;
+  return resolved.row?.staffPasswordSignIn ?? true;
 }
 
 /**
@@ -353,16 +625,18 @@ export async function signInStatus(ctx: AppContext): Promise<MicrosoftSignInStat
  * removing the configuration brings passwords back rather than locking every staff member out.
  */
 export async function staffPasswordSignInAllowed(ctx: AppContext): Promise<boolean> {
-  if (!signInConfig(ctx)) return true;
-  const [row] = await ctx.db.select().from(microsoftSignInSettings).where(eq(microsoftSignInSettings.id, 1));
-  return row?.staffPasswordSignIn ?? true;
+  return passwordsAllowed(await resolveSettings(ctx));
 }
 
 export const STAFF_PASSWORD_OFF_MESSAGE =
   'Staff at this organisation sign in with Microsoft. Use "Sign in with Microsoft" on the staff login page.';
 
-export async function getSignInSettings(ctx: AppContext, me: UserRow): Promise<MicrosoftSignInSettings> {
-  const config = signInConfig(ctx);
+export async function getSignInSettings(
+  ctx: AppContext,
+  me: UserRow,
+  saved: { clientSecretCleared?: boolean } = {},
+): Promise<MicrosoftSignInSettings> {
+  const resolved = await resolveSettings(ctx);
   const [linked] = await ctx.db
     .select({ n: count() })
     .from(microsoftIdentities)
@@ -373,50 +647,216 @@ export async function getSignInSettings(ctx: AppContext, me: UserRow): Promise<M
     .from(microsoftIdentities)
     .where(eq(microsoftIdentities.userId, me.id));
   return {
-    configured: config !== null,
-    tenantId: config?.tenantId ?? '',
-    clientId: config?.clientId ?? '',
-    redirectUri:
-      config?.redirectUri ?? (ctx.config.PUBLIC_URL ? `${ctx.config.PUBLIC_URL}${CALLBACK_PATH}` : ''),
-    staffRole: config?.staffRole ?? '',
-    staffPasswordSignIn: await staffPasswordSignInAllowed(ctx),
+    configured: resolved.config !== null,
+    connectionSource: resolved.connectionSource,
+    staffRoleSource: resolved.staffRoleSource,
+    publicUrlSet: Boolean(ctx.config.PUBLIC_URL),
+    tenantId: resolved.tenant,
+    clientId: resolved.clientId,
+    hasClientSecret: resolved.hasClientSecret,
+    clientSecretUnreadable: resolved.clientSecretUnreadable,
+    clientSecretCleared: saved.clientSecretCleared ?? false,
+    redirectUri: ctx.config.PUBLIC_URL ? `${ctx.config.PUBLIC_URL}${CALLBACK_PATH}` : '',
+    staffRole: resolved.staffRole,
+    staffPasswordSignIn: passwordsAllowed(resolved),
+    createStaffFromRole: resolved.row?.createStaffFromRole ?? false,
     linkedStaff: linked?.n ?? 0,
     youAreLinked: Boolean(mine),
   };
 }
 
+/** What the history keeps of the settings: plain values, never the secret. */
+function historyValues(
+  row: Pick<
+    SettingsRow,
+    'tenantId' | 'clientId' | 'staffRole' | 'staffPasswordSignIn' | 'createStaffFromRole'
+  >,
+) {
+  return {
+    microsoftSignIn: true,
+    tenantId: row.tenantId,
+    clientId: row.clientId,
+    staffRole: row.staffRole,
+    staffPasswordSignIn: row.staffPasswordSignIn,
+    createStaffFromRole: row.createStaffFromRole,
+  };
+}
+
+const NO_SETTINGS = {
+  tenantId: '',
+  clientId: '',
+  staffRole: '',
+  staffPasswordSignIn: true,
+  createStaffFromRole: false,
+};
+
 /**
- * Turn staff password sign-in on or off. Off only while Microsoft sign-in is configured and the staff
- * member asking has a linked Microsoft identity: whoever switches passwords off can still get in.
+ * Save the card. Tenant, client and secret are refused while the environment sets them, as the role
+ * while ENTRA_STAFF_ROLE does. A blank secret keeps the stored one only for the same tenant and
+ * client; otherwise it is cleared and the answer says so. Passwords go off only while Microsoft
+ * sign-in is configured and the staff member asking has a linked identity: whoever switches them off
+ * can still get in.
  */
 export async function saveSignInSettings(
   ctx: AppContext,
   me: UserRow,
-  body: { staffPasswordSignIn: boolean },
+  body: MicrosoftSignInSettingsBody,
+  by?: ChangeBy,
 ): Promise<MicrosoftSignInSettings> {
-  if (!body.staffPasswordSignIn) {
-    if (!signInConfig(ctx)) {
-      throw badRequest('Microsoft sign-in is not configured, so staff passwords must stay on.', {
-        staffPasswordSignIn: ['Configure Sign in with Microsoft first'],
+  const data = microsoftSignInSettingsBody.parse(body);
+  const env = ctx.config;
+  const refused: Record<string, string[]> = {};
+  if (env.ENTRA_TENANT_ID) {
+    if (data.tenantId !== undefined && data.tenantId.toLowerCase() !== env.ENTRA_TENANT_ID.toLowerCase())
+      refused.tenantId = ['Set by ENTRA_TENANT_ID on the server'];
+    if (
+      data.clientId !== undefined &&
+      data.clientId.toLowerCase() !== (env.ENTRA_CLIENT_ID ?? '').toLowerCase()
+    )
+      refused.clientId = ['Set by ENTRA_CLIENT_ID on the server'];
+    if (data.clientSecret) refused.clientSecret = ['Set by ENTRA_CLIENT_SECRET on the server'];
+  }
+  if (env.ENTRA_STAFF_ROLE && data.staffRole !== undefined && data.staffRole !== env.ENTRA_STAFF_ROLE) {
+    refused.staffRole = ['Set by ENTRA_STAFF_ROLE on the server'];
+  }
+  if (Object.keys(refused).length > 0) {
+    throw badRequest(
+      "These settings come from the server's environment and cannot be changed here.",
+      refused,
+    );
+  }
+
+  const key = settingsKey(ctx.appSecret);
+  const cleared = await ctx.db.transaction(async (tx) => {
+    const existing = await readSettingsRow(tx, true);
+    const keepConnection = Boolean(env.ENTRA_TENANT_ID);
+    const tenantId = keepConnection
+      ? (existing?.tenantId ?? '')
+      : (data.tenantId ?? existing?.tenantId ?? '');
+    const clientId = keepConnection
+      ? (existing?.clientId ?? '')
+      : (data.clientId ?? existing?.clientId ?? '');
+    const staffRole = env.ENTRA_STAFF_ROLE
+      ? (existing?.staffRole ?? '')
+      : (data.staffRole ?? existing?.staffRole ?? '');
+    const destination = signInSecretDestination(tenantId, clientId);
+
+    let clientSecretEncrypted: string | null = existing?.clientSecretEncrypted ?? null;
+    if (!keepConnection) {
+      if (data.clientSecret) {
+        if (!tenantId || !clientId) {
+          throw badRequest(
+            'Enter the directory (tenant) ID and the application (client) ID with the secret.',
+            {
+              clientSecret: ['Enter the tenant and client IDs first'],
+            },
+          );
+        }
+        clientSecretEncrypted = encryptSecret(key, data.clientSecret, destination);
+      } else if (
+        !existing ||
+        !tenantId ||
+        !clientId ||
+        signInSecretDestination(existing.tenantId, existing.clientId) !== destination
+      ) {
+        // a secret is sent only to the application and directory it was typed for
+        clientSecretEncrypted = null;
+      }
+    }
+    const secretCleared = Boolean(existing?.clientSecretEncrypted) && !clientSecretEncrypted;
+
+    if (!data.staffPasswordSignIn) {
+      const configuredAfter =
+        Boolean(env.PUBLIC_URL) && (keepConnection || Boolean(tenantId && clientId && clientSecretEncrypted));
+      if (!configuredAfter) {
+        throw badRequest('Microsoft sign-in is not configured, so staff passwords must stay on.', {
+          staffPasswordSignIn: ['Configure Sign in with Microsoft first'],
+        });
+      }
+      const [mine] = await tx
+        .select({ id: microsoftIdentities.id })
+        .from(microsoftIdentities)
+        .where(eq(microsoftIdentities.userId, me.id));
+      if (!mine) {
+        throw badRequest(
+          'Sign in with Microsoft yourself first: password sign-in can only be turned off by a staff member whose account is linked to Microsoft, so that somebody can still get in.',
+          { staffPasswordSignIn: ['Link your own account to Microsoft first'] },
+        );
+      }
+    }
+
+    const createStaffFromRole = data.createStaffFromRole ?? existing?.createStaffFromRole ?? false;
+    if (createStaffFromRole && !(env.ENTRA_STAFF_ROLE ?? staffRole)) {
+      throw badRequest('Name the staff app role first: accounts are only created for people who hold it.', {
+        createStaffFromRole: ['Enter the staff app role first'],
       });
     }
-    const [mine] = await ctx.db
-      .select({ id: microsoftIdentities.id })
-      .from(microsoftIdentities)
-      .where(eq(microsoftIdentities.userId, me.id));
-    if (!mine) {
-      throw badRequest(
-        'Sign in with Microsoft yourself first: password sign-in can only be turned off by a staff member whose account is linked to Microsoft, so that somebody can still get in.',
-        { staffPasswordSignIn: ['Link your own account to Microsoft first'] },
-      );
+
+    const values = {
+      staffPasswordSignIn: data.staffPasswordSignIn,
+      createStaffFromRole,
+      tenantId,
+      clientId,
+      clientSecretEncrypted,
+      staffRole,
+      updatedAt: ctx.now(),
+    };
+    await tx
+      .insert(microsoftSignInSettings)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: microsoftSignInSettings.id, set: values });
+    if (by) {
+      const before = historyValues(existing ?? NO_SETTINGS);
+      const after = historyValues(values);
+      const secret = data.clientSecret && !keepConnection ? 'changed' : secretCleared ? 'cleared' : null;
+      if (JSON.stringify(before) !== JSON.stringify(after) || secret) {
+        await recordChanges(tx, [
+          {
+            entity: 'settings',
+            action: existing ? 'update' : 'create',
+            subjectUserId: null,
+            actorId: by.actorId,
+            via: by.via,
+            before: existing ? before : null,
+            after: secret ? { ...after, clientSecret: secret } : after,
+          },
+        ]);
+      }
     }
+    return secretCleared;
+  });
+  // the next sign-in discovers the directory afresh
+  discovered.get(ctx)?.clear();
+  return getSignInSettings(ctx, me, { clientSecretCleared: cleared });
+}
+
+/**
+ * Try the typed directory against the identity provider: fetch its discovery document and check the
+ * issuer it names. Never throws for a failure; the message names a category, never the answer.
+ */
+export async function testSignInSettings(
+  ctx: AppContext,
+  tenant: string,
+): Promise<MicrosoftSignInTestResult> {
+  try {
+    const { tenantId } = await lookUpDirectory(authorityOf(ctx), tenant);
+    return {
+      success: true,
+      message: `Microsoft answered for the directory ${tenantId}. The client ID and secret are checked at the first sign-in.`,
+    };
+  } catch (error) {
+    const kind = error instanceof DiscoveryError ? error.kind : 'unreachable';
+    const messages: Record<DiscoveryError['kind'], string> = {
+      not_found:
+        "Microsoft does not know this directory: check the directory (tenant) ID on the app registration's Overview page.",
+      unreachable:
+        'Could not reach Microsoft sign-in from the server. Check its internet access and try again.',
+      wrong_issuer:
+        'Microsoft answered for another directory than the one entered: use the directory (tenant) ID from the app registration.',
+      invalid: 'Microsoft sign-in gave an answer the portal cannot use.',
+    };
+    return { success: false, message: messages[kind] };
   }
-  const values = { staffPasswordSignIn: body.staffPasswordSignIn, updatedAt: ctx.now() };
-  await ctx.db
-    .insert(microsoftSignInSettings)
-    .values({ id: 1, ...values })
-    .onConflictDoUpdate({ target: microsoftSignInSettings.id, set: values });
-  return getSignInSettings(ctx, me);
 }
 
 /** A single-use link that lets the person who opens it link their Microsoft identity to the account. */
@@ -425,7 +865,7 @@ export async function createInvitation(
   userId: number,
   createdBy: number,
 ): Promise<MicrosoftInvitation> {
-  const config = signInConfig(ctx);
+  const config = await signInConfig(ctx);
   if (!config) throw new AppError(409, 'Microsoft sign-in is not configured.');
   if (!(await findUserById(ctx.db, userId))) throw notFound('User not found');
   const token = randomToken(32);
@@ -452,10 +892,10 @@ export async function unlinkIdentity(ctx: AppContext, userId: number): Promise<v
 
 /** Where "sign out of Microsoft too" sends the browser, or null when sign-in is not configured. */
 export async function microsoftSignOutUrl(ctx: AppContext): Promise<URL | null> {
-  const config = signInConfig(ctx);
+  const config = await signInConfig(ctx);
   if (!config) return null;
   try {
-    const client = await clientFor(ctx, config);
+    const { client } = await clientFor(ctx, config);
     if (!client.serverMetadata().end_session_endpoint) return null;
     return oidc.buildEndSessionUrl(client, {
       post_logout_redirect_uri: `${ctx.config.PUBLIC_URL}/staff-login`,

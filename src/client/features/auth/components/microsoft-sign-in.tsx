@@ -1,4 +1,4 @@
-import { CircleAlert, MailCheck } from 'lucide-react';
+import { CircleAlert, LogOut, MailCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { microsoftStartUrl, useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
 import { microsoftErrorMessage } from '../lib/microsoft-errors';
@@ -25,6 +25,8 @@ export function MicrosoftSignIn({ showDivider }: { showDivider: boolean }) {
   const invitation = params.get('invitation');
   const error = microsoftErrorMessage(params.get('microsoftError'));
   const enabled = status.data?.enabled === true;
+  // the portal session ended; the browser may still be signed in to Microsoft
+  const signedOutOfPortalOnly = params.get('signedOut') === 'microsoft';
 
   return (
     <div className="grid gap-4">
@@ -35,6 +37,20 @@ export function MicrosoftSignIn({ showDivider }: { showDivider: boolean }) {
         >
           <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
           <span>{error}</span>
+        </div>
+      ) : null}
+      {enabled && signedOutOfPortalOnly ? (
+        <div role="status" className="grid gap-3 rounded-md border bg-accent/40 px-3 py-3 text-sm">
+          <p>
+            You have signed out of the portal. This browser may still be signed in to your Microsoft account,
+            so someone else using it could sign in to the portal as you.
+          </p>
+          <Button variant="outline" className="w-full" asChild>
+            <a href="/api/auth/microsoft/logout">
+              <LogOut aria-hidden />
+              Also sign out of Microsoft
+            </a>
+          </Button>
         </div>
       ) : null}
       {enabled && invitation ? (

@@ -29,6 +29,22 @@ function entry(overrides: Partial<HistoryEntry>): HistoryEntry {
 }
 
 describe('history wording', () => {
+  it('tells the SharePoint settings from the Sign in with Microsoft settings', () => {
+    const settings = {
+      entity: 'settings',
+      subjectUserId: null,
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+    } as const;
+    expect(describeChange(entry({ ...settings, before: null, after: { siteUrl: 'https://x' } }))).toBe(
+      'Staff (Sam) changed the SharePoint settings',
+    );
+    expect(
+      describeChange(entry({ ...settings, before: null, after: { microsoftSignIn: true, tenantId: 't' } })),
+    ).toBe('Staff (Sam) changed the Sign in with Microsoft settings');
+  });
+
   it('names the person, staff, the viewer and SharePoint', () => {
     expect(describeActor(entry({}))).toBe('Alice');
     expect(describeActor(entry({}), 7)).toBe('You');

@@ -184,6 +184,8 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       return `${who} updated the account`;
     }
     case 'settings':
-      return `${who} changed the SharePoint settings`;
+      return entry.after?.microsoftSignIn === true
+        ? `${who} changed the Sign in with Microsoft settings`
+        : `${who} changed the SharePoint settings`;
   }
 }

@@ -2,6 +2,8 @@ import type {
   MicrosoftInvitation,
   MicrosoftSignInSettings,
   MicrosoftSignInSettingsBody,
+  MicrosoftSignInTestBody,
+  MicrosoftSignInTestResult,
 } from '@shared/schemas/microsoft-sign-in';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
@@ -20,6 +22,13 @@ export function useSaveMicrosoftSignInSettings() {
       queryClient.setQueryData([MICROSOFT_SETTINGS_KEY], saved);
       void queryClient.invalidateQueries({ queryKey: ['/api/auth/microsoft'] });
     },
+  });
+}
+
+/** Look the typed directory up at Microsoft; nothing is saved. */
+export function useTestMicrosoftSignIn() {
+  return useMutation<MicrosoftSignInTestResult, Error, MicrosoftSignInTestBody>({
+    mutationFn: (body) => apiJson<MicrosoftSignInTestResult>('POST', `${MICROSOFT_SETTINGS_KEY}/test`, body),
   });
 }
 

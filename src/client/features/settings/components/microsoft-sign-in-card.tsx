@@ -1,17 +1,48 @@
-import { KeyRound, LogIn } from 'lucide-react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type MicrosoftSignInSettings,
+  type MicrosoftSignInSettingsBody,
+  type MicrosoftSignInTestResult,
+  microsoftSignInSettingsBody,
+} from '@shared/schemas/microsoft-sign-in';
+import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, LogIn, Plug, Save } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { PasswordInput } from '@/components/ui/password-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { getErrorMessage, serverFieldErrors } from '@/lib/api';
 import {
   linkMyAccount,
   useMicrosoftSignInSettings,
   useSaveMicrosoftSignInSettings,
+  useTestMicrosoftSignIn,
 } from '../api/microsoft-sign-in-api';
+
+/** The body as typed; the form always holds every field. */
+type SignInFormValues = MicrosoftSignInSettingsBody;
+
+function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
+  return {
+    tenantId: saved.tenantId,
+    clientId: saved.clientId,
+    clientSecret: '',
+    staffRole: saved.staffRole,
+    staffPasswordSignIn: saved.staffPasswordSignIn,
+    createStaffFromRole: saved.createStaffFromRole,
+  };
+}
+
+// the shared rules; values are sent as typed and the server applies the same schema
+const resolver = zodResolver(microsoftSignInSettingsBody, undefined, { raw: true });
+
+type TestState = { kind: 'idle' } | { kind: 'testing' } | ({ kind: 'done' } & MicrosoftSignInTestResult);
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (
@@ -23,43 +54,12 @@ function Detail({ label, value }: { label: string; value: string }) {
 }
 
 /**
- * Sign in with Microsoft on the settings page: what is configured (from the environment; the client
- * secret is never shown), linking your own account, and the switch for staff passwords.
+ * Sign in with Microsoft on the settings page: the directory, application, secret and staff app role
+ * (read-only where the server's environment sets them; the secret is write-only), a look-up of the
+ * directory at Microsoft, linking your own account, and the switch for staff passwords.
  */
 export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number | undefined }) {
   const settings = useMicrosoftSignInSettings();
-  const save = useSaveMicrosoftSignInSettings();
-  const [allowPasswords, setAllowPasswords] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [linking, setLinking] = useState(false);
-  const checkboxId = useId();
-  const errorId = useId();
-
-  useEffect(() => {
-    if (settings.data) setAllowPasswords(settings.data.staffPasswordSignIn);
-  }, [settings.data]);
-
-  const data = settings.data;
-  async function onSave() {
-    setError(null);
-    try {
-      await save.mutateAsync({ staffPasswordSignIn: allowPasswords });
-      toast({ title: 'Sign-in settings saved' });
-    } catch (caught) {
-      setError(getErrorMessage(caught, 'The sign-in settings could not be saved'));
-    }
-  }
-  async function onLink() {
-    if (!currentUserId) return;
-    setLinking(true);
-    setError(null);
-    try {
-      await linkMyAccount(currentUserId);
-    } catch (caught) {
-      setError(getErrorMessage(caught, 'Could not start linking your account'));
-      setLinking(false);
-    }
-  }
 
   return (
     <Card>
@@ -76,68 +76,325 @@ export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number |
       <CardContent className="grid gap-5">
         {settings.isPending ? (
           <Skeleton className="h-24 w-full" />
-        ) : settings.isError || !data ? (
+        ) : settings.isError || !settings.data ? (
           <p role="alert" className="text-destructive text-sm">
             {getErrorMessage(settings.error, 'The sign-in settings could not be loaded')}
           </p>
         ) : (
-          <>
-            {data.configured ? null : (
-              <p className="text-sm">
-                Not configured. Set <code>ENTRA_TENANT_ID</code>, <code>ENTRA_CLIENT_ID</code>,{' '}
-                <code>ENTRA_CLIENT_SECRET</code> and <code>PUBLIC_URL</code> on the server (see the README).
-              </p>
-            )}
-            <dl className="grid gap-2">
-              <Detail label="Directory (tenant) ID" value={data.tenantId} />
-              <Detail label="Application (client) ID" value={data.clientId} />
-              <Detail label="Redirect URI" value={data.redirectUri} />
-              <Detail label="Staff app role" value={data.staffRole || 'Not used: invitations decide'} />
-              <Detail label="Staff linked to Microsoft" value={String(data.linkedStaff)} />
-            </dl>
-            {data.configured && !data.youAreLinked ? (
-              <div className="flex flex-wrap items-center gap-3">
-                <Button variant="outline" onClick={onLink} disabled={linking || !currentUserId}>
-                  <LogIn aria-hidden />
-                  {linking ? 'Opening Microsoft...' : 'Link my Microsoft account'}
-                </Button>
-                <span className="text-muted-foreground text-sm">Your account is not linked yet.</span>
-              </div>
-            ) : null}
-            <div className="grid gap-2">
-              <div className="flex items-start gap-3">
-                <Checkbox
-                  id={checkboxId}
-                  checked={allowPasswords}
-                  disabled={!data.configured}
-                  aria-describedby={error ? errorId : undefined}
-                  onCheckedChange={(checked) => setAllowPasswords(checked === true)}
-                />
-                <div className="grid gap-1">
-                  <Label htmlFor={checkboxId}>Staff may also sign in with a password</Label>
-                  <p className="text-muted-foreground text-sm">
-                    Turn this off once Microsoft sign-in works. Your own account must be linked first, so
-                    somebody can always get in. Facilitators keep their passwords.
-                  </p>
-                </div>
-              </div>
-              {error ? (
-                <p id={errorId} role="alert" className="text-destructive text-sm">
-                  {error}
-                </p>
-              ) : null}
-            </div>
-            <div>
-              <Button
-                onClick={onSave}
-                disabled={!data.configured || save.isPending || allowPasswords === data.staffPasswordSignIn}
-              >
-                {save.isPending ? 'Saving...' : 'Save sign-in settings'}
-              </Button>
-            </div>
-          </>
+          <SignInForm saved={settings.data} currentUserId={currentUserId} />
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function SignInForm({
+  saved,
+  currentUserId,
+}: {
+  saved: MicrosoftSignInSettings;
+  currentUserId: number | undefined;
+}) {
+  const save = useSaveMicrosoftSignInSettings();
+  const test = useTestMicrosoftSignIn();
+  const [testState, setTestState] = useState<TestState>({ kind: 'idle' });
+  const [formError, setFormError] = useState<string | null>(null);
+  const [clearedNote, setClearedNote] = useState(false);
+  const [linking, setLinking] = useState(false);
+  const checkboxId = useId();
+  const createId = useId();
+  const errorId = useId();
+  const fromEnvironment = saved.connectionSource === 'environment';
+  const roleFromEnvironment = saved.staffRoleSource === 'environment';
+
+  const form = useForm<SignInFormValues>({
+    // what the environment sets is shown as it is and never checked or sent from here
+    resolver: (values, context, options) =>
+      resolver(
+        {
+          ...values,
+          ...(fromEnvironment ? { tenantId: undefined, clientId: undefined, clientSecret: undefined } : {}),
+          ...(roleFromEnvironment ? { staffRole: undefined } : {}),
+        },
+        context,
+        options,
+      ),
+    defaultValues: formFrom(saved),
+    mode: 'onSubmit',
+  });
+  const { errors } = form.formState;
+  useEffect(() => {
+    form.reset(formFrom(saved));
+  }, [saved, form]);
+  const allowPasswords = form.watch('staffPasswordSignIn');
+  const createStaff = form.watch('createStaffFromRole') ?? false;
+
+  const onSave = form.handleSubmit((values) => {
+    setFormError(null);
+    // what the environment sets is not sent: the server refuses changes to it
+    const body = {
+      staffPasswordSignIn: values.staffPasswordSignIn,
+      createStaffFromRole: values.createStaffFromRole,
+      ...(fromEnvironment
+        ? {}
+        : { tenantId: values.tenantId, clientId: values.clientId, clientSecret: values.clientSecret }),
+      ...(roleFromEnvironment ? {} : { staffRole: values.staffRole }),
+    };
+    save.mutate(body, {
+      onSuccess: (stored) => {
+        setClearedNote(stored.clientSecretCleared);
+        toast({
+          title: 'Sign-in settings saved',
+          description: stored.clientSecretCleared
+            ? 'The client secret was cleared because the tenant or client changed: enter it again.'
+            : undefined,
+          variant: 'success',
+        });
+      },
+      onError: (error) => {
+        const fields = serverFieldErrors(error, 'The sign-in settings could not be saved');
+        for (const [name, message] of Object.entries(fields)) {
+          if (name in values) form.setError(name as keyof SignInFormValues, { message });
+        }
+        setFormError(getErrorMessage(error, 'The sign-in settings could not be saved'));
+      },
+    });
+  });
+
+  const onTest = () => {
+    const tenantId = (form.getValues('tenantId') ?? '').trim();
+    if (!tenantId) {
+      form.setError('tenantId', { message: 'Enter the directory (tenant) ID' });
+      return;
+    }
+    setTestState({ kind: 'testing' });
+    test.mutate(
+      { tenantId },
+      {
+        onSuccess: (result) => setTestState({ kind: 'done', ...result }),
+        onError: (error) =>
+          setTestState({
+            kind: 'done',
+            success: false,
+            message: getErrorMessage(error, 'The sign-in settings could not be tested.'),
+          }),
+      },
+    );
+  };
+
+  async function onLink() {
+    if (!currentUserId) return;
+    setLinking(true);
+    setFormError(null);
+    try {
+      await linkMyAccount(currentUserId);
+    } catch (caught) {
+      setFormError(getErrorMessage(caught, 'Could not start linking your account'));
+      setLinking(false);
+    }
+  }
+
+  const environmentNote = (variable: string) => `Set by ${variable} on the server.`;
+
+  return (
+    <form onSubmit={onSave} noValidate className="grid gap-5" aria-label="Sign in with Microsoft settings">
+      {fromEnvironment ? (
+        <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-muted-foreground text-sm">
+          <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
+          The directory, application and client secret come from the server's environment (ENTRA_TENANT_ID,
+          ENTRA_CLIENT_ID, ENTRA_CLIENT_SECRET), which takes precedence over this page.
+        </p>
+      ) : null}
+      {!saved.publicUrlSet ? (
+        <p className="flex items-start gap-2 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm">
+          <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
+          Set PUBLIC_URL on the server: the address Microsoft sends people back to is built from it.
+        </p>
+      ) : null}
+      <div className="grid gap-4 md:grid-cols-2">
+        <FormField
+          className="content-start"
+          id="microsoft-tenantId"
+          label="Directory (tenant) ID"
+          error={errors.tenantId?.message}
+          description={
+            fromEnvironment
+              ? environmentNote('ENTRA_TENANT_ID')
+              : 'A GUID, or a verified domain of your directory.'
+          }
+        >
+          <Input
+            autoComplete="off"
+            spellCheck={false}
+            readOnly={fromEnvironment}
+            placeholder="00000000-0000-0000-0000-000000000000"
+            {...form.register('tenantId')}
+          />
+        </FormField>
+        <FormField
+          className="content-start"
+          id="microsoft-clientId"
+          label="Application (client) ID"
+          error={errors.clientId?.message}
+          description={fromEnvironment ? environmentNote('ENTRA_CLIENT_ID') : 'From the app registration.'}
+        >
+          <Input
+            autoComplete="off"
+            spellCheck={false}
+            readOnly={fromEnvironment}
+            placeholder="00000000-0000-0000-0000-000000000000"
+            {...form.register('clientId')}
+          />
+        </FormField>
+        <FormField
+          className="content-start"
+          id="microsoft-clientSecret"
+          label="Client secret"
+          error={errors.clientSecret?.message}
+          description={
+            fromEnvironment
+              ? environmentNote('ENTRA_CLIENT_SECRET')
+              : saved.clientSecretUnreadable
+                ? 'The stored client secret could not be read (was APP_SECRET changed?). Enter it again.'
+                : saved.hasClientSecret
+                  ? 'A client secret is stored. Leave blank to keep it.'
+                  : 'No client secret is stored.'
+          }
+        >
+          <PasswordInput
+            autoComplete="new-password"
+            readOnly={fromEnvironment}
+            placeholder={saved.hasClientSecret ? 'Leave blank to keep current' : undefined}
+            {...form.register('clientSecret')}
+          />
+        </FormField>
+        <FormField
+          className="content-start"
+          id="microsoft-staffRole"
+          label="Staff app role"
+          error={errors.staffRole?.message}
+          description={
+            roleFromEnvironment
+              ? environmentNote('ENTRA_STAFF_ROLE')
+              : 'The app role value staff must hold, for example Portal.Staff. Blank: invitations alone decide.'
+          }
+        >
+          <Input
+            autoComplete="off"
+            spellCheck={false}
+            readOnly={roleFromEnvironment}
+            {...form.register('staffRole')}
+          />
+        </FormField>
+        {clearedNote ? (
+          <p
+            role="status"
+            data-testid="microsoft-secret-cleared"
+            className="rounded-md border border-warning/50 bg-warning/10 p-3 text-sm md:col-span-2"
+          >
+            The client secret was cleared because the tenant or client changed: enter it again. A stored
+            secret is only ever used with the directory and application it was entered for.
+          </p>
+        ) : null}
+      </div>
+
+      <dl className="grid gap-2">
+        <Detail label="Redirect URI" value={saved.redirectUri} />
+        <Detail label="Status" value={saved.configured ? 'Configured' : 'Not configured'} />
+        <Detail label="Staff linked to Microsoft" value={String(saved.linkedStaff)} />
+      </dl>
+
+      <div className="grid gap-2">
+        <div>
+          <Button type="button" variant="outline" onClick={onTest} disabled={test.isPending}>
+            <Plug aria-hidden />
+            {test.isPending ? 'Testing...' : 'Test sign-in settings'}
+          </Button>
+        </div>
+        <div role="status" aria-live="polite" data-testid="microsoft-test-status" className="text-sm">
+          {testState.kind === 'testing' ? (
+            <p className="flex items-center gap-2">
+              <LoaderCircle className="size-4 animate-spin text-primary" aria-hidden />
+              Looking up the directory at Microsoft...
+            </p>
+          ) : null}
+          {testState.kind === 'done' ? (
+            <p className="flex items-start gap-2">
+              {testState.success ? (
+                <CircleCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
+              ) : (
+                <CircleAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
+              )}
+              <span className="break-words">{testState.message}</span>
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      {saved.configured && !saved.youAreLinked ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="button" variant="outline" onClick={onLink} disabled={linking || !currentUserId}>
+            <LogIn aria-hidden />
+            {linking ? 'Opening Microsoft...' : 'Link my Microsoft account'}
+          </Button>
+          <span className="text-muted-foreground text-sm">Your account is not linked yet.</span>
+        </div>
+      ) : null}
+
+      <div className="grid gap-2">
+        <div className="flex items-start gap-3">
+          <Checkbox
+            id={createId}
+            checked={createStaff}
+            aria-describedby={errors.createStaffFromRole ? `${createId}-message` : undefined}
+            onCheckedChange={(checked) =>
+              form.setValue('createStaffFromRole', checked === true, { shouldDirty: true })
+            }
+          />
+          <div className="grid gap-1">
+            <Label htmlFor={createId}>Create staff accounts for people with the app role</Label>
+            <p className="text-muted-foreground text-sm">
+              Someone who holds the staff app role gets a staff account at their first Microsoft sign-in,
+              without an invitation. Accounts are matched by their Microsoft identity, never by email: an
+              existing account with the same email address is not used.
+            </p>
+            {errors.createStaffFromRole?.message ? (
+              <p id={`${createId}-message`} className="font-medium text-destructive text-sm">
+                {errors.createStaffFromRole.message}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <Checkbox
+            id={checkboxId}
+            checked={allowPasswords}
+            disabled={!saved.configured}
+            aria-describedby={formError ? errorId : undefined}
+            onCheckedChange={(checked) =>
+              form.setValue('staffPasswordSignIn', checked === true, { shouldDirty: true })
+            }
+          />
+          <div className="grid gap-1">
+            <Label htmlFor={checkboxId}>Staff may also sign in with a password</Label>
+            <p className="text-muted-foreground text-sm">
+              Turn this off once Microsoft sign-in works. Your own account must be linked first, so somebody
+              can always get in. Facilitators keep their passwords.
+            </p>
+          </div>
+        </div>
+        {formError ? (
+          <p id={errorId} role="alert" className="text-destructive text-sm">
+            {formError}
+          </p>
+        ) : null}
+      </div>
+      <div>
+        <Button type="submit" disabled={save.isPending}>
+          <Save aria-hidden />
+          {save.isPending ? 'Saving...' : 'Save sign-in settings'}
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "signed_in_with_microsoft" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE "microsoft_sign_in_settings" ADD COLUMN "create_staff_from_role" boolean DEFAULT false NOT NULL;
