@@ -118,6 +118,17 @@ export async function handleControlRequest(
       if (items[1] === 'POST') return { status: 201, body: c.addItem(ref, body as FieldInput) };
       return { status: 200, body: c.items(ref) };
     }
+    // A change the change feed never reports (a lost delta entry): PATCH with fields, DELETE to remove.
+    const unrecorded =
+      /^(PATCH|DELETE) \/__emulator\/sites\/([^/]+)\/lists\/([^/]+)\/items\/(\d+)\/unrecorded$/.exec(route);
+    if (unrecorded) {
+      const ref = { siteId: decodeURIComponent(unrecorded[2]!), list: decodeURIComponent(unrecorded[3]!) };
+      if (unrecorded[1] === 'DELETE') {
+        c.deleteItemUnrecorded(ref, unrecorded[4]!);
+        return { status: 204 };
+      }
+      return { status: 200, body: c.updateItemUnrecorded(ref, unrecorded[4]!, body as FieldInput) };
+    }
     const fault = /^DELETE \/__emulator\/faults\/(\d+)$/.exec(route);
     if (fault) {
       c.removeFault(Number(fault[1]));

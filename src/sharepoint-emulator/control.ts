@@ -54,6 +54,9 @@ export interface EmulatorControl {
   addItem(ref: ListRef, fields: FieldInput): ItemSnapshot;
   updateItem(ref: ListRef, id: string | number, fields: FieldInput): ItemSnapshot;
   deleteItem(ref: ListRef, id: string | number): void;
+  /** Changes the change feed never reports (a lost delta entry): only a full read of the list sees them. */
+  updateItemUnrecorded(ref: ListRef, id: string | number, fields: FieldInput): ItemSnapshot;
+  deleteItemUnrecorded(ref: ListRef, id: string | number): void;
 
   addFault(rule: FaultRule): number;
   /** Shorthand: the next `count` matching calls answer `status` (with `Retry-After` if given). */
@@ -147,6 +150,9 @@ export function createControl(d: ControlDeps): EmulatorControl {
     addItem: (ref, fields) => snapshot(d.store.createItem(ref, fields)),
     updateItem: (ref, id, fields) => snapshot(d.store.updateItem(ref, id, fields)),
     deleteItem: (ref, id) => d.store.deleteItem(ref, id),
+    updateItemUnrecorded: (ref, id, fields) =>
+      snapshot(d.store.updateItem(ref, id, fields, undefined, { unrecorded: true })),
+    deleteItemUnrecorded: (ref, id) => d.store.deleteItem(ref, id, undefined, { unrecorded: true }),
 
     addFault: (rule) => d.faults.add(rule),
     failNext: (count, status, options = {}) =>

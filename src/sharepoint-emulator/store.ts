@@ -254,7 +254,17 @@ export class Store {
     }
   }
 
-  updateItem(ref: ListRef, id: string | number, input: FieldInput, ifMatch?: string): StoredItem {
+  /**
+   * `unrecorded`: the change leaves no trace in the change feed, as when SharePoint's delta loses an
+   * entry; only a full read of the list sees it.
+   */
+  updateItem(
+    ref: ListRef,
+    id: string | number,
+    input: FieldInput,
+    ifMatch?: string,
+    options: { unrecorded?: boolean } = {},
+  ): StoredItem {
     const list = this.getList(ref);
     const item = this.getItem(ref, id);
     this.checkIfMatch(item, ifMatch);
@@ -265,17 +275,22 @@ export class Store {
     item.fields = fields;
     item.version++;
     item.modified = this.clock.now();
-    item.changeSeq = ++list.changeSeq;
+    if (!options.unrecorded) item.changeSeq = ++list.changeSeq;
     list.modified = item.modified;
     return item;
   }
 
-  deleteItem(ref: ListRef, id: string | number, ifMatch?: string): void {
+  deleteItem(
+    ref: ListRef,
+    id: string | number,
+    ifMatch?: string,
+    options: { unrecorded?: boolean } = {},
+  ): void {
     const list = this.getList(ref);
     const item = this.getItem(ref, id);
     this.checkIfMatch(item, ifMatch);
     list.items.delete(item.id);
-    list.tombstones.set(item.id, ++list.changeSeq);
+    if (!options.unrecorded) list.tombstones.set(item.id, ++list.changeSeq);
     list.modified = this.clock.now();
   }
 

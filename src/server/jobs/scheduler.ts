@@ -2,7 +2,8 @@
  * Background work: refresh bookings every BOOKINGS_REFRESH_MINUTES inside OFFICE_HOURS (in
  * ORG_TIMEZONE), and drain the availability outbox continuously. A refresh is due when the slot after
  * the last finished refresh has come (scheduler_state is shared, so restarts and other instances
- * agree); the advisory lock keeps it to one runner.
+ * agree); the advisory lock keeps it to one runner. Every SHAREPOINT_RECONCILE_DAYS, the due refresh
+ * reads the whole Bookings list instead of the changes (ADR 0016).
  */
 import { Cron } from 'croner';
 import { eq } from 'drizzle-orm';
@@ -10,12 +11,13 @@ import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
+import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { sharePointFor } from '../sharepoint/connector';
 import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { tryJobLock } from './locks';
 import { isWithinOfficeHours, nextRefreshAt } from './office-hours';
-import { readJobState, refreshJobFor } from './refresh-job';
+import { type RefreshKind, readJobState, refreshJobFor } from './refresh-job';
 
 export interface SchedulerOptions {
   /** croner pattern of the refresh check (default every 30 seconds) */
@@ -37,6 +39,7 @@ export type TickOutcome =
   | 'not-due'
   | 'not-configured'
   | 'refreshed'
+  | 'reconciled'
   | 'failed'
   | 'busy';
 
@@ -110,7 +113,25 @@ export class Scheduler {
     return nextRefreshAt(config.OFFICE_HOURS, config.ORG_TIMEZONE, config.BOOKINGS_REFRESH_MINUTES, last);
   }
 
-  /** One check: refresh if inside office hours and due. Never throws. */
+  /**
+   * When the next full read of the Bookings list is due: a reconciliation period after the last
+   * one that succeeded. Never reconciled but refreshed: due now (after an upgrade). Never refreshed
+   * at all: undefined, as the first refresh reads everything and counts as a reconciliation.
+   */
+  async reconcileDueAt(now: Date = this.ctx.now()): Promise<Date | undefined> {
+    const last = (await readJobState(this.ctx, BOOKINGS_RECONCILE_JOB))?.finishedAt;
+    if (last) return new Date(last.getTime() + this.ctx.config.SHAREPOINT_RECONCILE_DAYS * 24 * 3600_000);
+    return (await readJobState(this.ctx))?.finishedAt ? now : undefined;
+  }
+
+  /** What the scheduler should run now: a reconciliation when one is due, else a refresh when due. */
+  private async whatIsDue(now: Date): Promise<RefreshKind | null> {
+    if ((await this.nextDueAt(now)).getTime() > now.getTime()) return null;
+    const reconcileAt = await this.reconcileDueAt(now);
+    return reconcileAt && reconcileAt.getTime() <= now.getTime() ? 'reconcile' : 'refresh';
+  }
+
+  /** One check: refresh (or reconcile) if inside office hours and due. Never throws. */
   tick(): Promise<TickOutcome> {
     this.ticking ??= this.tickOnce()
       .catch((error: unknown) => {
@@ -128,15 +149,14 @@ export class Scheduler {
     const now = this.ctx.now();
     await this.clearDeadRunner(now);
     if (!isWithinOfficeHours(config.OFFICE_HOURS, config.ORG_TIMEZONE, now)) return 'outside-office-hours';
-    if ((await this.nextDueAt(now)).getTime() > now.getTime()) return 'not-due';
+    if (!(await this.whatIsDue(now))) return 'not-due';
     const job = refreshJobFor(this.ctx);
     if (job.running) return 'busy';
     if (!(await sharePointFor(this.ctx).session())) return 'not-configured';
     try {
-      const { outcome } = await job.runIfDue(
-        async () => (await this.nextDueAt(now)).getTime() <= now.getTime(),
-      );
-      return outcome;
+      const ran = await job.runIfDue(() => this.whatIsDue(now));
+      if (ran.outcome === 'refreshed' && ran.kind === 'reconcile') return 'reconciled';
+      return ran.outcome;
     } catch {
       // recorded in scheduler_state and logged by the job; the next slot tries again
       return 'failed';

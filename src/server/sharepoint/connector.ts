@@ -56,10 +56,10 @@ export class SharePointConnector {
   }
 
   /** One bookings refresh, not coordinated: use jobs/refresh-job.ts (it serialises and records state). */
-  async refreshBookings(onProcessing?: () => void): Promise<BookingsRefreshResult> {
+  async refreshBookings(onProcessing?: () => void, reconcile = false): Promise<BookingsRefreshResult> {
     const session = await this.requireSession();
     return toAppError('Could not refresh bookings', () =>
-      refreshBookings(this.ctx.db, session, this.ctx.config.ORG_TIMEZONE, onProcessing),
+      refreshBookings(this.ctx.db, session, this.ctx.config.ORG_TIMEZONE, onProcessing, reconcile),
     );
   }
 

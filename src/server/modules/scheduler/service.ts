@@ -6,6 +6,8 @@ import { officeHoursStatus } from '../../jobs/office-hours';
 
 /** The scheduler_state row the booking-refresh job keeps. */
 export const BOOKINGS_REFRESH_JOB = 'bookings-refresh';
+/** The scheduler_state row of the last full read of the Bookings list (its finishedAt: last success). */
+export const BOOKINGS_RECONCILE_JOB = 'bookings-reconcile';
 
 /**
  * What the dashboard shows about background updates. Office hours and the next update come from the
