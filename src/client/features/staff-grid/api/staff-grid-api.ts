@@ -9,7 +9,6 @@ import { queryKeys } from '@/lib/query-keys';
 
 export const STAFF_AVAILABILITIES_KEY = '/api/staff/availabilities';
 export const STAFF_BOOKINGS_KEY = '/api/staff/bookings';
-export const SCHEDULER_STATUS_KEY = '/api/admin/scheduler/status';
 /** Spec section 4: the scheduler status is polled every 30 seconds. */
 export const SCHEDULER_POLL_MS = 30_000;
 
@@ -35,7 +34,8 @@ export const staffBookingsQuery = (range: DateRange) =>
     queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_KEY}?${rangeQuery(range)}`),
   });
 
-export const schedulerStatusQuery = () => queryOptions<SchedulerStatus>({ queryKey: [SCHEDULER_STATUS_KEY] });
+export const schedulerStatusQuery = () =>
+  queryOptions<SchedulerStatus>({ queryKey: queryKeys.schedulerStatus.all });
 
 export function useStaffUsers() {
   return useQuery(staffUsersQuery());
@@ -62,6 +62,8 @@ export function useRefreshBookings() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: [STAFF_BOOKINGS_KEY] });
     },
+    // a refresh sets or clears the SharePoint problem the status line shows
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all }),
   });
 }
 
