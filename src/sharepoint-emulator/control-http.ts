@@ -85,6 +85,11 @@ export async function handleControlRequest(
         return { status: 204 };
       case 'PUT /__emulator/paging':
         return { status: 200, body: c.setPaging(body as PagingOptions) };
+      case 'POST /__emulator/certificates': {
+        const { clientId, certificate } = body as { clientId?: string; certificate?: string };
+        c.addClientCertificate(clientId ?? c.credentials.clientId, String(certificate ?? ''));
+        return { status: 204 };
+      }
       case 'POST /__emulator/tokens/expire':
         c.expireTokens();
         return { status: 204 };

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import type { AuthService, ClientCredential, UserCredential } from './auth';
 import type { Clock } from './clock';
 import type { DeltaQuirks } from './delta';
@@ -73,6 +74,8 @@ export interface EmulatorControl {
   expireTokens(): void;
   setTokenLifetime(seconds: number): void;
   setCredentials(credentials: { clients?: ClientCredential[]; users?: UserCredential[] }): void;
+  /** Registers a PEM certificate for a client (as uploading it under Certificates & secrets does). */
+  addClientCertificate(clientId: string, certificatePem: string): void;
 
   /** The next use of any delta token (or of those for one list) answers 410. */
   invalidateDeltaTokens(ref?: ListRef): void;
@@ -183,6 +186,12 @@ export function createControl(d: ControlDeps): EmulatorControl {
     setCredentials(credentials) {
       if (credentials.clients) d.auth.clients = credentials.clients;
       if (credentials.users) d.auth.users = credentials.users;
+    },
+    addClientCertificate(clientId, certificatePem) {
+      const client = d.auth.clients.find((c) => c.clientId.toLowerCase() === clientId.toLowerCase());
+      if (!client) throw new Error(`No client ${clientId}`);
+      new X509Certificate(certificatePem); // refuses what is not a certificate
+      client.certificates = [...(client.certificates ?? []), certificatePem];
     },
 
     invalidateDeltaTokens(ref) {

@@ -351,6 +351,8 @@ export class EmulatorServer {
           safeDecode(tenant),
           new URLSearchParams(raw.toString('utf8')),
           req.headers.authorization,
+          // the URL the client posted to: what a client assertion's `aud` must name
+          `${this.authorityHost}${url.pathname}`,
         );
         return {
           status: result.status,
