@@ -22,6 +22,10 @@ test('a refused bookings refresh: staff read what failed and what to do until a 
     try {
       await page.goto('/staff');
       await expect(page.getByTestId('scheduler-status')).toBeVisible();
+      // the e2e server has no https PUBLIC_URL: changes come in by polling
+      await expect(page.getByTestId('change-mode')).toHaveText(
+        'Changes in SharePoint are checked on a schedule',
+      );
       const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
       await page.getByRole('button', { name: 'Refresh Bookings' }).click();
       expect((await refreshed).status()).toBe(503);

@@ -14,6 +14,7 @@ import { type PortalSite, type PortalSiteOptions, seedPortalSite } from './fixtu
 import type { Pager, PagingOptions, ResolvedPaging } from './paging';
 import type { LoggedRequest, RequestLog, RequestQuery } from './request-log';
 import { type CreateListInput, type CreateSiteInput, type Store, snapshot } from './store';
+import type { DeliveredNotification, Subscription, SubscriptionService } from './subscriptions';
 import type { FieldInput, ItemSnapshot, ListInfo, ListRef, SiteInfo } from './types';
 
 export interface EmulatorCredentials {
@@ -90,6 +91,17 @@ export interface EmulatorControl {
   advanceClock(ms: number): void;
   now(): number;
 
+  /** Live change-notification subscriptions, and the notifications sent so far with their answers. */
+  subscriptions(): Subscription[];
+  deliveredNotifications(): DeliveredNotification[];
+  /** Resolves once every notification sent so far has been answered. */
+  notificationsSettled(): Promise<void>;
+  /** Forgets a subscription without telling its owner (as when Graph drops one). */
+  dropSubscription(id: string): void;
+  /** POSTs any payload to a subscription's URL, e.g. a notification with a forged clientState. */
+  sendNotification(subscriptionId: string, payload: unknown): Promise<void>;
+  allowHttpNotificationUrls(allow: boolean): void;
+
   requests(query?: RequestQuery): LoggedRequest[];
   requestCount(query?: RequestQuery): number;
   clearRequests(): void;
@@ -104,6 +116,7 @@ export interface ControlDeps {
   clock: Clock;
   deltaRetention: { ms: number };
   deltaQuirks: DeltaQuirks;
+  subscriptions: SubscriptionService;
   /** Stops or resumes listening for the `refuse` outage mode. */
   setListening(on: boolean): Promise<void>;
 }
@@ -131,6 +144,7 @@ export function createControl(d: ControlDeps): EmulatorControl {
       d.log.clear();
       d.auth.reset();
       d.clock.reset();
+      d.subscriptions.reset();
       d.deltaRetention.ms = DEFAULT_DELTA_RETENTION_MS;
       for (const key of Object.keys(d.deltaQuirks)) delete d.deltaQuirks[key as keyof DeltaQuirks];
       await d.setListening(true);
@@ -210,6 +224,20 @@ export function createControl(d: ControlDeps): EmulatorControl {
     advanceClock: (ms) => d.clock.advance(ms),
     now: () => d.clock.now(),
 
+    subscriptions: () => [...d.subscriptions.subscriptions.values()],
+    deliveredNotifications: () => [...d.subscriptions.delivered],
+    notificationsSettled: () => d.subscriptions.settled(),
+    dropSubscription(id) {
+      d.subscriptions.subscriptions.delete(id);
+    },
+    async sendNotification(subscriptionId, payload) {
+      const sub = d.subscriptions.subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`No subscription ${subscriptionId}`);
+      await d.subscriptions.post(sub, payload);
+    },
+    allowHttpNotificationUrls(allow) {
+      d.subscriptions.allowHttp = allow;
+    },
     requests: (query) => d.log.find(query),
     requestCount: (query) => d.log.count(query),
     clearRequests: () => d.log.clear(),

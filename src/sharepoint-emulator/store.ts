@@ -65,6 +65,9 @@ export function formatETag(item: StoredItem): string {
 }
 
 export class Store {
+  /** Told after every recorded change of an item (what change notifications report). */
+  onListChanged: ((list: ListInfo) => void) | undefined;
+
   private sites = new Map<string, StoredSite>();
 
   constructor(private readonly clock: Clock) {}
@@ -230,6 +233,7 @@ export class Store {
     };
     list.items.set(item.id, item);
     list.modified = now;
+    this.onListChanged?.(list.info);
     return item;
   }
 
@@ -277,6 +281,7 @@ export class Store {
     item.modified = this.clock.now();
     if (!options.unrecorded) item.changeSeq = ++list.changeSeq;
     list.modified = item.modified;
+    if (!options.unrecorded) this.onListChanged?.(list.info);
     return item;
   }
 
@@ -292,6 +297,7 @@ export class Store {
     list.items.delete(item.id);
     if (!options.unrecorded) list.tombstones.set(item.id, ++list.changeSeq);
     list.modified = this.clock.now();
+    if (!options.unrecorded) this.onListChanged?.(list.info);
   }
 
   /** Items in ascending id order, the order SharePoint uses when none is asked for. */

@@ -13,6 +13,7 @@ import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { sharePointFor } from '../sharepoint/connector';
+import { maintainSubscription, type SubscriptionOutcome } from '../sharepoint/notifications';
 import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { tryJobLock } from './locks';
@@ -51,6 +52,7 @@ export class Scheduler {
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
+  private subscribing: Promise<SubscriptionOutcome> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -68,10 +70,12 @@ export class Scheduler {
     this.cron = new Cron(this.options.tickPattern, { protect: true, unref: true }, () => {
       void this.tick();
       void this.reminderTick();
+      void this.subscriptionTick();
     });
     this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
     void this.tick();
+    void this.subscriptionTick();
     return this;
   }
 
@@ -84,6 +88,7 @@ export class Scheduler {
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
     await this.reminding?.catch(() => {});
+    await this.subscribing?.catch(() => {});
   }
 
   /**
@@ -100,6 +105,19 @@ export class Scheduler {
         this.reminding = undefined;
       });
     return this.reminding;
+  }
+
+  /** Keeps the change-notification subscription (sharepoint/notifications.ts). Never throws. */
+  subscriptionTick(): Promise<SubscriptionOutcome> {
+    this.subscribing ??= maintainSubscription(this.ctx)
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'change-notification check failed');
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.subscribing = undefined;
+      });
+    return this.subscribing;
   }
 
   /** When the next background refresh is due, given the last one that finished. */

@@ -26,6 +26,11 @@ export const schedulerStatus = z.object({
   refreshStage: z.enum(['connecting', 'processing']).nullable(),
   /** Why the last refresh failed, while the last one failed; null after a success. */
   lastRefreshError: z.string().nullable(),
+  /**
+   * How changes to the Bookings list arrive: `notifications` (SharePoint tells the portal, a refresh
+   * follows within seconds; polling continues underneath) or `polling` only.
+   */
+  changeMode: z.enum(['notifications', 'polling']),
   /** SharePoint work that is failing now (empty when everything goes through) */
   sharePointProblems: z.array(sharePointProblem),
 });

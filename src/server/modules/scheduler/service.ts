@@ -3,6 +3,7 @@ import type { SchedulerStatus } from '../../../shared/schemas/scheduler';
 import type { AppContext } from '../../context';
 import { schedulerState, syncOutbox } from '../../db/schema';
 import { describeMoment, officeHoursStatus } from '../../jobs/office-hours';
+import { notificationsActive } from '../../sharepoint/notifications';
 import { readProblems } from '../../sharepoint/problems';
 
 /** The scheduler_state row the booking-refresh job keeps. */
@@ -35,6 +36,7 @@ export async function schedulerStatusNow(
     nextUpdate,
     refreshStage: isUpdating ? (refreshStageHere(ctx) ?? 'connecting') : null,
     lastRefreshError: isUpdating ? null : (row?.lastError ?? null),
+    changeMode: (await notificationsActive(ctx)) ? 'notifications' : 'polling',
     sharePointProblems: await sharePointProblemsNow(ctx),
   };
 }

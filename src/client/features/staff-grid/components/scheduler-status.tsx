@@ -30,6 +30,11 @@ export function SchedulerStatusLine() {
           <span>{text}</span>
         </span>
         <span>Next update: {data.nextUpdate}</span>
+        <span data-testid="change-mode" data-mode={data.changeMode}>
+          {data.changeMode === 'notifications'
+            ? 'Changes in SharePoint arrive within seconds'
+            : 'Changes in SharePoint are checked on a schedule'}
+        </span>
       </div>
       <SharePointProblems problems={data.sharePointProblems} />
     </div>
