@@ -173,3 +173,8 @@ export async function createEmulatorList(body: {
 }) {
   await control('POST', '/lists', body);
 }
+
+/** Registers a PEM certificate for the emulator's app, as uploading it under Certificates & secrets does. */
+export async function registerEmulatorCertificate(certificate: string) {
+  await control('POST', '/certificates', { certificate });
+}

@@ -623,10 +623,23 @@ test.describe('staff dashboard without scenario data', () => {
   }, async ({ page }) => {
     await page.clock.install();
     await loginAsStaff(page);
+    // the whole answer, as the server sends it
+    const rest = {
+      refreshStage: null,
+      lastRefreshError: null,
+      changeMode: 'polling',
+      sharePointProblems: [],
+    };
     const states = [
-      { isUpdating: true, isOfficeHours: true, nextUpdate: 'Today at 10:15' },
-      { isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:30' },
-      { isUpdating: false, isOfficeHours: false, nextUpdate: 'Monday 9 March at 08:00' },
+      {
+        ...rest,
+        isUpdating: true,
+        isOfficeHours: true,
+        nextUpdate: 'Today at 10:15',
+        refreshStage: 'connecting',
+      },
+      { ...rest, isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:30' },
+      { ...rest, isUpdating: false, isOfficeHours: false, nextUpdate: 'Monday 9 March at 08:00' },
     ];
     let current = states[0]!;
     let calls = 0;

@@ -51,6 +51,7 @@ import { reminderRoutes } from './modules/reminders/routes';
 import { schedulerRoutes } from './modules/scheduler/routes';
 import type { ConnectionTester } from './modules/settings/connection';
 import { settingsRoutes } from './modules/settings/routes';
+import { sharePointNotificationRoutes } from './modules/sharepoint-notifications/routes';
 import { staffRoutes } from './modules/staff/routes';
 import { userRoutes } from './modules/users/routes';
 import {
@@ -334,6 +335,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
   );
   await app.register(schedulerRoutes(ctx));
+  await app.register(sharePointNotificationRoutes(ctx));
   await app.register(facilitatorImportRoutes(ctx));
   // --- patterns, who is free, completeness ---
   await app.register(patternRoutes(ctx));

@@ -131,6 +131,13 @@ const env = z.object({
       return parsed;
     }),
   BOOKINGS_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /**
+   * subscribe to SharePoint change notifications although PUBLIC_URL is http: only for tests and
+   * local trials against the emulator (Microsoft Graph itself delivers to https only)
+   */
+  SHAREPOINT_NOTIFICATIONS_ALLOW_HTTP: booleanFlag.default(false),
+  /** days between full reads of the Bookings list, which correct what the change feed missed */
+  SHAREPOINT_RECONCILE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   GRAPH_BASE_URL: z.url().default('https://graph.microsoft.com/v1.0'),
   AUTHORITY_HOST: z.url().default('https://login.microsoftonline.com'),
   ALLOW_REGISTRATION: booleanFlag.default(false),

@@ -1,11 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, verify as verifySignature, X509Certificate } from 'node:crypto';
 import type { Clock } from './clock';
 import { GraphError } from './errors';
 
 export interface ClientCredential {
   clientId: string;
   clientSecret: string;
+  /** PEM certificates registered for the app: client assertions signed with their keys are accepted */
+  certificates?: string[];
 }
+
+const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** Clock skew Entra ID tolerates on exp and nbf. */
+const SKEW_SECONDS = 300;
 
 export interface UserCredential {
   username: string;
@@ -76,8 +82,77 @@ export class AuthService {
     };
   }
 
-  /** Handles a form-encoded POST to `/{tenant}/oauth2/v2.0/token`. */
-  issue(tenant: string, form: URLSearchParams, authorization: string | undefined): TokenResponse {
+  /**
+   * Checks a client assertion as Entra ID does: an RS256 JWT whose `x5t#S256` header names a
+   * certificate registered for the client, signed with that certificate's key, for this token
+   * endpoint (`aud`), issued by and about the client (`iss` = `sub` = client id), within its time.
+   * Undefined when it passes, else the error answer.
+   */
+  private checkAssertion(
+    client: ClientCredential,
+    assertion: string,
+    audience: string,
+  ): TokenResponse | undefined {
+    const refuse = (code: number, description: string) =>
+      this.aadError(401, 'invalid_client', code, description);
+    const parts = assertion.split('.');
+    if (parts.length !== 3) return refuse(50027, 'JWT token is invalid or malformed.');
+    let header: Record<string, unknown>;
+    let claims: Record<string, unknown>;
+    try {
+      header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8'));
+      claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+    } catch {
+      return refuse(50027, 'JWT token is invalid or malformed.');
+    }
+    if (header.alg !== 'RS256')
+      return refuse(5002738, `The assertion algorithm '${String(header.alg)}' is not supported.`);
+    const thumbprint = header['x5t#S256'];
+    const certificate = (client.certificates ?? [])
+      .map((pem) => new X509Certificate(pem))
+      .find((c) => createHash('sha256').update(c.raw).digest('base64url') === thumbprint);
+    if (!certificate) {
+      return refuse(
+        700027,
+        `The certificate with identifier used to sign the client assertion is not registered on application. [Reason - The key was not found., Thumbprint of key used by client: '${String(thumbprint)}']`,
+      );
+    }
+    const signed = verifySignature(
+      'RSA-SHA256',
+      Buffer.from(`${parts[0]}.${parts[1]}`),
+      certificate.publicKey,
+      Buffer.from(parts[2]!, 'base64url'),
+    );
+    if (!signed) return refuse(700027, 'Client assertion failed signature validation.');
+    if (claims.aud !== audience) {
+      return refuse(
+        700212,
+        `The client assertion's audience claim does not match the token endpoint '${audience}'.`,
+      );
+    }
+    if (claims.iss !== client.clientId || claims.sub !== client.clientId) {
+      return refuse(
+        700021,
+        'Client assertion application identifier does not match the client_id parameter.',
+      );
+    }
+    const now = Math.floor(this.clock.now() / 1000);
+    if (typeof claims.exp !== 'number' || claims.exp + SKEW_SECONDS <= now) {
+      return refuse(700024, 'Client assertion is not within its valid time range.');
+    }
+    if (typeof claims.nbf === 'number' && claims.nbf - SKEW_SECONDS > now) {
+      return refuse(700024, 'Client assertion is not within its valid time range.');
+    }
+    return undefined;
+  }
+
+  /** Handles a form-encoded POST to `/{tenant}/oauth2/v2.0/token`; `audience`: this endpoint's URL. */
+  issue(
+    tenant: string,
+    form: URLSearchParams,
+    authorization: string | undefined,
+    audience = '',
+  ): TokenResponse {
     if (tenant.toLowerCase() !== this.tenantId.toLowerCase()) {
       return this.aadError(400, 'invalid_request', 90002, `Tenant '${tenant}' not found.`);
     }
@@ -140,7 +215,19 @@ export class AuthService {
         `Application with identifier '${clientId}' was not found in the directory.`,
       );
     }
-    if (grant === 'client_credentials') {
+    const assertion = form.get('client_assertion');
+    if (grant === 'client_credentials' && assertion !== null) {
+      if (form.get('client_assertion_type') !== CLIENT_ASSERTION_TYPE) {
+        return this.aadError(
+          400,
+          'invalid_request',
+          50027,
+          "The 'client_assertion_type' parameter must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer.",
+        );
+      }
+      const refused = this.checkAssertion(client, assertion, audience);
+      if (refused) return refused;
+    } else if (grant === 'client_credentials') {
       if (!clientSecret) {
         return this.aadError(
           401,

@@ -85,6 +85,11 @@ export async function handleControlRequest(
         return { status: 204 };
       case 'PUT /__emulator/paging':
         return { status: 200, body: c.setPaging(body as PagingOptions) };
+      case 'POST /__emulator/certificates': {
+        const { clientId, certificate } = body as { clientId?: string; certificate?: string };
+        c.addClientCertificate(clientId ?? c.credentials.clientId, String(certificate ?? ''));
+        return { status: 204 };
+      }
       case 'POST /__emulator/tokens/expire':
         c.expireTokens();
         return { status: 204 };
@@ -117,6 +122,17 @@ export async function handleControlRequest(
       // POST: the body is the item's fields; it counts as a change by someone else (shows up in delta)
       if (items[1] === 'POST') return { status: 201, body: c.addItem(ref, body as FieldInput) };
       return { status: 200, body: c.items(ref) };
+    }
+    // A change the change feed never reports (a lost delta entry): PATCH with fields, DELETE to remove.
+    const unrecorded =
+      /^(PATCH|DELETE) \/__emulator\/sites\/([^/]+)\/lists\/([^/]+)\/items\/(\d+)\/unrecorded$/.exec(route);
+    if (unrecorded) {
+      const ref = { siteId: decodeURIComponent(unrecorded[2]!), list: decodeURIComponent(unrecorded[3]!) };
+      if (unrecorded[1] === 'DELETE') {
+        c.deleteItemUnrecorded(ref, unrecorded[4]!);
+        return { status: 204 };
+      }
+      return { status: 200, body: c.updateItemUnrecorded(ref, unrecorded[4]!, body as FieldInput) };
     }
     const fault = /^DELETE \/__emulator\/faults\/(\d+)$/.exec(route);
     if (fault) {

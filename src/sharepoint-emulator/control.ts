@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import type { AuthService, ClientCredential, UserCredential } from './auth';
 import type { Clock } from './clock';
 import type { DeltaQuirks } from './delta';
@@ -13,6 +14,7 @@ import { type PortalSite, type PortalSiteOptions, seedPortalSite } from './fixtu
 import type { Pager, PagingOptions, ResolvedPaging } from './paging';
 import type { LoggedRequest, RequestLog, RequestQuery } from './request-log';
 import { type CreateListInput, type CreateSiteInput, type Store, snapshot } from './store';
+import type { DeliveredNotification, Subscription, SubscriptionService } from './subscriptions';
 import type { FieldInput, ItemSnapshot, ListInfo, ListRef, SiteInfo } from './types';
 
 export interface EmulatorCredentials {
@@ -54,6 +56,9 @@ export interface EmulatorControl {
   addItem(ref: ListRef, fields: FieldInput): ItemSnapshot;
   updateItem(ref: ListRef, id: string | number, fields: FieldInput): ItemSnapshot;
   deleteItem(ref: ListRef, id: string | number): void;
+  /** Changes the change feed never reports (a lost delta entry): only a full read of the list sees them. */
+  updateItemUnrecorded(ref: ListRef, id: string | number, fields: FieldInput): ItemSnapshot;
+  deleteItemUnrecorded(ref: ListRef, id: string | number): void;
 
   addFault(rule: FaultRule): number;
   /** Shorthand: the next `count` matching calls answer `status` (with `Retry-After` if given). */
@@ -70,6 +75,8 @@ export interface EmulatorControl {
   expireTokens(): void;
   setTokenLifetime(seconds: number): void;
   setCredentials(credentials: { clients?: ClientCredential[]; users?: UserCredential[] }): void;
+  /** Registers a PEM certificate for a client (as uploading it under Certificates & secrets does). */
+  addClientCertificate(clientId: string, certificatePem: string): void;
 
   /** The next use of any delta token (or of those for one list) answers 410. */
   invalidateDeltaTokens(ref?: ListRef): void;
@@ -83,6 +90,17 @@ export interface EmulatorControl {
   /** Moves emulator time forward (token expiry, delta retention, timestamps). */
   advanceClock(ms: number): void;
   now(): number;
+
+  /** Live change-notification subscriptions, and the notifications sent so far with their answers. */
+  subscriptions(): Subscription[];
+  deliveredNotifications(): DeliveredNotification[];
+  /** Resolves once every notification sent so far has been answered. */
+  notificationsSettled(): Promise<void>;
+  /** Forgets a subscription without telling its owner (as when Graph drops one). */
+  dropSubscription(id: string): void;
+  /** POSTs any payload to a subscription's URL, e.g. a notification with a forged clientState. */
+  sendNotification(subscriptionId: string, payload: unknown): Promise<void>;
+  allowHttpNotificationUrls(allow: boolean): void;
 
   requests(query?: RequestQuery): LoggedRequest[];
   requestCount(query?: RequestQuery): number;
@@ -98,6 +116,7 @@ export interface ControlDeps {
   clock: Clock;
   deltaRetention: { ms: number };
   deltaQuirks: DeltaQuirks;
+  subscriptions: SubscriptionService;
   /** Stops or resumes listening for the `refuse` outage mode. */
   setListening(on: boolean): Promise<void>;
 }
@@ -125,6 +144,7 @@ export function createControl(d: ControlDeps): EmulatorControl {
       d.log.clear();
       d.auth.reset();
       d.clock.reset();
+      d.subscriptions.reset();
       d.deltaRetention.ms = DEFAULT_DELTA_RETENTION_MS;
       for (const key of Object.keys(d.deltaQuirks)) delete d.deltaQuirks[key as keyof DeltaQuirks];
       await d.setListening(true);
@@ -147,6 +167,9 @@ export function createControl(d: ControlDeps): EmulatorControl {
     addItem: (ref, fields) => snapshot(d.store.createItem(ref, fields)),
     updateItem: (ref, id, fields) => snapshot(d.store.updateItem(ref, id, fields)),
     deleteItem: (ref, id) => d.store.deleteItem(ref, id),
+    updateItemUnrecorded: (ref, id, fields) =>
+      snapshot(d.store.updateItem(ref, id, fields, undefined, { unrecorded: true })),
+    deleteItemUnrecorded: (ref, id) => d.store.deleteItem(ref, id, undefined, { unrecorded: true }),
 
     addFault: (rule) => d.faults.add(rule),
     failNext: (count, status, options = {}) =>
@@ -178,6 +201,12 @@ export function createControl(d: ControlDeps): EmulatorControl {
       if (credentials.clients) d.auth.clients = credentials.clients;
       if (credentials.users) d.auth.users = credentials.users;
     },
+    addClientCertificate(clientId, certificatePem) {
+      const client = d.auth.clients.find((c) => c.clientId.toLowerCase() === clientId.toLowerCase());
+      if (!client) throw new Error(`No client ${clientId}`);
+      new X509Certificate(certificatePem); // refuses what is not a certificate
+      client.certificates = [...(client.certificates ?? []), certificatePem];
+    },
 
     invalidateDeltaTokens(ref) {
       const lists = ref ? [d.store.getList(ref)] : d.store.allSites().flatMap((s) => d.store.listsOf(s.id));
@@ -195,6 +224,20 @@ export function createControl(d: ControlDeps): EmulatorControl {
     advanceClock: (ms) => d.clock.advance(ms),
     now: () => d.clock.now(),
 
+    subscriptions: () => [...d.subscriptions.subscriptions.values()],
+    deliveredNotifications: () => [...d.subscriptions.delivered],
+    notificationsSettled: () => d.subscriptions.settled(),
+    dropSubscription(id) {
+      d.subscriptions.subscriptions.delete(id);
+    },
+    async sendNotification(subscriptionId, payload) {
+      const sub = d.subscriptions.subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`No subscription ${subscriptionId}`);
+      await d.subscriptions.post(sub, payload);
+    },
+    allowHttpNotificationUrls(allow) {
+      d.subscriptions.allowHttp = allow;
+    },
     requests: (query) => d.log.find(query),
     requestCount: (query) => d.log.count(query),
     clearRequests: () => d.log.clear(),

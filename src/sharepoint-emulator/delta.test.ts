@@ -57,6 +57,22 @@ describe('items/delta', () => {
     expect((await fullRound(changes.deltaLink)).items).toEqual([]);
   });
 
+  it('leaves unrecorded changes (made in-process or over the control plane) out of the feed', async () => {
+    const list = ctx.portal.lists.bookings!;
+    const first = await fullRound(`${ctx.listPath('bookings')}/items/delta?$expand=fields`);
+    ctx.emu.control.updateItemUnrecorded(list, '2', { Title: 'Unseen by delta' });
+    const itemUrl = (id: string) =>
+      `${ctx.emu.authorityHost}/__emulator/sites/${encodeURIComponent(ctx.portal.site.id)}/lists/Bookings/items/${id}/unrecorded`;
+    const patched = await fetch(itemUrl('3'), { method: 'PATCH', body: JSON.stringify({ Year: 'Year 2' }) });
+    expect(patched.status).toBe(200);
+    expect((await fetch(itemUrl('4'), { method: 'DELETE' })).status).toBe(204);
+    expect((await fullRound(first.deltaLink)).items).toEqual([]);
+    // the list itself holds them
+    expect(ctx.emu.control.item(list, '2')?.fields.Title).toBe('Unseen by delta');
+    expect(ctx.emu.control.item(list, '3')?.fields.Year).toBe('Year 2');
+    expect(ctx.emu.control.item(list, '4')).toBeUndefined();
+  });
+
   it('keeps changes made while a round is being paged for the next round', async () => {
     const list = ctx.portal.lists.bookings!;
     const firstPage = (await (

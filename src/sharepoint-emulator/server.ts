@@ -13,8 +13,9 @@ import { GraphRouter } from './graph-routes';
 import { Pager, type PagingOptions } from './paging';
 import { type LoggedRequest, RequestLog } from './request-log';
 import { Store } from './store';
+import { type SubscriptionOptions, SubscriptionService } from './subscriptions';
 
-export interface EmulatorOptions extends AuthOptions {
+export interface EmulatorOptions extends AuthOptions, SubscriptionOptions {
   /** Default 0: the OS picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -27,6 +28,7 @@ export interface EmulatorOptions extends AuthOptions {
 
 const GRAPH_PREFIX = '/v1.0';
 const TOKEN_PATH = /^\/([^/]+)\/oauth2\/v2\.0\/token$/;
+const SUBSCRIPTIONS_PATH = /^\/v1\.0\/subscriptions(?:\/([^/]+))?$/;
 const JSON_GRAPH =
   'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8';
 
@@ -73,6 +75,7 @@ export class EmulatorServer {
   readonly pager = new Pager();
   readonly log = new RequestLog();
   readonly control: EmulatorControl;
+  readonly subscriptions: SubscriptionService;
   private readonly router: GraphRouter;
   private readonly server: Server;
   private readonly deltaRetention = { ms: DEFAULT_DELTA_RETENTION_MS };
@@ -90,6 +93,7 @@ export class EmulatorServer {
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.store = new Store(this.clock);
     this.auth = new AuthService(this.clock, options);
+    this.subscriptions = new SubscriptionService(this.store, this.clock, options);
     if (options.paging) this.pager.configure(options.paging);
     if (options.deltaTokenRetentionMs !== undefined) this.deltaRetention.ms = options.deltaTokenRetentionMs;
     this.router = new GraphRouter({
@@ -109,6 +113,7 @@ export class EmulatorServer {
       clock: this.clock,
       deltaRetention: this.deltaRetention,
       deltaQuirks: this.deltaQuirks,
+      subscriptions: this.subscriptions,
       setListening: (on) => (on ? this.listen() : this.stopListening()),
     };
     this.control = createControl(deps);
@@ -316,7 +321,10 @@ export class EmulatorServer {
       }
     }
 
-    const reply = this.dispatch(req, method, url, tokenMatch?.[1], isGraph, body);
+    const reply =
+      isGraph && SUBSCRIPTIONS_PATH.test(path)
+        ? await this.subscriptionReply(req, method, path, body)
+        : this.dispatch(req, method, url, tokenMatch?.[1], isGraph, body);
     if (action?.type === 'timeoutAfterStoring') {
       entry.fault = `timeoutAfterStoring:${action.mode}`;
       // The work is done and stored; only the answer is lost, as when a proxy times out.
@@ -340,6 +348,37 @@ export class EmulatorServer {
     finish(reply);
   }
 
+  /** `/subscriptions` answers after the validation handshake, so it is the one asynchronous route. */
+  private async subscriptionReply(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    raw: Buffer,
+  ): Promise<Reply> {
+    try {
+      this.auth.verify(req.headers.authorization);
+      let body: Record<string, unknown> = {};
+      if (raw.length > 0) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new GraphError(400, 'invalidRequest', 'Unable to read JSON request payload.');
+        }
+      }
+      const id = SUBSCRIPTIONS_PATH.exec(path)?.[1];
+      let result: { status: number; body?: unknown };
+      if (!id && method === 'POST') result = await this.subscriptions.create(body);
+      else if (id && method === 'GET') result = this.subscriptions.get(decodeURIComponent(id));
+      else if (id && method === 'PATCH') result = this.subscriptions.renew(decodeURIComponent(id), body);
+      else if (id && method === 'DELETE') result = this.subscriptions.remove(decodeURIComponent(id));
+      else throw new GraphError(405, 'methodNotAllowed', `${method} is not supported here.`);
+      return { status: result.status, body: result.body, contentType: JSON_GRAPH };
+    } catch (err) {
+      if (err instanceof GraphError) return this.errorReply(err, undefined);
+      throw err;
+    }
+  }
+
   private dispatch(
     req: IncomingMessage,
     method: string,
@@ -357,6 +396,8 @@ export class EmulatorServer {
           safeDecode(tenant),
           new URLSearchParams(raw.toString('utf8')),
           req.headers.authorization,
+          // the URL the client posted to: what a client assertion's `aud` must name
+          `${this.authorityHost}${url.pathname}`,
         );
         return {
           status: result.status,

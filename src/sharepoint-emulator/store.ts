@@ -65,6 +65,9 @@ export function formatETag(item: StoredItem): string {
 }
 
 export class Store {
+  /** Told after every recorded change of an item (what change notifications report). */
+  onListChanged: ((list: ListInfo) => void) | undefined;
+
   private sites = new Map<string, StoredSite>();
 
   constructor(private readonly clock: Clock) {}
@@ -230,6 +233,7 @@ export class Store {
     };
     list.items.set(item.id, item);
     list.modified = now;
+    this.onListChanged?.(list.info);
     return item;
   }
 
@@ -254,7 +258,17 @@ export class Store {
     }
   }
 
-  updateItem(ref: ListRef, id: string | number, input: FieldInput, ifMatch?: string): StoredItem {
+  /**
+   * `unrecorded`: the change leaves no trace in the change feed, as when SharePoint's delta loses an
+   * entry; only a full read of the list sees it.
+   */
+  updateItem(
+    ref: ListRef,
+    id: string | number,
+    input: FieldInput,
+    ifMatch?: string,
+    options: { unrecorded?: boolean } = {},
+  ): StoredItem {
     const list = this.getList(ref);
     const item = this.getItem(ref, id);
     this.checkIfMatch(item, ifMatch);
@@ -265,18 +279,25 @@ export class Store {
     item.fields = fields;
     item.version++;
     item.modified = this.clock.now();
-    item.changeSeq = ++list.changeSeq;
+    if (!options.unrecorded) item.changeSeq = ++list.changeSeq;
     list.modified = item.modified;
+    if (!options.unrecorded) this.onListChanged?.(list.info);
     return item;
   }
 
-  deleteItem(ref: ListRef, id: string | number, ifMatch?: string): void {
+  deleteItem(
+    ref: ListRef,
+    id: string | number,
+    ifMatch?: string,
+    options: { unrecorded?: boolean } = {},
+  ): void {
     const list = this.getList(ref);
     const item = this.getItem(ref, id);
     this.checkIfMatch(item, ifMatch);
     list.items.delete(item.id);
-    list.tombstones.set(item.id, ++list.changeSeq);
+    if (!options.unrecorded) list.tombstones.set(item.id, ++list.changeSeq);
     list.modified = this.clock.now();
+    if (!options.unrecorded) this.onListChanged?.(list.info);
   }
 
   /** Items in ascending id order, the order SharePoint uses when none is asked for. */

@@ -13,4 +13,11 @@ export const queryKeys = {
   staffUsers: {
     all: ['staff-users'] as const,
   },
+  /**
+   * The background-work status (the dashboard's status line polls it; the settings page shows its
+   * SharePoint problems). The key is the URL the default query function reads.
+   */
+  schedulerStatus: {
+    all: ['/api/admin/scheduler/status'] as const,
+  },
 } as const;

@@ -149,6 +149,10 @@ export const sharepointSettings = pgTable(
     clientSecretEncrypted: text('client_secret_encrypted'),
     username: text('username').notNull().default(''),
     passwordEncrypted: text('password_encrypted'),
+    // app-only sign-in with a certificate (ADR 0017): the PEM certificate (public, shown as its
+    // subject, thumbprint and expiry) and its private key, sealed like the client secret
+    clientCertificate: text('client_certificate'),
+    clientCertificateKeyEncrypted: text('client_certificate_key_encrypted'),
     // per-list delta links, keyed by list name
     deltaLinks: jsonb('delta_links').$type<Record<string, string>>().notNull().default({}),
     // staff's corrections to the automatic column matching (shared/schemas/sharepoint-columns.ts)

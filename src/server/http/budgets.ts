@@ -33,6 +33,8 @@ export const DEFAULT_BUDGETS = {
   register: { max: 10, windowMs: 60 * 60_000, per: 'address' },
   /** calendar applications poll; many people behind one office address share this */
   calendarFeed: { max: 600, windowMs: 60_000, per: 'address' },
+  /** SharePoint's change notifications (anonymous by nature: the clientState is the credential) */
+  sharePointNotifications: { max: 120, windowMs: 60_000, per: 'address' },
 } satisfies Record<string, Budget>;
 
 export type BudgetName = keyof typeof DEFAULT_BUDGETS;

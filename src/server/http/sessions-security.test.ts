@@ -539,6 +539,11 @@ const VALID: Record<string, (f: Fixture) => Target> = {
     who: 'staff',
     payload: { siteUrl: 'https://evil.example/sites/x', availabilityListName: 'A', bookingsListName: 'B' },
   }),
+  // SharePoint's change notifications come from Graph, never a browser: a cross-site browser request is refused
+  'POST /api/sharepoint/notifications': () => ({
+    who: 'anonymous',
+    payload: { value: [{ subscriptionId: 'sub', clientState: 'guess' }] },
+  }),
   // Sign in with Microsoft (not configured here: only the cross-site guard is under test)
   'GET /api/auth/microsoft/start': () => ({ who: 'anonymous' }),
   'GET /api/auth/microsoft/logout': () => ({ who: 'staff' }),

@@ -129,13 +129,19 @@ function pad2(value: number): string {
  * it, in the organisation's time zone (24-hour clock, as OFFICE_HOURS is written).
  */
 export function describeNextUpdate(next: Date, now: Date, timeZone: string): string {
-  const at = localTime(next, timeZone);
+  return describeMoment(next, now, timeZone);
+}
+
+/** "Today at 10:15 AM", "Yesterday at …", "Tomorrow at …" or "Monday 9 March at …", in the organisation's zone. */
+export function describeMoment(instant: Date, now: Date, timeZone: string): string {
+  const at = localTime(instant, timeZone);
   const today = localTime(now, timeZone);
   const time = formatTime12(`${pad2(Math.floor(at.minute / 60))}:${pad2(at.minute % 60)}`);
   const sameDay = (other: Pick<LocalTime, 'year' | 'month' | 'day'>) =>
     other.year === at.year && other.month === at.month && other.day === at.day;
   if (sameDay(today)) return `Today at ${time}`;
   if (sameDay(shiftDay(today, 1))) return `Tomorrow at ${time}`;
+  if (sameDay(shiftDay(today, -1))) return `Yesterday at ${time}`;
   return `${WEEKDAY_NAMES[at.dayOfWeek]} ${at.day} ${MONTH_NAMES[at.month - 1]} at ${time}`;
 }
 

@@ -8,7 +8,11 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { AppError, describeError } from '../errors';
-import { BOOKINGS_REFRESH_JOB, setRefreshStageHere } from '../modules/scheduler/service';
+import {
+  BOOKINGS_RECONCILE_JOB,
+  BOOKINGS_REFRESH_JOB,
+  setRefreshStageHere,
+} from '../modules/scheduler/service';
 import type { BookingsRefreshResult } from '../sharepoint/bookings-refresh';
 import { sharePointFor } from '../sharepoint/connector';
 import { tryJobLock } from './locks';
@@ -41,12 +45,16 @@ export async function readJobState(
 async function writeJobState(
   ctx: Pick<AppContext, 'db'>,
   values: Partial<typeof schedulerState.$inferInsert>,
+  name = BOOKINGS_REFRESH_JOB,
 ) {
   await ctx.db
     .insert(schedulerState)
-    .values({ name: BOOKINGS_REFRESH_JOB, ...values })
+    .values({ name, ...values })
     .onConflictDoUpdate({ target: schedulerState.name, set: values });
 }
+
+/** `refresh`: the changes since last time; `reconcile`: the whole list (jobs/scheduler.ts decides when). */
+export type RefreshKind = 'refresh' | 'reconcile';
 
 export class RefreshJob {
   private inFlight: Promise<BookingsRefreshResult> | undefined;
@@ -78,19 +86,23 @@ export class RefreshJob {
    * (system/scale-out.test.ts saw two refreshes in one slot).
    */
   async runIfDue(
-    isDue: () => Promise<boolean>,
-  ): Promise<{ outcome: 'refreshed'; result: BookingsRefreshResult } | { outcome: 'busy' | 'not-due' }> {
+    whatIsDue: () => Promise<RefreshKind | null>,
+  ): Promise<
+    | { outcome: 'refreshed'; kind: RefreshKind; result: BookingsRefreshResult }
+    | { outcome: 'busy' | 'not-due' }
+  > {
     if (this.inFlight) return { outcome: 'busy' };
     const lock = await tryJobLock(this.ctx.database, 'bookings-refresh');
     if (!lock) return { outcome: 'busy' };
     try {
       if (this.inFlight) return { outcome: 'busy' };
-      if (!(await isDue())) return { outcome: 'not-due' };
+      const kind = await whatIsDue();
+      if (!kind) return { outcome: 'not-due' };
       // a staff refresh asked for on this instance meanwhile joins this one
-      this.inFlight = this.runLocked().finally(() => {
+      this.inFlight = this.runLocked(kind).finally(() => {
         this.inFlight = undefined;
       });
-      return { outcome: 'refreshed', result: await this.inFlight };
+      return { outcome: 'refreshed', kind, result: await this.inFlight };
     } finally {
       await lock.release();
     }
@@ -105,7 +117,7 @@ export class RefreshJob {
       const lock = await tryJobLock(this.ctx.database, 'bookings-refresh');
       if (lock) {
         try {
-          return await this.runLocked();
+          return await this.runLocked('refresh');
         } finally {
           await lock.release();
         }
@@ -116,7 +128,7 @@ export class RefreshJob {
     }
   }
 
-  private async runLocked(): Promise<BookingsRefreshResult> {
+  private async runLocked(kind: RefreshKind): Promise<BookingsRefreshResult> {
     const startedAt = this.ctx.now();
     await writeJobState(this.ctx, { isUpdating: true, startedAt, heartbeatAt: startedAt, lastError: null });
     const heartbeat = setInterval(() => {
@@ -125,15 +137,21 @@ export class RefreshJob {
     heartbeat.unref();
     setRefreshStageHere(this.ctx, 'connecting');
     try {
-      const result = await sharePointFor(this.ctx).refreshBookings(() =>
-        setRefreshStageHere(this.ctx, 'processing'),
+      const result = await sharePointFor(this.ctx).refreshBookings(
+        () => setRefreshStageHere(this.ctx, 'processing'),
+        kind === 'reconcile',
       );
-      await writeJobState(this.ctx, {
-        isUpdating: false,
-        finishedAt: this.ctx.now(),
-        lastResult: result,
-        lastError: null,
-      });
+      const finishedAt = this.ctx.now();
+      await writeJobState(this.ctx, { isUpdating: false, finishedAt, lastResult: result, lastError: null });
+      // Any read of the whole list (a first read, a restart after an expired change token) is a
+      // reconciliation too: the next one is due a full period later.
+      if (result.mode !== 'delta') {
+        await writeJobState(
+          this.ctx,
+          { startedAt, finishedAt, lastResult: result, lastError: null },
+          BOOKINGS_RECONCILE_JOB,
+        );
+      }
       this.ctx.log.info({ result }, 'bookings refreshed from SharePoint');
       return result;
     } catch (error) {
@@ -143,6 +161,10 @@ export class RefreshJob {
         finishedAt: this.ctx.now(),
         lastError: message,
       }).catch(() => {});
+      if (kind === 'reconcile') {
+        // The reconciliation stays due (its finishedAt is unchanged): the next slot tries it again.
+        await writeJobState(this.ctx, { lastError: message }, BOOKINGS_RECONCILE_JOB).catch(() => {});
+      }
       this.ctx.log.warn({ err: message }, 'bookings refresh failed');
       throw error;
     } finally {

@@ -2,7 +2,8 @@
  * Background work: refresh bookings every BOOKINGS_REFRESH_MINUTES inside OFFICE_HOURS (in
  * ORG_TIMEZONE), and drain the availability outbox continuously. A refresh is due when the slot after
  * the last finished refresh has come (scheduler_state is shared, so restarts and other instances
- * agree); the advisory lock keeps it to one runner.
+ * agree); the advisory lock keeps it to one runner. Every SHAREPOINT_RECONCILE_DAYS, the due refresh
+ * reads the whole Bookings list instead of the changes (ADR 0016).
  */
 import { Cron } from 'croner';
 import { eq } from 'drizzle-orm';
@@ -10,12 +11,14 @@ import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
+import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { sharePointFor } from '../sharepoint/connector';
+import { maintainSubscription, type SubscriptionOutcome } from '../sharepoint/notifications';
 import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { tryJobLock } from './locks';
 import { isWithinOfficeHours, nextRefreshAt } from './office-hours';
-import { readJobState, refreshJobFor } from './refresh-job';
+import { type RefreshKind, readJobState, refreshJobFor } from './refresh-job';
 
 export interface SchedulerOptions {
   /** croner pattern of the refresh check (default every 30 seconds) */
@@ -37,6 +40,7 @@ export type TickOutcome =
   | 'not-due'
   | 'not-configured'
   | 'refreshed'
+  | 'reconciled'
   | 'failed'
   | 'busy';
 
@@ -48,6 +52,7 @@ export class Scheduler {
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
+  private subscribing: Promise<SubscriptionOutcome> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -65,10 +70,12 @@ export class Scheduler {
     this.cron = new Cron(this.options.tickPattern, { protect: true, unref: true }, () => {
       void this.tick();
       void this.reminderTick();
+      void this.subscriptionTick();
     });
     this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
     void this.tick();
+    void this.subscriptionTick();
     return this;
   }
 
@@ -81,6 +88,7 @@ export class Scheduler {
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
     await this.reminding?.catch(() => {});
+    await this.subscribing?.catch(() => {});
   }
 
   /**
@@ -99,6 +107,19 @@ export class Scheduler {
     return this.reminding;
   }
 
+  /** Keeps the change-notification subscription (sharepoint/notifications.ts). Never throws. */
+  subscriptionTick(): Promise<SubscriptionOutcome> {
+    this.subscribing ??= maintainSubscription(this.ctx)
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'change-notification check failed');
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.subscribing = undefined;
+      });
+    return this.subscribing;
+  }
+
   /** When the next background refresh is due, given the last one that finished. */
   async nextDueAt(now: Date = this.ctx.now()): Promise<Date> {
     const { config } = this.ctx;
@@ -110,7 +131,25 @@ export class Scheduler {
     return nextRefreshAt(config.OFFICE_HOURS, config.ORG_TIMEZONE, config.BOOKINGS_REFRESH_MINUTES, last);
   }
 
-  /** One check: refresh if inside office hours and due. Never throws. */
+  /**
+   * When the next full read of the Bookings list is due: a reconciliation period after the last
+   * one that succeeded. Never reconciled but refreshed: due now (after an upgrade). Never refreshed
+   * at all: undefined, as the first refresh reads everything and counts as a reconciliation.
+   */
+  async reconcileDueAt(now: Date = this.ctx.now()): Promise<Date | undefined> {
+    const last = (await readJobState(this.ctx, BOOKINGS_RECONCILE_JOB))?.finishedAt;
+    if (last) return new Date(last.getTime() + this.ctx.config.SHAREPOINT_RECONCILE_DAYS * 24 * 3600_000);
+    return (await readJobState(this.ctx))?.finishedAt ? now : undefined;
+  }
+
+  /** What the scheduler should run now: a reconciliation when one is due, else a refresh when due. */
+  private async whatIsDue(now: Date): Promise<RefreshKind | null> {
+    if ((await this.nextDueAt(now)).getTime() > now.getTime()) return null;
+    const reconcileAt = await this.reconcileDueAt(now);
+    return reconcileAt && reconcileAt.getTime() <= now.getTime() ? 'reconcile' : 'refresh';
+  }
+
+  /** One check: refresh (or reconcile) if inside office hours and due. Never throws. */
   tick(): Promise<TickOutcome> {
     this.ticking ??= this.tickOnce()
       .catch((error: unknown) => {
@@ -128,15 +167,14 @@ export class Scheduler {
     const now = this.ctx.now();
     await this.clearDeadRunner(now);
     if (!isWithinOfficeHours(config.OFFICE_HOURS, config.ORG_TIMEZONE, now)) return 'outside-office-hours';
-    if ((await this.nextDueAt(now)).getTime() > now.getTime()) return 'not-due';
+    if (!(await this.whatIsDue(now))) return 'not-due';
     const job = refreshJobFor(this.ctx);
     if (job.running) return 'busy';
     if (!(await sharePointFor(this.ctx).session())) return 'not-configured';
     try {
-      const { outcome } = await job.runIfDue(
-        async () => (await this.nextDueAt(now)).getTime() <= now.getTime(),
-      );
-      return outcome;
+      const ran = await job.runIfDue(() => this.whatIsDue(now));
+      if (ran.outcome === 'refreshed' && ran.kind === 'reconcile') return 'reconciled';
+      return ran.outcome;
     } catch {
       // recorded in scheduler_state and logged by the job; the next slot tries again
       return 'failed';

@@ -39,8 +39,12 @@ export interface BookingData {
 
 export interface BookingsRefreshResult extends RefreshResult {
   unmatched: number;
-  /** `full` read everything; `delta` applied the changes since the last refresh. */
-  mode: 'full' | 'delta';
+  /**
+   * `full` read everything through the change feed; `delta` applied the changes since the last
+   * refresh; `reconcile` read the whole list through the items endpoint (the weekly check that
+   * corrects whatever the change feed failed to report).
+   */
+  mode: 'full' | 'delta' | 'reconcile';
   /** items left out because they could not be read (no usable SessionDate) */
   skipped: number;
 }
@@ -123,7 +127,7 @@ export async function readDeltaLinks(db: Queryable): Promise<Record<string, stri
 }
 
 interface Collected {
-  mode: 'full' | 'delta';
+  mode: BookingsRefreshResult['mode'];
   /** items that are (or stay) bookings */
   upserts: Map<string, BookingData>;
   /** items that are no bookings any more (deleted or cancelled) */
@@ -133,12 +137,28 @@ interface Collected {
   skipped: number;
 }
 
+/**
+ * Every item of the list through the items endpoint, not the change feed: what the feed never
+ * reported (a lost entry) is seen here. The stored delta link is kept, so the changes made while
+ * this read ran still come through the next delta refresh.
+ */
+async function readWholeList(
+  session: SharePointSession,
+  siteId: string,
+  listId: string,
+  deltaLink: string,
+): Promise<{ entries: DeltaEntry[]; deltaLink: string }> {
+  const items = await session.client.listItems(siteId, listId, { top: session.pageSize });
+  return { entries: items.map((item) => ({ id: item.id, deleted: false, item })), deltaLink };
+}
+
 /** Network half: everything from SharePoint, nothing written. */
 async function collect(
   session: SharePointSession,
   db: Queryable,
   timeZone: string,
   onProcessing: (() => void) | undefined,
+  reconcile: boolean,
 ): Promise<Collected> {
   const listName = session.settings.bookingsListName;
   const siteId = await session.siteId();
@@ -148,13 +168,17 @@ async function collect(
   const stored =
     links[listName] && links[`${listName}${LIST_ID_SUFFIX}`] === listId ? links[listName] : undefined;
 
-  let mode: Collected['mode'] = stored ? 'delta' : 'full';
+  let mode: Collected['mode'] = stored ? (reconcile ? 'reconcile' : 'delta') : 'full';
   let result: { entries: DeltaEntry[]; deltaLink: string };
   try {
-    result = await session.client.delta(siteId, listId, stored, session.pageSize);
+    // Without a stored link the change feed's first round is a full read already.
+    result =
+      stored && reconcile
+        ? await readWholeList(session, siteId, listId, stored)
+        : await session.client.delta(siteId, listId, stored, session.pageSize);
   } catch (error) {
     // 410: the change token expired; read everything again.
-    if (!stored || !hasStatus(error, 410)) throw error;
+    if (!stored || reconcile || !hasStatus(error, 410)) throw error;
     mode = 'full';
     result = await session.client.delta(siteId, listId, undefined, session.pageSize);
   }
@@ -283,7 +307,8 @@ async function apply(
     const bySharePointId = new Map(existing.map((row) => [row.sharePointId, row]));
     const fullRows = new Map<string, BookingRow>();
     const wanted = [...collected.upserts.keys()].filter((id) => bySharePointId.has(id));
-    if (collected.mode === 'full' && wanted.length > existing.length / 2) {
+    const whole = collected.mode !== 'delta';
+    if (whole && wanted.length > existing.length / 2) {
       for (const row of await tx.select().from(bookings)) fullRows.set(row.sharePointId, row);
     } else {
       for (let i = 0; i < wanted.length; i += CHUNK) {
@@ -296,7 +321,7 @@ async function apply(
     }
 
     const toDelete: number[] = [];
-    if (collected.mode === 'full') {
+    if (whole) {
       for (const row of existing) if (!collected.upserts.has(row.sharePointId)) toDelete.push(row.id);
     } else {
       for (const id of collected.removals) {
@@ -397,8 +422,10 @@ export async function refreshBookings(
   timeZone: string,
   /** told when SharePoint has sent the changed bookings and working through them begins */
   onProcessing?: () => void,
+  /** read the whole list rather than the changes (the weekly reconciliation) */
+  reconcile = false,
 ): Promise<BookingsRefreshResult> {
-  const collected = await collect(session, db, timeZone, onProcessing);
+  const collected = await collect(session, db, timeZone, onProcessing, reconcile);
   const counts = await apply(db, session, collected);
   return { ...counts, mode: collected.mode, skipped: collected.skipped };
 }

@@ -218,7 +218,7 @@ describe('scheduler', () => {
     const deltaCalls = () => s.emu.control.requestCount({ path: /\/items\/delta$/ });
     const before = deltaCalls();
     // found due, but by the time the lock is held the slot's refresh has finished elsewhere
-    expect(await job.runIfDue(async () => false)).toEqual({ outcome: 'not-due' });
+    expect(await job.runIfDue(async () => null)).toEqual({ outcome: 'not-due' });
     expect(deltaCalls()).toBe(before);
     // a refresh running here already: the scheduler does not start another
     s.emu.control.setLatency(150);
@@ -228,10 +228,10 @@ describe('scheduler', () => {
       headers: { cookie: staff },
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await job.runIfDue(async () => true)).toEqual({ outcome: 'busy' });
+    expect(await job.runIfDue(async () => 'refresh')).toEqual({ outcome: 'busy' });
     expect((await staffRefresh).statusCode).toBe(200);
     s.emu.control.setLatency(null);
-    const result = await job.runIfDue(async () => true);
+    const result = await job.runIfDue(async () => 'refresh');
     expect(result).toMatchObject({ outcome: 'refreshed', result: { total: expect.any(Number) } });
   });
 

@@ -11,6 +11,7 @@ import { createColumnChecker, createConnectionTester } from './connection-test';
 import { describeError, isSharePointError } from './errors';
 import { type FacilitatorImportResult, importFacilitators } from './facilitators-import';
 import { type DrainResult, drainOutboxOnce, type OutboxOptions } from './outbox-worker';
+import { clearProblem, problemFor, recordProblem } from './problems';
 import { missingSettings, SharePointSession, type SharePointTuning, settingsFingerprint } from './session';
 
 export interface SharePointRuntimeOptions extends SharePointTuning {
@@ -56,11 +57,29 @@ export class SharePointConnector {
   }
 
   /** One bookings refresh, not coordinated: use jobs/refresh-job.ts (it serialises and records state). */
-  async refreshBookings(onProcessing?: () => void): Promise<BookingsRefreshResult> {
+  /** Also keeps the bookings problem staff see (sharepoint/problems.ts) up to date. */
+  async refreshBookings(onProcessing?: () => void, reconcile = false): Promise<BookingsRefreshResult> {
     const session = await this.requireSession();
-    return toAppError('Could not refresh bookings', () =>
-      refreshBookings(this.ctx.db, session, this.ctx.config.ORG_TIMEZONE, onProcessing),
-    );
+    return toAppError('Could not refresh bookings', async () => {
+      let result: BookingsRefreshResult;
+      try {
+        result = await refreshBookings(
+          this.ctx.db,
+          session,
+          this.ctx.config.ORG_TIMEZONE,
+          onProcessing,
+          reconcile,
+        );
+      } catch (error) {
+        if (isSharePointError(error)) {
+          const report = await problemFor(session, 'bookings', error);
+          await recordProblem(this.ctx.db, 'bookings', report, this.ctx.now()).catch(() => {});
+        }
+        throw error;
+      }
+      await clearProblem(this.ctx.db, 'bookings');
+      return result;
+    });
   }
 
   /** `actorId`: the staff member who asked for it, for the history (null: nobody signed in). */
@@ -74,8 +93,17 @@ export class SharePointConnector {
     );
   }
 
+  /** One outbox round; a failing round is kept as the availability problem, a clean one clears it. */
   async drainOutbox(): Promise<DrainResult> {
-    return drainOutboxOnce(this.ctx.db, await this.session(), () => this.ctx.now(), this.options.outbox);
+    const result = await drainOutboxOnce(
+      this.ctx.db,
+      await this.session(),
+      () => this.ctx.now(),
+      this.options.outbox,
+    );
+    if (result.problem) await recordProblem(this.ctx.db, 'availability', result.problem, this.ctx.now());
+    else if (result.delivered > 0) await clearProblem(this.ctx.db, 'availability');
+    return result;
   }
 
   connectionTester(): ConnectionTester {

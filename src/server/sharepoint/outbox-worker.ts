@@ -16,6 +16,7 @@ import type { ColumnNames } from './column-mapping';
 import { describeError, isSharePointError, SharePointError } from './errors';
 import { availabilityKey, availabilityStatusLabel, fieldText, normaliseFreelancerId } from './fields';
 import { odataString } from './graph-client';
+import { type ProblemReport, problemFor } from './problems';
 import { backoffDelay } from './retry';
 import type { SharePointSession } from './session';
 
@@ -62,6 +63,8 @@ export interface DrainResult {
   /** the service itself is failing (outage, throttling, credentials): stop for now */
   serviceDown: boolean;
   lastError?: string;
+  /** the failure of this round as staff see it (sharepoint/problems.ts); absent when nothing failed */
+  problem?: ProblemReport;
 }
 
 type OutboxRow = typeof syncOutbox.$inferSelect;
@@ -415,6 +418,7 @@ async function drainRound(
     result.failed = deliverables.length;
     result.serviceDown = true;
     result.lastError = describeError(explained);
+    result.problem = await problemFor(session, 'availability', error);
     return result;
   }
 
@@ -475,6 +479,7 @@ async function drainRound(
   const leftOver = new Set(deliverables);
   const delivered: Array<{ d: Deliverable; itemId: string }> = [];
   let stopAt: Date | undefined;
+  let firstFailure: { error: unknown } | undefined;
   await pool(
     deliverables,
     options.concurrency,
@@ -488,6 +493,7 @@ async function drainRound(
         const at = await fail(d.job.rows, error);
         result.failed++;
         result.lastError = describeError(error);
+        firstFailure ??= { error };
         if (isServiceFailure(error)) {
           result.serviceDown = true;
           stopAt = at;
@@ -502,6 +508,7 @@ async function drainRound(
     db,
     delivered.map(({ d, itemId }) => ({ day: d.day, itemId, rows: d.job.rows })),
   );
+  if (firstFailure) result.problem = await problemFor(session, 'availability', firstFailure.error);
   if (leftOver.size > 0) {
     // Not tried because the service is down: back in the queue for when the failed day is retried.
     await reschedule(

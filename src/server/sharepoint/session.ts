@@ -55,12 +55,22 @@ export function userAgentFor(siteUrl: string): string {
 
 /** Which grant the settings allow, or a sentence saying what is missing. */
 export function credentialFrom(settings: ResolvedSharePointSettings): TokenCredential | string {
+  // A certificate is preferred: its key never leaves the portal, only signed assertions do.
+  if (settings.clientCertificate && settings.clientCertificateKey) {
+    return {
+      grant: 'client_credentials',
+      certificate: {
+        certificatePem: settings.clientCertificate,
+        privateKeyPem: settings.clientCertificateKey,
+      },
+    };
+  }
   if (settings.clientSecret) return { grant: 'client_credentials', clientSecret: settings.clientSecret };
   if (settings.username && settings.password) {
     return { grant: 'password', username: settings.username, password: settings.password };
   }
   if (settings.username) return 'No password is saved for the SharePoint username.';
-  return 'Neither a client secret nor a username and password are saved.';
+  return 'Neither a certificate, a client secret nor a username and password are saved.';
 }
 
 /** What is missing before any call can be made; undefined when the settings are complete. */

@@ -1,7 +1,9 @@
 /**
  * Access tokens from Entra ID's token endpoint (sharepoint-protocol.md section 2): client credentials
- * or the password grant, cached until about five minutes before they expire.
+ * (with a client secret, or a certificate's signed client assertion, ADR 0017) or the password grant,
+ * cached until about five minutes before they expire.
  */
+import { CLIENT_ASSERTION_TYPE, clientAssertion } from './certificate';
 import { SharePointError } from './errors';
 import { backoffDelay, parseRetryAfter, type RetryTimings, resolveTimings } from './retry';
 
@@ -11,6 +13,7 @@ const RENEW_MARGIN_MS = 5 * 60_000;
 
 export type TokenCredential =
   | { grant: 'client_credentials'; clientSecret: string }
+  | { grant: 'client_credentials'; certificate: { certificatePem: string; privateKeyPem: string } }
   | { grant: 'password'; username: string; password: string; clientSecret?: string };
 
 export interface TokenProviderOptions {
@@ -56,10 +59,23 @@ export class TokenProvider implements TokenSource {
     return `${host}/${encodeURIComponent(this.options.tenantId)}/oauth2/v2.0/token`;
   }
 
-  private form(): string {
+  /** A new form per attempt: a client assertion is single-use and short-lived. */
+  private async form(): Promise<string> {
     const { clientId, credential } = this.options;
     const form = new URLSearchParams({ client_id: clientId, scope: GRAPH_SCOPE });
-    if (credential.grant === 'client_credentials') {
+    if (credential.grant === 'client_credentials' && 'certificate' in credential) {
+      form.set('grant_type', 'client_credentials');
+      form.set('client_assertion_type', CLIENT_ASSERTION_TYPE);
+      form.set(
+        'client_assertion',
+        await clientAssertion({
+          ...credential.certificate,
+          clientId,
+          tokenUrl: this.tokenUrl(),
+          now: this.timings.now(),
+        }),
+      );
+    } else if (credential.grant === 'client_credentials') {
       form.set('grant_type', 'client_credentials');
       form.set('client_secret', credential.clientSecret);
     } else {
@@ -76,6 +92,7 @@ export class TokenProvider implements TokenSource {
     let lastError: SharePointError | undefined;
     for (let attempt = 1; attempt <= timings.maxAttempts; attempt++) {
       let response: Response;
+      const form = await this.form();
       try {
         response = await this.fetchFn(this.tokenUrl(), {
           method: 'POST',
@@ -84,7 +101,7 @@ export class TokenProvider implements TokenSource {
             Accept: 'application/json',
             ...(this.options.userAgent ? { 'User-Agent': this.options.userAgent } : {}),
           },
-          body: this.form(),
+          body: form,
           signal: AbortSignal.timeout(timings.requestTimeoutMs),
         });
       } catch (error) {

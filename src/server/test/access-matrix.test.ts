@@ -463,6 +463,20 @@ const TABLE: Record<string, Variant[]> = {
       expect: everyone(404),
     },
   ],
+  // Anonymous by nature: SharePoint sends no cookie. The handshake echoes its token to anyone; a
+  // notification without the subscription's clientState is refused for everyone, signed in or not.
+  'POST /api/sharepoint/notifications': [
+    {
+      name: 'the validation handshake',
+      call: () => ({ query: { validationToken: 'Validation: matrix' } }),
+      expect: everyone(200),
+    },
+    {
+      name: 'a notification without the clientState',
+      call: () => ({ payload: { value: [{ subscriptionId: 'sub', clientState: 'guess' }] } }),
+      expect: everyone(403),
+    },
+  ],
   'GET /api/staff/export': [
     {
       name: 'CSV of the grid',

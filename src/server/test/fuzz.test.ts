@@ -448,6 +448,8 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(victimId) } }),
   'DELETE /api/staff/users/:id/microsoft-identity': () => ({ params: { id: String(victimId) } }),
   // --- end Sign in with Microsoft ---
+  // --- SharePoint change notifications (anonymous: the handshake answers, a notification needs the clientState) ---
+  'POST /api/sharepoint/notifications': () => ({ query: { validationToken: 'Validation: fuzz' } }),
 };
 
 /** Routes whose every accepted call is slow (a SharePoint round trip): fewer cases, same generators. */

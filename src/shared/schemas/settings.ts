@@ -38,6 +38,22 @@ export const settingsBody = z.object({
   clientSecret: secretInput,
   username: optionalText,
   password: secretInput,
+  /**
+   * App-only sign-in with a certificate: the certificate and its unencrypted private key, both PEM.
+   * Blank: keep the stored ones (while tenant, client and site stay the same).
+   */
+  clientCertificate: z
+    .string()
+    .max(20_000, 'Must be at most 20000 characters')
+    .optional()
+    .transform((v) => v?.trim() ?? ''),
+  clientCertificateKey: z
+    .string()
+    .max(20_000, 'Must be at most 20000 characters')
+    .optional()
+    .transform((v) => v?.trim() ?? ''),
+  /** true: forget the stored certificate and key */
+  removeClientCertificate: z.boolean().optional(),
   /** staff's corrections to the automatic column matching; absent: keep the stored ones */
   columnMapping: columnMapping.optional(),
 });
@@ -60,6 +76,23 @@ export const settingsResponse = z.object({
    */
   passwordCleared: z.boolean(),
   clientSecretCleared: z.boolean(),
+  /** a certificate (with its private key) is stored for app-only sign-in */
+  hasClientCertificate: z.boolean(),
+  /** the stored certificate as the page shows it; null when none */
+  clientCertificate: z
+    .object({
+      subject: z.string(),
+      /** SHA-1 thumbprint in hex, as the Entra admin centre lists it */
+      thumbprint: z.string(),
+      expiresAt: z.string(),
+      expiresInDays: z.number().int(),
+      /** fewer than 30 days left (or expired): time to upload a new one */
+      expiringSoon: z.boolean(),
+      expired: z.boolean(),
+    })
+    .nullable(),
+  /** this save removed the stored certificate: tenant, client or site changed and none was typed */
+  clientCertificateCleared: z.boolean(),
   columnMapping,
 });
 export type SettingsResponse = z.infer<typeof settingsResponse>;

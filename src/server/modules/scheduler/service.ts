@@ -1,11 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { SchedulerStatus } from '../../../shared/schemas/scheduler';
 import type { AppContext } from '../../context';
-import { schedulerState } from '../../db/schema';
-import { officeHoursStatus } from '../../jobs/office-hours';
+import { schedulerState, syncOutbox } from '../../db/schema';
+import { describeMoment, officeHoursStatus } from '../../jobs/office-hours';
+import { notificationsActive } from '../../sharepoint/notifications';
+import { readProblems } from '../../sharepoint/problems';
 
 /** The scheduler_state row the booking-refresh job keeps. */
 export const BOOKINGS_REFRESH_JOB = 'bookings-refresh';
+/** The scheduler_state row of the last full read of the Bookings list (its finishedAt: last success). */
+export const BOOKINGS_RECONCILE_JOB = 'bookings-reconcile';
 
 /**
  * What the dashboard shows about background updates. Office hours and the next update come from the
@@ -32,7 +36,28 @@ export async function schedulerStatusNow(
     nextUpdate,
     refreshStage: isUpdating ? (refreshStageHere(ctx) ?? 'connecting') : null,
     lastRefreshError: isUpdating ? null : (row?.lastError ?? null),
+    changeMode: (await notificationsActive(ctx)) ? 'notifications' : 'polling',
+    sharePointProblems: await sharePointProblemsNow(ctx),
   };
+}
+
+/** Failing SharePoint work, with what to do. An availability problem with nothing left to send is over. */
+async function sharePointProblemsNow(ctx: Pick<AppContext, 'db' | 'config' | 'now'>) {
+  const problems = await readProblems(ctx.db);
+  if (problems.length === 0) return [];
+  const [waiting] = await ctx.db
+    .select({ days: sql<number>`count(distinct (${syncOutbox.userId}, ${syncOutbox.date}))::int` })
+    .from(syncOutbox);
+  const now = ctx.now();
+  return problems
+    .filter((p) => p.area !== 'availability' || (waiting?.days ?? 0) > 0)
+    .map((p) => ({
+      area: p.area,
+      message: p.message,
+      action: p.action,
+      since: describeMoment(p.since, now, ctx.config.ORG_TIMEZONE),
+      waitingDays: p.area === 'availability' ? (waiting?.days ?? 0) : null,
+    }));
 }
 
 /**

@@ -15,6 +15,9 @@ export interface ResolvedSharePointSettings {
   tenantId: string;
   clientId: string;
   clientSecret: string;
+  /** PEM certificate and its private key for app-only sign-in (ADR 0017); '' when none */
+  clientCertificate: string;
+  clientCertificateKey: string;
   username: string;
   password: string;
   /** staff's corrections to the automatic column matching */

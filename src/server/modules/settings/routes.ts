@@ -62,6 +62,7 @@ export function settingsRoutes(ctx: AppContext, options: SettingsRouteOptions = 
             userId: currentUser(request).id,
             passwordChanged: Boolean(request.body.password),
             clientSecretChanged: Boolean(request.body.clientSecret),
+            clientCertificateChanged: Boolean(request.body.clientCertificateKey),
           },
           'SharePoint settings saved',
         );

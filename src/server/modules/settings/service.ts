@@ -9,11 +9,13 @@ import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-colum
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
+import { badRequest } from '../../errors';
+import { checkCertificatePair, describeCertificate } from '../../sharepoint/certificate';
 import { type ChangeBy, recordChanges } from '../history/record';
 import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
 type SettingsRow = typeof sharepointSettings.$inferSelect;
-type SecretField = 'password' | 'clientSecret';
+type SecretField = 'password' | 'clientSecret' | 'clientCertificateKey';
 
 const SETTINGS_ID = 1;
 /** A connection test that has not answered by then counts as failed. */
@@ -26,7 +28,11 @@ const FAILURE_MESSAGE = 'Connection test failed';
 
 const settingsKey = (appSecret: string) => deriveKey(appSecret, 'sharepoint-settings');
 
-const SECRET_LABELS: Record<SecretField, string> = { password: 'password', clientSecret: 'client secret' };
+const SECRET_LABELS: Record<SecretField, string> = {
+  password: 'password',
+  clientSecret: 'client secret',
+  clientCertificateKey: 'certificate private key',
+};
 
 /** A stored secret that no longer decrypts: APP_SECRET changed, or the row was edited by hand. */
 export class StoredSecretError extends Error {
@@ -58,13 +64,23 @@ export function sharePointDestination(
   return JSON.stringify(field === 'password' ? [...place, d.username] : place);
 }
 
-const SEALED_COLUMN = { password: 'passwordEncrypted', clientSecret: 'clientSecretEncrypted' } as const;
+const SEALED_COLUMN = {
+  password: 'passwordEncrypted',
+  clientSecret: 'clientSecretEncrypted',
+  clientCertificateKey: 'clientCertificateKeyEncrypted',
+} as const;
 
 /** What the settings page shows: never a secret, only whether one is stored. */
 export function toSettingsResponse(
   row: SettingsRow | undefined,
-  cleared: { passwordCleared?: boolean; clientSecretCleared?: boolean } = {},
+  cleared: {
+    passwordCleared?: boolean;
+    clientSecretCleared?: boolean;
+    clientCertificateCleared?: boolean;
+  } = {},
+  now: Date = new Date(),
 ): SettingsResponse {
+  const hasClientCertificate = Boolean(row?.clientCertificate && row.clientCertificateKeyEncrypted);
   return {
     siteUrl: row?.siteUrl ?? '',
     availabilityListName: row?.availabilityListName ?? '',
@@ -78,6 +94,9 @@ export function toSettingsResponse(
     hasClientSecret: Boolean(row?.clientSecretEncrypted),
     passwordCleared: cleared.passwordCleared ?? false,
     clientSecretCleared: cleared.clientSecretCleared ?? false,
+    hasClientCertificate,
+    clientCertificate: hasClientCertificate ? describeCertificate(row!.clientCertificate!, now) : null,
+    clientCertificateCleared: cleared.clientCertificateCleared ?? false,
     columnMapping: row?.columnMapping ?? {},
   };
 }
@@ -107,6 +126,8 @@ export async function saveSettings(
 ): Promise<SettingsResponse> {
   const data = settingsBody.parse(input);
   const key = settingsKey(appSecret);
+  const now = new Date();
+  checkTypedCertificate(data, now);
   return db.transaction(async (tx) => {
     const existing = await readRow(tx, true);
     const seal = (field: SecretField): string | null => {
@@ -124,9 +145,18 @@ export async function saveSettings(
     };
     const clientSecretEncrypted = seal('clientSecret');
     const passwordEncrypted = seal('password');
+    // The certificate travels with its key: both stay, both go, or both are replaced.
+    const clientCertificateKeyEncrypted = data.removeClientCertificate ? null : seal('clientCertificateKey');
+    const clientCertificate = clientCertificateKeyEncrypted
+      ? data.clientCertificate || existing?.clientCertificate || null
+      : null;
     const cleared = {
       clientSecretCleared: Boolean(existing?.clientSecretEncrypted) && !clientSecretEncrypted,
       passwordCleared: Boolean(existing?.passwordEncrypted) && !passwordEncrypted,
+      clientCertificateCleared:
+        Boolean(existing?.clientCertificateKeyEncrypted) &&
+        !clientCertificateKeyEncrypted &&
+        !data.removeClientCertificate,
     };
     const values = {
       siteUrl: data.siteUrl,
@@ -139,6 +169,8 @@ export async function saveSettings(
       username: data.username,
       clientSecretEncrypted,
       passwordEncrypted,
+      clientCertificate,
+      clientCertificateKeyEncrypted: clientCertificate ? clientCertificateKeyEncrypted : null,
       // absent: the stored corrections stay (clients that predate the column mapping keep them)
       columnMapping: data.columnMapping ?? existing?.columnMapping ?? {},
       // delta links belong to the lists of one site; another site starts from a full read
@@ -160,6 +192,11 @@ export async function saveSettings(
           : cleared.clientSecretCleared
             ? { clientSecret: 'cleared' }
             : {}),
+        ...(data.clientCertificateKey
+          ? { clientCertificate: 'changed' }
+          : cleared.clientCertificateCleared || (data.removeClientCertificate && existing?.clientCertificate)
+            ? { clientCertificate: 'cleared' }
+            : {}),
       };
       if (JSON.stringify(before) !== JSON.stringify(after) || Object.keys(secrets).length > 0) {
         await recordChanges(tx, [
@@ -175,8 +212,33 @@ export async function saveSettings(
         ]);
       }
     }
-    return toSettingsResponse(row, cleared);
+    return toSettingsResponse(row, cleared, now);
   });
+}
+
+/**
+ * A typed certificate must come with its key, parse, match it and not have expired; refused with
+ * field errors otherwise, before anything is stored.
+ */
+function checkTypedCertificate(data: ReturnType<typeof settingsBody.parse>, now: Date): void {
+  if (!data.clientCertificate && !data.clientCertificateKey) return;
+  if (!data.clientCertificate || !data.clientCertificateKey) {
+    const missing = data.clientCertificate ? 'clientCertificateKey' : 'clientCertificate';
+    throw badRequest('Enter the certificate and its private key together.', {
+      [missing]: [
+        missing === 'clientCertificate'
+          ? 'Paste the certificate that belongs to this private key.'
+          : 'Paste the private key that belongs to this certificate.',
+      ],
+    });
+  }
+  const check = checkCertificatePair(data.clientCertificate, data.clientCertificateKey, now);
+  if (!check.ok) {
+    const fieldErrors = Object.fromEntries(
+      Object.entries(check.fieldErrors).filter(([, errors]) => errors.length > 0),
+    );
+    throw badRequest('Check the certificate and its private key.', fieldErrors);
+  }
 }
 
 /** A stored secret, opened for the destination of the row it is stored in. */
@@ -206,10 +268,15 @@ export async function loadSharePointSettings(
 ): Promise<ResolvedSharePointSettings | null> {
   const row = await readRow(db);
   if (!row) return null;
+  const clientCertificateKey = row.clientCertificate
+    ? decryptField(appSecret, row, 'clientCertificateKey')
+    : '';
   return {
     ...toPlainSettings(row),
     clientSecret: decryptField(appSecret, row, 'clientSecret'),
     password: decryptField(appSecret, row, 'password'),
+    clientCertificate: clientCertificateKey ? (row.clientCertificate ?? '') : '',
+    clientCertificateKey,
   };
 }
 
@@ -238,7 +305,8 @@ export async function resolveCandidateSettings(
   input: SettingsBody,
 ): Promise<ResolvedSharePointSettings> {
   const data = settingsBody.parse(input);
-  const needsStored = !data.password || !data.clientSecret || !data.columnMapping;
+  const needsStored =
+    !data.password || !data.clientSecret || !data.clientCertificateKey || !data.columnMapping;
   const stored = needsStored ? await readRow(db) : undefined;
   const storedFor = (field: SecretField) =>
     stored && sharePointDestination(stored, field) === sharePointDestination(data, field)
@@ -256,7 +324,23 @@ export async function resolveCandidateSettings(
     columnMapping: data.columnMapping ?? stored?.columnMapping ?? {},
     clientSecret: data.clientSecret || decryptField(appSecret, storedFor('clientSecret'), 'clientSecret'),
     password: data.password || decryptField(appSecret, storedFor('password'), 'password'),
+    ...candidateCertificate(appSecret, data, storedFor('clientCertificateKey')),
   };
+}
+
+/** The typed certificate and key, or the stored pair when none was typed and it belongs here. */
+function candidateCertificate(
+  appSecret: string,
+  data: ReturnType<typeof settingsBody.parse>,
+  stored: SettingsRow | undefined,
+): { clientCertificate: string; clientCertificateKey: string } {
+  if (data.removeClientCertificate) return { clientCertificate: '', clientCertificateKey: '' };
+  if (data.clientCertificate || data.clientCertificateKey) {
+    return { clientCertificate: data.clientCertificate, clientCertificateKey: data.clientCertificateKey };
+  }
+  if (!stored?.clientCertificate) return { clientCertificate: '', clientCertificateKey: '' };
+  const key = decryptField(appSecret, stored, 'clientCertificateKey');
+  return { clientCertificate: key ? stored.clientCertificate : '', clientCertificateKey: key };
 }
 
 /** Replace every occurrence of a secret in text a caller will see or a log will keep. */
@@ -287,9 +371,24 @@ export async function testConnection(
     throw error;
   }
   const typed = settingsBody.parse(input);
-  if (!settings.clientSecret && !settings.password && !typed.clientSecret && !typed.password) {
+  if (typed.clientCertificate || typed.clientCertificateKey) {
+    try {
+      checkTypedCertificate(typed, new Date());
+    } catch (error) {
+      const fieldErrors = (error as { fieldErrors?: Record<string, string[]> }).fieldErrors ?? {};
+      const first = Object.values(fieldErrors).flat()[0];
+      return { success: false, message: first ?? (error as Error).message };
+    }
+  }
+  if (
+    !settings.clientSecret &&
+    !settings.password &&
+    !settings.clientCertificateKey &&
+    !typed.clientSecret &&
+    !typed.password
+  ) {
     const row = await readRow(db);
-    if (row?.clientSecretEncrypted || row?.passwordEncrypted) {
+    if (row?.clientSecretEncrypted || row?.passwordEncrypted || row?.clientCertificateKeyEncrypted) {
       return { success: false, message: STORED_ELSEWHERE_MESSAGE };
     }
   }
@@ -320,6 +419,7 @@ export async function testConnection(
   const message = hideSecrets(raw || (success ? SUCCESS_MESSAGE : FAILURE_MESSAGE), [
     settings.password,
     settings.clientSecret,
+    settings.clientCertificateKey,
   ]).slice(0, 1000);
   return { success, message };
 }
@@ -363,7 +463,7 @@ export async function checkColumns(
   } finally {
     clearTimeout(timer);
   }
-  const secrets = [settings.password, settings.clientSecret];
+  const secrets = [settings.password, settings.clientSecret, settings.clientCertificateKey];
   const hide = (text: string) => hideSecrets(text, secrets).slice(0, 1000);
   return {
     reached: result.reached,

@@ -111,6 +111,9 @@ describe('before anything is saved', () => {
       hasClientSecret: false,
       passwordCleared: false,
       clientSecretCleared: false,
+      hasClientCertificate: false,
+      clientCertificate: null,
+      clientCertificateCleared: false,
       columnMapping: {},
     });
   });
@@ -186,6 +189,9 @@ describe('saving and secrets', () => {
       hasClientSecret: true,
       passwordCleared: false,
       clientSecretCleared: false,
+      hasClientCertificate: false,
+      clientCertificate: null,
+      clientCertificateCleared: false,
       columnMapping: {},
     };
     expect(response.json()).toEqual({ ...plain, ...flags });
@@ -345,7 +351,15 @@ describe('test connection with a connector', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, message: 'Connection to SharePoint successful!' });
-    expect(testerSaw).toEqual([{ ...valid, bookingsListName: 'Bookings 2027', columnMapping: {} }]);
+    expect(testerSaw).toEqual([
+      {
+        ...valid,
+        bookingsListName: 'Bookings 2027',
+        columnMapping: {},
+        clientCertificate: '',
+        clientCertificateKey: '',
+      },
+    ]);
     expect(await storedRows(t2)).toEqual([before]);
   });
 
@@ -375,7 +389,16 @@ describe('test connection with a connector', () => {
       password: '',
       clientSecret: '',
     });
-    expect(testerSaw).toEqual([{ ...valid, username: 'other@contoso.org', password: '', columnMapping: {} }]);
+    expect(testerSaw).toEqual([
+      {
+        ...valid,
+        username: 'other@contoso.org',
+        password: '',
+        columnMapping: {},
+        clientCertificate: '',
+        clientCertificateKey: '',
+      },
+    ]);
   });
 
   it('uses typed secrets when given', async () => {

@@ -1,7 +1,9 @@
+import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { SettingsBody, SettingsResponse, TestConnectionResult } from '@shared/schemas/settings';
 import type { ColumnCheckResult } from '@shared/schemas/sharepoint-columns';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 export const settingsQueryKey = ['/api/sharepoint/settings'] as const;
 /** Spec section 9: the settings are cached for 5 minutes. */
@@ -35,5 +37,15 @@ export function useTestConnection() {
 export function useCheckColumns() {
   return useMutation<ColumnCheckResult, Error, SettingsBody>({
     mutationFn: (body) => apiJson<ColumnCheckResult>('POST', '/api/sharepoint/columns', body),
+  });
+}
+
+/** SharePoint work that keeps failing, with what to do (read each time the settings page opens). */
+export function useSharePointProblems() {
+  return useQuery<SchedulerStatus, Error, SchedulerStatus['sharePointProblems']>({
+    queryKey: queryKeys.schedulerStatus.all,
+    queryFn: () => apiJson<SchedulerStatus>('GET', '/api/admin/scheduler/status'),
+    select: (status) => status.sharePointProblems,
+    refetchOnMount: 'always',
   });
 }

@@ -9,9 +9,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { getErrorMessage, serverFieldErrors } from '@/lib/api';
 import { useCheckColumns, useSaveSettings, useTestConnection } from '../api/settings-api';
+import { CertificateSummary } from './certificate-summary';
 import { type ColumnCheckState, ColumnMappingPanel } from './column-mapping';
 import { type ConnectionState, ConnectionStatus, SUCCESS_TEXT } from './connection-status';
 
@@ -27,6 +29,9 @@ export interface SettingsFormValues {
   clientSecret: string;
   username: string;
   password: string;
+  clientCertificate: string;
+  clientCertificateKey: string;
+  removeClientCertificate: boolean;
 }
 
 function formFrom(saved: SettingsResponse): SettingsFormValues {
@@ -41,6 +46,9 @@ function formFrom(saved: SettingsResponse): SettingsFormValues {
     clientSecret: '',
     username: saved.username,
     password: '',
+    clientCertificate: '',
+    clientCertificateKey: '',
+    removeClientCertificate: false,
   };
 }
 
@@ -51,6 +59,8 @@ const resolver = zodResolver(settingsBody.omit({ columnMapping: true }).required
 
 /** What a save says when it dropped stored secrets typed for another tenant, client, site or account. */
 export function clearedSecretsMessage(stored: SettingsResponse): string | null {
+  if (stored.clientCertificateCleared)
+    return 'The certificate was cleared because the tenant, client or site changed: enter it again.';
   if (stored.clientSecretCleared && stored.passwordCleared)
     return 'The client secret and password were cleared because the tenant, client or site changed: enter them again.';
   if (stored.clientSecretCleared)
@@ -60,7 +70,10 @@ export function clearedSecretsMessage(stored: SettingsResponse): string | null {
   return null;
 }
 
-type TextField = Exclude<keyof SettingsFormValues, 'clientSecret' | 'password'>;
+type TextField = Exclude<
+  keyof SettingsFormValues,
+  'clientSecret' | 'password' | 'clientCertificate' | 'clientCertificateKey' | 'removeClientCertificate'
+>;
 
 export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   const save = useSaveSettings();
@@ -120,6 +133,11 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
           });
         },
         onError: (error) => {
+          // a refused certificate or key is named at its field
+          for (const [field, message] of Object.entries(serverFieldErrors(error, ''))) {
+            if (field === 'clientCertificate' || field === 'clientCertificateKey')
+              form.setError(field, { type: 'server', message });
+          }
           toast({
             title: 'Error',
             description: getErrorMessage(error, 'Failed to save settings. Please try again.'),
@@ -190,6 +208,24 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     </FormField>
   );
 
+  const pem = (
+    name: 'clientCertificate' | 'clientCertificateKey',
+    label: string,
+    placeholder: string,
+    description: string,
+  ) => (
+    <FormField id={`settings-${name}`} label={label} error={errors[name]?.message} description={description}>
+      <Textarea
+        rows={4}
+        placeholder={placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono text-xs"
+        {...form.register(name)}
+      />
+    </FormField>
+  );
+
   const busy = save.isPending || test.isPending || checkColumns.isPending;
 
   return (
@@ -223,8 +259,8 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
             <h2 className="text-lg">Credentials</h2>
           </CardTitle>
           <CardDescription>
-            An Entra ID app registration (tenant ID, client ID and client secret), optionally with a service
-            account. Secrets are never shown again once saved.
+            An Entra ID app registration (tenant ID, client ID, and a certificate or a client secret),
+            optionally with a service account. Secrets and private keys are never shown again once saved.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4 md:grid-cols-2">
@@ -232,6 +268,34 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
           {text('clientId', 'Client ID')}
           <div className="md:col-span-2">
             {secret('clientSecret', 'Client Secret', saved.hasClientSecret, 'client secret')}
+          </div>
+          <div className="grid gap-4 md:col-span-2" data-testid="certificate-fields">
+            <CertificateSummary saved={saved} />
+            {pem(
+              'clientCertificate',
+              'Client Certificate (PEM)',
+              '-----BEGIN CERTIFICATE-----',
+              saved.hasClientCertificate
+                ? 'A certificate is stored. Leave both blank to keep it; paste a new pair to replace it.'
+                : 'Instead of a client secret: the certificate uploaded to the app registration (Certificates & secrets).',
+            )}
+            {pem(
+              'clientCertificateKey',
+              'Certificate Private Key (PEM)',
+              '-----BEGIN PRIVATE KEY-----',
+              'The RSA private key of that certificate, without a passphrase. Never shown again once saved.',
+            )}
+            {saved.hasClientCertificate ? (
+              <label className="flex items-center gap-2 text-sm" htmlFor="settings-removeClientCertificate">
+                <input
+                  id="settings-removeClientCertificate"
+                  type="checkbox"
+                  className="size-4 accent-primary"
+                  {...form.register('removeClientCertificate')}
+                />
+                Remove the stored certificate
+              </label>
+            ) : null}
           </div>
           {text('username', 'Username', { description: 'Optional service account.' })}
           {secret('password', 'Password', saved.hasPassword, 'password')}

@@ -1,10 +1,11 @@
 import { ShieldAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { SharePointProblems } from '@/components/sharepoint-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api';
-import { useSharePointSettings } from '../api/settings-api';
+import { useSharePointProblems, useSharePointSettings } from '../api/settings-api';
 import { SettingsForm } from './settings-form';
 
 interface SharePointSettingsProps {
@@ -63,5 +64,31 @@ export function SharePointSettings({ backLink }: SharePointSettingsProps) {
     );
   }
 
-  return <SettingsForm saved={settings.data} />;
+  return (
+    <>
+      <ProblemsCard />
+      <SettingsForm saved={settings.data} />
+    </>
+  );
+}
+
+/** What keeps failing against the saved settings, above the form that may fix it. */
+function ProblemsCard() {
+  const problems = useSharePointProblems();
+  if (!problems.data?.length) return null;
+  return (
+    <Card data-testid="settings-problems">
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-lg">Needs attention</h2>
+        </CardTitle>
+        <CardDescription>
+          SharePoint work that keeps failing with the saved settings, and what to do.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <SharePointProblems problems={problems.data} />
+      </CardContent>
+    </Card>
+  );
 }

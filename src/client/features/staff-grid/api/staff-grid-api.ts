@@ -21,7 +21,6 @@ export const staffGridKeys = {
     all: ['staff-bookings'] as const,
     range: (range: DateRange) => ['staff-bookings', range.from, range.to] as const,
   },
-  schedulerStatus: ['scheduler-status'] as const,
 } as const;
 /** Spec section 4: the scheduler status is polled every 30 seconds. */
 export const SCHEDULER_POLL_MS = 30_000;
@@ -55,7 +54,8 @@ export const staffBookingsQuery = (range: DateRange) =>
 
 export const schedulerStatusQuery = () =>
   queryOptions<SchedulerStatus>({
-    queryKey: staffGridKeys.schedulerStatus,
+    // shared with the settings page, which shows the same SharePoint problems
+    queryKey: queryKeys.schedulerStatus.all,
     queryFn: () => apiJson<SchedulerStatus>('GET', SCHEDULER_STATUS_URL),
   });
 
@@ -89,6 +89,8 @@ export function useRefreshBookings() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: staffGridKeys.bookings.all });
     },
+    // a refresh sets or clears the SharePoint problem the status line shows
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all }),
   });
 }
 

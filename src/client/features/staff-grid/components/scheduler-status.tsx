@@ -1,7 +1,11 @@
+import { SharePointProblems } from '@/components/sharepoint-problems';
 import { cn } from '@/lib/utils';
 import { useSchedulerStatus } from '../api/staff-grid-api';
 
-/** "Updating booking cache..." / "Background updates active" / "Outside office hours", and the next update. */
+/**
+ * "Updating booking cache..." / "Background updates active" / "Outside office hours", the next update,
+ * and below it any SharePoint work that keeps failing with what to do.
+ */
 export function SchedulerStatusLine() {
   const { data } = useSchedulerStatus();
   if (!data) return null;
@@ -11,20 +15,28 @@ export function SchedulerStatusLine() {
       ? ['bg-success', 'Background updates active']
       : ['bg-muted-foreground', 'Outside office hours'];
   return (
-    <div
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground text-sm"
-      data-testid="scheduler-status"
-      data-state={data.isUpdating ? 'updating' : data.isOfficeHours ? 'active' : 'outside'}
-    >
-      <span className="flex items-center gap-2">
-        <span
-          aria-hidden
-          className={cn('inline-block size-2.5 rounded-full', dot)}
-          data-testid="scheduler-dot"
-        />
-        <span>{text}</span>
-      </span>
-      <span>Next update: {data.nextUpdate}</span>
+    <div className="grid gap-2">
+      <div
+        className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground text-sm"
+        data-testid="scheduler-status"
+        data-state={data.isUpdating ? 'updating' : data.isOfficeHours ? 'active' : 'outside'}
+      >
+        <span className="flex items-center gap-2">
+          <span
+            aria-hidden
+            className={cn('inline-block size-2.5 rounded-full', dot)}
+            data-testid="scheduler-dot"
+          />
+          <span>{text}</span>
+        </span>
+        <span>Next update: {data.nextUpdate}</span>
+        <span data-testid="change-mode" data-mode={data.changeMode}>
+          {data.changeMode === 'notifications'
+            ? 'Changes in SharePoint arrive within seconds'
+            : 'Changes in SharePoint are checked on a schedule'}
+        </span>
+      </div>
+      <SharePointProblems problems={data.sharePointProblems} />
     </div>
   );
 }

@@ -1,0 +1,43 @@
+import type { SettingsResponse } from '@shared/schemas/settings';
+import { ShieldCheck, TriangleAlert } from 'lucide-react';
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+
+function daysText(days: number): string {
+  return days === 1 ? '1 day' : `${days} days`;
+}
+
+/** The stored certificate: subject, thumbprint and expiry, with a warning from 30 days before it expires. */
+export function CertificateSummary({ saved }: { saved: SettingsResponse }) {
+  const certificate = saved.clientCertificate;
+  if (!certificate) return null;
+  const expiresOn = dateFormat.format(new Date(certificate.expiresAt));
+  return (
+    <div className="grid gap-2 rounded-md border p-3 text-sm" data-testid="certificate-summary">
+      <p className="flex items-start gap-2 font-medium">
+        <ShieldCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
+        Certificate stored: {certificate.subject}
+      </p>
+      <dl className="grid gap-1 pl-6 text-muted-foreground sm:grid-cols-[auto_1fr] sm:gap-x-3">
+        <dt>Thumbprint</dt>
+        <dd className="break-all font-mono text-xs text-foreground">{certificate.thumbprint}</dd>
+        <dt>Expires</dt>
+        <dd className="text-foreground" data-testid="certificate-expiry">
+          {expiresOn}
+        </dd>
+      </dl>
+      {certificate.expiringSoon ? (
+        <p
+          role="alert"
+          data-testid="certificate-warning"
+          className="flex items-start gap-2 rounded-md border border-warning/60 bg-warning/10 p-2"
+        >
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+          {certificate.expired
+            ? `The certificate expired on ${expiresOn}: SharePoint refuses it. Upload a new certificate to the app registration (Certificates & secrets) and enter it here.`
+            : `The certificate expires in ${daysText(certificate.expiresInDays)}, on ${expiresOn}. Upload a new certificate to the app registration (Certificates & secrets) and enter it here before then.`}
+        </p>
+      ) : null}
+    </div>
+  );
+}
