@@ -10,6 +10,8 @@ export const JOB_LOCK_IDS = {
   'outbox-drain': 72_410_003,
   // one reminder run at a time (staff clicks, other instances, the automatic reminder)
   reminders: 72_410_004,
+  // one safeguarding reminder run at a time (the scheduler on every instance)
+  'safeguarding-reminders': 72_410_005,
 } as const;
 
 export type JobName = keyof typeof JOB_LOCK_IDS;

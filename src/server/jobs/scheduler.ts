@@ -10,6 +10,7 @@ import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
+import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { sharePointFor } from '../sharepoint/connector';
 import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
@@ -48,6 +49,7 @@ export class Scheduler {
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
+  private safeguarding: Promise<SafeguardingReminderRun['outcome']> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -65,6 +67,7 @@ export class Scheduler {
     this.cron = new Cron(this.options.tickPattern, { protect: true, unref: true }, () => {
       void this.tick();
       void this.reminderTick();
+      void this.safeguardingTick();
     });
     this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
@@ -81,6 +84,24 @@ export class Scheduler {
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
     await this.reminding?.catch(() => {});
+    await this.safeguarding?.catch(() => {});
+  }
+
+  /**
+   * Safeguarding emails (modules/safeguarding/reminders.ts): facilitators' checks due soon every day,
+   * the staff digest on Mondays, from 09:00 in ORG_TIMEZONE; once a day per person. Never throws.
+   */
+  safeguardingTick(): Promise<SafeguardingReminderRun['outcome']> {
+    this.safeguarding ??= runSafeguardingReminders(this.ctx)
+      .then((run) => run.outcome)
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'safeguarding reminder check failed');
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.safeguarding = undefined;
+      });
+    return this.safeguarding;
   }
 
   /**

@@ -114,7 +114,7 @@ export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: safeguardingRecordsResponse, ...errors },
         },
       },
-      (request) => getRecords(ctx.db, currentUser(request).id, today()),
+      (request) => getRecords(ctx.db, currentUser(request).id, today(), true),
     );
 
     app.get(

@@ -152,14 +152,17 @@ export async function listStatuses(db: Queryable, date: string): Promise<Safegua
   return { date, people };
 }
 
-/** A facilitator's account, or 404; staff accounts keep no safeguarding records (400). */
-async function facilitatorOf(db: Queryable, userId: number) {
+/**
+ * A facilitator’s account, or 404; records are not kept for staff accounts (400).
+ * `own`: the person asks about themselves, which anyone signed in may (a staff member has none).
+ */
+async function facilitatorOf(db: Queryable, userId: number, own = false) {
   const [person] = await db
     .select({ id: users.id, username: users.username, displayName: users.displayName, role: users.role })
     .from(users)
     .where(eq(users.id, userId));
   if (!person) throw notFound('Facilitator not found');
-  if (person.role === STAFF_ROLE) {
+  if (person.role === STAFF_ROLE && !own) {
     throw badRequest('Safeguarding records are kept for facilitators, not staff accounts');
   }
   return person;
@@ -170,8 +173,9 @@ export async function getRecords(
   db: Queryable,
   userId: number,
   date: string,
+  own = false,
 ): Promise<SafeguardingRecordsResponse> {
-  const person = await facilitatorOf(db, userId);
+  const person = await facilitatorOf(db, userId, own);
   const [[row], policy] = await Promise.all([
     db.select().from(safeguardingRecords).where(eq(safeguardingRecords.userId, userId)),
     readPolicy(db),
