@@ -1,16 +1,32 @@
+import { todayIn } from '@shared/calendar';
 import { CalendarDays, UserSearch } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
+import {
+  type SafeguardingPerson,
+  SafeguardingRecordsDialog,
+  SchoolRecordDownload,
+  useSafeguardingList,
+} from '@/features/safeguarding';
 import { UserManagement } from '@/features/users/components/user-management';
 import { userName } from '@/features/users/lib/users';
 import { StaffLayout } from '../layouts/staff-layout';
 import { StaffPagesNav } from '../layouts/staff-pages-nav';
 
-/** /staff/users: the staff shell (with Logout), its two ways back, and the user management feature. */
+/**
+ * /staff/users: the staff shell (with Logout), its two ways back, the user management feature with
+ * each facilitator's safeguarding state, and the record for schools.
+ */
 export default function StaffUsersRoute() {
   const { user } = useAuth();
   const [historyOf, setHistoryOf] = useState<HistoryPerson | null>(null);
+  const [recordsOf, setRecordsOf] = useState<SafeguardingPerson | null>(null);
+  const statuses = useSafeguardingList();
+  const safeguarding = useMemo(
+    () => new Map((statuses.data?.people ?? []).map((person) => [person.userId, person.status])),
+    [statuses.data],
+  );
   return (
     <StaffLayout>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
@@ -24,8 +40,16 @@ export default function StaffUsersRoute() {
           currentUserId={user?.id ?? null}
           signInHref="/staff-login"
           onShowHistory={(person) => setHistoryOf({ id: person.id, name: userName(person) })}
+          {...(statuses.data
+            ? {
+                safeguarding,
+                onShowSafeguarding: (person) => setRecordsOf({ id: person.id, name: userName(person) }),
+              }
+            : {})}
         />
+        <SchoolRecordDownload today={todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone)} />
         <PersonHistoryDialog person={historyOf} onClose={() => setHistoryOf(null)} />
+        <SafeguardingRecordsDialog person={recordsOf} onClose={() => setRecordsOf(null)} />
       </div>
     </StaffLayout>
   );

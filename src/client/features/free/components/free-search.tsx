@@ -3,6 +3,7 @@ import type { Priority } from '@shared/schemas/notes';
 import { CalendarCheck, CalendarDays, Clock, StickyNote, X } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
+import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -320,6 +321,7 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
             <Badge variant="outline">{statusLabel(row)}</Badge>
           )}
           {fit ? <Badge variant="outline">{fit}</Badge> : null}
+          <SafeguardingBadge state={row.safeguarding.state} reasons={row.safeguarding.reasons} />
         </div>
       </div>
 

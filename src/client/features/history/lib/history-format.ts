@@ -175,6 +175,7 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
     case 'account': {
       if (entry.action === 'create') return `${who} created the account`;
       if (entry.action === 'delete') return `${who} deleted the account`;
+      if (entry.after?.section === 'safeguarding') return `${who} updated the safeguarding records`;
       const changes = fieldChanges(entry);
       if (entry.before?.role !== entry.after?.role) {
         return `${who} changed the role ${showValue('role', entry.before?.role)} → ${showValue('role', entry.after?.role)}`;
@@ -184,6 +185,7 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       return `${who} updated the account`;
     }
     case 'settings':
+      if (entry.after?.section === 'safeguarding') return `${who} changed the safeguarding policy`;
       return `${who} changed the SharePoint settings`;
   }
 }
