@@ -56,6 +56,7 @@ test.describe('user management', () => {
     const headers = page.getByRole('columnheader');
     await expect(headers).toHaveText([
       'Name',
+      'Safeguarding',
       'Username',
       'Email',
       'Freelancer ID',
@@ -73,7 +74,7 @@ test.describe('user management', () => {
     // name falls back to the username; empty email shows "-" (makeFacilitator sets email = username)
     const plainRow = row(page, plain.username);
     await expect(plainRow.getByRole('cell').first()).toHaveText(plain.username);
-    await expect(plainRow.getByRole('cell').nth(3)).toHaveText('-');
+    await expect(plainRow.getByRole('cell').nth(4)).toHaveText('-');
     await expect(row(page, lower.username).getByRole('cell').first()).toHaveText('aardvark lowercase');
 
     // role badges look different for staff and facilitator
@@ -152,6 +153,8 @@ test.describe('user management', () => {
     await expect(created).toBeVisible();
     await expect(created.getByRole('cell')).toHaveText([
       'Zoe Created',
+      // a new facilitator has no checks yet
+      'Missing: No DBS check recorded',
       username,
       'zoe@example.org',
       'FL-900',

@@ -1,14 +1,17 @@
 import { todayIn } from '@shared/calendar';
 import { CalendarDays, UserSearch } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
 import {
+  SAFEGUARDING_LIST_KEY,
   type SafeguardingPerson,
   SafeguardingRecordsDialog,
   SchoolRecordDownload,
   useSafeguardingList,
 } from '@/features/safeguarding';
+import { useUsers } from '@/features/users/api/users-api';
 import { UserManagement } from '@/features/users/components/user-management';
 import { userName } from '@/features/users/lib/users';
 import { StaffLayout } from '../layouts/staff-layout';
@@ -23,6 +26,12 @@ export default function StaffUsersRoute() {
   const [historyOf, setHistoryOf] = useState<HistoryPerson | null>(null);
   const [recordsOf, setRecordsOf] = useState<SafeguardingPerson | null>(null);
   const statuses = useSafeguardingList();
+  // an account added, renamed or removed changes the list of statuses too
+  const queryClient = useQueryClient();
+  const usersUpdatedAt = useUsers().dataUpdatedAt;
+  useEffect(() => {
+    if (usersUpdatedAt) void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+  }, [usersUpdatedAt, queryClient]);
   const safeguarding = useMemo(
     () => new Map((statuses.data?.people ?? []).map((person) => [person.userId, person.status])),
     [statuses.data],

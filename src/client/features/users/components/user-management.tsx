@@ -1,7 +1,7 @@
 import { SAFEGUARDING_STATE_LABELS, SAFEGUARDING_STATES, type SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { Plus, ShieldAlert } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -58,6 +58,7 @@ export function UserManagement({
 
   const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
   const [search, setSearch] = useState('');
+  const filterId = useId();
   const [stateFilter, setStateFilter] = useState<SafeguardingState | ''>('');
   const shownRows = useMemo(() => {
     const found = searchUsers(rows, search);
@@ -205,9 +206,12 @@ export function UserManagement({
                     className="max-w-sm"
                   />
                   {safeguarding ? (
-                    <label className="flex items-center gap-2 text-sm">
-                      <span className="font-medium">Safeguarding</span>
+                    <div className="flex items-center gap-2 text-sm">
+                      <label htmlFor={`${filterId}-safeguarding`} className="font-medium">
+                        Safeguarding
+                      </label>
                       <select
+                        id={`${filterId}-safeguarding`}
                         value={stateFilter}
                         onChange={(event) => setStateFilter(event.target.value as SafeguardingState | '')}
                         className="h-9 rounded-md border border-input bg-background px-2 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
@@ -219,7 +223,7 @@ export function UserManagement({
                           </option>
                         ))}
                       </select>
-                    </label>
+                    </div>
                   ) : null}
                   {filtering ? (
                     <p className="text-muted-foreground text-sm" role="status">
