@@ -236,8 +236,8 @@ function EveryoneToggle({ checked, onChange }: { checked: boolean; onChange: (ch
           Show everyone
         </Label>
         <p id={`${id}-hint`} className="text-muted-foreground text-sm">
-          Also list who is unavailable, already booked, has no availability set, or whose times don't cover
-          the window, with the reason.
+          Also list who is unavailable, already booked, has no availability set, whose times don't cover the
+          window, or whose safeguarding checks are missing or expired, with the reason.
         </p>
       </div>
     </div>
