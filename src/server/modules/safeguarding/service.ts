@@ -203,12 +203,21 @@ function toResponse(
   };
 }
 
-/** What the history keeps of the records: the certificate number masked, like every list. */
+/**
+ * What the history keeps of the records: flat fields a reader can compare, the certificate number
+ * masked like every list.
+ */
 function historyView(records: SafeguardingRecords) {
+  const dbs = records.dbs;
   return {
     section: 'safeguarding',
-    dbs: records.dbs && { ...records.dbs, certificateNumber: maskCertificate(records.dbs.certificateNumber) },
-    checks: records.checks,
+    dbsCertificate: dbs ? maskCertificate(dbs.certificateNumber) : null,
+    dbsIssueDate: dbs?.issueDate ?? null,
+    enhancedWithBarredList: dbs?.enhancedWithBarredList ?? null,
+    onUpdateService: dbs?.onUpdateService ?? null,
+    statusCheckedOn: dbs?.statusCheckedOn ?? null,
+    checkedBy: dbs?.checkedBy ?? null,
+    otherChecks: records.checks.map((check) => `${check.type} until ${check.validUntil}`).join('; ') || null,
   };
 }
 
