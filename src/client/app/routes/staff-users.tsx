@@ -1,6 +1,6 @@
 import { todayIn } from '@shared/calendar';
-import { CalendarDays, UserSearch } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
+import { CalendarDays, UserSearch } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
