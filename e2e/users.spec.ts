@@ -56,6 +56,7 @@ test.describe('user management', () => {
     const headers = page.getByRole('columnheader');
     await expect(headers).toHaveText([
       'Name',
+      'Safeguarding',
       'Username',
       'Email',
       'Freelancer ID',
@@ -73,20 +74,20 @@ test.describe('user management', () => {
     // name falls back to the username; empty email shows "-" (makeFacilitator sets email = username)
     const plainRow = row(page, plain.username);
     await expect(plainRow.getByRole('cell').first()).toHaveText(plain.username);
-    await expect(plainRow.getByRole('cell').nth(3)).toHaveText('-');
+    await expect(plainRow.getByRole('cell').nth(4)).toHaveText('-');
     await expect(row(page, lower.username).getByRole('cell').first()).toHaveText('aardvark lowercase');
 
     // role badges look different for staff and facilitator
-    const staffBadge = row(page, STAFF.username).locator('[data-slot="badge"]');
+    const staffBadge = row(page, STAFF.username).locator('[data-role-look]');
     await expect(staffBadge).toHaveText('staff');
     await expect(staffBadge).toHaveAttribute('data-role-look', 'staff');
-    await expect(row(page, plain.username).locator('[data-slot="badge"]')).toHaveAttribute(
+    await expect(row(page, plain.username).locator('[data-role-look]')).toHaveAttribute(
       'data-role-look',
       'facilitator',
     );
     const staffColour = await staffBadge.evaluate((el) => getComputedStyle(el).backgroundColor);
     const facilitatorColour = await row(page, plain.username)
-      .locator('[data-slot="badge"]')
+      .locator('[data-role-look]')
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(staffColour).not.toBe(facilitatorColour);
 
@@ -152,6 +153,8 @@ test.describe('user management', () => {
     await expect(created).toBeVisible();
     await expect(created.getByRole('cell')).toHaveText([
       'Zoe Created',
+      // a new facilitator has no checks yet
+      'Missing: No DBS check recorded',
       username,
       'zoe@example.org',
       'FL-900',
@@ -227,7 +230,7 @@ test.describe('user management', () => {
     await openUsers(page);
     const target = row(page, username);
     // "other" roles have their own look
-    await expect(target.locator('[data-slot="badge"]')).toHaveAttribute('data-role-look', 'other');
+    await expect(target.locator('[data-role-look]')).toHaveAttribute('data-role-look', 'other');
     await target.getByRole('button', { name: 'Edit Cora Coordinator' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
     await expect(dialog).toBeVisible();
@@ -259,7 +262,7 @@ test.describe('user management', () => {
     await expect(toastLocator(page)).toContainText('Facilitator information has been updated successfully');
     await expect(dialog).toBeHidden();
     await expect(row(page, username).getByRole('cell').first()).toHaveText('Cora Renamed');
-    await expect(row(page, username).locator('[data-slot="badge"]')).toHaveText('coordinator');
+    await expect(row(page, username).locator('[data-role-look]')).toHaveText('coordinator');
 
     // only what was changed is sent, with the version the dialog was opened on: the empty password,
     // the unchanged username and the role are left out (kept by the server)
@@ -327,7 +330,7 @@ test.describe('user management', () => {
     // the table behind the dialog (hidden from the accessibility tree while it is open) shows the
     // account as it is now
     await expect(
-      page.locator('tbody tr', { hasText: user.username }).locator('[data-slot="badge"]'),
+      page.locator('tbody tr', { hasText: user.username }).locator('[data-role-look]'),
     ).toHaveText('staff');
     await checkScreen(page, testInfo, 'users-edit-stale');
 

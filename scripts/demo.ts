@@ -10,10 +10,11 @@ import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { refreshJobFor } from '../src/server/jobs/refresh-job';
 import { saveDay } from '../src/server/modules/availability/service';
+import { saveRecords } from '../src/server/modules/safeguarding/service';
 import { saveSettings } from '../src/server/modules/settings/service';
 import { listUsers, updateUser } from '../src/server/modules/users/service';
 import { sharePointFor } from '../src/server/sharepoint/connector';
-import { addDays, selectBulkDays, todayIn } from '../src/shared/calendar';
+import { addDays, addMonths, selectBulkDays, todayIn } from '../src/shared/calendar';
 import type { AvailabilityStatus } from '../src/shared/schemas/availability';
 import { portalSettingsFor, startEmulator } from '../src/sharepoint-emulator/index';
 
@@ -108,6 +109,35 @@ async function main() {
         { id: staffUser.id, mayOverrideBookings: true, via: 'staff' },
       ).catch(() => {});
     }
+  }
+  // Safeguarding records: most facilitators' DBS checks count; one is due soon, one has expired and
+  // the last has none recorded, so every badge and Who is free's rule show something.
+  for (const [index, user] of facilitators.entries()) {
+    if (index === facilitators.length - 1) continue;
+    const issueDate =
+      index === 0
+        ? addDays(addMonths(today, -36), 14)
+        : index === 1
+          ? addMonths(today, -40)
+          : addDays(today, -60 - index * 30);
+    await saveRecords(
+      ctx.db,
+      user.id,
+      {
+        dbs: {
+          certificateNumber: String(100_000_000_000 + index * 7919),
+          issueDate,
+          enhancedWithBarredList: true,
+          onUpdateService: false,
+          statusCheckedOn: null,
+          checkedBy: 'Demo office',
+        },
+        checks: [],
+        version: 0,
+      },
+      staffUser.id,
+      today,
+    );
   }
   const refreshed = await refreshJobFor(ctx).run();
 

@@ -48,6 +48,7 @@ import {
 import { noteRoutes } from './modules/notes/routes';
 import { patternRoutes } from './modules/patterns/routes';
 import { reminderRoutes } from './modules/reminders/routes';
+import { safeguardingRoutes } from './modules/safeguarding/routes';
 import { schedulerRoutes } from './modules/scheduler/routes';
 import type { ConnectionTester } from './modules/settings/connection';
 import { settingsRoutes } from './modules/settings/routes';
@@ -349,6 +350,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(exportRoutes(ctx));
   // --- history ---
   await app.register(historyRoutes(ctx));
+  // --- safeguarding ---
+  await app.register(safeguardingRoutes(ctx));
   configureMicrosoftSignIn(ctx, options.microsoftSignIn);
   await app.register(microsoftSignInRoutes(ctx));
 

@@ -454,3 +454,80 @@ export const microsoftSignInSettings = pgTable(
   },
   (t) => [check('microsoft_sign_in_settings_single_row', sql`${t.id} = 1`)],
 );
+
+// --- safeguarding ---
+
+/**
+ * How long safeguarding checks count and which other checks the organisation requires; a single row
+ * (id 1). No row: the defaults in shared/safeguarding.ts (DEFAULT_SAFEGUARDING_POLICY).
+ */
+export const safeguardingPolicy = pgTable(
+  'safeguarding_policy',
+  {
+    id: integer('id').primaryKey().default(1),
+    dbsMonths: integer('dbs_months').notNull(),
+    updateServiceMonths: integer('update_service_months').notNull(),
+    warningDays: integer('warning_days').notNull(),
+    checkTypes: jsonb('check_types').$type<string[]>().notNull().default([]),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('safeguarding_policy_single_row', sql`${t.id} = 1`),
+    check('safeguarding_policy_dbs_months_check', sql`${t.dbsMonths} between 1 and 120`),
+    check('safeguarding_policy_update_months_check', sql`${t.updateServiceMonths} between 1 and 120`),
+    check('safeguarding_policy_warning_days_check', sql`${t.warningDays} between 0 and 365`),
+  ],
+);
+
+/**
+ * One facilitator's safeguarding records, kept by staff: the DBS check (all its columns null when none
+ * is recorded) and the organisation's other checks. The certificate number is personal data: only
+ * staff and the person see it whole (lists, exports and the history show its last four digits).
+ */
+export const safeguardingRecords = pgTable(
+  'safeguarding_records',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dbsCertificateNumber: text('dbs_certificate_number'),
+    dbsIssueDate: date('dbs_issue_date', { mode: 'string' }),
+    dbsEnhancedWithBarredList: boolean('dbs_enhanced_with_barred_list').notNull().default(false),
+    dbsOnUpdateService: boolean('dbs_on_update_service').notNull().default(false),
+    dbsStatusCheckedOn: date('dbs_status_checked_on', { mode: 'string' }),
+    dbsCheckedBy: text('dbs_checked_by'),
+    otherChecks: jsonb('other_checks').$type<{ type: string; validUntil: string }[]>().notNull().default([]),
+    updatedAt: updatedAt(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    check('safeguarding_records_certificate_format', sql`${t.dbsCertificateNumber} ~ '^[0-9]{12}$'`),
+    check(
+      'safeguarding_records_dbs_complete',
+      sql`(${t.dbsCertificateNumber} is null) = (${t.dbsIssueDate} is null)`,
+    ),
+  ],
+);
+
+/**
+ * Safeguarding emails an SMTP server accepted: `expiry` to a facilitator, `digest` to a staff member.
+ * The unique key is the once-a-day rule per person and kind (`sent_on` is the day in ORG_TIMEZONE).
+ */
+export const safeguardingReminderSends = pgTable(
+  'safeguarding_reminder_sends',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    sentOn: date('sent_on', { mode: 'string' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    email: text('email').notNull(),
+  },
+  (t) => [
+    uniqueIndex('safeguarding_reminder_sends_user_kind_day_key').on(t.userId, t.kind, t.sentOn),
+    check('safeguarding_reminder_sends_kind_check', sql`${t.kind} in ('expiry', 'digest')`),
+  ],
+);

@@ -25,6 +25,8 @@ export const DEFAULT_BUDGETS = {
   syncAll: { max: 10, windowMs: 60_000, per: 'user' },
   export: { max: 120, windowMs: 60_000, per: 'user' },
   staffExport: { max: 120, windowMs: 60_000, per: 'user' },
+  /** the safeguarding record for schools: bookings of up to a year joined with everyone's checks */
+  safeguardingExport: { max: 60, windowMs: 60_000, per: 'user' },
   remindersSend: { max: 10, windowMs: 10 * 60_000, per: 'user' },
   bookingsRefresh: { max: 20, windowMs: 60_000, per: 'user' },
   testConnection: { max: 20, windowMs: 60_000, per: 'user' },

@@ -16,6 +16,7 @@ const now = () => new Date(clock);
 
 const LIMITS: Partial<Budgets> = {
   staffExport: { max: 3, windowMs: MINUTE, per: 'user' },
+  safeguardingExport: { max: 2, windowMs: MINUTE, per: 'user' },
   write: { max: 4, windowMs: MINUTE, per: 'user' },
   dayWrites: { max: 1000, windowMs: 5 * MINUTE, per: 'user' },
   register: { max: 2, windowMs: 60 * MINUTE, per: 'address' },
@@ -67,6 +68,21 @@ describe('request budgets', () => {
     // a new window, a new budget
     clock += MINUTE + 1000;
     expect((await t.app.inject({ url: exportUrl, headers: { cookie: staffCookie } })).statusCode).toBe(200);
+  });
+
+  it('give the safeguarding record for schools a budget of its own, apart from the grid export', async () => {
+    const url = '/api/staff/safeguarding/export?from=2026-05-01&to=2026-05-31';
+    const statuses = [];
+    for (const app of [t.app, second.app, t.app]) {
+      statuses.push((await app.inject({ url, headers: { cookie: staffCookie } })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    // the grid export's budget is another one
+    expect((await t.app.inject({ url: exportUrl, headers: { cookie: staffCookie } })).statusCode).not.toBe(
+      429,
+    );
+    clock += MINUTE + 1000;
+    expect((await t.app.inject({ url, headers: { cookie: staffCookie } })).statusCode).toBe(200);
   });
 
   it('limit every write of a user, on whichever instance it lands', async () => {

@@ -599,6 +599,16 @@ const VALID: Record<string, (f: Fixture) => Target> = {
   'POST /api/calendar-feed': () => ({ who: 'a' }),
   'POST /api/calendar-feed/rotate': () => ({ who: 'a' }),
   'DELETE /api/calendar-feed': () => ({ who: 'a' }),
+  // safeguarding (staff)
+  'PUT /api/staff/safeguarding/policy': () => ({
+    who: 'staff',
+    payload: { dbsMonths: 1, updateServiceMonths: 1, warningDays: 0, checkTypes: [] },
+  }),
+  'PUT /api/staff/users/:id/safeguarding': () => ({
+    who: 'staff',
+    id: a.id,
+    payload: { dbs: null, checks: [], version: 0 },
+  }),
 };
 
 /** What another site's page can make a browser send. */

@@ -12,6 +12,8 @@ export const JOB_LOCK_IDS = {
   reminders: 72_410_004,
   // one instance keeps the change-notification subscription
   'change-notifications': 72_410_005,
+  // one safeguarding reminder run at a time (the scheduler on every instance)
+  'safeguarding-reminders': 72_410_006,
 } as const;
 
 export type JobName = keyof typeof JOB_LOCK_IDS;

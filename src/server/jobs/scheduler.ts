@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
+import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { sharePointFor } from '../sharepoint/connector';
 import { maintainSubscription, type SubscriptionOutcome } from '../sharepoint/notifications';
@@ -53,6 +54,7 @@ export class Scheduler {
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
   private subscribing: Promise<SubscriptionOutcome> | undefined;
+  private safeguarding: Promise<SafeguardingReminderRun['outcome']> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -71,6 +73,7 @@ export class Scheduler {
       void this.tick();
       void this.reminderTick();
       void this.subscriptionTick();
+      void this.safeguardingTick();
     });
     this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
@@ -89,6 +92,24 @@ export class Scheduler {
     await this.ticking?.catch(() => {});
     await this.reminding?.catch(() => {});
     await this.subscribing?.catch(() => {});
+    await this.safeguarding?.catch(() => {});
+  }
+
+  /**
+   * Safeguarding emails (modules/safeguarding/reminders.ts): facilitators' checks due soon every day,
+   * the staff digest on Mondays, from 09:00 in ORG_TIMEZONE; once a day per person. Never throws.
+   */
+  safeguardingTick(): Promise<SafeguardingReminderRun['outcome']> {
+    this.safeguarding ??= runSafeguardingReminders(this.ctx)
+      .then((run) => run.outcome)
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'safeguarding reminder check failed');
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.safeguarding = undefined;
+      });
+    return this.safeguarding;
   }
 
   /**

@@ -107,6 +107,18 @@ const dayBody = (f: Fixture, date: string) => ({
   endTime: '12:00',
   notes: 'matrix',
 });
+const safeguardingBody = (version: number) => ({
+  dbs: {
+    certificateNumber: '001234567890',
+    issueDate: '2025-09-01',
+    enhancedWithBarredList: true,
+    onUpdateService: false,
+    statusCheckedOn: null,
+    checkedBy: 'Office',
+  },
+  checks: [],
+  version,
+});
 const loginAs = (p: Person) => ({ username: p.username, password: p.password });
 
 const TABLE: Record<string, Variant[]> = {
@@ -612,6 +624,49 @@ const TABLE: Record<string, Variant[]> = {
     },
   ],
   // --- end history ---
+  // --- safeguarding ---
+  'GET /api/staff/safeguarding/policy': one(() => ({}), staffOnly(200)),
+  'PUT /api/staff/safeguarding/policy': [
+    {
+      name: 'two years, a first-aid check',
+      call: () => ({
+        payload: { dbsMonths: 24, updateServiceMonths: 12, warningDays: 45, checkTypes: ['First aid'] },
+      }),
+      expect: staffOnly(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'safeguarding_policy']),
+    },
+    {
+      name: 'no months',
+      call: () => ({ payload: { dbsMonths: 0, updateServiceMonths: 12, warningDays: 30, checkTypes: [] } }),
+      expect: staffOnly(400),
+    },
+  ],
+  'GET /api/staff/safeguarding': one((f) => ({ query: { date: f.bookedDate } }), staffOnly(200)),
+  'GET /api/staff/users/:id/safeguarding': [
+    { name: "A's records", call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(200) },
+    { name: 'nobody’s', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    { name: 'a staff account’s', call: (f) => ({ params: { id: f.staff.id } }), expect: staffOnly(400) },
+  ],
+  'PUT /api/staff/users/:id/safeguarding': [
+    {
+      name: "A's DBS check (none yet: version 0)",
+      call: (f) => ({ params: { id: f.a.id }, payload: safeguardingBody(0) }),
+      expect: staffOnly(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'safeguarding_records']),
+    },
+    {
+      name: 'on a version that is not the stored one',
+      call: (f) => ({ params: { id: f.a.id }, payload: safeguardingBody(5) }),
+      expect: staffOnly(409),
+    },
+  ],
+  // own records only: no id is taken (a staff member's are empty)
+  'GET /api/safeguarding': one(() => ({}), signedIn(200)),
+  'GET /api/staff/safeguarding/export': one(
+    (f) => ({ query: { ...range(f), school: 'Hill School' } }),
+    staffOnly(200),
+  ),
+  // --- end safeguarding ---
 };
 
 /** Paths no route serves: the guard of their prefix answers first, so probing reveals nothing. */

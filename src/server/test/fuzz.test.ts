@@ -27,7 +27,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/calendar';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
-import { availability, bookings, sharepointSettings, staffNotes, users } from '../db/schema';
+import {
+  availability,
+  bookings,
+  safeguardingRecords,
+  sharepointSettings,
+  staffNotes,
+  users,
+} from '../db/schema';
 import { refreshJobFor } from '../jobs/refresh-job';
 import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
@@ -168,6 +175,8 @@ let victimId = 0;
 let victimVersion = 1;
 let victimSeq = 0;
 let noteId = 0;
+/** the fuzz facilitator's safeguarding records' version, which an edit must send */
+let safeguardingVersion = 0;
 let uniqueSeq = 0;
 const unique = (prefix: string) => `fuzz-${prefix}-${++uniqueSeq}@example.org`;
 
@@ -244,6 +253,11 @@ async function restoreFixtures(full = false): Promise<void> {
       .returning();
     noteId = created!.id;
   }
+  const [records] = await db
+    .select({ version: safeguardingRecords.version })
+    .from(safeguardingRecords)
+    .where(eq(safeguardingRecords.userId, facilitator.id));
+  safeguardingVersion = records?.version ?? 0;
   if (full) await saveSettings(db, t.ctx.appSecret, emulatorSettings());
   if (full) await saveReminderSettings(t.ctx, fuzzMailSettings(), staff.id);
 }
@@ -450,6 +464,31 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   // --- end Sign in with Microsoft ---
   // --- SharePoint change notifications (anonymous: the handshake answers, a notification needs the clientState) ---
   'POST /api/sharepoint/notifications': () => ({ query: { validationToken: 'Validation: fuzz' } }),
+  // --- safeguarding ---
+  'GET /api/staff/safeguarding/policy': () => ({}),
+  'PUT /api/staff/safeguarding/policy': () => ({
+    body: { dbsMonths: 36, updateServiceMonths: 12, warningDays: 30, checkTypes: ['Insurance', 'First aid'] },
+  }),
+  'GET /api/staff/safeguarding': () => ({ query: { date: bookedDay } }),
+  'GET /api/staff/users/:id/safeguarding': () => ({ params: { id: String(facilitator.id) } }),
+  'PUT /api/staff/users/:id/safeguarding': () => ({
+    params: { id: String(facilitator.id) },
+    body: {
+      dbs: {
+        certificateNumber: '0012 3456 7890',
+        issueDate: addDays(bookedDay, -400),
+        enhancedWithBarredList: true,
+        onUpdateService: true,
+        statusCheckedOn: addDays(bookedDay, -30),
+        checkedBy: 'Fuzz office',
+      },
+      checks: [],
+      version: safeguardingVersion,
+    },
+  }),
+  'GET /api/safeguarding': () => ({}),
+  'GET /api/staff/safeguarding/export': () => ({ query: { ...range(), school: 'Hill School' } }),
+  // --- end safeguarding ---
 };
 
 /** Routes whose every accepted call is slow (a SharePoint round trip): fewer cases, same generators. */
@@ -1139,6 +1178,10 @@ const DATA_TABLES = [
   // Sign in with Microsoft: linked identities and the staff password switch
   'microsoft_identities',
   'microsoft_sign_in_settings',
+  // safeguarding policy, records and the record of reminders sent
+  'safeguarding_policy',
+  'safeguarding_records',
+  'safeguarding_reminder_sends',
 ];
 
 /**
@@ -1146,7 +1189,7 @@ const DATA_TABLES = [
  * - write counters, bumped by row-level triggers on every insert, update or delete (and truncate) in the
  *   data tables; read after every case (one tiny query), they catch any committed write, even one that
  *   rewrote a row with the same values;
- * - a content hash (`md5` of every row in id order), taken after each accepted change and at the end
+ * - a content hash (`md5` of every row, in the order of their text), taken after each accepted change and at the end
  *   of each route's run: the end hash must equal the last one, so no refused case changed content.
  * Rolled-back transactions roll their counter bumps back too.
  */
@@ -1177,7 +1220,7 @@ async function writeCounts(): Promise<Record<string, string>> {
 const contentQuery = sql.raw(
   `select ${DATA_TABLES.map(
     (table) =>
-      `(select md5(coalesce(string_agg(x::text, '|' order by x.id), '')) from ${table} x) as ${table}`,
+      `(select md5(coalesce(string_agg(x::text, '|' order by x::text), '')) from ${table} x) as ${table}`,
   ).join(', ')}`,
 );
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AVAILABILITY_STATUSES } from './availability';
 import { dateString } from './common';
 import { priority } from './notes';
+import { safeguardingState } from './safeguarding';
 
 /** More areas than an organisation has would only make the query longer; areas are at most 100 characters. */
 export const FREE_MAX_AREAS = 50;
@@ -116,6 +117,8 @@ export const freeFacilitator = z.object({
   bookings: z.array(freeBooking),
   /** staff priority notes about the facilitator for the day, most urgent first */
   notes: z.array(freeNote),
+  /** the safeguarding checks on the day: expired or missing ones leave the person out */
+  safeguarding: z.object({ state: safeguardingState, reasons: z.array(z.string()) }),
   /** true: can be asked; false: left out unless everyone is shown, for `reasons` */
   free: z.boolean(),
   reasons: z.array(z.string()),

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
+import { OwnSafeguardingCard, SafeguardingPolicyCard } from '@/features/safeguarding';
 import { MicrosoftSignInCard } from '@/features/settings/components/microsoft-sign-in-card';
 import { SharePointSettings } from '@/features/settings/components/sharepoint-settings';
 import { AppLayout } from '../layouts/app-layout';
@@ -44,6 +45,7 @@ function StaffSettings() {
         </div>
         <SharePointSettings backLink={back} />
         <EmailSettings />
+        <SafeguardingPolicyCard />
         <MicrosoftSignInCard currentUserId={user?.id} />
       </div>
     </StaffLayout>
@@ -56,8 +58,11 @@ function FacilitatorSettings() {
       <div className="mx-auto grid w-full max-w-4xl gap-6">
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
-          <p className="text-muted-foreground text-sm">Your calendar feed and your password.</p>
+          <p className="text-muted-foreground text-sm">
+            Your safeguarding checks, your calendar feed and your password.
+          </p>
         </div>
+        <OwnSafeguardingCard />
         <CalendarFeedCard />
         <Card>
           <CardHeader>

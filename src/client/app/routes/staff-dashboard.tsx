@@ -15,6 +15,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { highestPriorityByCell, noteCellKey, notesOfDay } from '@/features/notes/lib/note-model';
+import { useSafeguardingList } from '@/features/safeguarding';
 import {
   useStaffAvailabilities,
   useStaffBookings,
@@ -57,6 +58,13 @@ export default function StaffDashboardRoute() {
     (userId: number, day: DateString) => priorities.get(noteCellKey(userId, day)),
     [priorities],
   );
+  // today's safeguarding state beside each name (checks on a session's own day: Who is free)
+  const safeguardingList = useSafeguardingList();
+  const safeguarding = useMemo(
+    () => new Map((safeguardingList.data?.people ?? []).map((person) => [person.userId, person.status])),
+    [safeguardingList.data],
+  );
+  const safeguardingOf = useCallback((userId: number) => safeguarding.get(userId), [safeguarding]);
 
   const logout = async () => {
     try {
@@ -157,6 +165,7 @@ export default function StaffDashboardRoute() {
                 onCellClick={(user, day) => setSelection({ user, date: day })}
                 isUpdating={availabilities.isPlaceholderData || bookings.isPlaceholderData}
                 onFiltersChange={setGridFilters}
+                safeguardingOf={safeguardingOf}
               />
             )}
           </CardContent>

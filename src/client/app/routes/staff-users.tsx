@@ -1,16 +1,41 @@
+import { todayIn } from '@shared/calendar';
+import { useQueryClient } from '@tanstack/react-query';
 import { CalendarDays, UserSearch } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
+import {
+  SAFEGUARDING_LIST_KEY,
+  type SafeguardingPerson,
+  SafeguardingRecordsDialog,
+  SchoolRecordDownload,
+  useSafeguardingList,
+} from '@/features/safeguarding';
+import { useUsers } from '@/features/users/api/users-api';
 import { UserManagement } from '@/features/users/components/user-management';
 import { userName } from '@/features/users/lib/users';
 import { StaffLayout } from '../layouts/staff-layout';
 import { StaffPagesNav } from '../layouts/staff-pages-nav';
 
-/** /staff/users: the staff shell (with Logout), its two ways back, and the user management feature. */
+/**
+ * /staff/users: the staff shell (with Logout), its two ways back, the user management feature with
+ * each facilitator's safeguarding state, and the record for schools.
+ */
 export default function StaffUsersRoute() {
   const { user } = useAuth();
   const [historyOf, setHistoryOf] = useState<HistoryPerson | null>(null);
+  const [recordsOf, setRecordsOf] = useState<SafeguardingPerson | null>(null);
+  const statuses = useSafeguardingList();
+  // an account added, renamed or removed changes the list of statuses too
+  const queryClient = useQueryClient();
+  const usersUpdatedAt = useUsers().dataUpdatedAt;
+  useEffect(() => {
+    if (usersUpdatedAt) void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+  }, [usersUpdatedAt, queryClient]);
+  const safeguarding = useMemo(
+    () => new Map((statuses.data?.people ?? []).map((person) => [person.userId, person.status])),
+    [statuses.data],
+  );
   return (
     <StaffLayout>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
@@ -24,8 +49,16 @@ export default function StaffUsersRoute() {
           currentUserId={user?.id ?? null}
           signInHref="/staff-login"
           onShowHistory={(person) => setHistoryOf({ id: person.id, name: userName(person) })}
+          {...(statuses.data
+            ? {
+                safeguarding,
+                onShowSafeguarding: (person) => setRecordsOf({ id: person.id, name: userName(person) }),
+              }
+            : {})}
         />
+        <SchoolRecordDownload today={todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone)} />
         <PersonHistoryDialog person={historyOf} onClose={() => setHistoryOf(null)} />
+        <SafeguardingRecordsDialog person={recordsOf} onClose={() => setRecordsOf(null)} />
       </div>
     </StaffLayout>
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreeFacilitator, FreeResult } from '../../../shared/schemas/free';
 import type { Queryable } from '../../db/client';
-import { availability, bookings, staffNotes } from '../../db/schema';
+import { availability, bookings, safeguardingRecords, staffNotes } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { findFree, fitOf } from './service';
 
@@ -32,13 +32,29 @@ function newArea(): string {
   return `Area ${seq}`;
 }
 
-async function person(displayName: string | null, area: string | null, username?: string) {
+/** Everyone here has a DBS check that counts on DAY, unless a test says otherwise. */
+async function person(
+  displayName: string | null,
+  area: string | null,
+  username?: string,
+  dbsIssued: string | null = '2026-01-05',
+) {
   seq += 1;
-  return t.createUser({
+  const created = await t.createUser({
     username: username ?? `free-${seq}@example.org`,
     displayName,
     area,
   });
+  if (dbsIssued) {
+    await t.ctx.db.insert(safeguardingRecords).values({
+      userId: created.id,
+      dbsCertificateNumber: '001234567890',
+      dbsIssueDate: dbsIssued,
+      dbsEnhancedWithBarredList: true,
+      dbsCheckedBy: 'Office',
+    });
+  }
+  return created;
 }
 
 async function setDay(
@@ -456,7 +472,42 @@ describe('efficiency', () => {
     const many = await run();
     expect(few.rows).toBe(2);
     expect(many.rows).toBe(40);
-    expect(few.count).toBe(4);
+    // four for the day, two for the safeguarding policy and records
+    expect(few.count).toBe(6);
     expect(many.count).toBe(few.count);
+  });
+});
+
+describe('safeguarding', () => {
+  it('leaves out people whose checks are missing or expired on the day searched, and says why when everyone is shown', async () => {
+    const area = newArea();
+    const valid = await person('Val Valid', area);
+    // 36 months from 3 Dec 2023 counts until 2 Dec 2026: the day searched is its last, so it warns
+    const due = await person('Dot Due', area, undefined, '2023-12-03');
+    const expired = await person('Ezra Expired', area, undefined, '2023-12-02');
+    const missing = await person('Mo Missing', area, undefined, null);
+    for (const who of [valid, due, expired, missing]) await setDay(who.id, 'available');
+
+    const free = await search({ areas: area });
+    expect(names(free.facilitators)).toEqual(['Dot Due', 'Val Valid']);
+    expect(free.leftOutCount).toBe(2);
+    expect(free.facilitators.map((row) => row.safeguarding.state)).toEqual(['expiring', 'valid']);
+
+    const all = await search({ areas: area, include: 'all' });
+    const byName = new Map(all.facilitators.map((row) => [row.name, row]));
+    expect(byName.get('Ezra Expired')).toMatchObject({
+      free: false,
+      reasons: ['Safeguarding: DBS check expired: it counted until 1 December 2026'],
+      safeguarding: { state: 'expired' },
+    });
+    expect(byName.get('Mo Missing')).toMatchObject({
+      free: false,
+      reasons: ['Safeguarding: No DBS check recorded'],
+      safeguarding: { state: 'missing' },
+    });
+    expect(byName.get('Dot Due')!.free).toBe(true);
+    expect(byName.get('Dot Due')!.safeguarding.reasons).toEqual([
+      'DBS check due soon: valid until 2 December 2026',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import { formatTimeRange } from '../../../shared/calendar';
+import { mayBeSent } from '../../../shared/safeguarding';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import type {
   FreeBooking,
@@ -11,6 +12,7 @@ import type {
 import type { Priority } from '../../../shared/schemas/notes';
 import type { Queryable } from '../../db/client';
 import { availability, bookings, staffNotes, users } from '../../db/schema';
+import { safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
 
 export interface FreeSearch {
@@ -88,7 +90,8 @@ export function compareFree(a: FreeFacilitator, b: FreeFacilitator): number {
 }
 
 /**
- * Who can work on a day, ranked. A fixed four queries whatever the number of facilitators, each on
+ * Who can work on a day, ranked; people whose safeguarding checks have expired or are missing on that
+ * day are left out (with the reasons when everyone is shown). A fixed six queries whatever the number of facilitators, each on
  * one day through the existing indexes (availability_date_idx, bookings_date_idx, staff_notes_date_idx)
  * plus the facilitators themselves; everything else is done here, in memory, for at most a few
  * thousand rows.
@@ -154,6 +157,12 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
   const chosen =
     wanted.size === 0 ? people : people.filter((p) => wanted.has(p.area?.trim().toLowerCase() ?? ''));
 
+  // the checks on the day searched, not today: a session next month needs checks that last until then
+  const safeguarding = await safeguardingStatuses(
+    db,
+    chosen.map((person) => person.id),
+    search.date,
+  );
   const dayOf = new Map(days.map((row) => [row.userId, row]));
   const bookingsOf = groupBy(dayBookings, (row) => row.userId!);
   const notesOf = groupBy(dayNotes, (row) => row.facilitatorId);
@@ -174,7 +183,9 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
     const endTime = day?.endTime ?? '';
     const fit = window && day ? fitOf(startTime, endTime, window) : null;
 
+    const checks = safeguarding.get(person.id)!;
     const reasons: string[] = [];
+    if (!mayBeSent(checks.state)) reasons.push(...checks.reasons.map((reason) => `Safeguarding: ${reason}`));
     if (booked.length > 0) reasons.push(bookedReason(booked));
     if (status === 'unavailable') reasons.push('Unavailable');
     else if (!status) reasons.push('No availability set');
@@ -196,6 +207,7 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
       notes: (notesOf.get(person.id) ?? [])
         .map(({ id, note, priority }) => ({ id, note, priority: priority as Priority }))
         .sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority]),
+      safeguarding: { state: checks.state, reasons: checks.reasons },
       free: reasons.length === 0,
       reasons,
     };

@@ -219,8 +219,11 @@ export async function saveReminderSettings(
   return toResponse(row, ctx, await automaticDoneToday(ctx), passwordCleared);
 }
 
-/** The stored SMTP settings with the password decrypted; 409 when email is not set up. */
-async function loadMailSettings(
+/**
+ * The stored SMTP settings with the password decrypted; 409 when email is not set up. Every email the
+ * portal sends (availability and safeguarding reminders) goes through these settings.
+ */
+export async function loadMailSettings(
   ctx: AppContext,
 ): Promise<{ smtp: SmtpSettings; fromAddress: string; portalUrl: string }> {
   const row = await readRow(ctx.db);

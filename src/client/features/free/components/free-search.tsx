@@ -3,6 +3,7 @@ import type { Priority } from '@shared/schemas/notes';
 import { CalendarCheck, CalendarDays, Clock, StickyNote, X } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
+import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -235,8 +236,8 @@ function EveryoneToggle({ checked, onChange }: { checked: boolean; onChange: (ch
           Show everyone
         </Label>
         <p id={`${id}-hint`} className="text-muted-foreground text-sm">
-          Also list who is unavailable, already booked, has no availability set, or whose times don't cover
-          the window, with the reason.
+          Also list who is unavailable, already booked, has no availability set, whose times don't cover the
+          window, or whose safeguarding checks are missing or expired, with the reason.
         </p>
       </div>
     </div>
@@ -320,6 +321,7 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
             <Badge variant="outline">{statusLabel(row)}</Badge>
           )}
           {fit ? <Badge variant="outline">{fit}</Badge> : null}
+          <SafeguardingBadge state={row.safeguarding.state} reasons={row.safeguarding.reasons} />
         </div>
       </div>
 

@@ -94,3 +94,44 @@ describe('history wording', () => {
     expect(formatWhen('2026-12-01T13:05:00.000Z', 'Europe/London')).toBe('1 Dec 2026, 1:05 PM GMT');
   });
 });
+
+describe('safeguarding entries', () => {
+  it('name the records or the policy and list what changed, the certificate masked as stored', () => {
+    const records = entry({
+      entity: 'account',
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      date: null,
+      before: null,
+      after: {
+        section: 'safeguarding',
+        dbsCertificate: '********7890',
+        dbsIssueDate: '2026-01-10',
+        enhancedWithBarredList: true,
+        onUpdateService: false,
+        statusCheckedOn: null,
+        checkedBy: 'Office',
+        otherChecks: null,
+      },
+    });
+    expect(describeChange(records)).toBe('Staff (Sam) updated the safeguarding records');
+    expect(fieldChanges(records)).toEqual([
+      { label: 'DBS certificate', from: '(none)', to: '********7890' },
+      { label: 'DBS issued', from: '(none)', to: '2026-01-10' },
+      { label: 'Enhanced with barred list', from: '(none)', to: 'Yes' },
+      { label: 'On the Update Service', from: '(none)', to: 'No' },
+      { label: 'Checked by', from: '(none)', to: 'Office' },
+    ]);
+    const policy = entry({
+      entity: 'settings',
+      subjectUserId: null,
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      before: { section: 'safeguarding', dbsMonths: 36 },
+      after: { section: 'safeguarding', dbsMonths: 24 },
+    });
+    expect(describeChange(policy)).toBe('Staff (Sam) changed the safeguarding policy');
+  });
+});

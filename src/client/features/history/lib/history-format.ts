@@ -43,6 +43,13 @@ const FIELD_LABEL: Record<string, string> = {
   schoolsListName: 'Schools list',
   tenantId: 'Tenant ID',
   clientId: 'Client ID',
+  dbsCertificate: 'DBS certificate',
+  dbsIssueDate: 'DBS issued',
+  enhancedWithBarredList: 'Enhanced with barred list',
+  onUpdateService: 'On the Update Service',
+  statusCheckedOn: 'Last status check',
+  checkedBy: 'Checked by',
+  otherChecks: 'Other checks',
 };
 
 /** Secrets: the history only ever says that they changed. */
@@ -108,6 +115,7 @@ function timesText(start: string, end: string): string {
 
 function showValue(key: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '(none)';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   const text = String(value);
   if (key === 'status') return STATUS_LABEL[text] ?? text;
   if (key === 'priority') return PRIORITY_LABEL[text] ?? text;
@@ -130,6 +138,8 @@ export function fieldChanges(entry: HistoryEntry): FieldChange[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const changes: FieldChange[] = [];
   for (const key of keys) {
+    // which settings or records an entry is about, not a change of its own
+    if (key === 'section') continue;
     if (key in SECRET_LABEL) {
       if (after?.[key] === 'changed') changes.push({ label: `${SECRET_LABEL[key]} changed` });
       continue;
@@ -175,6 +185,7 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
     case 'account': {
       if (entry.action === 'create') return `${who} created the account`;
       if (entry.action === 'delete') return `${who} deleted the account`;
+      if (entry.after?.section === 'safeguarding') return `${who} updated the safeguarding records`;
       const changes = fieldChanges(entry);
       if (entry.before?.role !== entry.after?.role) {
         return `${who} changed the role ${showValue('role', entry.before?.role)} → ${showValue('role', entry.after?.role)}`;
@@ -184,6 +195,7 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       return `${who} updated the account`;
     }
     case 'settings':
+      if (entry.after?.section === 'safeguarding') return `${who} changed the safeguarding policy`;
       return entry.after?.microsoftSignIn === true
         ? `${who} changed the Sign in with Microsoft settings`
         : `${who} changed the SharePoint settings`;

@@ -7,6 +7,7 @@ import {
   staffViewDays,
   startOfWeekMonday,
 } from '@shared/calendar';
+import type { SafeguardingState } from '@shared/safeguarding';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
@@ -14,6 +15,7 @@ import type { PublicUser } from '@shared/schemas/users';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
 import { type CSSProperties, memo, useEffect, useMemo, useRef, useState } from 'react';
+import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import {
@@ -61,6 +63,8 @@ export interface ScheduleGridProps {
   isUpdating?: boolean;
   /** told what the filters show whenever they change (e.g. so the view can be downloaded as shown) */
   onFiltersChange?: (filters: GridFilterState) => void;
+  /** a facilitator's safeguarding state today, shown as a badge by their name */
+  safeguardingOf?: (userId: number) => { state: SafeguardingState; reasons: string[] } | undefined;
 }
 
 export interface GridFilterState {
@@ -169,6 +173,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         index={index}
         notePriority={props.notePriority}
         onCellClick={props.onCellClick}
+        safeguardingOf={props.safeguardingOf}
         emptyText={
           facilitators.length === 0 ? 'No facilitators yet.' : 'No facilitators match the selected filters.'
         }
@@ -187,6 +192,7 @@ interface GridTableProps {
   index: GridIndex;
   notePriority: ScheduleGridProps['notePriority'];
   onCellClick: ScheduleGridProps['onCellClick'];
+  safeguardingOf: ScheduleGridProps['safeguardingOf'];
   emptyText: string;
 }
 
@@ -199,6 +205,7 @@ function GridTable({
   index,
   notePriority,
   onCellClick,
+  safeguardingOf,
   emptyText,
 }: GridTableProps) {
   const scrollRef = useRef<HTMLElement>(null);
@@ -321,6 +328,7 @@ function GridTable({
                   index={index}
                   notePriority={notePriority}
                   onCellClick={onCellClick}
+                  safeguarding={safeguardingOf?.(user.id)}
                 />
               );
             })}
@@ -381,6 +389,7 @@ interface GridRowProps {
   index: GridIndex;
   notePriority: ScheduleGridProps['notePriority'];
   onCellClick: ScheduleGridProps['onCellClick'];
+  safeguarding: { state: SafeguardingState; reasons: string[] } | undefined;
 }
 
 const GridRow = memo(function GridRow({
@@ -393,6 +402,7 @@ const GridRow = memo(function GridRow({
   index,
   notePriority,
   onCellClick,
+  safeguarding,
 }: GridRowProps) {
   return (
     <tr
@@ -407,8 +417,13 @@ const GridRow = memo(function GridRow({
         className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-2 text-left font-normal text-xs leading-tight sm:px-3"
         style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
       >
-        <span className="truncate font-medium text-sm" data-testid="row-name">
-          {displayName(user)}
+        <span className="flex min-w-0 items-center gap-1">
+          <span className="truncate font-medium text-sm" data-testid="row-name">
+            {displayName(user)}
+          </span>
+          {safeguarding ? (
+            <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
+          ) : null}
         </span>
         {user.email ? (
           <span className="truncate text-muted-foreground" data-testid="row-email">

@@ -1,6 +1,7 @@
+import { SAFEGUARDING_STATE_LABELS, SAFEGUARDING_STATES, type SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { Plus, ShieldAlert } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -29,10 +30,20 @@ interface UserManagementProps {
   signInHref: string;
   /** Show a person's change history (composed in by the route); no History action without it. */
   onShowHistory?: (user: PublicUser) => void;
+  /** facilitators' safeguarding states today (composed in by the route): a column and a filter */
+  safeguarding?: ReadonlyMap<number, { state: SafeguardingState; reasons: string[] }>;
+  /** open a facilitator's safeguarding records (composed in by the route) */
+  onShowSafeguarding?: (user: PublicUser) => void;
 }
 
 /** Spec section 2 "User management": heading, Add Facilitator, the table and its three dialogs. */
-export function UserManagement({ currentUserId, signInHref, onShowHistory }: UserManagementProps) {
+export function UserManagement({
+  currentUserId,
+  signInHref,
+  onShowHistory,
+  safeguarding,
+  onShowSafeguarding,
+}: UserManagementProps) {
   const usersQuery = useUsers();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
@@ -47,7 +58,14 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
 
   const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
   const [search, setSearch] = useState('');
-  const shownRows = useMemo(() => searchUsers(rows, search), [rows, search]);
+  const filterId = useId();
+  const [stateFilter, setStateFilter] = useState<SafeguardingState | ''>('');
+  const shownRows = useMemo(() => {
+    const found = searchUsers(rows, search);
+    if (!stateFilter || !safeguarding) return found;
+    return found.filter((user) => safeguarding.get(user.id)?.state === stateFilter);
+  }, [rows, search, stateFilter, safeguarding]);
+  const filtering = Boolean(search.trim() || stateFilter);
   const areas = useMemo(() => knownAreas(rows), [rows]);
 
   const create = (values: UserFormValues) => {
@@ -187,7 +205,27 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
                     aria-label="Search facilitators"
                     className="max-w-sm"
                   />
-                  {search.trim() ? (
+                  {safeguarding ? (
+                    <div className="flex items-center gap-2 text-sm">
+                      <label htmlFor={`${filterId}-safeguarding`} className="font-medium">
+                        Safeguarding
+                      </label>
+                      <select
+                        id={`${filterId}-safeguarding`}
+                        value={stateFilter}
+                        onChange={(event) => setStateFilter(event.target.value as SafeguardingState | '')}
+                        className="h-9 rounded-md border border-input bg-background px-2 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                      >
+                        <option value="">Any status</option>
+                        {SAFEGUARDING_STATES.map((state) => (
+                          <option key={state} value={state}>
+                            {SAFEGUARDING_STATE_LABELS[state]}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  ) : null}
+                  {filtering ? (
                     <p className="text-muted-foreground text-sm" role="status">
                       {shownRows.length} of {rows.length} shown
                     </p>
@@ -200,7 +238,9 @@ export function UserManagement({ currentUserId, signInHref, onShowHistory }: Use
                   onDelete={setDeleting}
                   onUnlock={unlock}
                   onHistory={onShowHistory}
-                  emptyText={search.trim() ? 'No accounts match the search.' : undefined}
+                  safeguarding={safeguarding}
+                  onSafeguarding={onShowSafeguarding}
+                  emptyText={filtering ? 'No accounts match the search.' : undefined}
                 />
               </div>
             ) : (

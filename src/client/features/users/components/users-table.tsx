@@ -1,5 +1,7 @@
+import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
-import { History, LockOpen, Pencil, Trash2 } from 'lucide-react';
+import { History, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -56,6 +58,10 @@ interface UsersTableProps {
   onHistory?: ((user: PublicUser) => void) | undefined;
   /** shown when there are no rows (a search that matches nobody) */
   emptyText?: string | undefined;
+  /** each facilitator's safeguarding state today; no column without it */
+  safeguarding?: ReadonlyMap<number, { state: SafeguardingState; reasons: string[] }> | undefined;
+  /** when given, facilitators' rows have a Safeguarding records action */
+  onSafeguarding?: ((user: PublicUser) => void) | undefined;
 }
 
 export function UsersTable({
@@ -66,12 +72,16 @@ export function UsersTable({
   onUnlock,
   onHistory,
   emptyText,
+  safeguarding,
+  onSafeguarding,
 }: UsersTableProps) {
+  const columns = safeguarding ? 8 : 7;
   return (
     <Table containerLabel="Facilitators">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead scope="col">Name</TableHead>
+          {safeguarding ? <TableHead scope="col">Safeguarding</TableHead> : null}
           <TableHead scope="col">Username</TableHead>
           <TableHead scope="col">Email</TableHead>
           <TableHead scope="col">Freelancer ID</TableHead>
@@ -85,7 +95,7 @@ export function UsersTable({
       <TableBody>
         {users.length === 0 ? (
           <TableRow>
-            <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
+            <TableCell colSpan={columns} className="whitespace-normal py-8 text-center text-muted-foreground">
               {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
             </TableCell>
           </TableRow>
@@ -93,6 +103,7 @@ export function UsersTable({
           users.map((user) => {
             const name = userName(user);
             const self = user.id === currentUserId;
+            const checks = safeguarding?.get(user.id);
             return (
               <TableRow key={user.id} data-testid={`user-row-${user.id}`}>
                 <TableCell className="font-medium">
@@ -106,6 +117,11 @@ export function UsersTable({
                     ) : null}
                   </span>
                 </TableCell>
+                {safeguarding ? (
+                  <TableCell data-testid="user-safeguarding">
+                    {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
+                  </TableCell>
+                ) : null}
                 <TableCell className={wrap}>
                   <Breakable text={user.username} />
                 </TableCell>
@@ -131,6 +147,18 @@ export function UsersTable({
                         onClick={() => onHistory(user)}
                       >
                         <History aria-hidden />
+                      </Button>
+                    ) : null}
+                    {onSafeguarding && checks ? (
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="size-9"
+                        aria-label={`Safeguarding records of ${name}`}
+                        title="Safeguarding records"
+                        onClick={() => onSafeguarding(user)}
+                      >
+                        <ShieldCheck aria-hidden />
                       </Button>
                     ) : null}
                     <Button

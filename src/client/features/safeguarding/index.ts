@@ -1,0 +1,5 @@
+export { SAFEGUARDING_LIST_KEY, useSafeguardingList } from './api/safeguarding-api';
+export { OwnSafeguardingCard } from './components/own-safeguarding-card';
+export { SafeguardingPolicyCard } from './components/safeguarding-policy-card';
+export { type SafeguardingPerson, SafeguardingRecordsDialog } from './components/safeguarding-records-dialog';
+export { SchoolRecordDownload } from './components/school-record-download';

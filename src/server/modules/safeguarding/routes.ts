@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { todayIn } from '../../../shared/calendar';
+import { errorResponse, idParam } from '../../../shared/schemas/common';
+import {
+  safeguardingExportQuery,
+  safeguardingList,
+  safeguardingListQuery,
+  safeguardingPolicyBody,
+  safeguardingPolicyResponse,
+  safeguardingRecordsBody,
+  safeguardingRecordsResponse,
+} from '../../../shared/schemas/safeguarding';
+import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
+import { csvLine } from '../exports/service';
+import {
+  getRecords,
+  listStatuses,
+  readPolicy,
+  SCHOOL_RECORD_COLUMNS,
+  savePolicy,
+  saveRecords,
+  schoolRecordRows,
+} from './service';
+
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+/**
+ * Safeguarding records (DBS and the organisation's other checks), kept by staff. A facilitator reads
+ * their own only (GET /api/safeguarding); every other route is staff's.
+ */
+export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const today = () => todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
+  return async (app) => {
+    app.get(
+      '/api/staff/safeguarding/policy',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['safeguarding'],
+          summary: 'How long checks count, when the warning starts and which other checks are required',
+          response: { 200: safeguardingPolicyResponse, ...errors },
+        },
+      },
+      () => readPolicy(ctx.db),
+    );
+
+    app.put(
+      '/api/staff/safeguarding/policy',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['safeguarding'],
+          summary: 'Save the safeguarding policy (recorded in the history)',
+          body: safeguardingPolicyBody,
+          response: { 200: safeguardingPolicyResponse, ...errors },
+        },
+      },
+      (request) => savePolicy(ctx.db, request.body, currentUser(request).id),
+    );
+
+    app.get(
+      '/api/staff/safeguarding',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['safeguarding'],
+          summary: 'Every facilitator’s safeguarding status on a day (default today); certificates masked',
+          querystring: safeguardingListQuery,
+          response: { 200: safeguardingList, ...errors },
+        },
+      },
+      (request) => listStatuses(ctx.db, request.query.date ?? today()),
+    );
+
+    app.get(
+      '/api/staff/users/:id/safeguarding',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['safeguarding'],
+          summary: 'One facilitator’s safeguarding records in full, with their status today',
+          params: idParam,
+          response: { 200: safeguardingRecordsResponse, ...errors },
+        },
+      },
+      (request) => getRecords(ctx.db, request.params.id, today()),
+    );
+
+    app.put(
+      '/api/staff/users/:id/safeguarding',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['safeguarding'],
+          summary:
+            'Replace one facilitator’s safeguarding records; send the version they were read at (another edit since: 409)',
+          params: idParam,
+          body: safeguardingRecordsBody,
+          response: { 200: safeguardingRecordsResponse, ...errors, 409: errorResponse },
+        },
+      },
+      (request) => saveRecords(ctx.db, request.params.id, request.body, currentUser(request).id, today()),
+    );
+
+    app.get(
+      '/api/safeguarding',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['safeguarding'],
+          summary: 'The signed-in facilitator’s own safeguarding records and what is missing or due',
+          response: { 200: safeguardingRecordsResponse, ...errors },
+        },
+      },
+      (request) => getRecords(ctx.db, currentUser(request).id, today(), true),
+    );
+
+    app.get(
+      '/api/staff/safeguarding/export',
+      {
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('safeguardingExport') },
+        schema: {
+          tags: ['safeguarding'],
+          summary:
+            'The record for schools as CSV: who was sent in a range (optionally to one school) and their checks on each session day',
+          querystring: safeguardingExportQuery,
+          response: { 200: z.any().describe('the CSV file'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { from, to, school } = request.query;
+        const rows = await schoolRecordRows(ctx.db, { from, to }, school);
+        const body =
+          `\uFEFF${csvLine(SCHOOL_RECORD_COLUMNS.map((c) => c.header))}` +
+          rows.map((row) => csvLine(SCHOOL_RECORD_COLUMNS.map((c) => row[c.key]))).join('');
+        reply.header(
+          'content-disposition',
+          `attachment; filename="safeguarding-record-${from}-to-${to}.csv"`,
+        );
+        return reply.type('text/csv; charset=utf-8; header=present').send(body);
+      },
+    );
+  };
+}

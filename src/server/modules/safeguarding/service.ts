@@ -1,0 +1,394 @@
+import { and, asc, between, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import {
+  checkTypeKey,
+  type DbsRecord,
+  DEFAULT_SAFEGUARDING_POLICY,
+  maskCertificate,
+  type SafeguardingPolicy,
+  type SafeguardingRecords,
+  type SafeguardingStatus,
+  safeguardingStatus,
+} from '../../../shared/safeguarding';
+import type {
+  SafeguardingList,
+  SafeguardingPolicyBody,
+  SafeguardingRecordsResponse,
+} from '../../../shared/schemas/safeguarding';
+import type { Queryable } from '../../db/client';
+import { bookings, safeguardingPolicy, safeguardingRecords, users } from '../../db/schema';
+import { badRequest, conflict, notFound } from '../../errors';
+import { recordChanges } from '../history/record';
+import { STAFF_ROLE } from '../users/service';
+
+type RecordRow = typeof safeguardingRecords.$inferSelect;
+
+export const STALE_RECORDS_MESSAGE =
+  'These safeguarding records were changed by someone else since you opened them. Reload and try again.';
+
+// ---------------------------------------------------------------------------------------------------
+// Policy
+
+export async function readPolicy(db: Queryable): Promise<SafeguardingPolicy> {
+  const [row] = await db.select().from(safeguardingPolicy).where(eq(safeguardingPolicy.id, 1));
+  if (!row) return { ...DEFAULT_SAFEGUARDING_POLICY, checkTypes: [] };
+  return {
+    dbsMonths: row.dbsMonths,
+    updateServiceMonths: row.updateServiceMonths,
+    warningDays: row.warningDays,
+    checkTypes: row.checkTypes,
+  };
+}
+
+/** Save the policy; recorded in the history (a settings change) in the same transaction. */
+export async function savePolicy(
+  db: Queryable,
+  input: SafeguardingPolicyBody,
+  actorId: number,
+): Promise<SafeguardingPolicy> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(safeguardingPolicy)
+      .where(eq(safeguardingPolicy.id, 1))
+      .for('update');
+    const before = existing ? await readPolicy(tx) : null;
+    const values = { ...input, updatedAt: new Date() };
+    await tx
+      .insert(safeguardingPolicy)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: safeguardingPolicy.id, set: values });
+    const after = await readPolicy(tx);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await recordChanges(tx, [
+        {
+          entity: 'settings',
+          action: existing ? 'update' : 'create',
+          subjectUserId: null,
+          actorId,
+          via: 'staff',
+          before: before && { section: 'safeguarding', ...before },
+          after: { section: 'safeguarding', ...after },
+        },
+      ]);
+    }
+    return after;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Records and status
+
+function recordsOf(row: RecordRow | undefined): SafeguardingRecords {
+  if (!row) return { dbs: null, checks: [] };
+  const dbs: DbsRecord | null =
+    row.dbsCertificateNumber && row.dbsIssueDate
+      ? {
+          certificateNumber: row.dbsCertificateNumber,
+          issueDate: row.dbsIssueDate,
+          enhancedWithBarredList: row.dbsEnhancedWithBarredList,
+          onUpdateService: row.dbsOnUpdateService,
+          statusCheckedOn: row.dbsStatusCheckedOn,
+          checkedBy: row.dbsCheckedBy ?? '',
+        }
+      : null;
+  return { dbs, checks: row.otherChecks };
+}
+
+const nameOf = (u: { displayName: string | null; username: string }) => u.displayName?.trim() || u.username;
+
+/**
+ * The safeguarding status of each of these people on `date` (`yyyy-MM-dd`, a day in ORG_TIMEZONE:
+ * callers turn "now" into it with todayIn) under the stored policy. People without records are in
+ * the map too, as missing; ids that are not accounts are left out. Two queries whatever the number
+ * of people. This is the function other features (offers) use to decide who may be sent.
+ */
+export async function safeguardingStatuses(
+  db: Queryable,
+  userIds: readonly number[],
+  date: string,
+): Promise<Map<number, SafeguardingStatus>> {
+  const ids = [...new Set(userIds)];
+  const result = new Map<number, SafeguardingStatus>();
+  if (ids.length === 0) return result;
+  const [policy, rows] = await Promise.all([
+    readPolicy(db),
+    db
+      .select({ id: users.id, record: safeguardingRecords })
+      .from(users)
+      .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, users.id))
+      .where(inArray(users.id, ids)),
+  ]);
+  for (const row of rows) {
+    result.set(row.id, safeguardingStatus(recordsOf(row.record ?? undefined), policy, date));
+  }
+  return result;
+}
+
+/** Every facilitator with their status on `date`, by name; certificate numbers masked. */
+export async function listStatuses(db: Queryable, date: string): Promise<SafeguardingList> {
+  const [policy, rows] = await Promise.all([
+    readPolicy(db),
+    db
+      .select({
+        id: users.id,
+        username: users.username,
+        displayName: users.displayName,
+        record: safeguardingRecords,
+      })
+      .from(users)
+      .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, users.id))
+      .where(ne(users.role, STAFF_ROLE)),
+  ]);
+  const people = rows.map((row) => {
+    const records = recordsOf(row.record ?? undefined);
+    return {
+      userId: row.id,
+      name: nameOf(row),
+      certificate: records.dbs ? maskCertificate(records.dbs.certificateNumber) : null,
+      status: safeguardingStatus(records, policy, date),
+    };
+  });
+  people.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.userId - b.userId);
+  return { date, people };
+}
+
+/**
+ * A facilitator’s account, or 404; records are not kept for staff accounts (400).
+ * `own`: the person asks about themselves, which anyone signed in may (a staff member has none).
+ */
+async function facilitatorOf(db: Queryable, userId: number, own = false) {
+  const [person] = await db
+    .select({ id: users.id, username: users.username, displayName: users.displayName, role: users.role })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!person) throw notFound('Facilitator not found');
+  if (person.role === STAFF_ROLE && !own) {
+    throw badRequest('Safeguarding records are kept for facilitators, not staff accounts');
+  }
+  return person;
+}
+
+/** One person's records in full (certificate number included): for staff and for that person only. */
+export async function getRecords(
+  db: Queryable,
+  userId: number,
+  date: string,
+  own = false,
+): Promise<SafeguardingRecordsResponse> {
+  const person = await facilitatorOf(db, userId, own);
+  const [[row], policy] = await Promise.all([
+    db.select().from(safeguardingRecords).where(eq(safeguardingRecords.userId, userId)),
+    readPolicy(db),
+  ]);
+  return toResponse(person, row, policy, date);
+}
+
+function toResponse(
+  person: { id: number; username: string; displayName: string | null },
+  row: RecordRow | undefined,
+  policy: SafeguardingPolicy,
+  date: string,
+): SafeguardingRecordsResponse {
+  const records = recordsOf(row);
+  return {
+    userId: person.id,
+    name: nameOf(person),
+    date,
+    dbs: records.dbs,
+    checks: records.checks,
+    checkTypes: policy.checkTypes,
+    status: safeguardingStatus(records, policy, date),
+    version: row?.version ?? 0,
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+  };
+}
+
+/**
+ * What the history keeps of the records: flat fields a reader can compare, the certificate number
+ * masked like every list.
+ */
+function historyView(records: SafeguardingRecords) {
+  const dbs = records.dbs;
+  return {
+    section: 'safeguarding',
+    dbsCertificate: dbs ? maskCertificate(dbs.certificateNumber) : null,
+    dbsIssueDate: dbs?.issueDate ?? null,
+    enhancedWithBarredList: dbs?.enhancedWithBarredList ?? null,
+    onUpdateService: dbs?.onUpdateService ?? null,
+    statusCheckedOn: dbs?.statusCheckedOn ?? null,
+    checkedBy: dbs?.checkedBy ?? null,
+    otherChecks: records.checks.map((check) => `${check.type} until ${check.validUntil}`).join('; ') || null,
+  };
+}
+
+export interface RecordsInput {
+  dbs: DbsRecord | null;
+  checks: { type: string; validUntil: string }[];
+  version: number;
+}
+
+/**
+ * Replace a facilitator's records. `version` is the one the edit was made on (0: none existed); a
+ * different stored one is 409 and nothing changes. Checks must be of the policy's types.
+ */
+export async function saveRecords(
+  db: Queryable,
+  userId: number,
+  input: RecordsInput,
+  actorId: number,
+  date: string,
+): Promise<SafeguardingRecordsResponse> {
+  const person = await facilitatorOf(db, userId);
+  const policy = await readPolicy(db);
+  const known = new Map(policy.checkTypes.map((type) => [checkTypeKey(type), type]));
+  const unknown = input.checks.filter((check) => !known.has(checkTypeKey(check.type)));
+  if (unknown.length > 0) {
+    throw badRequest('Checks must be of the types set in the safeguarding policy', {
+      checks: [`Not a check type of the policy: ${unknown.map((check) => check.type).join(', ')}`],
+    });
+  }
+  // stored under the policy's spelling, so lists read the same everywhere
+  const checks = input.checks.map((check) => ({
+    type: known.get(checkTypeKey(check.type))!,
+    validUntil: check.validUntil,
+  }));
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(safeguardingRecords)
+      .where(eq(safeguardingRecords.userId, userId))
+      .for('update');
+    if ((existing?.version ?? 0) !== input.version) throw conflict(STALE_RECORDS_MESSAGE);
+    const values = {
+      dbsCertificateNumber: input.dbs?.certificateNumber ?? null,
+      dbsIssueDate: input.dbs?.issueDate ?? null,
+      dbsEnhancedWithBarredList: input.dbs?.enhancedWithBarredList ?? false,
+      dbsOnUpdateService: input.dbs?.onUpdateService ?? false,
+      dbsStatusCheckedOn: input.dbs?.statusCheckedOn ?? null,
+      dbsCheckedBy: input.dbs?.checkedBy ?? null,
+      otherChecks: checks,
+      updatedAt: new Date(),
+      updatedBy: actorId,
+      version: (existing?.version ?? 0) + 1,
+    };
+    const [row] = await tx
+      .insert(safeguardingRecords)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: safeguardingRecords.userId, set: values })
+      .returning();
+    const before = existing ? historyView(recordsOf(existing)) : null;
+    const after = historyView(recordsOf(row));
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await recordChanges(tx, [
+        {
+          entity: 'account',
+          action: 'update',
+          subjectUserId: userId,
+          actorId,
+          via: 'staff',
+          before,
+          after,
+        },
+      ]);
+    }
+    return toResponse(person, row, policy, date);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The record for schools
+
+export interface SchoolRecordRow {
+  date: string;
+  school: string;
+  session: string;
+  name: string;
+  certificate: string;
+  dbsIssued: string;
+  barredList: string;
+  updateService: string;
+  statusChecked: string;
+  checkedBy: string;
+  dbsValidUntil: string;
+  status: string;
+  otherChecks: string;
+  reasons: string;
+}
+
+const STATE_WORDS = { valid: 'Valid', expiring: 'Expiring soon', expired: 'Expired', missing: 'Missing' };
+
+/**
+ * Who was sent to schools between two days (optionally to one school, matched without regard to case)
+ * and the state of their checks on each session's day. Bookings without a facilitator are left out.
+ * The records are today's: a certificate replaced since is shown as it is now (the ADR says why).
+ */
+export async function schoolRecordRows(
+  db: Queryable,
+  range: { from: string; to: string },
+  school: string | undefined,
+): Promise<SchoolRecordRow[]> {
+  const conditions = [between(bookings.date, range.from, range.to), isNotNull(bookings.userId)];
+  const [policy, rows] = await Promise.all([
+    readPolicy(db),
+    db
+      .select({
+        date: bookings.date,
+        schoolName: bookings.schoolName,
+        title: bookings.title,
+        program: bookings.program,
+        startTime: bookings.startTime,
+        endTime: bookings.endTime,
+        username: users.username,
+        displayName: users.displayName,
+        record: safeguardingRecords,
+      })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, bookings.userId))
+      .where(and(...conditions))
+      .orderBy(asc(bookings.date), asc(bookings.schoolName), asc(bookings.startTime), asc(bookings.id)),
+  ]);
+  const wanted = school?.trim().toLowerCase();
+  return rows
+    .filter((row) => !wanted || (row.schoolName ?? '').trim().toLowerCase() === wanted)
+    .map((row) => {
+      const records = recordsOf(row.record ?? undefined);
+      const status = safeguardingStatus(records, policy, row.date);
+      const dbs = records.dbs;
+      const dbsCheck = status.checks[0]!;
+      const others = status.checks.slice(1);
+      return {
+        date: row.date,
+        school: row.schoolName ?? '',
+        session: [row.program, row.title].filter((part) => part?.trim()).join(' – '),
+        name: nameOf(row),
+        certificate: dbs ? maskCertificate(dbs.certificateNumber) : '',
+        dbsIssued: dbs?.issueDate ?? '',
+        barredList: dbs ? (dbs.enhancedWithBarredList ? 'Yes' : 'No') : '',
+        updateService: dbs ? (dbs.onUpdateService ? 'Yes' : 'No') : '',
+        statusChecked: dbs?.statusCheckedOn ?? '',
+        checkedBy: dbs?.checkedBy ?? '',
+        dbsValidUntil: dbsCheck.validUntil ?? '',
+        status: STATE_WORDS[status.state],
+        otherChecks: others.map((check) => `${check.name}: ${STATE_WORDS[check.state]}`).join('; '),
+        reasons: status.reasons.join('; '),
+      };
+    });
+}
+
+export const SCHOOL_RECORD_COLUMNS: { key: keyof SchoolRecordRow; header: string }[] = [
+  { key: 'date', header: 'Date' },
+  { key: 'school', header: 'School' },
+  { key: 'session', header: 'Session' },
+  { key: 'name', header: 'Facilitator' },
+  { key: 'certificate', header: 'DBS certificate' },
+  { key: 'dbsIssued', header: 'DBS issued' },
+  { key: 'barredList', header: 'Enhanced with barred list' },
+  { key: 'updateService', header: 'On the Update Service' },
+  { key: 'statusChecked', header: 'Last status check' },
+  { key: 'checkedBy', header: 'Checked by' },
+  { key: 'dbsValidUntil', header: 'DBS counts until' },
+  { key: 'status', header: 'Safeguarding status on the day' },
+  { key: 'otherChecks', header: 'Other checks' },
+  { key: 'reasons', header: 'Missing or due' },
+];
