@@ -16,6 +16,8 @@ export const VIA_LABEL: Record<ChangeSource, string> = {
   bulk: 'bulk update',
   pattern: 'recurring pattern',
   sharepoint: 'SharePoint',
+  email: 'email link',
+  automatic: 'reply-by time',
 };
 
 // history holds whatever was stored, so any string may be looked up
@@ -185,5 +187,13 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
     }
     case 'settings':
       return `${who} changed the SharePoint settings`;
+    case 'offer': {
+      const session = typeof entry.after?.session === 'string' ? ` of ${entry.after.session}` : '';
+      if (entry.action === 'create') return `${who} offered the session${session}`;
+      const state = typeof entry.after?.state === 'string' ? entry.after.state : 'changed';
+      return `${who} marked the offer${session} ${state}`;
+    }
+    case 'session':
+      return `${who} created a session`;
   }
 }
