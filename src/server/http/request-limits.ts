@@ -33,6 +33,12 @@ export const DEFAULT_BUDGETS = {
   staffExport: { max: 120, windowMs: 60_000, per: 'user' },
   remindersSend: { max: 10, windowMs: 10 * 60_000, per: 'user' },
   bookingsRefresh: { max: 20, windowMs: 60_000, per: 'user' },
+  /** sessions created and offers sent (each may send email) */
+  offers: { max: 60, windowMs: 60_000, per: 'user' },
+  /** a facilitator's answers to offers (and marking them seen) */
+  offerAnswers: { max: 120, windowMs: 60_000, per: 'user' },
+  /** reading and answering through an email link: nobody is signed in, so per address */
+  offerLinks: { max: 60, windowMs: 60_000, per: 'address' },
   testConnection: { max: 20, windowMs: 60_000, per: 'user' },
   /** sign-in requests of any outcome (failures have their own stricter limits, auth/throttle.ts) */
   login: { max: 300, windowMs: 60_000, per: 'address' },

@@ -9,6 +9,8 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
+import { expireOffers, withdrawOffersOfFilledSessions } from '../modules/offers/service';
+import { drainBookingWrites } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { sharePointFor } from '../sharepoint/connector';
 import { onAvailabilityQueued } from '../sharepoint/outbox';
@@ -48,6 +50,7 @@ export class Scheduler {
   private wake: (() => void) | undefined;
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
+  private offering: Promise<number> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -65,6 +68,7 @@ export class Scheduler {
     this.cron = new Cron(this.options.tickPattern, { protect: true, unref: true }, () => {
       void this.tick();
       void this.reminderTick();
+      void this.offersTick();
     });
     this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
@@ -81,6 +85,28 @@ export class Scheduler {
     await this.drainLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
     await this.reminding?.catch(() => {});
+    await this.offering?.catch(() => {});
+  }
+
+  /**
+   * Offers whose reply-by time passed expire (and, where staff asked, go to the next ranked
+   * facilitator); live offers of sessions a refresh found filled are withdrawn. Each instance may
+   * run it: rows are claimed with SKIP LOCKED. Never throws; resolves to the offers expired.
+   */
+  offersTick(): Promise<number> {
+    this.offering ??= (async () => {
+      const expired = await expireOffers(this.ctx);
+      await withdrawOffersOfFilledSessions(this.ctx);
+      return expired;
+    })()
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'offer expiry check failed');
+        return 0;
+      })
+      .finally(() => {
+        this.offering = undefined;
+      });
+    return this.offering;
   }
 
   /**
@@ -186,7 +212,17 @@ export class Scheduler {
     const lock = await tryJobLock(this.ctx.database, 'outbox-drain');
     if (!lock) return undefined;
     try {
-      const result = await sharePointFor(this.ctx).drainOutbox();
+      const connector = sharePointFor(this.ctx);
+      const writes = await drainBookingWrites(this.ctx, await connector.session());
+      if (writes.failed > 0) {
+        this.ctx.log.warn(
+          { failed: writes.failed, err: writes.lastError },
+          'bookings write to SharePoint failed; will retry',
+        );
+      }
+      const result = await connector.drainOutbox();
+      // session writes count as work done, so the loop goes round again at once while any are due
+      result.claimed += writes.claimed;
       if (result.failed > 0) {
         this.ctx.log.warn(
           { delivered: result.delivered, failed: result.failed, err: result.lastError },

@@ -25,6 +25,8 @@ export const TABLES = [
   ['microsoft_invitations', 'token_hash'],
   ['microsoft_sign_in_requests', 'state_hash'],
   ['microsoft_sign_in_settings', 'id'],
+  ['offers', 'id'],
+  ['booking_outbox', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

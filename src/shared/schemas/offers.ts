@@ -26,9 +26,7 @@ export const OFFER_MESSAGE_MAX = 1000;
 export const DECLINE_REASON_MAX = 500;
 export const MAX_OFFER_RECIPIENTS = 50;
 
-const timeOfDay = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be in HH:mm format, e.g. 09:30');
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be in HH:mm format, e.g. 09:30');
 const shortText = (label: string, max: number) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`);
 

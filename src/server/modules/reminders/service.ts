@@ -220,7 +220,7 @@ export async function saveReminderSettings(
 }
 
 /** The stored SMTP settings with the password decrypted; 409 when email is not set up. */
-async function loadMailSettings(
+export async function loadMailSettings(
   ctx: AppContext,
 ): Promise<{ smtp: SmtpSettings; fromAddress: string; portalUrl: string }> {
   const row = await readRow(ctx.db);
