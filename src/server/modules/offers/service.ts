@@ -149,7 +149,7 @@ export async function createSession(
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(bookingOutbox)
-      .values({ kind: 'create', fields, createdBy: actorId })
+      .values({ kind: 'create', fields, createdBy: actorId, createdAt: ctx.now(), nextAttemptAt: ctx.now() })
       .returning({ id: bookingOutbox.id });
     await recordChanges(tx, [
       {
@@ -543,7 +543,7 @@ export async function acceptOffer(
         .update(bookings)
         .set({ userId, freelancerId, updatedAt: now })
         .where(eq(bookings.id, booking.id));
-      await tx.insert(bookingOutbox).values({ kind: 'assign', offerId });
+      await tx.insert(bookingOutbox).values({ kind: 'assign', offerId, createdAt: now, nextAttemptAt: now });
       const session = describeSession(booking);
       await recordChanges(tx, [
         stateChange(offer, booking, session, 'accepted', { actorId: userId, via }),
