@@ -259,16 +259,12 @@ export const offers = pgTable(
     writeBack: text('write_back'),
   },
   (t) => [
-    uniqueIndex('offers_one_accepted_per_booking')
-      .on(t.bookingId)
-      .where(sql`${t.state} = 'accepted'`),
+    uniqueIndex('offers_one_accepted_per_booking').on(t.bookingId).where(sql`${t.state} = 'accepted'`),
     uniqueIndex('offers_one_live_per_person')
       .on(t.bookingId, t.userId)
       .where(sql`${t.state} in ('sent', 'seen')`),
     index('offers_user_idx').on(t.userId, t.id),
-    index('offers_live_reply_by_idx')
-      .on(t.replyBy)
-      .where(sql`${t.state} in ('sent', 'seen')`),
+    index('offers_live_reply_by_idx').on(t.replyBy).where(sql`${t.state} in ('sent', 'seen')`),
     check(
       'offers_state_check',
       sql`${t.state} in ('sent', 'seen', 'accepted', 'declined', 'expired', 'withdrawn')`,

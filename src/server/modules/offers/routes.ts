@@ -59,7 +59,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/staff/sessions',
       {
-        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('offers') },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('sessionCreate') },
         schema: {
           tags: ['offers'],
           summary:
@@ -126,7 +126,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/staff/offers/:id/withdraw',
       {
-        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('offers') },
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('offerWithdraw') },
         schema: {
           tags: ['offers'],
           summary: 'Withdraw an offer still waiting for an answer; the facilitator is told',
