@@ -312,13 +312,7 @@ function CandidateRow({
           {candidate.name}
           {alreadyOffered ? ' (offered)' : ''}
         </span>
-        {detail ? (
-          <span
-            className={candidate.free ? 'text-muted-foreground text-xs' : 'text-warning-foreground text-xs'}
-          >
-            {detail}
-          </span>
-        ) : null}
+        {detail ? <span className="text-muted-foreground text-xs">{detail}</span> : null}
       </Label>
     </li>
   );
