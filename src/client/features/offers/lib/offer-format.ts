@@ -48,14 +48,16 @@ export function placeOf(s: { schoolName: string | null; program: string | null; 
 
 /** "Reply by Wed 25 Nov, 5:00 PM" in the browser's time zone. */
 export function replyByLabel(iso: string): string {
-  return new Date(iso).toLocaleString('en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: 'numeric',
-    minute: '2-digit',
-    hour12: true,
-  });
+  return new Date(iso)
+    .toLocaleString('en-GB', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+    })
+    .replace(/\b(am|pm)\b/, (period) => period.toUpperCase());
 }
 
 export const isOpen = (offer: Pick<MyOffer, 'state' | 'replyBy'>, now = Date.now()) =>
