@@ -199,12 +199,18 @@ describe('offer email', () => {
     }
   });
 
-  it('tells the others when someone accepts first', async () => {
+  it('tells the others when someone accepts first; their links then say the offer is closed', async () => {
     const [a, b] = [await facilitator(), await facilitator()];
     const [oa] = await offerTo(await session(), [a.id, b.id]);
+    const tokenB = linkFor(b.email);
     expect((await call('POST', `/api/offers/${oa!.id}/accept`, a.cookie)).statusCode).toBe(200);
     const toB = smtp.messages.filter((m) => m.to.includes(b.email)).at(-1)!;
     expect(toB.subject).toMatch(/^Offer withdrawn: /);
     expect(toB.text).toContain('Another facilitator accepted it first.');
+    const closed = await call('POST', `/api/offer-links/${tokenB}/accept`);
+    expect(closed.statusCode).toBe(410);
+    expect(closed.json().message).toBe(
+      'This offer is no longer open. Open your offers in the portal to see why.',
+    );
   });
 });

@@ -48,6 +48,7 @@ export const OFFER_NOT_OPEN = 'This offer can no longer be answered.';
 export const OFFER_NOT_FOUND = 'Offer not found';
 export const LINK_INVALID = 'This link is not valid. Open your offers in the portal instead.';
 export const LINK_EXPIRED = 'This link has expired. Open your offers in the portal instead.';
+export const LINK_CLOSED = 'This offer is no longer open. Open your offers in the portal to see why.';
 export const LINK_USED = 'This link has already been used. Open your offers in the portal instead.';
 /** Open sessions listed by default: from today, this many days ahead. */
 const OPEN_SESSIONS_DAYS = 120;
@@ -829,11 +830,15 @@ export async function readLink(
   const checked = readOfferLink(ctx.appSecret, token, ctx.now());
   if (!checked.ok) throw linkFailure(checked.why);
   const [row] = await ctx.db
-    .select({ userId: offers.userId, linkNonce: offers.linkNonce })
+    .select({ userId: offers.userId, linkNonce: offers.linkNonce, state: offers.state })
     .from(offers)
     .where(eq(offers.id, checked.link.offerId));
   if (!row) throw linkFailure('invalid');
-  if (row.linkNonce !== checked.link.nonce) throw linkFailure('used');
+  if (row.linkNonce !== checked.link.nonce) {
+    // ended without an answer through the portal or this link: say so rather than "used"
+    if (row.state === 'withdrawn' || row.state === 'expired') throw new AppError(410, LINK_CLOSED);
+    throw linkFailure('used');
+  }
   const [joined] = await selectOffers(ctx.db, and(eq(offers.id, checked.link.offerId)));
   return {
     view: { offer: toMyOffer(joined!), name: joined!.name },
