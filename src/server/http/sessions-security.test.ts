@@ -595,7 +595,12 @@ const VALID: Record<string, (f: Fixture) => Target> = {
   // offers: staff make sessions and offers; A answers in the portal; anybody holding the link answers by it
   'POST /api/staff/sessions': () => ({
     who: 'staff',
-    payload: { date: '2026-12-11', startTime: '13:00', endTime: '15:00', schoolName: 'CSRF School' },
+    payload: {
+      date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      startTime: '13:00',
+      endTime: '15:00',
+      schoolName: 'CSRF School',
+    },
   }),
   'POST /api/staff/sessions/:id/offers': (f) => ({
     who: 'staff',

@@ -590,14 +590,21 @@ const TABLE: Record<string, Variant[]> = {
     {
       name: 'a new session',
       call: () => ({
-        payload: { date: '2026-12-11', startTime: '13:00', endTime: '15:00', schoolName: 'Matrix School' },
+        payload: {
+          date: farReplyBy().slice(0, 10),
+          startTime: '13:00',
+          endTime: '15:00',
+          schoolName: 'Matrix School',
+        },
       }),
       expect: staffOnly(201),
       verify: (_f, _role, changed) => expect(changed).toEqual(['booking_outbox', 'change_history']),
     },
     {
       name: 'no school',
-      call: () => ({ payload: { date: '2026-12-11', startTime: '13:00', endTime: '15:00', schoolName: '' } }),
+      call: () => ({
+        payload: { date: farReplyBy().slice(0, 10), startTime: '13:00', endTime: '15:00', schoolName: '' },
+      }),
       expect: staffOnly(400),
     },
   ],

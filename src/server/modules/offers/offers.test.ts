@@ -133,6 +133,17 @@ describe('open sessions', () => {
     expect(history.at(-1)).toMatchObject({ action: 'create', via: 'staff', date: '2026-12-11' });
   });
 
+  it('refuses a session in the past', async () => {
+    const response = await call('POST', '/api/staff/sessions', staff, {
+      date: '2026-11-19',
+      startTime: '13:00',
+      endTime: '15:00',
+      schoolName: 'Riverside Academy',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ date: ['Choose today or a later day'] });
+  });
+
   it('refuses a session whose end is not after its start, and a blank school', async () => {
     const before = await t.ctx.db.select().from(bookingOutbox);
     const response = await call('POST', '/api/staff/sessions', staff, {

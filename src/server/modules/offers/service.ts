@@ -138,6 +138,8 @@ export async function createSession(
   },
   actorId: number,
 ): Promise<number> {
+  if (input.date < todayIn(ctx.config.ORG_TIMEZONE, ctx.now()))
+    throw badRequest('A new session cannot be in the past', { date: ['Choose today or a later day'] });
   const fields: Record<string, string> = {
     title: input.title || `${input.schoolName}${input.program ? ` – ${input.program}` : ''}`,
     date: input.date,

@@ -115,7 +115,7 @@ async function deliverAssignment(
     .innerJoin(bookings, eq(bookings.id, offers.bookingId))
     .innerJoin(users, eq(users.id, offers.userId))
     .where(eq(offers.id, row.offerId ?? 0));
-  if (!found || found.offer.state !== 'accepted' || found.offer.writeBack !== 'pending') {
+  if (found?.offer.state !== 'accepted' || found.offer.writeBack !== 'pending') {
     await ctx.db.delete(bookingOutbox).where(eq(bookingOutbox.id, row.id));
     return 'dropped';
   }
