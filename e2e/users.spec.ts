@@ -329,9 +329,9 @@ test.describe('user management', () => {
     await expect(dialog).toBeVisible();
     // the table behind the dialog (hidden from the accessibility tree while it is open) shows the
     // account as it is now
-    await expect(
-      page.locator('tbody tr', { hasText: user.username }).locator('[data-role-look]'),
-    ).toHaveText('staff');
+    await expect(page.locator('tbody tr', { hasText: user.username }).locator('[data-role-look]')).toHaveText(
+      'staff',
+    );
     await checkScreen(page, testInfo, 'users-edit-stale');
 
     const after = (await (await other.get('/api/staff/users')).json()) as {

@@ -167,6 +167,49 @@ describe('three instances on one PostgreSQL database, no sticky sessions', () =>
     await new ApiClient(urls[0]!).login('scale-late@example.org', 'scale-late-password');
   });
 
+  test('one open session accepted by many facilitators through every instance at once: one winner', async () => {
+    const staffApi = new ApiClient(urls[0]!);
+    staffApi.cookie = staff.cookie;
+    const offerees = await createFacilitators(staffApi, 'offer', 12, true);
+    const [session] = await pgQuery<{ id: number }>(
+      databaseUrl,
+      "insert into bookings (title, date, start_time, end_time, sharepoint_id) values ('Open', '2035-04-04', '09:30', '12:00', 'scale-open-1') returning id",
+    );
+    const offered = await staff.request<{ offers: Array<{ id: number; userId: number }> }>(
+      'POST',
+      `/api/staff/sessions/${session!.id}/offers`,
+      {
+        userIds: offerees.map((p) => p.id),
+        replyBy: new Date(Date.now() + 86_400_000).toISOString(),
+        confirmNotFree: true,
+      },
+    );
+    expect(offered.status).toBe(201);
+    const clients = await Promise.all(
+      offerees.map(async (person, i) =>
+        new ApiClient(urls[i % INSTANCES]!).login(person.username, person.password),
+      ),
+    );
+    const offerOf = new Map(offered.body.offers.map((o) => [o.userId, o.id]));
+    // every acceptance at once, spread over the instances: each waits on the session's row in PostgreSQL
+    const answers = await Promise.all(
+      offerees.map((person, i) =>
+        clients[i]!.request('POST', `/api/offers/${offerOf.get(person.id)}/accept`),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(offerees.length - 1);
+    const states = await pgQuery<{ state: string; n: number }>(
+      databaseUrl,
+      `select state, count(*)::int as n from offers where booking_id = ${session!.id} group by state order by state`,
+    );
+    expect(states).toEqual([
+      { state: 'accepted', n: 1 },
+      { state: 'withdrawn', n: offerees.length - 1 },
+    ]);
+  });
+
   test('each bookings refresh runs on exactly one instance', async () => {
     const configured = await staff.request('POST', '/api/sharepoint/settings', sharePoint.settings);
     expect(configured.status).toBe(200);

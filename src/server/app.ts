@@ -46,6 +46,7 @@ import {
   type MicrosoftSignInRuntimeOptions,
 } from './modules/microsoft-sign-in/service';
 import { noteRoutes } from './modules/notes/routes';
+import { offerRoutes } from './modules/offers/routes';
 import { patternRoutes } from './modules/patterns/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { safeguardingRoutes } from './modules/safeguarding/routes';
@@ -341,6 +342,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // --- patterns, who is free, completeness ---
   await app.register(patternRoutes(ctx));
   await app.register(freeRoutes(ctx));
+  await app.register(offerRoutes(ctx));
   // --- reminders ---
   configureMail(ctx, options.mail);
   await app.register(completenessRoutes(ctx));

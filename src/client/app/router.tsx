@@ -21,6 +21,9 @@ const StaffDashboardRoute = lazyPage(() => import('./routes/staff-dashboard'));
 const StaffUsersRoute = lazy(() => import('./routes/staff-users'));
 const StaffFreeRoute = lazy(() => import('./routes/staff-free'));
 const StaffCompletenessRoute = lazy(() => import('./routes/staff-completeness'));
+const StaffSessionsRoute = lazy(() => import('./routes/staff-sessions'));
+const OffersRoute = lazy(() => import('./routes/offers'));
+const OfferLinkRoute = lazy(() => import('./routes/offer-link'));
 
 // The page the app opens on gets its data, the session and its code fetched at once, not one after
 // the other (no request waterfalls; a guarded page renders only once /api/user answers).
@@ -51,6 +54,8 @@ export function AppRouter() {
         <ProtectedRoute path="/" component={HomeRoute} />
         <ProtectedRoute path="/settings" component={SettingsRoute} />
         <ProtectedRoute path="/change-password" component={ChangePasswordRoute} />
+        <ProtectedRoute path="/offers" component={OffersRoute} />
+        <Route path="/offer-link" component={OfferLinkRoute} />
         <Route path="/auth" component={AuthRoute} />
         <Route path="/staff-login" component={StaffLoginRoute} />
         <StaffRoute path="/staff" component={StaffDashboardRoute} />
@@ -58,6 +63,7 @@ export function AppRouter() {
         <StaffRoute path="/staff/users" component={StaffUsersRoute} />
         <StaffRoute path="/staff/free" component={StaffFreeRoute} />
         <StaffRoute path="/staff/completeness" component={StaffCompletenessRoute} />
+        <StaffRoute path="/staff/sessions" component={StaffSessionsRoute} />
         <Route component={NotFoundRoute} />
       </Switch>
     </Suspense>

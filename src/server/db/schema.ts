@@ -102,6 +102,9 @@ export const bookings = pgTable(
     timeSlot: text('time_slot'),
     deliveryType: text('delivery_type'),
     year: text('year'),
+    // the item's eTag as the last refresh read it: a write-back sent with If-Match fails when the
+    // item changed in SharePoint since the portal last saw it
+    eTag: text('etag'),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -224,6 +227,78 @@ export const syncOutbox = pgTable(
   (t) => [
     index('sync_outbox_next_attempt_idx').on(t.nextAttemptAt),
     index('sync_outbox_user_date_idx').on(t.userId, t.date),
+  ],
+);
+
+/**
+ * Offers of open sessions to facilitators (modules/offers). First acceptance wins by construction:
+ * at most one accepted offer per booking (a unique partial index), and at most one live offer per
+ * person and booking.
+ */
+export const offers = pgTable(
+  'offers',
+  {
+    id: serial('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    state: text('state').notNull().default('sent'),
+    message: text('message').notNull().default(''),
+    replyBy: timestamp('reply_by', { withTimezone: true, mode: 'date' }).notNull(),
+    // 'unavailable' | 'booked': staff confirmed the offer although the facilitator did not look free
+    override: text('override'),
+    autoNext: boolean('auto_next').notNull().default(false),
+    offeredBy: integer('offered_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }),
+    respondedAt: timestamp('responded_at', { withTimezone: true, mode: 'date' }),
+    declineReason: text('decline_reason').notNull().default(''),
+    endedReason: text('ended_reason'),
+    // the id of the one email link still usable; null once used or when the offer ended
+    linkNonce: text('link_nonce'),
+    emailedAt: timestamp('emailed_at', { withTimezone: true, mode: 'date' }),
+    emailError: text('email_error'),
+    // 'pending' | 'done' | 'undone': where an acceptance stands with SharePoint
+    writeBack: text('write_back'),
+  },
+  (t) => [
+    uniqueIndex('offers_one_accepted_per_booking').on(t.bookingId).where(sql`${t.state} = 'accepted'`),
+    uniqueIndex('offers_one_live_per_person')
+      .on(t.bookingId, t.userId)
+      .where(sql`${t.state} in ('sent', 'seen')`),
+    index('offers_user_idx').on(t.userId, t.id),
+    index('offers_live_reply_by_idx').on(t.replyBy).where(sql`${t.state} in ('sent', 'seen')`),
+    check(
+      'offers_state_check',
+      sql`${t.state} in ('sent', 'seen', 'accepted', 'declined', 'expired', 'withdrawn')`,
+    ),
+  ],
+);
+
+/**
+ * Writes to the SharePoint Bookings list waiting for delivery: a new session (`create`, its columns
+ * in `fields`) or an accepted offer's freelancer (`assign`). Committed with the change itself, like
+ * the availability outbox.
+ */
+export const bookingOutbox = pgTable(
+  'booking_outbox',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    offerId: integer('offer_id').references(() => offers.id, { onDelete: 'cascade' }),
+    fields: jsonb('fields').$type<Record<string, string>>(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('booking_outbox_next_attempt_idx').on(t.nextAttemptAt),
+    check('booking_outbox_kind_check', sql`${t.kind} in ('create', 'assign')`),
   ],
 );
 
@@ -374,11 +449,14 @@ export const changeHistory = pgTable(
   (t) => [
     index('change_history_subject_idx').on(t.subjectUserId, t.id),
     index('change_history_subject_date_idx').on(t.subjectUserId, t.date),
-    check('change_history_entity_check', sql`${t.entity} in ('availability', 'note', 'account', 'settings')`),
+    check(
+      'change_history_entity_check',
+      sql`${t.entity} in ('availability', 'note', 'account', 'settings', 'offer', 'session')`,
+    ),
     check('change_history_action_check', sql`${t.action} in ('create', 'update', 'delete')`),
     check(
       'change_history_via_check',
-      sql`${t.via} in ('facilitator', 'staff', 'bulk', 'pattern', 'sharepoint')`,
+      sql`${t.via} in ('facilitator', 'staff', 'bulk', 'pattern', 'sharepoint', 'email', 'automatic')`,
     ),
   ],
 );

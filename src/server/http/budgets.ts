@@ -30,6 +30,18 @@ export const DEFAULT_BUDGETS = {
   remindersSend: { max: 10, windowMs: 10 * 60_000, per: 'user' },
   bookingsRefresh: { max: 20, windowMs: 60_000, per: 'user' },
   testConnection: { max: 20, windowMs: 60_000, per: 'user' },
+  /** sessions created in SharePoint by staff */
+  sessionCreate: { max: 60, windowMs: 60_000, per: 'user' },
+  /** offers sent (each request may email up to 50 facilitators) */
+  offers: { max: 60, windowMs: 60_000, per: 'user' },
+  offerWithdraw: { max: 120, windowMs: 60_000, per: 'user' },
+  /** a facilitator's answers to offers, and marking them seen */
+  offerAnswers: { max: 300, windowMs: 60_000, per: 'user' },
+  /**
+   * reading and answering through an email link: nobody is signed in, so per address; a link cannot
+   * be guessed (an HMAC), so the budget only bounds the work one address can cause
+   */
+  offerLinks: { max: 300, windowMs: 60_000, per: 'address' },
   /** sign-in requests of any outcome (failures have their own stricter limits, auth/throttle.ts) */
   login: { max: 300, windowMs: 60_000, per: 'address' },
   register: { max: 10, windowMs: 60 * 60_000, per: 'address' },

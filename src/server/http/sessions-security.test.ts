@@ -17,6 +17,8 @@ import { SESSION_HINT_COOKIE } from '../../shared/schemas/auth';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../auth/sessions';
+import { bookings, offers } from '../db/schema';
+import { signOfferLink } from '../modules/offers/links';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { dumpTables, TABLES, type TableDump } from '../test/db-state';
 import { createTestApp, STAFF, type TestApp } from '../test/harness';
@@ -116,7 +118,8 @@ async function sessionCount(userId: number): Promise<number> {
   return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
 }
 
-const urlOf = (route: ApiRoute, id = 999_999) => route.url.replace(':id', String(id));
+const urlOf = (route: ApiRoute, id = 999_999, token = 'abc.def') =>
+  route.url.replace(':id', String(id)).replace(':token', token);
 
 // -----------------------------------------------------------------------------------------------------
 
@@ -466,8 +469,12 @@ interface Fixture {
   aCookie: string;
   staffCookie: string;
   noteId: number;
+  /** an open session, A's live offer of it and that offer's email link */
+  sessionId: number;
+  offerId: number;
+  offerToken: string;
 }
-type Target = { who: 'anonymous' | 'a' | 'staff'; payload?: unknown; id?: number };
+type Target = { who: 'anonymous' | 'a' | 'staff'; payload?: unknown; id?: number; token?: string };
 
 /** A request each state-changing route would carry out, if nothing refused it. */
 const VALID: Record<string, (f: Fixture) => Target> = {
@@ -609,6 +616,31 @@ const VALID: Record<string, (f: Fixture) => Target> = {
     id: a.id,
     payload: { dbs: null, checks: [], version: 0 },
   }),
+  // offers: staff make sessions and offers; A answers in the portal; anybody holding the link answers by it
+  'POST /api/staff/sessions': () => ({
+    who: 'staff',
+    payload: {
+      date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      startTime: '13:00',
+      endTime: '15:00',
+      schoolName: 'CSRF School',
+    },
+  }),
+  'POST /api/staff/sessions/:id/offers': (f) => ({
+    who: 'staff',
+    id: f.sessionId,
+    payload: {
+      userIds: [a.id],
+      replyBy: new Date(Date.now() + 86_400_000).toISOString(),
+      confirmNotFree: true,
+    },
+  }),
+  'POST /api/staff/offers/:id/withdraw': (f) => ({ who: 'staff', id: f.offerId }),
+  'POST /api/offers/:id/seen': (f) => ({ who: 'a', id: f.offerId }),
+  'POST /api/offers/:id/accept': (f) => ({ who: 'a', id: f.offerId }),
+  'POST /api/offers/:id/decline': (f) => ({ who: 'a', id: f.offerId, payload: { reason: 'csrf' } }),
+  'POST /api/offer-links/:token/accept': (f) => ({ who: 'anonymous', token: f.offerToken }),
+  'POST /api/offer-links/:token/decline': (f) => ({ who: 'anonymous', token: f.offerToken, payload: {} }),
 };
 
 /** What another site's page can make a browser send. */
@@ -649,7 +681,34 @@ describe('cross-site requests', () => {
       cookie: staffCookie,
       payload: { facilitatorId: a.id, date: '2026-12-01', note: 'About A' },
     });
-    f = { aCookie: await signIn(a), staffCookie, noteId: note.json().id };
+    const sessionDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const [open] = await t.ctx.db
+      .insert(bookings)
+      .values({
+        title: 'Open',
+        date: sessionDate,
+        startTime: '09:30',
+        endTime: '12:00',
+        sharePointId: 'csrf-open',
+      })
+      .returning({ id: bookings.id });
+    const replyBy = new Date(Date.now() + 30 * 86_400_000);
+    const [offered] = await t.ctx.db
+      .insert(offers)
+      .values({ bookingId: open!.id, userId: a.id, replyBy, linkNonce: 'csrf-link' })
+      .returning({ id: offers.id });
+    f = {
+      aCookie: await signIn(a),
+      staffCookie,
+      noteId: note.json().id,
+      sessionId: open!.id,
+      offerId: offered!.id,
+      offerToken: signOfferLink(t.ctx.appSecret, {
+        offerId: offered!.id,
+        nonce: 'csrf-link',
+        expiresAt: replyBy.getTime(),
+      }),
+    };
   });
 
   const cookieFor = (who: Target['who']) =>
@@ -676,7 +735,7 @@ describe('cross-site requests', () => {
       for (const method of methods) {
         for (const [label, headers] of HOSTILE) {
           const before = await dump();
-          const response = await send(t, method as Method, urlOf(route, target.id), {
+          const response = await send(t, method as Method, urlOf(route, target.id, target.token), {
             cookie: cookieFor(target.who),
             payload: target.payload,
             headers,
@@ -1331,6 +1390,24 @@ describe('secrets never in responses or logs', () => {
     const feed = await go('POST', '/api/calendar-feed', { cookie: staffCookie });
     const feedPath = (feed.json() as { path: string }).path;
 
+    // a session to read offers of, and a live email link to one (read, never answered, by GET)
+    const [someBooking] = await t.ctx.db.select({ id: bookings.id }).from(bookings).limit(1);
+    const linkReplyBy = new Date(t.ctx.now().getTime() + 86_400_000);
+    const [linked] = await t.ctx.db
+      .insert(offers)
+      .values({
+        bookingId: someBooking!.id,
+        userId: user.id,
+        replyBy: linkReplyBy,
+        linkNonce: 'secrets-link',
+      })
+      .returning({ id: offers.id });
+    const offerToken = signOfferLink(t.ctx.appSecret, {
+      offerId: linked!.id,
+      nonce: 'secrets-link',
+      expiresAt: linkReplyBy.getTime(),
+    });
+
     // every GET route, as staff, as the facilitator and signed out
     for (const route of t.routes.filter((r) => r.method === 'GET' && !r.url.includes('logout'))) {
       if (route.url.endsWith('/:token.ics')) {
@@ -1347,10 +1424,15 @@ describe('secrets never in responses or logs', () => {
       };
       const query = queries[route.url] ?? (route.schema.querystring ? '?from=2026-11-01&to=2026-12-31' : '');
       // a person's history is read for the accounts whose passwords changed above
-      const ids = route.url === '/api/staff/users/:id/history' ? [user.id, created.json().id] : [undefined];
+      const ids =
+        route.url === '/api/staff/users/:id/history'
+          ? [user.id, created.json().id]
+          : route.url.startsWith('/api/staff/sessions/:id')
+            ? [someBooking!.id]
+            : [undefined];
       for (const id of ids)
         for (const cookie of [staffCookie, userCookie, undefined]) {
-          const response = await go('GET', `${urlOf(route, id)}${query}`, { cookie });
+          const response = await go('GET', `${urlOf(route, id, offerToken)}${query}`, { cookie });
           // the Microsoft sign-in steps send the browser on (to Microsoft, or back with a reason)
           if (cookie === staffCookie && route.access !== 'user')
             expect(response.statusCode, route.url).toBe(

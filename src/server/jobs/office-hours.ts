@@ -60,7 +60,11 @@ export function localTime(instant: Date, timeZone: string): LocalTime {
 }
 
 /** The instant of a wall-clock time (`minute` after midnight, may be 1440) on a local day. */
-function instantAt(day: Pick<LocalTime, 'year' | 'month' | 'day'>, minute: number, timeZone: string): Date {
+export function instantAt(
+  day: Pick<LocalTime, 'year' | 'month' | 'day'>,
+  minute: number,
+  timeZone: string,
+): Date {
   const date = new TZDate(day.year, day.month - 1, day.day, Math.floor(minute / 60), minute % 60, timeZone);
   return new Date(date.getTime());
 }

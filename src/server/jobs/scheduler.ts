@@ -10,6 +10,8 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
+import { expireOffers, withdrawOffersOfFilledSessions } from '../modules/offers/service';
+import { drainBookingWrites } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
@@ -55,6 +57,7 @@ export class Scheduler {
   private reminding: Promise<AutomaticOutcome> | undefined;
   private subscribing: Promise<SubscriptionOutcome> | undefined;
   private safeguarding: Promise<SafeguardingReminderRun['outcome']> | undefined;
+  private offering: Promise<number> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -74,6 +77,7 @@ export class Scheduler {
       void this.reminderTick();
       void this.subscriptionTick();
       void this.safeguardingTick();
+      void this.offersTick();
     });
     this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
     this.drainLoop = this.runDrainLoop();
@@ -93,6 +97,7 @@ export class Scheduler {
     await this.reminding?.catch(() => {});
     await this.subscribing?.catch(() => {});
     await this.safeguarding?.catch(() => {});
+    await this.offering?.catch(() => {});
   }
 
   /**
@@ -110,6 +115,27 @@ export class Scheduler {
         this.safeguarding = undefined;
       });
     return this.safeguarding;
+  }
+
+  /**
+   * Offers whose reply-by time passed expire (and, where staff asked, go to the next ranked
+   * facilitator); live offers of sessions a refresh found filled are withdrawn. Each instance may
+   * run it: rows are claimed with SKIP LOCKED. Never throws; resolves to the offers expired.
+   */
+  offersTick(): Promise<number> {
+    this.offering ??= (async () => {
+      const expired = await expireOffers(this.ctx);
+      await withdrawOffersOfFilledSessions(this.ctx);
+      return expired;
+    })()
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'offer expiry check failed');
+        return 0;
+      })
+      .finally(() => {
+        this.offering = undefined;
+      });
+    return this.offering;
   }
 
   /**
@@ -245,7 +271,17 @@ export class Scheduler {
     const lock = await tryJobLock(this.ctx.database, 'outbox-drain');
     if (!lock) return undefined;
     try {
-      const result = await sharePointFor(this.ctx).drainOutbox();
+      const connector = sharePointFor(this.ctx);
+      const writes = await drainBookingWrites(this.ctx, await connector.session());
+      if (writes.failed > 0) {
+        this.ctx.log.warn(
+          { failed: writes.failed, err: writes.lastError },
+          'bookings write to SharePoint failed; will retry',
+        );
+      }
+      const result = await connector.drainOutbox();
+      // session writes count as work done, so the loop goes round again at once while any are due
+      result.claimed += writes.claimed;
       if (result.failed > 0) {
         this.ctx.log.warn(
           { delivered: result.delivered, failed: result.failed, err: result.lastError },

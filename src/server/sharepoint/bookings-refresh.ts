@@ -35,6 +35,8 @@ export interface BookingData {
   timeSlot: string | null;
   deliveryType: string | null;
   year: string | null;
+  /** the item's version: a write-back sends it as If-Match */
+  eTag: string | null;
 }
 
 export interface BookingsRefreshResult extends RefreshResult {
@@ -85,6 +87,7 @@ export function bookingFromItem(
     timeSlot: fieldText(f, C.timeSlot),
     deliveryType: fieldText(f, C.deliveryType),
     year: fieldText(f, C.year),
+    eTag: item.eTag ?? null,
   };
 }
 
@@ -262,6 +265,7 @@ const COMPARED: Array<keyof BookingData> = [
   'timeSlot',
   'deliveryType',
   'year',
+  'eTag',
 ];
 
 function differs(row: BookingRow, data: BookingData, userId: number | null): boolean {
@@ -380,6 +384,7 @@ async function apply(
             timeSlot: sql`excluded.time_slot`,
             deliveryType: sql`excluded.delivery_type`,
             year: sql`excluded.year`,
+            eTag: sql`excluded.etag`,
             updatedAt: sql`excluded.updated_at`,
           },
         });
@@ -392,6 +397,15 @@ async function apply(
           .where(inArray(bookings.id, ids.slice(i, i + CHUNK)));
       }
     }
+
+    // An acceptance still on its way to SharePoint keeps its facilitator here: the list does not
+    // show it yet, and freeing the day meanwhile would let it be booked twice. If SharePoint was
+    // filled by someone else instead, the write-back finds out and undoes the acceptance.
+    await tx.execute(sql`
+      update bookings b set user_id = o.user_id, freelancer_id = u.freelancer_id, updated_at = ${now}
+      from offers o join users u on u.id = o.user_id
+      where o.booking_id = b.id and o.state = 'accepted' and o.write_back = 'pending'
+        and b.user_id is null and coalesce(trim(b.freelancer_id), '') = ''`);
 
     const links = { [listName]: collected.deltaLink, [`${listName}${LIST_ID_SUFFIX}`]: collected.listId };
     await tx

@@ -406,6 +406,26 @@ export class GraphClient {
   }
 
   /**
+   * PATCH some columns only if the item is still the version `eTag` names. Unlike updateItemFields a
+   * 412 is the answer, not something to work around: the caller decided on that version's contents.
+   */
+  async updateItemIfUnchanged(
+    siteId: string,
+    listId: string,
+    itemId: string,
+    fields: Record<string, unknown>,
+    eTag: string,
+  ): Promise<'updated' | 'missing' | 'changed'> {
+    const response = await this.request<Record<string, unknown>>(
+      'PATCH',
+      `${listPath(siteId, listId)}/items/${encodeURIComponent(itemId)}/fields`,
+      { body: fields, headers: { 'If-Match': eTag }, accept: [404, 412] },
+    );
+    if (response.status === 404) return 'missing';
+    return response.status === 412 ? 'changed' : 'updated';
+  }
+
+  /**
    * All changes since `deltaLink`, or every item when there is none. Throws a 410 SharePointError
    * when the link has expired (the caller starts over without it). The same item may appear
    * several times: the last occurrence wins.

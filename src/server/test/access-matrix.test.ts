@@ -10,9 +10,11 @@
  * baseline); a call that changed anything (an allowed write) is followed by a restore of the baseline,
  * sessions included, so every call starts from the same state and the cookies stay valid.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
+import { bookings, offers, users } from '../db/schema';
+import { signOfferLink } from '../modules/offers/links';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
 import { startTestEntra, type TestEntra } from './entra-provider';
@@ -44,6 +46,10 @@ interface Fixture {
   settings: Record<string, string>;
   /** the token of A's calendar feed (turned on in setup) */
   feedToken: string;
+  /** an open session (a booking without a facilitator) and A's live offer of it, with its email link */
+  sessionId: number;
+  offerId: number;
+  offerToken: string;
 }
 
 /** What one call sends; `params.id` fills `:id`. */
@@ -667,7 +673,108 @@ const TABLE: Record<string, Variant[]> = {
     staffOnly(200),
   ),
   // --- end safeguarding ---
+
+  // --- offers ---
+  'GET /api/staff/sessions': one(() => ({}), staffOnly(200)),
+  'POST /api/staff/sessions': [
+    {
+      name: 'a new session',
+      call: () => ({
+        payload: {
+          date: farReplyBy().slice(0, 10),
+          startTime: '13:00',
+          endTime: '15:00',
+          schoolName: 'Matrix School',
+        },
+      }),
+      expect: staffOnly(201),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['booking_outbox', 'change_history']),
+    },
+    {
+      name: 'no school',
+      call: () => ({
+        payload: { date: farReplyBy().slice(0, 10), startTime: '13:00', endTime: '15:00', schoolName: '' },
+      }),
+      expect: staffOnly(400),
+    },
+  ],
+  'GET /api/staff/sessions/:id/candidates': [
+    { name: 'the open session', call: (f) => ({ params: { id: f.sessionId } }), expect: staffOnly(200) },
+    { name: 'no session', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+  ],
+  'GET /api/staff/sessions/:id/offers': one((f) => ({ params: { id: f.sessionId } }), staffOnly(200)),
+  'POST /api/staff/sessions/:id/offers': [
+    {
+      // B has no freelancer ID here, so SharePoint could not record the booking
+      name: 'to B (no freelancer ID)',
+      call: (f) => ({ params: { id: f.sessionId }, payload: { userIds: [f.b.id], replyBy: farReplyBy() } }),
+      expect: staffOnly(400),
+    },
+    {
+      name: 'to A again (A has a live offer)',
+      call: (f) => ({ params: { id: f.sessionId }, payload: { userIds: [f.a.id], replyBy: farReplyBy() } }),
+      expect: staffOnly(400),
+    },
+  ],
+  'POST /api/staff/offers/:id/withdraw': one(
+    (f) => ({ params: { id: f.offerId } }),
+    staffOnly(200),
+    (_f, _role, changed) => expect(changed).toEqual(['change_history', 'offers']),
+  ),
+  'GET /api/offers': one(() => ({}), signedIn(200)),
+  // A's offer: only A; for anybody else it does not exist
+  'POST /api/offers/:id/seen': one(
+    (f) => ({ params: { id: f.offerId } }),
+    { anonymous: 401, facilitatorA: 200, facilitatorB: 404, staff: 404 },
+    (_f, _role, changed) => expect(changed).toEqual(['offers']),
+  ),
+  'POST /api/offers/:id/accept': one(
+    (f) => ({ params: { id: f.offerId } }),
+    { anonymous: 401, facilitatorA: 200, facilitatorB: 404, staff: 404 },
+    (_f, _role, changed) =>
+      expect(changed).toEqual(['booking_outbox', 'bookings', 'change_history', 'offers']),
+  ),
+  'POST /api/offers/:id/decline': one(
+    (f) => ({ params: { id: f.offerId }, payload: { reason: 'Away' } }),
+    { anonymous: 401, facilitatorA: 200, facilitatorB: 404, staff: 404 },
+    (_f, _role, changed) => expect(changed).toEqual(['change_history', 'offers']),
+  ),
+  // Public but token-checked, like the calendar feed: whoever holds A's email link answers A's offer
+  // (and only it, once); a session changes nothing.
+  'GET /api/offer-links/:token': [
+    { name: "A's link", call: (f) => ({ params: { token: f.offerToken } }), expect: everyone(200) },
+    { name: 'a forged link', call: () => ({ params: { token: 'abc.def' } }), expect: everyone(404) },
+  ],
+  'POST /api/offer-links/:token/accept': [
+    {
+      name: "A's link",
+      call: (f) => ({ params: { token: f.offerToken } }),
+      expect: everyone(200),
+      verify: (_f, _role, changed) =>
+        expect(changed).toEqual(['booking_outbox', 'bookings', 'change_history', 'offers']),
+    },
+    { name: 'a forged link', call: () => ({ params: { token: 'abc.def' } }), expect: everyone(404) },
+  ],
+  'POST /api/offer-links/:token/decline': [
+    {
+      name: "A's link",
+      call: (f) => ({ params: { token: f.offerToken }, payload: {} }),
+      expect: everyone(200),
+      verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'offers']),
+    },
+    {
+      name: 'a forged link',
+      call: () => ({ params: { token: 'abc.def' }, payload: {} }),
+      expect: everyone(404),
+    },
+  ],
+  // --- end offers ---
 };
+
+/** A reply-by time a month from now, before the fixture's open session (two months from now). */
+function farReplyBy(): string {
+  return new Date(Date.now() + 30 * 86_400_000).toISOString();
+}
 
 /** Paths no route serves: the guard of their prefix answers first, so probing reveals nothing. */
 const UNKNOWN: [Method, string, Expected][] = [];
@@ -869,7 +976,43 @@ beforeAll(async () => {
   });
   expect(feed.statusCode).toBe(200);
   const feedToken = /\/api\/calendar-feed\/(.+)\.ics$/.exec(feed.json().path)![1]!;
-  f = { a, b, staff, freeDate, bookedDate, noteId: note.json().id, settings, feedToken };
+  // an open session two months ahead, offered to A (who has a freelancer ID) until a month ahead
+  await t.ctx.db.update(users).set({ freelancerId: 'matrix-a' }).where(eq(users.id, a.id));
+  const sessionDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const [open] = await t.ctx.db
+    .insert(bookings)
+    .values({
+      title: 'Open session',
+      date: sessionDate,
+      startTime: '09:30',
+      endTime: '12:00',
+      sharePointId: 'matrix-open-1',
+    })
+    .returning({ id: bookings.id });
+  const nonce = 'matrix-link';
+  const replyBy = new Date(farReplyBy());
+  const [offered] = await t.ctx.db
+    .insert(offers)
+    .values({ bookingId: open!.id, userId: a.id, replyBy, linkNonce: nonce, offeredBy: staff.id })
+    .returning({ id: offers.id });
+  const offerToken = signOfferLink(t.ctx.appSecret, {
+    offerId: offered!.id,
+    nonce,
+    expiresAt: replyBy.getTime(),
+  });
+  f = {
+    a,
+    b,
+    staff,
+    freeDate,
+    bookedDate,
+    noteId: note.json().id,
+    settings,
+    feedToken,
+    sessionId: open!.id,
+    offerId: offered!.id,
+    offerToken,
+  };
   baseline = await dump();
   readyAt = Date.now();
 }, 240_000);

@@ -28,6 +28,8 @@ export const TABLES = [
   ['safeguarding_policy', 'id'],
   ['safeguarding_records', 'user_id'],
   ['safeguarding_reminder_sends', 'id'],
+  ['offers', 'id'],
+  ['booking_outbox', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

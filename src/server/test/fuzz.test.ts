@@ -29,7 +29,9 @@ import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import type { ApiRoute } from '../app';
 import {
   availability,
+  bookingOutbox,
   bookings,
+  offers,
   safeguardingRecords,
   sharepointSettings,
   staffNotes,
@@ -38,6 +40,7 @@ import {
 import { refreshJobFor } from '../jobs/refresh-job';
 import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
+import { signOfferLink } from '../modules/offers/links';
 import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
 import { usernameKeys } from '../modules/users/service';
@@ -137,6 +140,15 @@ const staffLoginTarget = await account('fuzz-staff-login@example.org', 'fuzz-sta
 const accounts = [staff, facilitator, loginTarget, staffLoginTarget];
 const callerAccount = (caller: Caller) => (caller === 'staff' ? staff : facilitator);
 
+// An open session (no freelancer) in SharePoint, two months ahead, for the offers routes.
+const openSessionDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+const openItem = setup.emu.control.addItem(setup.portal.lists.bookings!, {
+  Title: 'Fuzz open session',
+  SessionDate: openSessionDate,
+  StartTime: '09:30',
+  EndTime: '12:00',
+  Status: 'Confirmed',
+});
 await refreshJobFor(t.ctx).run();
 const booked = (
   await db.select({ date: bookings.date }).from(bookings).where(eq(bookings.userId, facilitator.id))
@@ -258,12 +270,61 @@ async function restoreFixtures(full = false): Promise<void> {
     .from(safeguardingRecords)
     .where(eq(safeguardingRecords.userId, facilitator.id));
   safeguardingVersion = records?.version ?? 0;
+  await reopenFacilitatorOffer();
   if (full) await saveSettings(db, t.ctx.appSecret, emulatorSettings());
   if (full) await saveReminderSettings(t.ctx, fuzzMailSettings(), staff.id);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // One accepted request per route: what the mutations start from. A new route needs an entry here.
+
+// The open session is offered to the facilitator (whose offer the answer routes aim at) and may be
+// offered to the offeree by accepted cases; the email link names the facilitator's offer.
+const [openSession] = await db.select().from(bookings).where(eq(bookings.sharePointId, openItem.id));
+if (!openSession) throw new Error('the refresh did not keep the open session');
+const offeree = await account('fuzz-offeree@example.org', 'fuzz-offeree-1', 'facilitator', 'fuzz-offeree');
+const offerReplyBy = () => new Date(Date.now() + 30 * 86_400_000);
+const [facilitatorOffer] = await db
+  .insert(offers)
+  .values({
+    bookingId: openSession.id,
+    userId: facilitator.id,
+    replyBy: offerReplyBy(),
+    linkNonce: 'fuzz-link',
+  })
+  .returning();
+const offerToken = signOfferLink(t.ctx.appSecret, {
+  offerId: facilitatorOffer!.id,
+  nonce: 'fuzz-link',
+  expiresAt: facilitatorOffer!.replyBy.getTime(),
+});
+
+/** The facilitator's offer live again, its link usable, the session open: answer cases consume them. */
+async function reopenFacilitatorOffer(): Promise<void> {
+  await db.delete(bookingOutbox).where(eq(bookingOutbox.kind, 'assign'));
+  await db
+    .update(offers)
+    .set({ state: 'withdrawn', linkNonce: null })
+    .where(
+      and(
+        eq(offers.bookingId, openSession!.id),
+        ne(offers.id, facilitatorOffer!.id),
+        eq(offers.state, 'accepted'),
+      ),
+    );
+  await db
+    .update(offers)
+    .set({
+      state: 'sent',
+      linkNonce: 'fuzz-link',
+      seenAt: null,
+      respondedAt: null,
+      writeBack: null,
+      endedReason: null,
+    })
+    .where(eq(offers.id, facilitatorOffer!.id));
+  await db.update(bookings).set({ userId: null, freelancerId: null }).where(eq(bookings.id, openSession!.id));
+}
 
 const range = () => ({ from: addDays(bookedDay, -20), to: addDays(bookedDay, 20) });
 const ownId = (caller: Caller) => String(callerAccount(caller).id);
@@ -449,6 +510,40 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   }),
   'GET /api/history': (caller) => ({ query: { ...range(), userId: ownId(caller), limit: '20' } }),
   // --- end history ---
+  // --- offers ---
+  'GET /api/staff/sessions': () => ({ query: { from: addDays(openSessionDate, -5), to: openSessionDate } }),
+  'POST /api/staff/sessions': () => ({
+    body: {
+      date: openSessionDate,
+      startTime: '13:00',
+      endTime: '15:00',
+      schoolName: 'Fuzz School',
+      program: 'Art',
+    },
+  }),
+  'GET /api/staff/sessions/:id/candidates': () => ({ params: { id: String(openSession.id) } }),
+  'GET /api/staff/sessions/:id/offers': () => ({ params: { id: String(openSession.id) } }),
+  'POST /api/staff/sessions/:id/offers': () => ({
+    params: { id: String(openSession.id) },
+    body: {
+      userIds: [offeree.id],
+      replyBy: offerReplyBy().toISOString(),
+      message: 'Fuzz offer',
+      autoNext: true,
+    },
+  }),
+  'POST /api/staff/offers/:id/withdraw': () => ({ params: { id: String(facilitatorOffer!.id) } }),
+  'GET /api/offers': () => ({ query: { from: addDays(openSessionDate, -5), to: openSessionDate } }),
+  'POST /api/offers/:id/seen': () => ({ params: { id: String(facilitatorOffer!.id) } }),
+  'POST /api/offers/:id/accept': () => ({ params: { id: String(facilitatorOffer!.id) } }),
+  'POST /api/offers/:id/decline': () => ({
+    params: { id: String(facilitatorOffer!.id) },
+    body: { reason: 'Fuzz reason' },
+  }),
+  'GET /api/offer-links/:token': () => ({ params: { token: offerToken } }),
+  'POST /api/offer-links/:token/accept': () => ({ params: { token: offerToken } }),
+  'POST /api/offer-links/:token/decline': () => ({ params: { token: offerToken }, body: { reason: 'Fuzz' } }),
+  // --- end offers ---
   // --- Sign in with Microsoft ---
   'GET /api/auth/microsoft': () => ({}),
   'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43) } }),
@@ -883,6 +978,8 @@ function shapeKeys(schema: unknown): string[] {
 
 function callersFor(route: ApiRoute): Caller[] {
   if (route.access === 'public') return ['anonymous'];
+  // offers go to facilitators only; staff answering one get 404 (the access matrix checks it)
+  if (route.url.startsWith('/api/offers/')) return ['facilitator'];
   if (route.access === 'user') return ['facilitator', 'staff'];
   return ['staff'];
 }
@@ -1182,6 +1279,9 @@ const DATA_TABLES = [
   'safeguarding_policy',
   'safeguarding_records',
   'safeguarding_reminder_sends',
+  // offers and the writes waiting for the SharePoint Bookings list
+  'offers',
+  'booking_outbox',
 ];
 
 /**
@@ -1257,6 +1357,8 @@ const invariantsQuery = sql.raw(`select
   (select count(*) from staff_notes where btrim(note) = '' or length(note) > 5000
      or priority not in ('normal', 'high', 'urgent') or date < '1900-01-01' or date > '2200-12-31')::int as notes,
   (select count(*) from sync_outbox where date < '1900-01-01' or date > '2200-12-31')::int as outbox,
+  (select count(*) from offers where length(message) > 1000 or message <> btrim(message)
+     or length(decline_reason) > 500 or decline_reason <> btrim(decline_reason))::int as offers,
   (select count(*) from sharepoint_settings where site_url !~ '^https?://' or availability_list_name = ''
      or bookings_list_name = '')::int as settings`);
 

@@ -5,11 +5,20 @@ import { dateString } from './common';
  * How a change was made, as the history records it: a facilitator on their own calendar, staff
  * editing someone, a bulk update, a recurring pattern, or a SharePoint import/refresh.
  */
-export const CHANGE_SOURCES = ['facilitator', 'staff', 'bulk', 'pattern', 'sharepoint'] as const;
+export const CHANGE_SOURCES = [
+  'facilitator',
+  'staff',
+  'bulk',
+  'pattern',
+  'sharepoint',
+  // an offer answered from its email link; the scheduler (an offer's reply-by time passing)
+  'email',
+  'automatic',
+] as const;
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 export const changeSource = z.enum(CHANGE_SOURCES);
 
-export const CHANGE_ENTITIES = ['availability', 'note', 'account', 'settings'] as const;
+export const CHANGE_ENTITIES = ['availability', 'note', 'account', 'settings', 'offer', 'session'] as const;
 export type ChangeEntityName = (typeof CHANGE_ENTITIES)[number];
 export const CHANGE_ACTIONS = ['create', 'update', 'delete'] as const;
 export type ChangeActionName = (typeof CHANGE_ACTIONS)[number];

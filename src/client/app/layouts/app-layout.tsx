@@ -1,4 +1,4 @@
-import { CalendarDays, KeyRound, LogOut, Menu, Settings } from 'lucide-react';
+import { CalendarDays, Inbox, KeyRound, LogOut, Menu, Settings } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
@@ -18,7 +18,10 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { useAuth } from '@/features/auth/auth-provider';
 import { cn } from '@/lib/utils';
 
-const NAV_ITEMS = [{ href: '/', label: 'Availability Calendar', Icon: CalendarDays }] as const;
+const NAV_ITEMS = [
+  { href: '/', label: 'Availability Calendar', Icon: CalendarDays },
+  { href: '/offers', label: 'Offers', Icon: Inbox },
+] as const;
 
 /**
  * The signed-in facilitator shell (spec "Facilitator home"): header with the welcome line and user

@@ -2,12 +2,14 @@ import { useAuth } from '@/features/auth/auth-provider';
 import { AvailabilityCalendar, AvailabilityLegend } from '@/features/availability-calendar';
 import { DownloadAvailability } from '@/features/exports';
 import { MyHistory } from '@/features/history';
+import { useOfferMarks } from '@/features/offers';
 import { RepeatPattern } from '@/features/patterns';
 import { AppLayout } from '../layouts/app-layout';
 
 /** Facilitator home: the availability calendar in the facilitator layout, legend in the side panel. */
 export default function HomeRoute() {
   const { user } = useAuth();
+  const offers = useOfferMarks();
   return (
     <AppLayout panel={<AvailabilityLegend />}>
       {/* the route guard renders this only with a user */}
@@ -15,6 +17,7 @@ export default function HomeRoute() {
         <AvailabilityCalendar
           userId={user.id}
           neverMarked={!user.lastAvailabilityUpdatedAt}
+          dayExtra={offers.mark}
           toolbarActions={
             <>
               <RepeatPattern userId={user.id} />
@@ -24,6 +27,7 @@ export default function HomeRoute() {
           }
         />
       ) : null}
+      {offers.dialog}
     </AppLayout>
   );
 }

@@ -7,7 +7,7 @@ import {
 } from '@shared/calendar';
 import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
 import { EXPORT_NO_AREA } from '@shared/schemas/exports';
-import { ListChecks, UserSearch, Users } from 'lucide-react';
+import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
@@ -108,6 +108,12 @@ export default function StaffDashboardRoute() {
               <Link href="/staff/free">
                 <UserSearch aria-hidden />
                 Who is free
+              </Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link href="/staff/sessions">
+                <CalendarPlus aria-hidden />
+                Open sessions
               </Link>
             </Button>
             <Button variant="outline" asChild>

@@ -2,7 +2,7 @@ import type { ChangeSource } from '@shared/schemas/history';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 
-export type ChangeEntity = 'availability' | 'note' | 'account' | 'settings';
+export type ChangeEntity = 'availability' | 'note' | 'account' | 'settings' | 'offer' | 'session';
 export type ChangeAction = 'create' | 'update' | 'delete';
 
 /**

@@ -45,8 +45,11 @@ export function AvailabilityCalendar({
   userId,
   neverMarked = false,
   toolbarActions,
+  dayExtra,
 }: {
   userId: number;
+  /** more for a day from other features (offers), composed in by the route */
+  dayExtra?: (date: string, tabbable: boolean) => ReactNode;
   /** the person has never saved any availability: the calendar shows how to start */
   neverMarked?: boolean;
   toolbarActions?: ReactNode;
@@ -226,6 +229,7 @@ export function AvailabilityCalendar({
             onActiveDateChange={(date, focus) => setActive({ date, focus })}
             onDayActivate={openDay}
             onOpenBookings={openDetails}
+            dayExtra={dayExtra}
             onPageMonth={(step) => showMonth(step < 0 ? previousMonth(month) : nextMonth(month), true)}
           />
         </>

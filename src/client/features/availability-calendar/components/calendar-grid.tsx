@@ -1,7 +1,7 @@
 import type { CalendarWeek } from '@shared/calendar';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
-import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { DayCell } from './day-cell';
 
 const COLUMNS = [
@@ -24,6 +24,8 @@ export interface CalendarGridProps {
   onActiveDateChange: (date: string, focus: boolean) => void;
   onDayActivate: (date: string) => void;
   onOpenBookings: (bookings: Booking[]) => void;
+  /** more for a day from other features (offers); `tabbable`: the day holds the grid's tab stop */
+  dayExtra?: (date: string, tabbable: boolean) => ReactNode;
   onPageMonth: (step: -1 | 1) => void;
 }
 
@@ -42,6 +44,7 @@ export function CalendarGrid({
   focusActive,
   availabilityByDate,
   bookingsByDate,
+  dayExtra,
   onActiveDateChange,
   onDayActivate,
   onOpenBookings,
@@ -141,6 +144,7 @@ export function CalendarGrid({
                 }}
                 onOpenBookings={onOpenBookings}
                 onKeyDown={handleKeyDown}
+                extra={cell.inMonth ? dayExtra?.(cell.date, cell.date === activeDate) : undefined}
               />
             ))}
           </tr>

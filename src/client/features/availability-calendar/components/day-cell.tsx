@@ -2,7 +2,7 @@ import { parseDateString } from '@shared/calendar';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { Lock, NotebookPen } from 'lucide-react';
-import { forwardRef, type KeyboardEvent } from 'react';
+import { forwardRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { cn } from '@/lib/utils';
 import {
@@ -26,6 +26,8 @@ export interface DayCellProps {
   bookings: Booking[];
   onActivate: (date: string) => void;
   onOpenBookings: (bookings: Booking[]) => void;
+  /** more for the day from other features (offers), composed in by the route */
+  extra?: ReactNode;
   onKeyDown: (event: KeyboardEvent<HTMLTableCellElement>, date: string) => void;
 }
 
@@ -58,7 +60,18 @@ export function dayLabel(
 }
 
 export const DayCell = forwardRef<HTMLTableCellElement, DayCellProps>(function DayCell(
-  { date, inMonth, isToday, isActive, availability, bookings, onActivate, onOpenBookings, onKeyDown },
+  {
+    date,
+    inMonth,
+    isToday,
+    isActive,
+    availability,
+    bookings,
+    onActivate,
+    onOpenBookings,
+    onKeyDown,
+    extra: more,
+  },
   ref,
 ) {
   const { day } = parseDateString(date);
@@ -173,6 +186,7 @@ export const DayCell = forwardRef<HTMLTableCellElement, DayCellProps>(function D
             +{extra} more
           </button>
         ) : null}
+        {more}
       </div>
     </td>
   );

@@ -11,6 +11,8 @@ const ENTITY_LABEL: Record<HistoryEntry['entity'], string> = {
   note: 'Staff note',
   account: 'Account',
   settings: 'Settings',
+  offer: 'Offer',
+  session: 'Session',
 };
 
 interface HistoryListProps {

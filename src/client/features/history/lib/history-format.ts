@@ -16,6 +16,8 @@ export const VIA_LABEL: Record<ChangeSource, string> = {
   bulk: 'bulk update',
   pattern: 'recurring pattern',
   sharepoint: 'SharePoint',
+  email: 'email link',
+  automatic: 'reply-by time',
 };
 
 // history holds whatever was stored, so any string may be looked up
@@ -199,5 +201,13 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       return entry.after?.microsoftSignIn === true
         ? `${who} changed the Sign in with Microsoft settings`
         : `${who} changed the SharePoint settings`;
+    case 'offer': {
+      const session = typeof entry.after?.session === 'string' ? ` of ${entry.after.session}` : '';
+      if (entry.action === 'create') return `${who} offered the session${session}`;
+      const state = typeof entry.after?.state === 'string' ? entry.after.state : 'changed';
+      return `${who} marked the offer${session} ${state}`;
+    }
+    case 'session':
+      return `${who} created a session`;
   }
 }

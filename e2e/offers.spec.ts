@@ -1,0 +1,204 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { addDays, dayOfWeek } from '../src/shared/calendar';
+import { hostToday } from './calendar-fixtures';
+import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
+import { addSharePointItem, withSharePointLock } from './emulator';
+import {
+  expect as baseExpect,
+  type CreatedUser,
+  checkScreen,
+  loginAsFacilitator,
+  loginAsStaff,
+  staffApi,
+  test,
+  toastLocator,
+} from './fixtures';
+import { mailTo, TEST_SMTP } from './mailbox';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 150_000 });
+
+/*
+ * Offers: staff offer an open session from the open-sessions page; a facilitator accepts from the
+ * calendar, or from the link in the offer email (the e2e server's test SMTP server, e2e/mailbox.ts).
+ * Each test makes its own open session (a SharePoint item with no freelancer, read in by a refresh)
+ * and its own facilitators, so the desktop and phone projects never meet.
+ */
+
+/** A weekday at least three days ahead, so a reply-by time tomorrow is before the session. */
+function sessionDay(): string {
+  let day = addDays(hostToday(), 3);
+  while ([0, 6].includes(dayOfWeek(day))) day = addDays(day, 1);
+  return day;
+}
+
+let seq = 0;
+async function openSession(api: APIRequestContext, school: string): Promise<{ id: number; date: string }> {
+  const date = sessionDay();
+  await withSharePointLock(async () => {
+    await addSharePointItem('Bookings', {
+      Title: school,
+      SessionDate: date,
+      StartTime: '09:30',
+      EndTime: '12:00',
+      SchoolName: school,
+      Programme: 'Dance',
+      Status: 'Confirmed',
+    });
+    const refreshed = await api.post('/api/staff/bookings/refresh');
+    expect(refreshed.ok(), await refreshed.text()).toBeTruthy();
+  });
+  const list = await (await api.get(`/api/staff/sessions?from=${date}&to=${date}`)).json();
+  const session = list.sessions.find((s: { schoolName: string }) => s.schoolName === school);
+  expect(session, `open session ${school}`).toBeTruthy();
+  return { id: session.id, date };
+}
+
+/** A facilitator with a freelancer ID (SharePoint records the booking by it) and an email address. */
+async function offeree(api: APIRequestContext, make: () => Promise<CreatedUser>): Promise<CreatedUser> {
+  const user = await make();
+  seq += 1;
+  const saved = await api.put(`/api/staff/users/${user.id}`, {
+    data: { version: 1, username: user.username, freelancerId: `e2e-${Date.now()}-${seq}` },
+  });
+  expect(saved.ok(), await saved.text()).toBeTruthy();
+  return user;
+}
+
+async function emailSettings(api: APIRequestContext) {
+  const saved = await api.put('/api/staff/reminders/settings', {
+    data: {
+      host: TEST_SMTP.host,
+      port: TEST_SMTP.port,
+      security: 'none',
+      username: E2E_SMTP_LOGIN.user,
+      password: E2E_SMTP_LOGIN.pass,
+      fromAddress: 'portal@example.org',
+      autoEnabled: false,
+      autoDay: 25,
+      autoMonth: 'next',
+    },
+  });
+  expect(saved.ok(), await saved.text()).toBeTruthy();
+}
+
+async function offerByApi(api: APIRequestContext, sessionId: number, userId: number) {
+  const made = await api.post(`/api/staff/sessions/${sessionId}/offers`, {
+    data: {
+      userIds: [userId],
+      replyBy: new Date(Date.now() + 86_400_000).toISOString(),
+      message: 'Can you bring the drums?',
+      confirmNotFree: true,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+}
+
+const uniqueSchool = (what: string, project: string) => `${what} School ${project} ${Date.now()}`;
+
+test('staff offer an open session from the open-sessions list in three actions', async ({
+  page,
+  makeFacilitator,
+}, testInfo) => {
+  const api = await staffApi();
+  const school = uniqueSchool('Offer', testInfo.project.name);
+  await openSession(api, school);
+  const person = await offeree(api, () =>
+    makeFacilitator({ displayName: `Offeree ${testInfo.project.name}` }),
+  );
+
+  await loginAsStaff(page);
+  await page.goto('/staff');
+  await page.getByRole('link', { name: 'Open sessions' }).click();
+  await expect(page.getByRole('heading', { name: 'Open sessions', level: 1 })).toBeVisible();
+  const row = page.getByRole('listitem').filter({ hasText: school });
+  await expect(row).toBeVisible();
+  await checkScreen(page, testInfo, 'open-sessions');
+
+  // 1: Offer, 2: tick the facilitator, 3: Send offer
+  await row.getByRole('button', { name: /^Offer / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Offer this session' });
+  await dialog.getByRole('checkbox', { name: new RegExp(person.displayName!) }).check();
+  await checkScreen(page, testInfo, 'offer-dialog');
+  await dialog.getByRole('button', { name: 'Send offer' }).click();
+  await expect(toastLocator(page)).toContainText('Offer sent');
+  const made = dialog.getByRole('listitem').filter({ hasText: person.displayName! });
+  await expect(made.getByText('Sent', { exact: true })).toBeVisible();
+  await expect(
+    made.getByRole('button', { name: `Withdraw the offer to ${person.displayName}` }),
+  ).toBeVisible();
+  await api.dispose();
+});
+
+test('a facilitator accepts an offer from the calendar', async ({ page, makeFacilitator }, testInfo) => {
+  const api = await staffApi();
+  const school = uniqueSchool('Calendar', testInfo.project.name);
+  const session = await openSession(api, school);
+  const person = await offeree(api, () => makeFacilitator());
+  await offerByApi(api, session.id, person.id);
+
+  await loginAsFacilitator(page, person);
+  await page.goto('/');
+  if (session.date.slice(0, 7) !== hostToday().slice(0, 7))
+    await page.getByRole('button', { name: 'Next month' }).click();
+  const mark = page.locator(`td[data-date="${session.date}"]`).getByTestId('offer-mark');
+  await expect(mark).toBeVisible();
+  await checkScreen(page, testInfo, 'calendar-offer-mark');
+  await mark.click();
+  const dialog = page.getByRole('dialog', { name: 'Session offered to you' });
+  await expect(dialog).toContainText('Can you bring the drums?');
+  await checkScreen(page, testInfo, 'offer-answer-dialog');
+  await dialog.getByRole('button', { name: 'Accept session' }).click();
+  await expect(toastLocator(page)).toContainText('Session accepted');
+  // the offer became a booking: the mark is gone and the day is locked
+  await expect(mark).toHaveCount(0);
+  await expect(page.locator(`td[data-date="${session.date}"]`)).toHaveAttribute('data-locked', 'true');
+
+  await page.goto('/offers');
+  await expect(page.getByRole('listitem').filter({ hasText: school }).getByText('Accepted')).toBeVisible();
+  await checkScreen(page, testInfo, 'my-offers');
+  await api.dispose();
+});
+
+async function linkFromEmail(address: string): Promise<string> {
+  const [mail] = await mailTo(address);
+  const match = mail!.text.match(/(http:\/\/[^\s]+\/offer-link#[A-Za-z0-9_.-]+)/);
+  expect(match, mail!.text).toBeTruthy();
+  return match![1]!;
+}
+
+test('a facilitator accepts from the email link: the page asks first, and the link works once', async ({
+  page,
+  makeFacilitator,
+}, testInfo) => {
+  const api = await staffApi();
+  await emailSettings(api);
+  const school = uniqueSchool('Email', testInfo.project.name);
+  const session = await openSession(api, school);
+  const person = await offeree(api, () => makeFacilitator());
+  await offerByApi(api, session.id, person.id);
+  const link = await linkFromEmail(person.username);
+  expect(link.startsWith(`${BASE_URL}/offer-link#`)).toBe(true);
+
+  // nobody signed in: the link is the credential; opening it accepts nothing
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: `Session offered to ${person.displayName}` })).toBeVisible();
+  const state = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
+  expect(state[0].state).toBe('sent');
+  await checkScreen(page, testInfo, 'offer-link');
+
+  await page.getByRole('button', { name: 'Accept session' }).click();
+  await expect(page.getByRole('heading', { name: 'Session accepted' })).toBeVisible();
+  await checkScreen(page, testInfo, 'offer-link-accepted');
+
+  await reopen(page, link);
+  await expect(page.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
+  await expect(page.getByText('This link has already been used.')).toBeVisible();
+  await api.dispose();
+});
+
+/** The same link again, as a second click in the email would open it. */
+async function reopen(page: Page, link: string) {
+  await page.goto('about:blank');
+  await page.goto(link);
+}

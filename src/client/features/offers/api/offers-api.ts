@@ -1,0 +1,105 @@
+import type { FreeResult } from '@shared/schemas/free';
+import type {
+  CreateOffersInput,
+  CreateSessionInput,
+  MyOffer,
+  OfferLinkView,
+  OpenSessionsResponse,
+  StaffOffer,
+} from '@shared/schemas/offers';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@/lib/api';
+
+export const SESSIONS_KEY = '/api/staff/sessions';
+export const MY_OFFERS_KEY = '/api/offers';
+
+export function useOpenSessions() {
+  return useQuery<OpenSessionsResponse>({
+    queryKey: [SESSIONS_KEY],
+    queryFn: () => apiJson('GET', SESSIONS_KEY),
+  });
+}
+
+export function useCandidates(sessionId: number | null) {
+  return useQuery<FreeResult>({
+    queryKey: [SESSIONS_KEY, sessionId, 'candidates'],
+    queryFn: () => apiJson('GET', `${SESSIONS_KEY}/${sessionId}/candidates`),
+    enabled: sessionId !== null,
+    gcTime: 0,
+  });
+}
+
+export function useSessionOffers(sessionId: number | null) {
+  return useQuery<StaffOffer[]>({
+    queryKey: [SESSIONS_KEY, sessionId, 'offers'],
+    queryFn: () => apiJson('GET', `${SESSIONS_KEY}/${sessionId}/offers`),
+    enabled: sessionId !== null,
+  });
+}
+
+export function useCreateSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateSessionInput) => apiJson<{ id: number }>('POST', SESSIONS_KEY, input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+  });
+}
+
+export function useCreateOffers(sessionId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateOffersInput) =>
+      apiJson<{ offers: StaffOffer[] }>('POST', `${SESSIONS_KEY}/${sessionId}/offers`, input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+  });
+}
+
+export function useWithdrawOffer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (offerId: number) => apiJson<StaffOffer>('POST', `/api/staff/offers/${offerId}/withdraw`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+  });
+}
+
+export function useMyOffers() {
+  return useQuery<MyOffer[]>({
+    queryKey: [MY_OFFERS_KEY],
+    queryFn: () => apiJson('GET', MY_OFFERS_KEY),
+  });
+}
+
+export type OfferAnswer = { action: 'accept' } | { action: 'decline'; reason: string } | { action: 'seen' };
+
+export function useAnswerOffer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ offerId, answer }: { offerId: number; answer: OfferAnswer }) =>
+      apiJson<MyOffer>(
+        'POST',
+        `/api/offers/${offerId}/${answer.action}`,
+        answer.action === 'decline' ? { reason: answer.reason } : undefined,
+      ),
+    onSettled: () => queryClient.invalidateQueries(),
+  });
+}
+
+export function useOfferLink(token: string) {
+  return useQuery<OfferLinkView>({
+    queryKey: ['/api/offer-links', token],
+    queryFn: () => apiJson('GET', `/api/offer-links/${encodeURIComponent(token)}`),
+    enabled: token !== '',
+    retry: false,
+  });
+}
+
+export function useAnswerOfferLink(token: string) {
+  return useMutation({
+    mutationFn: (answer: { accept: true } | { accept: false; reason: string }) =>
+      apiJson<MyOffer>(
+        'POST',
+        `/api/offer-links/${encodeURIComponent(token)}/${answer.accept ? 'accept' : 'decline'}`,
+        answer.accept ? undefined : { reason: answer.reason },
+      ),
+  });
+}

@@ -1,0 +1,194 @@
+import type { MyOffer } from '@shared/schemas/offers';
+import { Check, X } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { useAnswerOffer, useMyOffers } from '../api/offers-api';
+import {
+  dayLabel,
+  END_REASON_LABEL,
+  isOpen,
+  placeOf,
+  replyByLabel,
+  STATE_LABEL,
+  STATE_VARIANT,
+  timesOf,
+} from '../lib/offer-format';
+
+/** The signed-in facilitator's offers, newest sessions last, each answered in a dialog. */
+export function MyOffers() {
+  const query = useMyOffers();
+  const [open, setOpen] = useState<MyOffer | null>(null);
+  const offers = query.data ?? [];
+  const waiting = offers.filter((o) => isOpen(o));
+  const others = offers.filter((o) => !isOpen(o));
+  if (query.error)
+    return (
+      <p role="alert" className="text-destructive">
+        {getErrorMessage(query.error, 'Could not load your offers.')}
+      </p>
+    );
+  if (query.isPending) return <p className="text-muted-foreground">Loading your offers…</p>;
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
+      <section aria-labelledby="waiting-heading" className="grid gap-3">
+        <h2 id="waiting-heading" className="font-semibold text-lg">
+          Waiting for your answer
+        </h2>
+        {waiting.length === 0 ? (
+          <p className="text-muted-foreground">No offers are waiting for your answer.</p>
+        ) : null}
+        <ul className="grid gap-3">
+          {waiting.map((offer) => (
+            <li key={offer.id}>
+              <OfferCard offer={offer} onOpen={() => setOpen(offer)} />
+            </li>
+          ))}
+        </ul>
+      </section>
+      {others.length > 0 ? (
+        <section aria-labelledby="past-heading" className="grid gap-3">
+          <h2 id="past-heading" className="font-semibold text-lg">
+            Answered and closed
+          </h2>
+          <ul className="grid gap-3">
+            {others.map((offer) => (
+              <li key={offer.id}>
+                <OfferCard offer={offer} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {open ? <OfferAnswerDialog offer={open} onClose={() => setOpen(null)} /> : null}
+    </div>
+  );
+}
+
+function OfferCard({ offer, onOpen }: { offer: MyOffer; onOpen?: () => void }) {
+  return (
+    <Card>
+      <CardContent className="flex flex-wrap items-center justify-between gap-3">
+        <div className="grid gap-1">
+          <p className="font-medium">{dayLabel(offer.date)}</p>
+          <p className="text-sm">
+            {timesOf(offer)} · {placeOf(offer)}
+          </p>
+          {onOpen ? (
+            <p className="text-muted-foreground text-sm">Reply by {replyByLabel(offer.replyBy)}</p>
+          ) : offer.endedReason ? (
+            <p className="text-muted-foreground text-sm">{END_REASON_LABEL[offer.endedReason]}</p>
+          ) : null}
+        </div>
+        <div className="flex items-center gap-2">
+          <Badge variant={STATE_VARIANT[offer.state]}>{STATE_LABEL[offer.state]}</Badge>
+          {onOpen ? (
+            <Button onClick={onOpen} aria-label={`Answer the offer for ${dayLabel(offer.date)}`}>
+              Answer
+            </Button>
+          ) : null}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Accept or decline one offer (opened from the offers list or the calendar). Opening it marks it seen. */
+export function OfferAnswerDialog({ offer, onClose }: { offer: MyOffer; onClose: () => void }) {
+  const ids = useId();
+  const answer = useAnswerOffer();
+  const [declining, setDeclining] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [marked, setMarked] = useState(false);
+  if (!marked && offer.state === 'sent') {
+    setMarked(true);
+    answer.mutate({ offerId: offer.id, answer: { action: 'seen' } });
+  }
+  const respond = (kind: 'accept' | 'decline') =>
+    answer.mutate(
+      { offerId: offer.id, answer: kind === 'accept' ? { action: 'accept' } : { action: 'decline', reason } },
+      {
+        onSuccess: () => {
+          toast({
+            title: kind === 'accept' ? 'Session accepted: it is now on your calendar' : 'Offer declined',
+          });
+          onClose();
+        },
+        onError: (e) => setError(getErrorMessage(e, 'Could not send your answer.')),
+      },
+    );
+  return (
+    <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Session offered to you</DialogTitle>
+          <DialogDescription>
+            {dayLabel(offer.date)}, {timesOf(offer)}, {placeOf(offer)}
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-2 text-sm">
+          {offer.location ? <p>Location: {offer.location}</p> : null}
+          {offer.message ? (
+            <p>
+              <span className="font-medium">Message from the team:</span> {offer.message}
+            </p>
+          ) : null}
+          <p>Reply by {replyByLabel(offer.replyBy)}. The first facilitator to accept gets the session.</p>
+        </div>
+        {declining ? (
+          <div className="grid gap-2">
+            <Label htmlFor={`${ids}-reason`}>Reason (optional)</Label>
+            <Textarea
+              id={`${ids}-reason`}
+              value={reason}
+              maxLength={500}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </div>
+        ) : null}
+        {error ? (
+          <p role="alert" className="text-destructive text-sm">
+            {error}
+          </p>
+        ) : null}
+        <DialogFooter>
+          {declining ? (
+            <>
+              <Button variant="outline" onClick={() => setDeclining(false)}>
+                Back
+              </Button>
+              <Button variant="destructive" onClick={() => respond('decline')} disabled={answer.isPending}>
+                <X aria-hidden />
+                Decline offer
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="outline" onClick={() => setDeclining(true)}>
+                Decline…
+              </Button>
+              <Button onClick={() => respond('accept')} disabled={answer.isPending}>
+                <Check aria-hidden />
+                Accept session
+              </Button>
+            </>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

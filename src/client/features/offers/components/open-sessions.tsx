@@ -1,0 +1,436 @@
+import type { FreeFacilitator } from '@shared/schemas/free';
+import type { OpenSession, StaffOffer } from '@shared/schemas/offers';
+import { Plus, Send } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, getErrorMessage, serverFieldErrors } from '@/lib/api';
+import {
+  useCandidates,
+  useCreateOffers,
+  useCreateSession,
+  useOpenSessions,
+  useSessionOffers,
+  useWithdrawOffer,
+} from '../api/offers-api';
+import {
+  dayLabel,
+  defaultReplyBy,
+  END_REASON_LABEL,
+  placeOf,
+  replyByLabel,
+  STATE_LABEL,
+  STATE_VARIANT,
+  timesOf,
+} from '../lib/offer-format';
+
+/** Staff: sessions without a facilitator, each offered from its own dialog. */
+export function OpenSessions() {
+  const query = useOpenSessions();
+  const [offering, setOffering] = useState<OpenSession | null>(null);
+  const [creating, setCreating] = useState(false);
+  const sessions = query.data?.sessions ?? [];
+  const pending = query.data?.pending ?? [];
+
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <div>
+        <Button variant="outline" onClick={() => setCreating(true)}>
+          <Plus aria-hidden />
+          New session
+        </Button>
+      </div>
+      {query.error ? (
+        <p role="alert" className="text-destructive">
+          {getErrorMessage(query.error, 'Could not load the open sessions.')}
+        </p>
+      ) : query.isPending ? (
+        <p className="text-muted-foreground">Loading open sessions…</p>
+      ) : sessions.length === 0 && pending.length === 0 ? (
+        <p className="text-muted-foreground">
+          No open sessions. Every session from today on has a facilitator.
+        </p>
+      ) : null}
+      {pending.length > 0 ? (
+        <section aria-labelledby="pending-heading" className="grid gap-2">
+          <h2 id="pending-heading" className="font-semibold text-lg">
+            On their way to SharePoint
+          </h2>
+          <ul className="grid gap-2">
+            {pending.map((p) => (
+              <li key={p.id} className="rounded-md border p-3 text-sm">
+                <span className="font-medium">{dayLabel(p.date)}</span>, {timesOf(p)}, {placeOf(p)}
+                <span className="block text-muted-foreground">
+                  {p.lastError
+                    ? `Not written yet: ${p.lastError}`
+                    : 'It appears here as an open session after the next bookings refresh.'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {sessions.length > 0 ? (
+        <ul aria-label="Open sessions" className="grid gap-3">
+          {sessions.map((session) => (
+            <li key={session.id}>
+              <Card>
+                <CardContent className="flex flex-wrap items-center justify-between gap-3">
+                  <div className="grid gap-1">
+                    <p className="font-medium">{dayLabel(session.date)}</p>
+                    <p className="text-sm">
+                      {timesOf(session)} · {placeOf(session)}
+                    </p>
+                    {session.location ? (
+                      <p className="text-muted-foreground text-sm">Location: {session.location}</p>
+                    ) : null}
+                    {session.liveOffers > 0 ? (
+                      <p className="text-muted-foreground text-sm">
+                        {session.liveOffers === 1
+                          ? '1 offer waiting for an answer'
+                          : `${session.liveOffers} offers waiting for an answer`}
+                      </p>
+                    ) : null}
+                  </div>
+                  <Button
+                    onClick={() => setOffering(session)}
+                    aria-label={`Offer ${dayLabel(session.date)}, ${placeOf(session)}`}
+                  >
+                    <Send aria-hidden />
+                    Offer
+                  </Button>
+                </CardContent>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {offering ? <OfferDialog session={offering} onClose={() => setOffering(null)} /> : null}
+      {creating ? <CreateSessionDialog onClose={() => setCreating(false)} /> : null}
+    </div>
+  );
+}
+
+function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () => void }) {
+  const ids = useId();
+  const candidates = useCandidates(session.id);
+  const offers = useSessionOffers(session.id);
+  const create = useCreateOffers(session.id);
+  const withdraw = useWithdrawOffer();
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [message, setMessage] = useState('');
+  const [replyBy, setReplyBy] = useState(() => defaultReplyBy(session));
+  const [autoNext, setAutoNext] = useState(false);
+  const [warnings, setWarnings] = useState<string[] | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const live = new Set(
+    (offers.data ?? []).filter((o) => o.state === 'sent' || o.state === 'seen').map((o) => o.userId),
+  );
+
+  const send = (confirmNotFree: boolean) => {
+    setErrors({});
+    create.mutate(
+      {
+        userIds: chosen,
+        message,
+        replyBy: replyBy ? new Date(replyBy).toISOString() : '',
+        autoNext,
+        confirmNotFree,
+      },
+      {
+        onSuccess: (made) => {
+          setChosen([]);
+          setWarnings(null);
+          const count = made.offers.length;
+          toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 409 && error.body.includes('confirmNotFree')) {
+            const body = JSON.parse(error.body) as { fieldErrors: { confirmNotFree: string[] } };
+            setWarnings(body.fieldErrors.confirmNotFree);
+            return;
+          }
+          setErrors(serverFieldErrors(error, 'Could not send the offer.'));
+        },
+      },
+    );
+  };
+
+  const toggle = (userId: number, on: boolean) =>
+    setChosen((current) => (on ? [...current, userId] : current.filter((id) => id !== userId)));
+
+  return (
+    <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
+      <DialogContent className="sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Offer this session</DialogTitle>
+          <DialogDescription>
+            {dayLabel(session.date)}, {timesOf(session)}, {placeOf(session)}
+          </DialogDescription>
+        </DialogHeader>
+
+        {(offers.data ?? []).length > 0 ? (
+          <section aria-labelledby={`${ids}-offers`} className="grid gap-2">
+            <h3 id={`${ids}-offers`} className="font-medium">
+              Offers made
+            </h3>
+            <ul className="grid gap-2">
+              {(offers.data ?? []).map((offer) => (
+                <OfferRow key={offer.id} offer={offer} onWithdraw={() => withdraw.mutate(offer.id)} />
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 font-medium">Who is free, best match first</legend>
+          {candidates.isPending ? <p className="text-muted-foreground text-sm">Loading…</p> : null}
+          {candidates.error ? (
+            <p role="alert" className="text-destructive text-sm">
+              {getErrorMessage(candidates.error, 'Could not load who is free.')}
+            </p>
+          ) : null}
+          <ul className="grid max-h-72 gap-1 overflow-y-auto rounded-md border p-2">
+            {(candidates.data?.facilitators ?? []).map((f) => (
+              <CandidateRow
+                key={f.userId}
+                candidate={f}
+                checked={chosen.includes(f.userId)}
+                alreadyOffered={live.has(f.userId)}
+                onChange={(on) => toggle(f.userId, on)}
+              />
+            ))}
+          </ul>
+          {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds}</p> : null}
+        </fieldset>
+
+        <div className="grid gap-2">
+          <Label htmlFor={`${ids}-message`}>Message (optional)</Label>
+          <Textarea
+            id={`${ids}-message`}
+            value={message}
+            maxLength={1000}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor={`${ids}-reply`}>Reply by</Label>
+          <Input
+            id={`${ids}-reply`}
+            type="datetime-local"
+            value={replyBy}
+            onChange={(e) => setReplyBy(e.target.value)}
+            aria-invalid={errors.replyBy ? true : undefined}
+            aria-describedby={errors.replyBy ? `${ids}-reply-error` : undefined}
+          />
+          {errors.replyBy ? (
+            <p id={`${ids}-reply-error`} className="text-destructive text-sm">
+              {errors.replyBy}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex items-center gap-2">
+          <Checkbox id={`${ids}-next`} checked={autoNext} onCheckedChange={(v) => setAutoNext(v === true)} />
+          <Label htmlFor={`${ids}-next`}>
+            If someone declines or does not reply in time, offer the next ranked facilitator automatically
+          </Label>
+        </div>
+        {errors._ ? (
+          <p role="alert" className="text-destructive text-sm">
+            {errors._}
+          </p>
+        ) : null}
+        {warnings ? (
+          <div role="alert" className="grid gap-2 rounded-md border border-warning p-3 text-sm">
+            <p className="font-medium">Not everyone you chose looks free:</p>
+            <ul className="list-disc pl-5">
+              {warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+            <div>
+              <Button variant="outline" onClick={() => send(true)} disabled={create.isPending}>
+                Offer anyway
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose}>
+            Close
+          </Button>
+          <Button onClick={() => send(false)} disabled={chosen.length === 0 || create.isPending}>
+            <Send aria-hidden />
+            {chosen.length > 1 ? `Send ${chosen.length} offers` : 'Send offer'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CandidateRow({
+  candidate,
+  checked,
+  alreadyOffered,
+  onChange,
+}: {
+  candidate: FreeFacilitator;
+  checked: boolean;
+  alreadyOffered: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const id = useId();
+  const detail = candidate.free
+    ? [candidate.status ? capitalise(candidate.status) : null, candidate.area].filter(Boolean).join(' · ')
+    : candidate.reasons.join('; ');
+  return (
+    <li className="flex items-start gap-2 rounded p-1">
+      <Checkbox
+        id={id}
+        checked={checked}
+        disabled={alreadyOffered}
+        onCheckedChange={(v) => onChange(v === true)}
+        className="mt-0.5"
+      />
+      <Label htmlFor={id} className="grid gap-0.5 font-normal">
+        <span className="font-medium">
+          {candidate.name}
+          {alreadyOffered ? ' (offered)' : ''}
+        </span>
+        {detail ? <span className="text-muted-foreground text-xs">{detail}</span> : null}
+      </Label>
+    </li>
+  );
+}
+
+function OfferRow({ offer, onWithdraw }: { offer: StaffOffer; onWithdraw: () => void }) {
+  const live = offer.state === 'sent' || offer.state === 'seen';
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2 text-sm">
+      <div className="grid gap-0.5">
+        <span className="font-medium">{offer.name}</span>
+        <span className="text-muted-foreground text-xs">
+          {live
+            ? `Reply by ${replyByLabel(offer.replyBy)}`
+            : offer.endedReason
+              ? END_REASON_LABEL[offer.endedReason]
+              : ''}
+          {offer.declineReason ? `Reason: ${offer.declineReason}` : ''}
+          {offer.override
+            ? ` · Offered although ${offer.override === 'booked' ? 'already booked' : 'unavailable'}`
+            : ''}
+          {offer.emailError ? ` · Email not sent: ${offer.emailError}` : ''}
+          {offer.writeBack === 'pending' ? ' · Being written to SharePoint' : ''}
+        </span>
+      </div>
+      <div className="flex items-center gap-2">
+        <Badge variant={STATE_VARIANT[offer.state]}>{STATE_LABEL[offer.state]}</Badge>
+        {live ? (
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={onWithdraw}
+            aria-label={`Withdraw the offer to ${offer.name}`}
+          >
+            Withdraw
+          </Button>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function CreateSessionDialog({ onClose }: { onClose: () => void }) {
+  const ids = useId();
+  const create = useCreateSession();
+  const [values, setValues] = useState({
+    date: '',
+    startTime: '09:30',
+    endTime: '12:00',
+    schoolName: '',
+    program: '',
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const field = (name: keyof typeof values, label: string, type = 'text') => (
+    <div className="grid gap-2">
+      <Label htmlFor={`${ids}-${name}`}>{label}</Label>
+      <Input
+        id={`${ids}-${name}`}
+        type={type}
+        value={values[name]}
+        onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${ids}-${name}-error` : undefined}
+      />
+      {errors[name] ? (
+        <p id={`${ids}-${name}-error`} className="text-destructive text-sm">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  return (
+    <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New session</DialogTitle>
+          <DialogDescription>
+            The session is added to the SharePoint Bookings list without a facilitator, and is listed here as
+            open after the next bookings refresh.
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          className="grid gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.mutate(values, {
+              onSuccess: () => {
+                toast({ title: 'Session sent to SharePoint' });
+                onClose();
+              },
+              onError: (error) => setErrors(serverFieldErrors(error, 'Could not create the session.')),
+            });
+          }}
+        >
+          {field('date', 'Date', 'date')}
+          <div className="grid grid-cols-2 gap-3">
+            {field('startTime', 'Start time', 'time')}
+            {field('endTime', 'End time', 'time')}
+          </div>
+          {field('schoolName', 'School')}
+          {field('program', 'Programme (optional)')}
+          {errors._ ? (
+            <p role="alert" className="text-destructive text-sm">
+              {errors._}
+            </p>
+          ) : null}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              Create session
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

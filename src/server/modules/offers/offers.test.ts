@@ -1,0 +1,410 @@
+/**
+ * Offers through the API: open sessions, creating a session, offering, every answer and state, who
+ * may see and answer what, the history, and many acceptances of one session at once (exactly one
+ * winner). Runs on PGlite, or on PostgreSQL with TEST_DATABASE_URL (scripts/with-postgres.sh), where
+ * the acceptances really run side by side on separate connections.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/schemas/offers';
+import { availability, bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { expireOffers } from './service';
+
+let clock = new Date('2026-11-20T10:00:00Z');
+const DAY = '2026-12-02';
+const DAY_AFTER = '2026-12-03';
+const REPLY_BY = '2026-11-25T17:00:00Z';
+
+let t: TestApp;
+let staff: string;
+let seq = 0;
+
+interface Person {
+  id: number;
+  cookie: string;
+  name: string;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+  staff = await t.loginStaff();
+});
+afterAll(() => t.close());
+
+async function facilitator(options: { freelancerId?: string | null; name?: string } = {}): Promise<Person> {
+  seq += 1;
+  const name = options.name ?? `Facilitator ${String(seq).padStart(3, '0')}`;
+  const user = await t.createUser({
+    username: `offers-${seq}@example.org`,
+    displayName: name,
+    email: `offers-${seq}@example.org`,
+    freelancerId: options.freelancerId === undefined ? String(5000 + seq) : options.freelancerId,
+  });
+  return { id: user.id, cookie: await t.login(user.username, user.password), name };
+}
+
+async function openSession(extra: Partial<typeof bookings.$inferInsert> = {}): Promise<number> {
+  seq += 1;
+  const [row] = await t.ctx.db
+    .insert(bookings)
+    .values({
+      date: DAY,
+      startTime: '09:30',
+      endTime: '12:00',
+      title: `Session ${seq}`,
+      schoolName: 'Oakfield Primary',
+      program: 'Dance',
+      sharePointId: `offer-sp-${seq}`,
+      ...extra,
+    })
+    .returning({ id: bookings.id });
+  return row!.id;
+}
+
+const call = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>
+  t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
+
+async function offer(
+  sessionId: number,
+  people: Person[],
+  extra: Record<string, unknown> = {},
+): Promise<StaffOffer[]> {
+  const response = await call('POST', `/api/staff/sessions/${sessionId}/offers`, staff, {
+    userIds: people.map((p) => p.id),
+    replyBy: REPLY_BY,
+    message: 'Can you do this one?',
+    ...extra,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().offers;
+}
+
+async function offerRow(id: number) {
+  const [row] = await t.ctx.db.select().from(offers).where(eq(offers.id, id));
+  return row!;
+}
+
+describe('open sessions', () => {
+  it('lists bookings without a facilitator, not those with one, with their live offers', async () => {
+    const open = await openSession({ date: '2026-12-10' });
+    await openSession({ date: '2026-12-10', freelancerId: '9999' });
+    const someone = await facilitator();
+    await openSession({ date: '2026-12-10', freelancerId: '5', userId: someone.id });
+    const response = await call('GET', '/api/staff/sessions?from=2026-12-10&to=2026-12-10', staff);
+    expect(response.statusCode).toBe(200);
+    const body: OpenSessionsResponse = response.json();
+    expect(body.sessions.map((s) => s.id)).toEqual([open]);
+    expect(body.sessions[0]).toMatchObject({
+      schoolName: 'Oakfield Primary',
+      program: 'Dance',
+      liveOffers: 0,
+    });
+    await offer(open, [await facilitator()]);
+    const again: OpenSessionsResponse = (
+      await call('GET', '/api/staff/sessions?from=2026-12-10&to=2026-12-10', staff)
+    ).json();
+    expect(again.sessions[0]!.liveOffers).toBe(1);
+  });
+
+  it('refuses a range that ends before it starts', async () => {
+    const response = await call('GET', '/api/staff/sessions?from=2026-12-10&to=2026-12-01', staff);
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('creates a session through the outbox, recorded in the history, listed as pending', async () => {
+    const response = await call('POST', '/api/staff/sessions', staff, {
+      date: '2026-12-11',
+      startTime: '13:00',
+      endTime: '15:00',
+      schoolName: 'Riverside Academy',
+      program: 'Drama',
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { id } = response.json();
+    const [row] = await t.ctx.db.select().from(bookingOutbox).where(eq(bookingOutbox.id, id));
+    expect(row).toMatchObject({
+      kind: 'create',
+      fields: { date: '2026-12-11', schoolName: 'Riverside Academy' },
+    });
+    const list: OpenSessionsResponse = (await call('GET', '/api/staff/sessions', staff)).json();
+    expect(list.pending.map((p) => p.id)).toContain(id);
+    const history = await t.ctx.db.select().from(changeHistory).where(eq(changeHistory.entity, 'session'));
+    expect(history.at(-1)).toMatchObject({ action: 'create', via: 'staff', date: '2026-12-11' });
+  });
+
+  it('refuses a session in the past', async () => {
+    const response = await call('POST', '/api/staff/sessions', staff, {
+      date: '2026-11-19',
+      startTime: '13:00',
+      endTime: '15:00',
+      schoolName: 'Riverside Academy',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ date: ['Choose today or a later day'] });
+  });
+
+  it('refuses a session whose end is not after its start, and a blank school', async () => {
+    const before = await t.ctx.db.select().from(bookingOutbox);
+    const response = await call('POST', '/api/staff/sessions', staff, {
+      date: '2026-12-11',
+      startTime: '15:00',
+      endTime: '13:00',
+      schoolName: '  ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json().fieldErrors).sort()).toEqual(['endTime', 'schoolName']);
+    expect(await t.ctx.db.select().from(bookingOutbox)).toEqual(before);
+  });
+});
+
+describe('offering', () => {
+  it('offers to several facilitators; each sees only their own offer', async () => {
+    const session = await openSession();
+    const [a, b] = [await facilitator(), await facilitator()];
+    const made = await offer(session, [a, b]);
+    expect(made.map((o) => [o.userId, o.state])).toEqual([
+      [a.id, 'sent'],
+      [b.id, 'sent'],
+    ]);
+    const mine: MyOffer[] = (await call('GET', '/api/offers', a.cookie)).json();
+    expect(mine.map((o) => o.id)).toEqual([made[0]!.id]);
+    expect(mine[0]).toMatchObject({
+      message: 'Can you do this one?',
+      schoolName: 'Oakfield Primary',
+      date: DAY,
+    });
+    expect(mine[0]).not.toHaveProperty('userId');
+    expect(mine[0]).not.toHaveProperty('name');
+  });
+
+  it('ranks who is free for the session (candidates)', async () => {
+    const session = await openSession({ date: DAY_AFTER });
+    const a = await facilitator();
+    await t.ctx.db.insert(availability).values({ userId: a.id, date: DAY_AFTER, status: 'available' });
+    const response = await call('GET', `/api/staff/sessions/${session}/candidates`, staff);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ date: DAY_AFTER, from: '09:30', to: '12:00', include: 'all' });
+    expect(body.facilitators[0].userId).toBe(a.id);
+  });
+
+  it('needs confirmation for the unavailable and the already booked, and records it', async () => {
+    const session = await openSession();
+    const away = await facilitator();
+    const busy = await facilitator();
+    await t.ctx.db.insert(availability).values({ userId: away.id, date: DAY, status: 'unavailable' });
+    await openSession({ userId: busy.id, freelancerId: 'x' });
+    const before = await t.ctx.db.select().from(offers);
+    const refused = await call('POST', `/api/staff/sessions/${session}/offers`, staff, {
+      userIds: [away.id, busy.id],
+      replyBy: REPLY_BY,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(`${away.name} is marked unavailable that day`);
+    expect(refused.json().message).toContain(`${busy.name} is already booked that day`);
+    expect(refused.json().fieldErrors.confirmNotFree).toHaveLength(2);
+    expect(await t.ctx.db.select().from(offers)).toEqual(before);
+
+    const made = await offer(session, [away, busy], { confirmNotFree: true });
+    expect(made.map((o) => o.override)).toEqual(['unavailable', 'booked']);
+    const history = await t.ctx.db
+      .select()
+      .from(changeHistory)
+      .where(and(eq(changeHistory.entity, 'offer'), eq(changeHistory.subjectUserId, away.id)));
+    expect(history[0]).toMatchObject({
+      action: 'create',
+      via: 'staff',
+      after: expect.objectContaining({ override: 'unavailable' }),
+    });
+  });
+
+  it('refuses people without a freelancer ID, staff, repeats, and bad reply-by times', async () => {
+    const session = await openSession();
+    const noId = await facilitator({ freelancerId: null });
+    const a = await facilitator();
+    const post = (payload: object) => call('POST', `/api/staff/sessions/${session}/offers`, staff, payload);
+    const missing = await post({ userIds: [noId.id], replyBy: REPLY_BY });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fieldErrors.userIds[0]).toContain('has no freelancer ID');
+    expect((await post({ userIds: [1], replyBy: REPLY_BY })).statusCode).toBe(400);
+    const past = await post({ userIds: [a.id], replyBy: '2026-11-19T10:00:00Z' });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().fieldErrors.replyBy).toEqual(['Must be in the future']);
+    const late = await post({ userIds: [a.id], replyBy: '2026-12-02T10:00:00Z' });
+    expect(late.json().fieldErrors.replyBy).toEqual(['Must be before the session starts']);
+    await offer(session, [a]);
+    const twice = await post({ userIds: [a.id], replyBy: REPLY_BY });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().fieldErrors.userIds[0]).toContain('already has a live offer');
+    expect((await post({ userIds: [], replyBy: REPLY_BY })).statusCode).toBe(400);
+  });
+
+  it('404 for a session that does not exist; 409 for one that has a facilitator', async () => {
+    const a = await facilitator();
+    const taken = await openSession({ freelancerId: '77' });
+    expect(
+      (await call('POST', '/api/staff/sessions/999999/offers', staff, { userIds: [a.id], replyBy: REPLY_BY }))
+        .statusCode,
+    ).toBe(404);
+    const refused = await call('POST', `/api/staff/sessions/${taken}/offers`, staff, {
+      userIds: [a.id],
+      replyBy: REPLY_BY,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('This session already has a facilitator.');
+  });
+});
+
+describe('answers', () => {
+  it('seen, then accepted: others withdrawn, the day locked, the write-back queued, the history kept', async () => {
+    const session = await openSession();
+    const [a, b, c] = [await facilitator(), await facilitator(), await facilitator()];
+    const [oa, ob, oc] = await offer(session, [a, b, c]);
+    const seen = await call('POST', `/api/offers/${oa!.id}/seen`, a.cookie);
+    expect(seen.json().state).toBe('seen');
+    expect((await offerRow(oa!.id)).seenAt).not.toBeNull();
+    await call('POST', `/api/offers/${oc!.id}/decline`, c.cookie, { reason: 'Too far' });
+
+    const accepted = await call('POST', `/api/offers/${oa!.id}/accept`, a.cookie);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().state).toBe('accepted');
+    expect(await offerRow(ob!.id)).toMatchObject({ state: 'withdrawn', endedReason: 'taken' });
+    expect(await offerRow(oc!.id)).toMatchObject({ state: 'declined', declineReason: 'Too far' });
+    expect(await offerRow(oa!.id)).toMatchObject({ writeBack: 'pending', linkNonce: null });
+    const [booking] = await t.ctx.db.select().from(bookings).where(eq(bookings.id, session));
+    expect(booking!.userId).toBe(a.id);
+    const queued = await t.ctx.db.select().from(bookingOutbox).where(eq(bookingOutbox.offerId, oa!.id));
+    expect(queued).toHaveLength(1);
+
+    // the day is locked as for any booking
+    const save = await call('POST', '/api/availability', a.cookie, { date: DAY, status: 'available' });
+    expect(save.statusCode).toBe(409);
+
+    // the session is no longer open, and nobody else can take it
+    const list: OpenSessionsResponse = (
+      await call('GET', `/api/staff/sessions?from=${DAY}&to=${DAY}`, staff)
+    ).json();
+    expect(list.sessions.map((s) => s.id)).not.toContain(session);
+    const late = await call('POST', `/api/offers/${ob!.id}/accept`, b.cookie);
+    expect(late.statusCode).toBe(409);
+
+    const history = await t.ctx.db.select().from(changeHistory).where(eq(changeHistory.entity, 'offer'));
+    const states = history
+      .filter((h) => [oa!.id, ob!.id, oc!.id].includes((h.after as { offerId: number }).offerId))
+      .map((h) => [(h.after as { offerId: number }).offerId, (h.after as { state: string }).state, h.via]);
+    expect(states).toEqual(
+      expect.arrayContaining([
+        [oa!.id, 'sent', 'staff'],
+        [oc!.id, 'declined', 'facilitator'],
+        [oa!.id, 'accepted', 'facilitator'],
+        [ob!.id, 'withdrawn', 'facilitator'],
+      ]),
+    );
+  });
+
+  it('only their own offers: another facilitator gets 404 and changes nothing; staff cannot answer', async () => {
+    const session = await openSession();
+    const [a, b] = [await facilitator(), await facilitator()];
+    const [oa] = await offer(session, [a]);
+    for (const action of ['seen', 'accept', 'decline']) {
+      const response = await call('POST', `/api/offers/${oa!.id}/${action}`, b.cookie, {});
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe('Offer not found');
+    }
+    expect((await call('POST', `/api/offers/${oa!.id}/accept`, staff)).statusCode).toBe(404);
+    expect(await offerRow(oa!.id)).toMatchObject({ state: 'sent', seenAt: null });
+    expect((await call('GET', '/api/offers', b.cookie)).json()).toEqual([]);
+  });
+
+  it('staff withdraw a live offer; it can then not be answered, nor withdrawn again', async () => {
+    const session = await openSession();
+    const a = await facilitator();
+    const [oa] = await offer(session, [a]);
+    const withdrawn = await call('POST', `/api/staff/offers/${oa!.id}/withdraw`, staff);
+    expect(withdrawn.statusCode).toBe(200);
+    expect(withdrawn.json()).toMatchObject({ state: 'withdrawn', endedReason: 'staff' });
+    expect((await call('POST', `/api/offers/${oa!.id}/accept`, a.cookie)).statusCode).toBe(409);
+    expect((await call('POST', `/api/staff/offers/${oa!.id}/withdraw`, staff)).statusCode).toBe(409);
+    const listed: StaffOffer[] = (await call('GET', `/api/staff/sessions/${session}/offers`, staff)).json();
+    expect(listed.map((o) => o.state)).toEqual(['withdrawn']);
+  });
+
+  it('a decline with "offer the next" goes to the next ranked facilitator not yet asked', async () => {
+    const date = '2026-12-04';
+    const session = await openSession({ date });
+    const [a, b] = [await facilitator(), await facilitator()];
+    await t.ctx.db.insert(availability).values([
+      { userId: a.id, date, status: 'available' },
+      { userId: b.id, date, status: 'available', startTime: '09:00', endTime: '15:00' },
+    ]);
+    // b's times cover the session, so b ranks first; a is asked first by hand
+    const [oa] = await offer(session, [a], { autoNext: true });
+    await call('POST', `/api/offers/${oa!.id}/decline`, a.cookie, {});
+    const listed: StaffOffer[] = (await call('GET', `/api/staff/sessions/${session}/offers`, staff)).json();
+    expect(listed.map((o) => [o.userId, o.state, o.autoNext])).toEqual([
+      [a.id, 'declined', true],
+      [b.id, 'sent', true],
+    ]);
+  });
+});
+
+describe('time', () => {
+  it('expires at the reply-by time (not before), then offers the next ranked when asked to', async () => {
+    const date = '2026-12-07';
+    const session = await openSession({ date });
+    const [a, b] = [await facilitator(), await facilitator()];
+    await t.ctx.db.insert(availability).values([
+      { userId: a.id, date, status: 'available' },
+      { userId: b.id, date, status: 'limited' },
+    ]);
+    const [oa] = await offer(session, [a], { autoNext: true, replyBy: '2026-11-21T10:00:00Z' });
+    const start = clock;
+    try {
+      clock = new Date('2026-11-21T09:59:59Z');
+      await expireOffers(t.ctx);
+      expect((await offerRow(oa!.id)).state).toBe('sent');
+      clock = new Date('2026-11-21T10:00:00Z');
+      expect((await call('POST', `/api/offers/${oa!.id}/accept`, a.cookie)).statusCode).toBe(409);
+      await expireOffers(t.ctx);
+      expect((await offerRow(oa!.id)).state).toBe('expired');
+      const listed: StaffOffer[] = (await call('GET', `/api/staff/sessions/${session}/offers`, staff)).json();
+      expect(listed.map((o) => [o.userId, o.state])).toEqual([
+        [a.id, 'expired'],
+        [b.id, 'sent'],
+      ]);
+      // as long to answer as the first had (24 hours)
+      expect(listed[1]!.replyBy).toBe('2026-11-22T10:00:00.000Z');
+      const history = await t.ctx.db.select().from(changeHistory).where(eq(changeHistory.via, 'automatic'));
+      expect(history.map((h) => (h.after as { state: string }).state)).toEqual(
+        expect.arrayContaining(['expired', 'sent']),
+      );
+    } finally {
+      clock = start;
+    }
+  });
+});
+
+describe('first acceptance wins', () => {
+  it('many simultaneous acceptances of one session: exactly one winner', async () => {
+    const session = await openSession({ date: '2026-12-09' });
+    const people: Person[] = [];
+    for (let i = 0; i < 16; i++) people.push(await facilitator());
+    const made = await offer(session, people);
+    const answers = await Promise.all(
+      made.map((o, i) => call('POST', `/api/offers/${o.id}/accept`, people[i]!.cookie)),
+    );
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(made.length - 1);
+    const rows = await t.ctx.db.select().from(offers).where(eq(offers.bookingId, session));
+    expect(rows.filter((r) => r.state === 'accepted')).toHaveLength(1);
+    expect(rows.filter((r) => r.state === 'withdrawn')).toHaveLength(made.length - 1);
+    const winner = rows.find((r) => r.state === 'accepted')!;
+    const [booking] = await t.ctx.db.select().from(bookings).where(eq(bookings.id, session));
+    expect(booking!.userId).toBe(winner.userId);
+    expect(
+      await t.ctx.db.select().from(bookingOutbox).where(eq(bookingOutbox.offerId, winner.id)),
+    ).toHaveLength(1);
+  });
+});

@@ -1,0 +1,996 @@
+/**
+ * Offers: staff offer an open session (a booking without a facilitator) to facilitators; the first
+ * to accept gets it, and the freelancer id goes back to SharePoint through the bookings outbox
+ * (write-back.ts). First acceptance wins in the database, not in this process: the booking row is
+ * locked for the acceptance's transaction and a unique partial index allows one accepted offer per
+ * booking, so any number of instances sharing PostgreSQL agree on one winner. ADR 0019.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, asc, between, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { addDays, todayIn } from '../../../shared/calendar';
+import {
+  type CreateOffersInput,
+  type CreateSessionInput,
+  LIVE_OFFER_STATES,
+  type MyOffer,
+  type OfferEndReason,
+  type OfferLinkView,
+  type OfferOverride,
+  type OfferState,
+  type OpenSessionsResponse,
+  type StaffOffer,
+} from '../../../shared/schemas/offers';
+import type { AppContext } from '../../context';
+import type { Queryable, Tx } from '../../db/client';
+import { bookingOutbox, bookings, offers, users } from '../../db/schema';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../errors';
+import { instantAt } from '../../jobs/office-hours';
+import {
+  describeSession,
+  type OutgoingMessage,
+  offerEndedMessage,
+  offerMessage,
+} from '../../mail/offer-message';
+import { PORTAL_NAME } from '../../mail/reminder-message';
+import { describeMailError, mailOptionsFor, openMailer } from '../../mail/transport';
+import { findFree } from '../free/service';
+import type { ChangeBy } from '../history/record';
+import { recordChanges } from '../history/record';
+import { loadMailSettings } from '../reminders/service';
+import { STAFF_ROLE } from '../users/service';
+import { readOfferLink, signOfferLink } from './links';
+
+type OfferRow = typeof offers.$inferSelect;
+type BookingRow = typeof bookings.$inferSelect;
+
+export const SESSION_TAKEN = 'This session already has a facilitator.';
+export const OFFER_NOT_OPEN = 'This offer can no longer be answered.';
+export const OFFER_NOT_FOUND = 'Offer not found';
+export const LINK_INVALID = 'This link is not valid. Open your offers in the portal instead.';
+export const LINK_EXPIRED = 'This link has expired. Open your offers in the portal instead.';
+export const LINK_CLOSED = 'This offer is no longer open. Open your offers in the portal to see why.';
+export const LINK_USED = 'This link has already been used. Open your offers in the portal instead.';
+/** Open sessions listed by default: from today, this many days ahead. */
+const OPEN_SESSIONS_DAYS = 120;
+
+const isLive = (state: string) => (LIVE_OFFER_STATES as readonly string[]).includes(state);
+
+/** What the people told about an ended offer read about why. */
+export const END_REASON_TEXT: Record<OfferEndReason, string> = {
+  staff: 'The team withdrew the offer.',
+  taken: 'Another facilitator accepted it first.',
+  sharepoint:
+    'SharePoint showed the session filled or changed before your acceptance could be recorded, so it was undone.',
+  'session-gone': 'The session was cancelled or given to someone else in SharePoint.',
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Open sessions
+
+/** A booking is open while it has no freelancer, in SharePoint and here. */
+const isOpenBooking = (b: Pick<BookingRow, 'freelancerId' | 'userId'>) =>
+  (b.freelancerId ?? '').trim() === '' && b.userId === null;
+
+export async function listOpenSessions(
+  ctx: AppContext,
+  range: { from?: string | undefined; to?: string | undefined },
+): Promise<OpenSessionsResponse> {
+  const from = range.from ?? todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
+  const to = range.to ?? addDays(from, OPEN_SESSIONS_DAYS);
+  if (to < from) throw badRequest('"to" must not be before "from"', { to: ['Must not be before "from"'] });
+  if (to > addDays(from, 366))
+    throw badRequest('Ask for at most a year at a time', { to: ['At most a year'] });
+  const live = sql<number>`(select count(*)::int from ${offers} o where o.booking_id = ${bookings.id} and o.state in ('sent', 'seen'))`;
+  const pendingAcceptance = sql<boolean>`exists (select 1 from ${offers} o where o.booking_id = ${bookings.id} and o.state = 'accepted' and o.write_back = 'pending')`;
+  const rows = await ctx.db
+    .select({
+      id: bookings.id,
+      sharePointId: bookings.sharePointId,
+      title: bookings.title,
+      date: bookings.date,
+      startTime: bookings.startTime,
+      endTime: bookings.endTime,
+      schoolName: bookings.schoolName,
+      program: bookings.program,
+      location: bookings.location,
+      liveOffers: live,
+      pendingAcceptance,
+    })
+    .from(bookings)
+    .where(
+      and(
+        between(bookings.date, from, to),
+        isNull(bookings.userId),
+        sql`coalesce(trim(${bookings.freelancerId}), '') = ''`,
+      ),
+    )
+    .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id));
+  const pending = await ctx.db
+    .select()
+    .from(bookingOutbox)
+    .where(eq(bookingOutbox.kind, 'create'))
+    .orderBy(asc(bookingOutbox.id));
+  return {
+    sessions: rows,
+    pending: pending.map((row) => {
+      const f = row.fields ?? {};
+      return {
+        id: row.id,
+        title: f.title ?? '',
+        date: f.date ?? '',
+        startTime: f.startTime ?? '',
+        endTime: f.endTime ?? '',
+        schoolName: f.schoolName ?? '',
+        program: f.program ?? '',
+        lastError: row.lastError,
+      };
+    }),
+  };
+}
+
+/** A new session goes to SharePoint through the outbox; the next refresh brings it back as open. */
+export async function createSession(
+  ctx: AppContext,
+  input: Required<Omit<CreateSessionInput, 'title' | 'program' | 'location'>> & {
+    title: string;
+    program: string;
+    location: string;
+  },
+  actorId: number,
+): Promise<number> {
+  if (input.date < todayIn(ctx.config.ORG_TIMEZONE, ctx.now()))
+    throw badRequest('A new session cannot be in the past', { date: ['Choose today or a later day'] });
+  const fields: Record<string, string> = {
+    title: input.title || `${input.schoolName}${input.program ? ` – ${input.program}` : ''}`,
+    date: input.date,
+    startTime: input.startTime,
+    endTime: input.endTime,
+    schoolName: input.schoolName,
+    program: input.program,
+    location: input.location,
+  };
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(bookingOutbox)
+      .values({ kind: 'create', fields, createdBy: actorId, createdAt: ctx.now(), nextAttemptAt: ctx.now() })
+      .returning({ id: bookingOutbox.id });
+    await recordChanges(tx, [
+      {
+        entity: 'session',
+        action: 'create',
+        subjectUserId: null,
+        date: input.date,
+        actorId,
+        via: 'staff',
+        before: null,
+        after: fields,
+      },
+    ]);
+    return row!.id;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading offers
+
+const offerColumns = {
+  id: offers.id,
+  bookingId: offers.bookingId,
+  userId: offers.userId,
+  state: offers.state,
+  message: offers.message,
+  replyBy: offers.replyBy,
+  createdAt: offers.createdAt,
+  respondedAt: offers.respondedAt,
+  declineReason: offers.declineReason,
+  endedReason: offers.endedReason,
+  override: offers.override,
+  autoNext: offers.autoNext,
+  seenAt: offers.seenAt,
+  emailedAt: offers.emailedAt,
+  emailError: offers.emailError,
+  writeBack: offers.writeBack,
+  date: bookings.date,
+  startTime: bookings.startTime,
+  endTime: bookings.endTime,
+  title: bookings.title,
+  schoolName: bookings.schoolName,
+  program: bookings.program,
+  location: bookings.location,
+  name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})`,
+};
+
+type JoinedOffer = {
+  [K in keyof typeof offerColumns]: (typeof offerColumns)[K] extends { _: { data: infer D } } ? D : never;
+};
+
+async function selectOffers(db: Queryable, where: ReturnType<typeof and>): Promise<JoinedOffer[]> {
+  return (await db
+    .select(offerColumns)
+    .from(offers)
+    .innerJoin(bookings, eq(bookings.id, offers.bookingId))
+    .innerJoin(users, eq(users.id, offers.userId))
+    .where(where)
+    .orderBy(asc(bookings.date), asc(bookings.startTime), asc(offers.id))) as JoinedOffer[];
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toMyOffer(o: JoinedOffer): MyOffer {
+  return {
+    id: o.id,
+    bookingId: o.bookingId,
+    state: o.state as OfferState,
+    message: o.message,
+    replyBy: o.replyBy.toISOString(),
+    createdAt: o.createdAt.toISOString(),
+    respondedAt: iso(o.respondedAt),
+    declineReason: o.declineReason,
+    endedReason: o.endedReason as OfferEndReason | null,
+    date: o.date,
+    startTime: o.startTime,
+    endTime: o.endTime,
+    title: o.title,
+    schoolName: o.schoolName,
+    program: o.program,
+    location: o.location,
+  };
+}
+
+function toStaffOffer(o: JoinedOffer): StaffOffer {
+  return {
+    ...toMyOffer(o),
+    userId: o.userId,
+    name: o.name,
+    override: o.override as OfferOverride | null,
+    autoNext: o.autoNext,
+    seenAt: iso(o.seenAt),
+    emailedAt: iso(o.emailedAt),
+    emailError: o.emailError,
+    writeBack: o.writeBack as StaffOffer['writeBack'],
+  };
+}
+
+export async function listMyOffers(
+  ctx: AppContext,
+  userId: number,
+  range: { from?: string | undefined; to?: string | undefined },
+): Promise<MyOffer[]> {
+  const conditions = [eq(offers.userId, userId)];
+  if (range.from) conditions.push(sql`${bookings.date} >= ${range.from}`);
+  if (range.to) conditions.push(sql`${bookings.date} <= ${range.to}`);
+  return (await selectOffers(ctx.db, and(...conditions))).map(toMyOffer);
+}
+
+export async function listSessionOffers(ctx: AppContext, bookingId: number): Promise<StaffOffer[]> {
+  await requireBooking(ctx.db, bookingId);
+  return (await selectOffers(ctx.db, and(eq(offers.bookingId, bookingId)))).map(toStaffOffer);
+}
+
+async function staffOfferById(db: Queryable, offerId: number): Promise<StaffOffer> {
+  const [row] = await selectOffers(db, and(eq(offers.id, offerId)));
+  if (!row) throw notFound(OFFER_NOT_FOUND);
+  return toStaffOffer(row);
+}
+
+async function requireBooking(db: Queryable, bookingId: number, lock = false): Promise<BookingRow> {
+  const query = db.select().from(bookings).where(eq(bookings.id, bookingId));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound('Session not found');
+  return row;
+}
+
+/** "Who is free" for the session's day and times, everyone listed, ranked. */
+export async function sessionCandidates(ctx: AppContext, bookingId: number) {
+  const booking = await requireBooking(ctx.db, bookingId);
+  return findFree(ctx.db, { date: booking.date, ...sessionWindow(booking), areas: [], include: 'all' });
+}
+
+/** The free search's time window: both ends when both are known and in order, else none. */
+function sessionWindow(b: Pick<BookingRow, 'startTime' | 'endTime'>): { from?: string; to?: string } {
+  const from = b.startTime?.trim();
+  const to = b.endTime?.trim();
+  return from && to && from < to ? { from, to } : {};
+}
+
+/** When the session starts (ORG_TIMEZONE), or the end of its day when it has no start time. */
+function sessionStartsAt(b: Pick<BookingRow, 'date' | 'startTime'>, timeZone: string): Date {
+  const [year, month, day] = b.date.split('-').map(Number) as [number, number, number];
+  const start = b.startTime?.match(/^(\d{2}):(\d{2})$/);
+  const minute = start ? Number(start[1]) * 60 + Number(start[2]) : 24 * 60;
+  return instantAt({ year, month, day }, minute, timeZone);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Making offers
+
+interface Recipient {
+  userId: number;
+  override: OfferOverride | null;
+}
+
+/**
+ * Check each chosen person: a facilitator with a freelancer id (SharePoint records the booking by
+ * it) and no live offer of this session. Those marked unavailable or already booked that day need
+ * `confirmNotFree`; the offer records which it was.
+ */
+async function checkRecipients(
+  tx: Tx,
+  booking: BookingRow,
+  userIds: number[],
+  confirmNotFree: boolean,
+): Promise<Recipient[]> {
+  const people = await tx
+    .select({
+      id: users.id,
+      role: users.role,
+      freelancerId: users.freelancerId,
+      name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})`,
+    })
+    .from(users)
+    .where(inArray(users.id, userIds));
+  const byId = new Map(people.map((p) => [p.id, p]));
+  const problems: string[] = [];
+  for (const id of userIds) {
+    const person = byId.get(id);
+    if (!person || person.role === STAFF_ROLE) problems.push(`Not a facilitator: ${id}`);
+    else if (!(person.freelancerId ?? '').trim())
+      problems.push(`${person.name} has no freelancer ID, so SharePoint could not record the booking`);
+  }
+  if (problems.length > 0)
+    throw badRequest('Some of the chosen people cannot be offered this session', { userIds: problems });
+
+  const already = await tx
+    .select({ userId: offers.userId })
+    .from(offers)
+    .where(
+      and(
+        eq(offers.bookingId, booking.id),
+        inArray(offers.state, [...LIVE_OFFER_STATES]),
+        inArray(offers.userId, userIds),
+      ),
+    );
+  if (already.length > 0) {
+    throw badRequest('Some of the chosen people already have this offer', {
+      userIds: already.map(
+        (a) => `${byId.get(a.userId)?.name ?? a.userId} already has a live offer of this session`,
+      ),
+    });
+  }
+
+  const free = await findFree(tx, {
+    date: booking.date,
+    ...sessionWindow(booking),
+    areas: [],
+    include: 'all',
+  });
+  const status = new Map(free.facilitators.map((f) => [f.userId, f]));
+  const recipients: Recipient[] = [];
+  const warnings: string[] = [];
+  for (const id of userIds) {
+    const f = status.get(id);
+    const override: OfferOverride | null =
+      f && f.bookingsCount > 0 ? 'booked' : f?.status === 'unavailable' ? 'unavailable' : null;
+    if (override) {
+      const name = byId.get(id)!.name;
+      warnings.push(
+        override === 'booked'
+          ? `${name} is already booked that day`
+          : `${name} is marked unavailable that day`,
+      );
+    }
+    recipients.push({ userId: id, override });
+  }
+  if (warnings.length > 0 && !confirmNotFree) {
+    throw new AppError(409, `${warnings.join('; ')}. Confirm to offer the session anyway.`, {
+      confirmNotFree: warnings,
+    });
+  }
+  return recipients;
+}
+
+const newNonce = () => randomBytes(16).toString('base64url');
+
+async function insertOffers(
+  tx: Tx,
+  booking: BookingRow,
+  recipients: Recipient[],
+  details: { message: string; replyBy: Date; autoNext: boolean; now: Date },
+  by: ChangeBy,
+): Promise<number[]> {
+  const inserted = await tx
+    .insert(offers)
+    .values(
+      recipients.map((r) => ({
+        bookingId: booking.id,
+        userId: r.userId,
+        message: details.message,
+        replyBy: details.replyBy,
+        override: r.override,
+        autoNext: details.autoNext,
+        offeredBy: by.actorId,
+        createdAt: details.now,
+        linkNonce: newNonce(),
+      })),
+    )
+    .returning({ id: offers.id, userId: offers.userId, override: offers.override });
+  await recordChanges(
+    tx,
+    inserted.map((o) => ({
+      entity: 'offer' as const,
+      action: 'create' as const,
+      subjectUserId: o.userId,
+      date: booking.date,
+      actorId: by.actorId,
+      via: by.via,
+      before: null,
+      after: {
+        offerId: o.id,
+        session: describeSession(booking),
+        state: 'sent',
+        replyBy: details.replyBy.toISOString(),
+        ...(o.override ? { override: o.override } : {}),
+        ...(details.autoNext ? { autoNext: true } : {}),
+      },
+    })),
+  );
+  return inserted.map((o) => o.id);
+}
+
+export async function createOffers(
+  ctx: AppContext,
+  bookingId: number,
+  input: Required<CreateOffersInput>,
+  actorId: number,
+): Promise<StaffOffer[]> {
+  const replyBy = new Date(input.replyBy);
+  const userIds = [...new Set(input.userIds.map(Number))];
+  const ids = await ctx.db.transaction(async (tx) => {
+    const booking = await requireBooking(tx, bookingId, true);
+    if (!isOpenBooking(booking)) throw conflict(SESSION_TAKEN);
+    if (replyBy.getTime() <= ctx.now().getTime())
+      throw badRequest('The reply-by time must be in the future', { replyBy: ['Must be in the future'] });
+    if (replyBy.getTime() > sessionStartsAt(booking, ctx.config.ORG_TIMEZONE).getTime())
+      throw badRequest('The reply-by time must be before the session starts', {
+        replyBy: ['Must be before the session starts'],
+      });
+    const recipients = await checkRecipients(tx, booking, userIds, input.confirmNotFree);
+    return insertOffers(
+      tx,
+      booking,
+      recipients,
+      { message: input.message, replyBy, autoNext: input.autoNext, now: ctx.now() },
+      { actorId, via: 'staff' },
+    );
+  });
+  await emailOffers(ctx, ids);
+  return (await selectOffers(ctx.db, and(inArray(offers.id, ids)))).map(toStaffOffer);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Answers
+
+/** Mark seen (the facilitator opened it); answered and ended offers stay as they are. */
+export async function markSeen(ctx: AppContext, offerId: number, userId: number): Promise<MyOffer> {
+  await ctx.db
+    .update(offers)
+    .set({ state: 'seen', seenAt: ctx.now() })
+    .where(and(eq(offers.id, offerId), eq(offers.userId, userId), eq(offers.state, 'sent')));
+  return myOfferById(ctx.db, offerId, userId);
+}
+
+async function myOfferById(db: Queryable, offerId: number, userId: number): Promise<MyOffer> {
+  const [row] = await selectOffers(db, and(eq(offers.id, offerId), eq(offers.userId, userId)));
+  // someone else's offer is "not found": its existence is nobody else's business
+  if (!row) throw notFound(OFFER_NOT_FOUND);
+  return toMyOffer(row);
+}
+
+interface Notice {
+  userId: number;
+  message: (name: string) => OutgoingMessage;
+}
+
+/**
+ * Accept: lock the booking (every acceptance of one session queues here, whatever the instance), check
+ * the offer and the session are still open, mark it accepted (the unique index backs this up),
+ * withdraw the others, give the facilitator the booking (their day locks as for any booking) and queue
+ * the write-back, all in one transaction.
+ */
+export async function acceptOffer(
+  ctx: AppContext,
+  offerId: number,
+  userId: number,
+  via: 'facilitator' | 'email',
+  linkNonce?: string,
+): Promise<MyOffer> {
+  const notices: Notice[] = [];
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const [peek] = await tx
+        .select({ bookingId: offers.bookingId })
+        .from(offers)
+        .where(and(eq(offers.id, offerId), eq(offers.userId, userId)));
+      if (!peek) throw notFound(OFFER_NOT_FOUND);
+      const booking = await requireBooking(tx, peek.bookingId, true);
+      const offer = await lockOffer(tx, offerId, userId, linkNonce);
+      const now = ctx.now();
+      if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
+      if (!isOpenBooking(booking)) throw conflict(SESSION_TAKEN);
+      const [person] = await tx
+        .select({ freelancerId: users.freelancerId })
+        .from(users)
+        .where(eq(users.id, userId));
+      const freelancerId = (person?.freelancerId ?? '').trim();
+      if (!freelancerId)
+        throw conflict(
+          'Your account has no freelancer ID yet, so the booking cannot be recorded. Please contact the team.',
+        );
+
+      await tx
+        .update(offers)
+        .set({ state: 'accepted', respondedAt: now, writeBack: 'pending', linkNonce: null })
+        .where(eq(offers.id, offerId));
+      const others = await tx
+        .update(offers)
+        .set({ state: 'withdrawn', endedReason: 'taken', respondedAt: now, linkNonce: null })
+        .where(
+          and(
+            eq(offers.bookingId, booking.id),
+            ne(offers.id, offerId),
+            inArray(offers.state, [...LIVE_OFFER_STATES]),
+          ),
+        )
+        .returning({ id: offers.id, userId: offers.userId, state: offers.state });
+      await tx
+        .update(bookings)
+        .set({ userId, freelancerId, updatedAt: now })
+        .where(eq(bookings.id, booking.id));
+      await tx.insert(bookingOutbox).values({ kind: 'assign', offerId, createdAt: now, nextAttemptAt: now });
+      const session = describeSession(booking);
+      await recordChanges(tx, [
+        stateChange(offer, booking, session, 'accepted', { actorId: userId, via }),
+        ...others.map((o) =>
+          stateChange(
+            { ...offer, id: o.id, userId: o.userId },
+            booking,
+            session,
+            'withdrawn',
+            { actorId: userId, via },
+            'taken',
+          ),
+        ),
+      ]);
+      for (const o of others) notices.push(endedNotice(o.userId, session, 'taken'));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(SESSION_TAKEN);
+    throw error;
+  }
+  await sendNotices(ctx, notices);
+  return myOfferById(ctx.db, offerId, userId);
+}
+
+/** The offer row, locked; with a link, only while that link is the usable one. */
+async function lockOffer(tx: Tx, offerId: number, userId: number, linkNonce?: string): Promise<OfferRow> {
+  const [offer] = await tx
+    .select()
+    .from(offers)
+    .where(and(eq(offers.id, offerId), eq(offers.userId, userId)))
+    .for('update');
+  if (!offer) throw notFound(OFFER_NOT_FOUND);
+  if (linkNonce !== undefined && offer.linkNonce !== linkNonce) throw new AppError(410, LINK_USED);
+  return offer;
+}
+
+export async function declineOffer(
+  ctx: AppContext,
+  offerId: number,
+  userId: number,
+  reason: string,
+  via: 'facilitator' | 'email',
+  linkNonce?: string,
+): Promise<MyOffer> {
+  const follow = await ctx.db.transaction(async (tx) => {
+    const offer = await lockOffer(tx, offerId, userId, linkNonce);
+    const now = ctx.now();
+    if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
+    await tx
+      .update(offers)
+      .set({ state: 'declined', respondedAt: now, declineReason: reason, linkNonce: null })
+      .where(eq(offers.id, offerId));
+    const booking = await requireBooking(tx, offer.bookingId);
+    await recordChanges(tx, [
+      stateChange(
+        offer,
+        booking,
+        describeSession(booking),
+        'declined',
+        { actorId: userId, via },
+        undefined,
+        reason,
+      ),
+    ]);
+    return offer.autoNext ? await offerNextRanked(ctx, tx, offer, booking) : [];
+  });
+  await emailOffers(ctx, follow);
+  return myOfferById(ctx.db, offerId, userId);
+}
+
+export async function withdrawOffer(ctx: AppContext, offerId: number, actorId: number): Promise<StaffOffer> {
+  const notices: Notice[] = [];
+  await ctx.db.transaction(async (tx) => {
+    const [offer] = await tx.select().from(offers).where(eq(offers.id, offerId)).for('update');
+    if (!offer) throw notFound(OFFER_NOT_FOUND);
+    if (!isLive(offer.state)) throw conflict('Only an offer still waiting for an answer can be withdrawn.');
+    await tx
+      .update(offers)
+      .set({ state: 'withdrawn', endedReason: 'staff', respondedAt: ctx.now(), linkNonce: null })
+      .where(eq(offers.id, offerId));
+    const booking = await requireBooking(tx, offer.bookingId);
+    const session = describeSession(booking);
+    await recordChanges(tx, [
+      stateChange(offer, booking, session, 'withdrawn', { actorId, via: 'staff' }, 'staff'),
+    ]);
+    notices.push(endedNotice(offer.userId, session, 'staff'));
+  });
+  await sendNotices(ctx, notices);
+  return staffOfferById(ctx.db, offerId);
+}
+
+function stateChange(
+  offer: Pick<OfferRow, 'id' | 'userId' | 'state'>,
+  booking: BookingRow,
+  session: string,
+  state: OfferState,
+  by: ChangeBy,
+  endedReason?: OfferEndReason,
+  declineReason?: string,
+) {
+  return {
+    entity: 'offer' as const,
+    action: 'update' as const,
+    subjectUserId: offer.userId,
+    date: booking.date,
+    actorId: by.actorId,
+    via: by.via,
+    before: { offerId: offer.id, session, state: offer.state },
+    after: {
+      offerId: offer.id,
+      session,
+      state,
+      ...(endedReason ? { reason: endedReason } : {}),
+      ...(declineReason ? { declineReason } : {}),
+    },
+  };
+}
+
+function endedNotice(userId: number, session: string, reason: OfferEndReason): Notice {
+  return { userId, message: (name) => offerEndedMessage({ name, session, why: END_REASON_TEXT[reason] }) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Time: expiry and "offer the next ranked facilitator"
+
+/**
+ * The next facilitator the ranking would suggest who has had no offer of this session yet: free that
+ * day (not unavailable, not booked, times fitting) and with a freelancer id. The new offer gets as
+ * long to answer as the one it follows had, but never past the session's start.
+ */
+async function offerNextRanked(
+  ctx: AppContext,
+  tx: Tx,
+  after: OfferRow,
+  booking: BookingRow,
+): Promise<number[]> {
+  if (!isOpenBooking(booking)) return [];
+  const now = ctx.now();
+  const starts = sessionStartsAt(booking, ctx.config.ORG_TIMEZONE).getTime();
+  const span = Math.max(after.replyBy.getTime() - after.createdAt.getTime(), 60 * 60_000);
+  const replyBy = new Date(Math.min(now.getTime() + span, starts));
+  if (replyBy.getTime() <= now.getTime()) return [];
+  const asked = new Set(
+    (await tx.select({ userId: offers.userId }).from(offers).where(eq(offers.bookingId, booking.id))).map(
+      (r) => r.userId,
+    ),
+  );
+  const free = await findFree(tx, {
+    date: booking.date,
+    ...sessionWindow(booking),
+    areas: [],
+    include: 'free',
+  });
+  const candidates = free.facilitators.filter((f) => f.free && !asked.has(f.userId)).map((f) => f.userId);
+  if (candidates.length === 0) return [];
+  const withIds = await tx
+    .select({ id: users.id, freelancerId: users.freelancerId })
+    .from(users)
+    .where(inArray(users.id, candidates));
+  const usable = new Set(withIds.filter((u) => (u.freelancerId ?? '').trim()).map((u) => u.id));
+  const next = candidates.find((id) => usable.has(id));
+  if (next === undefined) return [];
+  return insertOffers(
+    tx,
+    booking,
+    [{ userId: next, override: null }],
+    { message: after.message, replyBy, autoNext: true, now },
+    { actorId: null, via: 'automatic' },
+  );
+}
+
+/**
+ * Expire offers whose reply-by time has passed. Run by the scheduler on every instance: rows are
+ * claimed with SKIP LOCKED, so each offer expires once. Returns how many expired.
+ */
+export async function expireOffers(ctx: AppContext): Promise<number> {
+  const now = ctx.now();
+  let follow: number[] = [];
+  const expired = await ctx.db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(offers)
+      .where(and(inArray(offers.state, [...LIVE_OFFER_STATES]), lte(offers.replyBy, now)))
+      .orderBy(asc(offers.id))
+      .limit(200)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return 0;
+    await tx
+      .update(offers)
+      .set({ state: 'expired', linkNonce: null })
+      .where(
+        inArray(
+          offers.id,
+          due.map((o) => o.id),
+        ),
+      );
+    const bookingRows = await tx
+      .select()
+      .from(bookings)
+      .where(inArray(bookings.id, [...new Set(due.map((o) => o.bookingId))]));
+    const byId = new Map(bookingRows.map((b) => [b.id, b]));
+    await recordChanges(
+      tx,
+      due.map((o) => {
+        const b = byId.get(o.bookingId)!;
+        return stateChange(o, b, describeSession(b), 'expired', { actorId: null, via: 'automatic' });
+      }),
+    );
+    const followed = new Set<number>();
+    for (const o of due) {
+      if (!o.autoNext || followed.has(o.bookingId)) continue;
+      followed.add(o.bookingId);
+      follow = follow.concat(await offerNextRanked(ctx, tx, o, byId.get(o.bookingId)!));
+    }
+    return due.length;
+  });
+  await emailOffers(ctx, follow);
+  return expired;
+}
+
+/**
+ * Live offers of sessions that are no longer open (the refresh found a facilitator or a cancellation
+ * in SharePoint): withdrawn, and their facilitators told. Run after each bookings refresh.
+ */
+export async function withdrawOffersOfFilledSessions(ctx: AppContext): Promise<number> {
+  const notices: Notice[] = [];
+  const count = await ctx.db.transaction(async (tx) => {
+    const stale = await tx
+      .select({ offer: offers, booking: bookings })
+      .from(offers)
+      .innerJoin(bookings, eq(bookings.id, offers.bookingId))
+      .where(
+        and(
+          inArray(offers.state, [...LIVE_OFFER_STATES]),
+          sql`(${bookings.userId} is not null or coalesce(trim(${bookings.freelancerId}), '') <> '')`,
+        ),
+      )
+      .for('update', { of: offers, skipLocked: true });
+    if (stale.length === 0) return 0;
+    await tx
+      .update(offers)
+      .set({ state: 'withdrawn', endedReason: 'session-gone', respondedAt: ctx.now(), linkNonce: null })
+      .where(
+        inArray(
+          offers.id,
+          stale.map((s) => s.offer.id),
+        ),
+      );
+    await recordChanges(
+      tx,
+      stale.map(({ offer, booking }) =>
+        stateChange(
+          offer,
+          booking,
+          describeSession(booking),
+          'withdrawn',
+          { actorId: null, via: 'sharepoint' },
+          'session-gone',
+        ),
+      ),
+    );
+    for (const { offer, booking } of stale)
+      notices.push(endedNotice(offer.userId, describeSession(booking), 'session-gone'));
+    return stale.length;
+  });
+  await sendNotices(ctx, notices);
+  return count;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The email link
+
+function linkFailure(why: 'invalid' | 'expired' | 'used'): AppError {
+  if (why === 'invalid') return new AppError(404, LINK_INVALID);
+  return new AppError(410, why === 'expired' ? LINK_EXPIRED : LINK_USED);
+}
+
+/** The offer behind a usable link. Never changes anything (GET). */
+export async function readLink(
+  ctx: AppContext,
+  token: string,
+): Promise<{ view: OfferLinkView; userId: number; nonce: string }> {
+  const checked = readOfferLink(ctx.appSecret, token, ctx.now());
+  if (!checked.ok) throw linkFailure(checked.why);
+  const [row] = await ctx.db
+    .select({ userId: offers.userId, linkNonce: offers.linkNonce, state: offers.state })
+    .from(offers)
+    .where(eq(offers.id, checked.link.offerId));
+  if (!row) throw linkFailure('invalid');
+  if (row.linkNonce !== checked.link.nonce) {
+    // ended without an answer through the portal or this link: say so rather than "used"
+    if (row.state === 'withdrawn' || row.state === 'expired') throw new AppError(410, LINK_CLOSED);
+    throw linkFailure('used');
+  }
+  const [joined] = await selectOffers(ctx.db, and(eq(offers.id, checked.link.offerId)));
+  return {
+    view: { offer: toMyOffer(joined!), name: joined!.name },
+    userId: row.userId,
+    nonce: checked.link.nonce,
+  };
+}
+
+export async function answerByLink(
+  ctx: AppContext,
+  token: string,
+  answer: { accept: true } | { accept: false; reason: string },
+): Promise<MyOffer> {
+  const { view, userId, nonce } = await readLink(ctx, token);
+  try {
+    return answer.accept
+      ? await acceptOffer(ctx, view.offer.id, userId, 'email', nonce)
+      : await declineOffer(ctx, view.offer.id, userId, answer.reason, 'email', nonce);
+  } catch (error) {
+    if (error instanceof AppError && error.message === LINK_USED) throw linkFailure('used');
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Email
+
+/** The offer emails, each with its own link; failures are recorded on the offer for staff to see. */
+export async function emailOffers(ctx: AppContext, offerIds: number[]): Promise<void> {
+  if (offerIds.length === 0) return;
+  const rows = await ctx.db
+    .select({
+      id: offers.id,
+      linkNonce: offers.linkNonce,
+      replyBy: offers.replyBy,
+      message: offers.message,
+      email: users.email,
+      name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})`,
+      booking: bookings,
+    })
+    .from(offers)
+    .innerJoin(users, eq(users.id, offers.userId))
+    .innerJoin(bookings, eq(bookings.id, offers.bookingId))
+    .where(inArray(offers.id, offerIds));
+  const outcome = await sendMail(
+    ctx,
+    rows.map((row) => ({
+      key: row.id,
+      to: row.email,
+      build: (portalUrl: string) =>
+        offerMessage({
+          name: row.name,
+          session: describeSession(row.booking),
+          message: row.message,
+          replyBy: formatInstant(row.replyBy, ctx.config.ORG_TIMEZONE),
+          link: `${portalUrl}/offer-link#${signOfferLink(ctx.appSecret, {
+            offerId: row.id,
+            nonce: row.linkNonce ?? '',
+            expiresAt: row.replyBy.getTime(),
+          })}`,
+        }),
+    })),
+  );
+  for (const [id, result] of outcome) {
+    await ctx.db
+      .update(offers)
+      .set(result === null ? { emailedAt: ctx.now(), emailError: null } : { emailError: result })
+      .where(eq(offers.id, id));
+  }
+}
+
+async function sendNotices(ctx: AppContext, notices: Notice[]): Promise<void> {
+  if (notices.length === 0) return;
+  const people = await ctx.db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})`,
+    })
+    .from(users)
+    .where(inArray(users.id, [...new Set(notices.map((n) => n.userId))]));
+  const byId = new Map(people.map((p) => [p.id, p]));
+  await sendMail(
+    ctx,
+    notices.map((n, i) => ({
+      key: i,
+      to: byId.get(n.userId)?.email ?? null,
+      build: () => n.message(byId.get(n.userId)?.name ?? ''),
+    })),
+  );
+}
+
+/** Sends a batch over one connection; null per key when the server took it, else why not. */
+export async function sendMail<K>(
+  ctx: AppContext,
+  items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
+): Promise<Map<K, string | null>> {
+  const outcome = new Map<K, string | null>();
+  if (items.length === 0) return outcome;
+  let settings: Awaited<ReturnType<typeof loadMailSettings>>;
+  try {
+    settings = await loadMailSettings(ctx);
+  } catch (error) {
+    const why = error instanceof AppError ? error.message : 'Email could not be sent';
+    for (const item of items) outcome.set(item.key, why);
+    return outcome;
+  }
+  let mailer: Awaited<ReturnType<typeof openMailer>> | null = null;
+  try {
+    mailer = await openMailer(settings.smtp, {
+      ...mailOptionsFor(ctx),
+      allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
+    });
+    for (const item of items) {
+      if (!item.to) {
+        outcome.set(item.key, 'No email address');
+        continue;
+      }
+      try {
+        await mailer.send({
+          from: { name: PORTAL_NAME, address: settings.fromAddress },
+          to: item.to,
+          ...item.build(settings.portalUrl),
+        });
+        outcome.set(item.key, null);
+      } catch (error) {
+        outcome.set(item.key, describeMailError(error));
+      }
+    }
+  } catch (error) {
+    const why = describeMailError(error);
+    for (const item of items) if (!outcome.has(item.key)) outcome.set(item.key, why);
+  } finally {
+    mailer?.close();
+  }
+  return outcome;
+}
+
+/** "Tuesday 3 March 2026 at 4:00 PM" in the organisation's time zone. */
+export function formatInstant(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('weekday')} ${part('day')} ${part('month')} ${part('year')} at ${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()}`;
+}

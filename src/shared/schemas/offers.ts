@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { bodyId, dateString, nonBlankText } from './common';
+
+/**
+ * An offer's life: `sent` (delivered), `seen` (the facilitator opened it), then one of `accepted`,
+ * `declined`, `expired` (its reply-by time passed) or `withdrawn` (by staff, because someone else
+ * accepted first, or because SharePoint showed the session filled or changed).
+ */
+export const OFFER_STATES = ['sent', 'seen', 'accepted', 'declined', 'expired', 'withdrawn'] as const;
+export type OfferState = (typeof OFFER_STATES)[number];
+/** States in which the facilitator may still answer. */
+export const LIVE_OFFER_STATES = ['sent', 'seen'] as const satisfies readonly OfferState[];
+
+/** Why an offer ended without the facilitator's own answer, for the people told about it. */
+export const OFFER_END_REASONS = ['staff', 'taken', 'sharepoint', 'session-gone'] as const;
+export type OfferEndReason = (typeof OFFER_END_REASONS)[number];
+
+/** Why an offer went out although the facilitator did not look free; staff confirmed it. */
+export const OFFER_OVERRIDES = ['unavailable', 'booked'] as const;
+export type OfferOverride = (typeof OFFER_OVERRIDES)[number];
+
+/** Where an accepted offer stands with SharePoint (null until accepted). */
+export const WRITE_BACK_STATES = ['pending', 'done', 'undone'] as const;
+
+export const OFFER_MESSAGE_MAX = 1000;
+export const DECLINE_REASON_MAX = 500;
+export const MAX_OFFER_RECIPIENTS = 50;
+
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be in HH:mm format, e.g. 09:30');
+const shortText = (label: string, max: number) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`);
+
+/** A session with no facilitator yet, as staff see it. */
+export const openSession = z.object({
+  id: z.number().int(),
+  sharePointId: z.string(),
+  title: z.string(),
+  date: z.string(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  schoolName: z.string().nullable(),
+  program: z.string().nullable(),
+  location: z.string().nullable(),
+  /** offers still waiting for an answer */
+  liveOffers: z.number().int(),
+  /** an accepted offer waiting to reach SharePoint */
+  pendingAcceptance: z.boolean(),
+});
+export type OpenSession = z.infer<typeof openSession>;
+
+/** A session staff asked to create, on its way to SharePoint (it becomes open once a refresh reads it). */
+export const pendingSession = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  date: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  schoolName: z.string(),
+  program: z.string(),
+  lastError: z.string().nullable(),
+});
+export type PendingSession = z.infer<typeof pendingSession>;
+
+export const openSessionsResponse = z.object({
+  sessions: z.array(openSession),
+  pending: z.array(pendingSession),
+});
+export type OpenSessionsResponse = z.infer<typeof openSessionsResponse>;
+
+export const openSessionsQuery = z.object({
+  from: dateString.optional(),
+  to: dateString.optional(),
+});
+
+/** `POST /api/staff/sessions`: a new open session, written to the SharePoint Bookings list. */
+export const createSessionBody = z
+  .object({
+    date: dateString,
+    startTime: timeOfDay,
+    endTime: timeOfDay,
+    schoolName: nonBlankText('Enter the school').pipe(shortText('School', 200)),
+    program: shortText('Programme', 200).default(''),
+    title: shortText('Title', 255).default(''),
+    location: shortText('Location', 255).default(''),
+  })
+  .refine((value) => value.startTime < value.endTime, {
+    message: 'The end time must be later than the start time',
+    path: ['endTime'],
+  });
+export type CreateSessionInput = z.input<typeof createSessionBody>;
+
+/** `POST /api/staff/sessions/:id/offers` */
+export const createOffersBody = z.object({
+  userIds: z
+    .array(bodyId, { error: 'Choose at least one facilitator' })
+    .min(1, 'Choose at least one facilitator')
+    .max(MAX_OFFER_RECIPIENTS, `Offer to at most ${MAX_OFFER_RECIPIENTS} facilitators at once`),
+  message: shortText('The message', OFFER_MESSAGE_MAX).default(''),
+  /** ISO 8601 with an offset; must lie in the future and before the session starts */
+  replyBy: z.iso.datetime({ offset: true, error: 'Reply-by must be a date and time' }),
+  /** offer to the unavailable or already booked too (staff saw the warning) */
+  confirmNotFree: z.boolean({ error: 'Must be true or false' }).default(false),
+  /** on a decline or an expiry, offer the session to the next facilitator in the ranking */
+  autoNext: z.boolean({ error: 'Must be true or false' }).default(false),
+});
+export type CreateOffersInput = z.input<typeof createOffersBody>;
+
+export const declineBody = z.object({
+  reason: shortText('The reason', DECLINE_REASON_MAX).default(''),
+});
+
+export const offerLinkParams = z.object({
+  token: z
+    .string()
+    .max(200, 'This link is not valid')
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid'),
+});
+
+const offerBase = {
+  id: z.number().int(),
+  bookingId: z.number().int(),
+  state: z.enum(OFFER_STATES),
+  message: z.string(),
+  /** ISO 8601 UTC */
+  replyBy: z.string(),
+  createdAt: z.string(),
+  respondedAt: z.string().nullable(),
+  declineReason: z.string(),
+  endedReason: z.enum(OFFER_END_REASONS).nullable(),
+  date: z.string(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  title: z.string(),
+  schoolName: z.string().nullable(),
+  program: z.string().nullable(),
+  location: z.string().nullable(),
+};
+
+/** An offer as its facilitator sees it. */
+export const myOffer = z.object(offerBase);
+export type MyOffer = z.infer<typeof myOffer>;
+
+/** An offer as staff see it. */
+export const staffOffer = z.object({
+  ...offerBase,
+  userId: z.number().int(),
+  name: z.string(),
+  override: z.enum(OFFER_OVERRIDES).nullable(),
+  autoNext: z.boolean(),
+  seenAt: z.string().nullable(),
+  /** null: no email was tried; otherwise when it was accepted by the mail server or why not */
+  emailedAt: z.string().nullable(),
+  emailError: z.string().nullable(),
+  writeBack: z.enum(WRITE_BACK_STATES).nullable(),
+});
+export type StaffOffer = z.infer<typeof staffOffer>;
+
+export const createOffersResponse = z.object({ offers: z.array(staffOffer) });
+
+export const myOffersQuery = z.object({
+  from: dateString.optional(),
+  to: dateString.optional(),
+});
+
+/** What the email link's confirmation page shows (nothing about anyone else). */
+export const offerLinkView = z.object({
+  offer: myOffer,
+  name: z.string(),
+});
+export type OfferLinkView = z.infer<typeof offerLinkView>;
