@@ -206,6 +206,22 @@ test.describe('recurring availability patterns', () => {
     await expect(dialog.getByLabel('End Date')).toHaveAttribute('aria-invalid', 'true');
     await checkScreen(page, testInfo, 'patterns-errors');
 
+    // a time in error loses its message as soon as it is edited, before the form is checked again
+    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
+    await page.getByRole('option', { name: '3:00 PM' }).click();
+    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
+    await page.getByRole('option', { name: '10:00 AM' }).click();
+    await dialog.getByRole('button', { name: 'Preview Days' }).click();
+    await expect(dialog.getByText('End time must be after start time')).toBeVisible();
+    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
+    await page.getByRole('option', { name: '4:00 PM' }).click();
+    await expect(dialog.getByText('End time must be after start time')).toBeHidden();
+    await expect(dialog.getByText('End date must be on or after start date')).toBeVisible();
+
     await dialog.getByRole('checkbox', { name: 'Thursday', exact: true }).click();
     await dialog.getByLabel('End Date').fill(END);
     await dialog.getByRole('radio', { name: 'Every 4 weeks' }).check();

@@ -4,6 +4,7 @@
  */
 import { TIME_CHOICES, WEEKDAY_NAMES } from '@shared/calendar';
 import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/schemas/availability';
+import { type Control, Controller, type FieldValues } from 'react-hook-form';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -55,28 +56,29 @@ export function StatusChoice({
   );
 }
 
-export function TimeSelect({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-}: {
+/** A labelled field holding one text value, with its message when it is in error. */
+interface LabelledFieldProps {
   id: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
   error?: string | undefined;
-}) {
+}
+
+/** Marks a control invalid and points it at its message (the FieldError with id `${id}-error`). */
+function errorAttributes(id: string, error: string | undefined) {
+  return {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+  } as const;
+}
+
+export function TimeSelect({ id, label, value, onChange, error }: LabelledFieldProps) {
   return (
     <div className="grid content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
       <Select value={value || NO_TIME} onValueChange={(next) => onChange(next === NO_TIME ? '' : next)}>
-        <SelectTrigger
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        >
+        <SelectTrigger id={id} {...errorAttributes(id, error)}>
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
@@ -88,12 +90,7 @@ export function TimeSelect({
           ))}
         </SelectContent>
       </Select>
-      {error ? (
-        // data-field-error: a form focuses the first field in error by finding its message
-        <p id={`${id}-error`} className="text-destructive text-sm" data-field-error>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }
@@ -148,19 +145,7 @@ export function WeekdayChoice({
   );
 }
 
-export function DateField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
+export function DateField({ id, label, value, onChange, error }: LabelledFieldProps) {
   return (
     <div className="grid content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
@@ -170,8 +155,7 @@ export function DateField({
         value={value}
         required
         onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...errorAttributes(id, error)}
       />
       <FieldError id={`${id}-error`} message={error} />
     </div>
@@ -200,10 +184,107 @@ export function NotesField({
         maxLength={2000}
         placeholder={placeholder}
         onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...errorAttributes(id, error)}
       />
       <FieldError id={`${id}-error`} message={error} />
     </div>
+  );
+}
+
+/** The values the shared availability fields edit; a form may hold more besides. */
+export type AvailabilityFieldValues = {
+  status: AvailabilityStatus;
+  startTime: string;
+  endTime: string;
+  notes: string;
+};
+
+type AvailabilityFieldErrors = Partial<
+  Record<'startTime' | 'endTime' | 'notes', { message?: string | undefined } | undefined>
+>;
+
+/**
+ * Status, start and end time and notes, bound to a react-hook-form form. `onEdit` runs before a
+ * field takes its new value, for a form that clears its messages as the person edits.
+ */
+export function AvailabilityFormFields<T extends FieldValues & AvailabilityFieldValues>({
+  control,
+  errors,
+  idPrefix,
+  notesPlaceholder,
+  onEdit,
+}: {
+  control: Control<T>;
+  errors: AvailabilityFieldErrors;
+  idPrefix: string;
+  notesPlaceholder?: string;
+  onEdit?: (field: keyof AvailabilityFieldValues) => void;
+}) {
+  // TypeScript cannot see that "status" and the rest are paths of every such T; they are
+  const fields = control as unknown as Control<AvailabilityFieldValues>;
+  const edit =
+    <K extends keyof AvailabilityFieldValues>(
+      name: K,
+      onChange: (value: AvailabilityFieldValues[K]) => void,
+    ) =>
+    (value: AvailabilityFieldValues[K]) => {
+      onEdit?.(name);
+      onChange(value);
+    };
+  return (
+    <>
+      <Controller
+        control={fields}
+        name="status"
+        render={({ field }) => (
+          <StatusChoice
+            name={`${idPrefix}-status`}
+            value={field.value}
+            onChange={edit('status', field.onChange)}
+          />
+        )}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Controller
+          control={fields}
+          name="startTime"
+          render={({ field }) => (
+            <TimeSelect
+              id={`${idPrefix}-start-time`}
+              label="Start Time (optional)"
+              value={field.value}
+              onChange={edit('startTime', field.onChange)}
+              error={errors.startTime?.message}
+            />
+          )}
+        />
+        <Controller
+          control={fields}
+          name="endTime"
+          render={({ field }) => (
+            <TimeSelect
+              id={`${idPrefix}-end-time`}
+              label="End Time (optional)"
+              value={field.value}
+              onChange={edit('endTime', field.onChange)}
+              error={errors.endTime?.message}
+            />
+          )}
+        />
+      </div>
+      <Controller
+        control={fields}
+        name="notes"
+        render={({ field }) => (
+          <NotesField
+            id={`${idPrefix}-notes`}
+            value={field.value}
+            onChange={edit('notes', field.onChange)}
+            error={errors.notes?.message}
+            placeholder={notesPlaceholder}
+          />
+        )}
+      />
+    </>
   );
 }

@@ -9,13 +9,7 @@ import {
 import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import {
-  DateField,
-  NotesField,
-  StatusChoice,
-  TimeSelect,
-  WeekdayChoice,
-} from '@/components/availability-fields';
+import { AvailabilityFormFields, DateField, WeekdayChoice } from '@/components/availability-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -195,53 +189,7 @@ function BulkForm({
           />
         )}
       />
-      <Controller
-        control={form.control}
-        name="status"
-        render={({ field }) => (
-          <StatusChoice name={`${id}-status`} value={field.value} onChange={field.onChange} />
-        )}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Controller
-          control={form.control}
-          name="startTime"
-          render={({ field }) => (
-            <TimeSelect
-              id={`${id}-start-time`}
-              label="Start Time (optional)"
-              value={field.value}
-              onChange={field.onChange}
-              error={errors.startTime?.message}
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="endTime"
-          render={({ field }) => (
-            <TimeSelect
-              id={`${id}-end-time`}
-              label="End Time (optional)"
-              value={field.value}
-              onChange={field.onChange}
-              error={errors.endTime?.message}
-            />
-          )}
-        />
-      </div>
-      <Controller
-        control={form.control}
-        name="notes"
-        render={({ field }) => (
-          <NotesField
-            id={`${id}-notes`}
-            value={field.value}
-            onChange={field.onChange}
-            error={errors.notes?.message}
-          />
-        )}
-      />
+      <AvailabilityFormFields control={form.control} errors={errors} idPrefix={id} />
       <div className="grid gap-2 text-sm">
         <p className="flex gap-2 rounded-md border border-destructive/60 bg-destructive/10 p-3 text-foreground">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />

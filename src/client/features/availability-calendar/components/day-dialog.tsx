@@ -5,8 +5,8 @@ import {
   availabilityDayForm,
 } from '@shared/schemas/availability';
 import { useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { NotesField, StatusChoice, TimeSelect } from '@/components/availability-fields';
+import { useForm } from 'react-hook-form';
+import { AvailabilityFormFields } from '@/components/availability-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -86,53 +86,11 @@ function DayForm({
         <DialogTitle>Update Availability</DialogTitle>
         <DialogDescription>{formatLongDate(date)}</DialogDescription>
       </DialogHeader>
-      <Controller
+      <AvailabilityFormFields
         control={form.control}
-        name="status"
-        render={({ field }) => (
-          <StatusChoice name={`${id}-status`} value={field.value} onChange={field.onChange} />
-        )}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Controller
-          control={form.control}
-          name="startTime"
-          render={({ field }) => (
-            <TimeSelect
-              id={`${id}-start`}
-              label="Start Time (optional)"
-              value={field.value}
-              onChange={field.onChange}
-              error={errors.startTime?.message}
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="endTime"
-          render={({ field }) => (
-            <TimeSelect
-              id={`${id}-end`}
-              label="End Time (optional)"
-              value={field.value}
-              onChange={field.onChange}
-              error={errors.endTime?.message}
-            />
-          )}
-        />
-      </div>
-      <Controller
-        control={form.control}
-        name="notes"
-        render={({ field }) => (
-          <NotesField
-            id={`${id}-notes`}
-            value={field.value}
-            onChange={field.onChange}
-            error={errors.notes?.message}
-            placeholder="Anything the team should know about this day"
-          />
-        )}
+        errors={errors}
+        idPrefix={id}
+        notesPlaceholder="Anything the team should know about this day"
       />
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>

@@ -8,13 +8,7 @@ import {
 import { CheckCircle2, Info, Lock, Repeat } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
-import {
-  DateField,
-  NotesField,
-  StatusChoice,
-  TimeSelect,
-  WeekdayChoice,
-} from '@/components/availability-fields';
+import { AvailabilityFormFields, DateField, WeekdayChoice } from '@/components/availability-fields';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -106,10 +100,13 @@ function PatternForm({ userId, onClose }: { userId: number; onClose: () => void 
   const current = preview?.key === key ? preview.data : null;
 
   // editing a field takes its message away (and the form's), as before any check runs again
-  const set = <K extends keyof PatternValues>(field: K, value: PatternValues[K]) => {
+  const edited = (field: keyof PatternValues) => {
     patternValues.clearErrors(field);
-    patternValues.setValue(field, value as never);
     setFormError(null);
+  };
+  const set = <K extends keyof PatternValues>(field: K, value: PatternValues[K]) => {
+    edited(field);
+    patternValues.setValue(field, value as never);
   };
 
   const checked = async () => {
@@ -232,28 +229,11 @@ function PatternForm({ userId, onClose }: { userId: number; onClose: () => void 
               {explanation}
             </p>
           ) : null}
-          <StatusChoice name={`${id}-status`} value={values.status} onChange={(s) => set('status', s)} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TimeSelect
-              id={`${id}-start-time`}
-              label="Start Time (optional)"
-              value={values.startTime}
-              onChange={(v) => set('startTime', v)}
-              error={errors.startTime}
-            />
-            <TimeSelect
-              id={`${id}-end-time`}
-              label="End Time (optional)"
-              value={values.endTime}
-              onChange={(v) => set('endTime', v)}
-              error={errors.endTime}
-            />
-          </div>
-          <NotesField
-            id={`${id}-notes`}
-            value={values.notes}
-            onChange={(v) => set('notes', v)}
-            error={errors.notes}
+          <AvailabilityFormFields
+            control={patternValues.control}
+            errors={patternValues.formState.errors}
+            idPrefix={id}
+            onEdit={edited}
           />
           <p className="flex gap-2 rounded-md border bg-muted p-3 text-foreground text-sm">
             <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
