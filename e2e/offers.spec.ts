@@ -197,6 +197,12 @@ test('a candidate without safeguarding checks shows a badge, and needs a reason 
   await reason.fill('DBS certificate seen in person this morning');
   await dialog.getByRole('button', { name: 'Send offer' }).click();
   await expect(toastLocator(page)).toContainText('Offer sent');
+  // the offer made shows the override and its reason to staff
+  await expect(
+    dialog.getByText(
+      'Offered despite safeguarding checks (missing): DBS certificate seen in person this morning',
+    ),
+  ).toBeVisible();
   const [made] = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
   expect(made).toMatchObject({
     userId: person.id,

@@ -1,4 +1,4 @@
-import { mayBeSent } from '@shared/safeguarding';
+import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
 import type { FreeFacilitator } from '@shared/schemas/free';
 import { type OpenSession, SAFEGUARDING_OVERRIDE_REASON_MAX, type StaffOffer } from '@shared/schemas/offers';
 import { Plus, Send } from 'lucide-react';
@@ -376,6 +376,9 @@ function OfferRow({ offer, onWithdraw }: { offer: StaffOffer; onWithdraw: () => 
           {offer.declineReason ? `Reason: ${offer.declineReason}` : ''}
           {offer.override
             ? ` · Offered although ${offer.override === 'booked' ? 'already booked' : 'unavailable'}`
+            : ''}
+          {offer.safeguardingOverride
+            ? ` · Offered despite safeguarding checks (${SAFEGUARDING_STATE_LABELS[offer.safeguardingOverride.state].toLowerCase()}): ${offer.safeguardingOverride.reason}`
             : ''}
           {offer.emailError ? ` · Email not sent: ${offer.emailError}` : ''}
           {offer.writeBack === 'pending' ? ' · Being written to SharePoint' : ''}
