@@ -54,14 +54,39 @@ async function openSession(api: APIRequestContext, school: string): Promise<{ id
   return { id: session.id, date };
 }
 
-/** A facilitator with a freelancer ID (SharePoint records the booking by it) and an email address. */
-async function offeree(api: APIRequestContext, make: () => Promise<CreatedUser>): Promise<CreatedUser> {
+/**
+ * A facilitator with a freelancer ID (SharePoint records the booking by it), an email address and,
+ * unless `checked` is false, a DBS check recorded two months ago (valid for years), so safeguarding
+ * allows sending them.
+ */
+async function offeree(
+  api: APIRequestContext,
+  make: () => Promise<CreatedUser>,
+  checked = true,
+): Promise<CreatedUser> {
   const user = await make();
   seq += 1;
   const saved = await api.put(`/api/staff/users/${user.id}`, {
     data: { version: 1, username: user.username, freelancerId: `e2e-${Date.now()}-${seq}` },
   });
   expect(saved.ok(), await saved.text()).toBeTruthy();
+  if (checked) {
+    const records = await api.put(`/api/staff/users/${user.id}/safeguarding`, {
+      data: {
+        dbs: {
+          certificateNumber: '001234567890',
+          issueDate: addDays(hostToday(), -60),
+          enhancedWithBarredList: true,
+          onUpdateService: false,
+          statusCheckedOn: null,
+          checkedBy: 'Office',
+        },
+        checks: [],
+        version: 0,
+      },
+    });
+    expect(records.ok(), await records.text()).toBeTruthy();
+  }
   return user;
 }
 
@@ -127,6 +152,62 @@ test('staff offer an open session from the open-sessions list in three actions',
   await expect(
     made.getByRole('button', { name: `Withdraw the offer to ${person.displayName}` }),
   ).toBeVisible();
+  await api.dispose();
+});
+
+test('a candidate without safeguarding checks shows a badge, and needs a reason to be offered', async ({
+  page,
+  makeFacilitator,
+}, testInfo) => {
+  const api = await staffApi();
+  const school = uniqueSchool('Unchecked', testInfo.project.name);
+  const session = await openSession(api, school);
+  const person = await offeree(
+    api,
+    () => makeFacilitator({ displayName: `Unchecked ${testInfo.project.name} ${Date.now()}` }),
+    false,
+  );
+
+  await loginAsStaff(page);
+  await page.goto('/staff/sessions');
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: school })
+    .getByRole('button', { name: /^Offer / })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Offer this session' });
+  const candidate = dialog.getByRole('listitem').filter({ hasText: person.displayName! });
+  const badge = candidate.locator('[data-safeguarding]');
+  await expect(badge).toHaveAttribute('data-safeguarding', 'missing');
+  await expect(badge).toContainText('Missing');
+  await expect(badge).toHaveAttribute('title', 'Missing: No DBS check recorded');
+
+  const reason = dialog.getByLabel('Reason for offering despite safeguarding checks');
+  await expect(reason).toHaveCount(0);
+  await candidate.getByRole('checkbox', { name: new RegExp(person.displayName!) }).check();
+  await expect(reason).toBeVisible();
+  await expect(dialog).toContainText(`do not allow sending ${person.displayName}`);
+
+  // without a reason nothing is sent
+  await dialog.getByRole('button', { name: 'Send offer' }).click();
+  await expect(reason).toHaveAttribute('aria-invalid', 'true');
+  expect(await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json()).toEqual([]);
+  await checkScreen(page, testInfo, 'offer-safeguarding-reason');
+
+  await reason.fill('DBS certificate seen in person this morning');
+  await dialog.getByRole('button', { name: 'Send offer' }).click();
+  await expect(toastLocator(page)).toContainText('Offer sent');
+  // the offer made shows the override and its reason to staff
+  await expect(
+    dialog.getByText(
+      'Offered despite safeguarding checks (missing): DBS certificate seen in person this morning',
+    ),
+  ).toBeVisible();
+  const [made] = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
+  expect(made).toMatchObject({
+    userId: person.id,
+    safeguardingOverride: { state: 'missing', reason: 'DBS certificate seen in person this morning' },
+  });
   await api.dispose();
 });
 

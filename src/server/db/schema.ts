@@ -263,6 +263,10 @@ export const offers = pgTable(
     emailError: text('email_error'),
     // 'pending' | 'done' | 'undone': where an acceptance stands with SharePoint
     writeBack: text('write_back'),
+    // set only when a chosen facilitator's safeguarding checks did not allow sending on the session's
+    // date and staff gave a reason: the state they had ('expired' | 'missing') and that reason
+    safeguardingState: text('safeguarding_state'),
+    safeguardingOverrideReason: text('safeguarding_override_reason'),
   },
   (t) => [
     uniqueIndex('offers_one_accepted_per_booking').on(t.bookingId).where(sql`${t.state} = 'accepted'`),

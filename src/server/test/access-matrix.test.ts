@@ -715,6 +715,14 @@ const TABLE: Record<string, Variant[]> = {
       call: (f) => ({ params: { id: f.sessionId }, payload: { userIds: [f.a.id], replyBy: farReplyBy() } }),
       expect: staffOnly(400),
     },
+    {
+      name: 'with a blank safeguarding override reason',
+      call: (f) => ({
+        params: { id: f.sessionId },
+        payload: { userIds: [f.a.id], replyBy: farReplyBy(), safeguardingOverride: { reason: ' ' } },
+      }),
+      expect: staffOnly(400),
+    },
   ],
   'POST /api/staff/offers/:id/withdraw': one(
     (f) => ({ params: { id: f.offerId } }),

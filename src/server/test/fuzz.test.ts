@@ -530,6 +530,7 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
       replyBy: offerReplyBy().toISOString(),
       message: 'Fuzz offer',
       autoNext: true,
+      safeguardingOverride: { reason: 'DBS seen in person' },
     },
   }),
   'POST /api/staff/offers/:id/withdraw': () => ({ params: { id: String(facilitatorOffer!.id) } }),

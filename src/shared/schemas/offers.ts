@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bodyId, dateString, nonBlankText } from './common';
+import { safeguardingState } from './safeguarding';
 
 /**
  * An offer's life: `sent` (delivered), `seen` (the facilitator opened it), then one of `accepted`,
@@ -25,6 +26,7 @@ export const WRITE_BACK_STATES = ['pending', 'done', 'undone'] as const;
 export const OFFER_MESSAGE_MAX = 1000;
 export const DECLINE_REASON_MAX = 500;
 export const MAX_OFFER_RECIPIENTS = 50;
+export const SAFEGUARDING_OVERRIDE_REASON_MAX = 500;
 
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be in HH:mm format, e.g. 09:30');
 const shortText = (label: string, max: number) =>
@@ -102,6 +104,20 @@ export const createOffersBody = z.object({
   confirmNotFree: z.boolean({ error: 'Must be true or false' }).default(false),
   /** on a decline or an expiry, offer the session to the next facilitator in the ranking */
   autoNext: z.boolean({ error: 'Must be true or false' }).default(false),
+  /**
+   * Why staff offer the session although a chosen person's safeguarding checks (expired or missing on
+   * the session's date) do not allow sending them; required exactly then, recorded on those offers.
+   */
+  safeguardingOverride: z
+    .object(
+      {
+        reason: nonBlankText('Give the reason for offering despite safeguarding checks').pipe(
+          shortText('The reason', SAFEGUARDING_OVERRIDE_REASON_MAX),
+        ),
+      },
+      { error: 'Must be an object with a reason' },
+    )
+    .optional(),
 });
 export type CreateOffersInput = z.input<typeof createOffersBody>;
 
@@ -146,6 +162,8 @@ export const staffOffer = z.object({
   userId: z.number().int(),
   name: z.string(),
   override: z.enum(OFFER_OVERRIDES).nullable(),
+  /** set when the person's safeguarding checks did not allow sending and staff gave a reason */
+  safeguardingOverride: z.object({ state: safeguardingState, reason: z.string() }).nullable(),
   autoNext: z.boolean(),
   seenAt: z.string().nullable(),
   /** null: no email was tried; otherwise when it was accepted by the mail server or why not */

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenSessionsResponse } from '../../../shared/schemas/offers';
-import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
+import { bookingOutbox, bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
 import { sharePointFor } from '../../sharepoint/connector';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
 import { drainBookingWrites } from './write-back';
@@ -32,6 +32,14 @@ async function facilitator() {
     username: `sp-${seq}@example.org`,
     displayName: `SharePoint Person ${seq}`,
     freelancerId: String(8000 + seq),
+  });
+  // a DBS check valid for years, so safeguarding never stands in the way of these offers
+  await s.t.ctx.db.insert(safeguardingRecords).values({
+    userId: user.id,
+    dbsCertificateNumber: '001234567890',
+    dbsIssueDate: '2026-01-05',
+    dbsEnhancedWithBarredList: true,
+    dbsCheckedBy: 'Office',
   });
   return {
     id: user.id,

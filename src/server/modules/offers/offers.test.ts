@@ -7,7 +7,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/schemas/offers';
-import { availability, bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
+import {
+  availability,
+  bookingOutbox,
+  bookings,
+  changeHistory,
+  offers,
+  safeguardingRecords,
+} from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { expireOffers } from './service';
 
@@ -32,7 +39,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function facilitator(options: { freelancerId?: string | null; name?: string } = {}): Promise<Person> {
+async function facilitator(
+  options: { freelancerId?: string | null; name?: string; dbsIssued?: string | null } = {},
+): Promise<Person> {
   seq += 1;
   const name = options.name ?? `Facilitator ${String(seq).padStart(3, '0')}`;
   const user = await t.createUser({
@@ -41,6 +50,17 @@ async function facilitator(options: { freelancerId?: string | null; name?: strin
     email: `offers-${seq}@example.org`,
     freelancerId: options.freelancerId === undefined ? String(5000 + seq) : options.freelancerId,
   });
+  // a DBS check valid for three years from its issue date (the default policy) unless a test says so
+  const dbsIssued = options.dbsIssued === undefined ? '2026-01-05' : options.dbsIssued;
+  if (dbsIssued) {
+    await t.ctx.db.insert(safeguardingRecords).values({
+      userId: user.id,
+      dbsCertificateNumber: '001234567890',
+      dbsIssueDate: dbsIssued,
+      dbsEnhancedWithBarredList: true,
+      dbsCheckedBy: 'Office',
+    });
+  }
   return { id: user.id, cookie: await t.login(user.username, user.password), name };
 }
 
@@ -216,6 +236,91 @@ describe('offering', () => {
       action: 'create',
       via: 'staff',
       after: expect.objectContaining({ override: 'unavailable' }),
+    });
+  });
+
+  it('needs a safeguarding override reason for those whose checks do not allow sending, and records it', async () => {
+    const session = await openSession();
+    const clear = await facilitator();
+    const unchecked = await facilitator({ dbsIssued: null });
+    const before = await t.ctx.db.select().from(offers);
+    const historyBefore = await t.ctx.db.select().from(changeHistory);
+    const refused = await call('POST', `/api/staff/sessions/${session}/offers`, staff, {
+      userIds: [clear.id, unchecked.id],
+      replyBy: REPLY_BY,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(`${unchecked.name} (No DBS check recorded)`);
+    expect(refused.json().message).not.toContain(clear.name);
+    expect(refused.json().fieldErrors.safeguardingOverride).toEqual([
+      `${unchecked.name} (No DBS check recorded)`,
+    ]);
+    expect(await t.ctx.db.select().from(offers)).toEqual(before);
+    expect(await t.ctx.db.select().from(changeHistory)).toEqual(historyBefore);
+
+    const blank = await call('POST', `/api/staff/sessions/${session}/offers`, staff, {
+      userIds: [unchecked.id],
+      replyBy: REPLY_BY,
+      safeguardingOverride: { reason: '   ' },
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().fieldErrors['safeguardingOverride.reason']).toBeDefined();
+    expect(await t.ctx.db.select().from(offers)).toEqual(before);
+
+    const reason = 'DBS seen in person; certificate on its way';
+    const made = await offer(session, [clear, unchecked], { safeguardingOverride: { reason } });
+    expect(made.map((o) => [o.userId, o.safeguardingOverride])).toEqual([
+      [clear.id, null],
+      [unchecked.id, { state: 'missing', reason }],
+    ]);
+    expect(await offerRow(made[1]!.id)).toMatchObject({
+      safeguardingState: 'missing',
+      safeguardingOverrideReason: reason,
+    });
+    expect(await offerRow(made[0]!.id)).toMatchObject({
+      safeguardingState: null,
+      safeguardingOverrideReason: null,
+    });
+    const history = await t.ctx.db
+      .select()
+      .from(changeHistory)
+      .where(and(eq(changeHistory.entity, 'offer'), eq(changeHistory.subjectUserId, unchecked.id)));
+    expect(history[0]).toMatchObject({
+      action: 'create',
+      via: 'staff',
+      after: expect.objectContaining({ safeguardingOverride: { state: 'missing', reason } }),
+    });
+  });
+
+  it('a person whose checks are valid needs no override', async () => {
+    const session = await openSession();
+    const clear = await facilitator();
+    const [made] = await offer(session, [clear]);
+    expect(made!.safeguardingOverride).toBeNull();
+  });
+
+  it('judges the checks on the session date, not today', async () => {
+    // issued 2023-12-10: counts until 2026-12-09 under the three-year default, so it is valid today
+    // (2026-11-20) and expiring on DAY, but expired by a session on 2026-12-15
+    const person = await facilitator({ dbsIssued: '2023-12-10' });
+    const soon = await openSession();
+    const [soonOffer] = await offer(soon, [person]);
+    expect(soonOffer!.safeguardingOverride).toBeNull();
+
+    const later = await openSession({ date: '2026-12-15' });
+    const refused = await call('POST', `/api/staff/sessions/${later}/offers`, staff, {
+      userIds: [person.id],
+      replyBy: REPLY_BY,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('15 December 2026');
+    expect(refused.json().message).toContain('DBS check expired: it counted until 9 December 2026');
+
+    const candidates = (await call('GET', `/api/staff/sessions/${later}/candidates`, staff)).json();
+    const listed = candidates.facilitators.find((f: { userId: number }) => f.userId === person.id);
+    expect(listed.safeguarding).toEqual({
+      state: 'expired',
+      reasons: ['DBS check expired: it counted until 9 December 2026'],
     });
   });
 

@@ -111,7 +111,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['offers'],
           summary:
-            'Offer an open session to facilitators (portal and email); the unavailable or already booked need confirmNotFree',
+            'Offer an open session to facilitators (portal and email); the unavailable or already booked need confirmNotFree, those whose safeguarding checks do not allow sending need safeguardingOverride',
           params: idParam,
           body: createOffersBody,
           response: { 201: createOffersResponse, ...writeErrors },

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, between, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { addDays, todayIn } from '../../../shared/calendar';
+import { dayLabel, mayBeSent, type SafeguardingState } from '../../../shared/safeguarding';
 import {
   type CreateOffersInput,
   type CreateSessionInput,
@@ -37,6 +38,7 @@ import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
 import { loadMailSettings } from '../reminders/service';
+import { safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
 import { readOfferLink, signOfferLink } from './links';
 
@@ -185,6 +187,8 @@ const offerColumns = {
   declineReason: offers.declineReason,
   endedReason: offers.endedReason,
   override: offers.override,
+  safeguardingState: offers.safeguardingState,
+  safeguardingOverrideReason: offers.safeguardingOverrideReason,
   autoNext: offers.autoNext,
   seenAt: offers.seenAt,
   emailedAt: offers.emailedAt,
@@ -243,6 +247,10 @@ function toStaffOffer(o: JoinedOffer): StaffOffer {
     userId: o.userId,
     name: o.name,
     override: o.override as OfferOverride | null,
+    safeguardingOverride:
+      o.safeguardingState && o.safeguardingOverrideReason !== null
+        ? { state: o.safeguardingState as SafeguardingState, reason: o.safeguardingOverrideReason }
+        : null,
     autoNext: o.autoNext,
     seenAt: iso(o.seenAt),
     emailedAt: iso(o.emailedAt),
@@ -307,18 +315,25 @@ function sessionStartsAt(b: Pick<BookingRow, 'date' | 'startTime'>, timeZone: st
 interface Recipient {
   userId: number;
   override: OfferOverride | null;
+  /** the checks did not allow sending on the session's date; staff gave this reason */
+  safeguarding: { state: SafeguardingState; reason: string } | null;
 }
+
+export const SAFEGUARDING_OVERRIDE_NEEDED =
+  'Give a reason for offering despite safeguarding checks, or leave these people out.';
 
 /**
  * Check each chosen person: a facilitator with a freelancer id (SharePoint records the booking by
- * it) and no live offer of this session. Those marked unavailable or already booked that day need
- * `confirmNotFree`; the offer records which it was.
+ * it) and no live offer of this session. Those whose safeguarding checks do not allow sending on the
+ * session's date (not today: a session next month needs checks that last until then) need a
+ * safeguarding override reason; those marked unavailable or already booked that day need
+ * `confirmNotFree`. The offer records both.
  */
 async function checkRecipients(
   tx: Tx,
   booking: BookingRow,
   userIds: number[],
-  confirmNotFree: boolean,
+  confirm: { notFree: boolean; safeguardingReason: string | null },
 ): Promise<Recipient[]> {
   const people = await tx
     .select({
@@ -358,6 +373,20 @@ async function checkRecipients(
     });
   }
 
+  const checks = await safeguardingStatuses(tx, userIds, booking.date);
+  const notClear: string[] = [];
+  for (const id of userIds) {
+    const check = checks.get(id)!;
+    if (!mayBeSent(check.state)) notClear.push(`${byId.get(id)!.name} (${check.reasons.join('; ')})`);
+  }
+  if (notClear.length > 0 && confirm.safeguardingReason === null) {
+    throw new AppError(
+      409,
+      `Safeguarding checks on ${dayLabel(booking.date)} do not allow sending: ${notClear.join('; ')}. ${SAFEGUARDING_OVERRIDE_NEEDED}`,
+      { safeguardingOverride: notClear },
+    );
+  }
+
   const free = await findFree(tx, {
     date: booking.date,
     ...sessionWindow(booking),
@@ -379,9 +408,17 @@ async function checkRecipients(
           : `${name} is marked unavailable that day`,
       );
     }
-    recipients.push({ userId: id, override });
+    const check = checks.get(id)!;
+    recipients.push({
+      userId: id,
+      override,
+      safeguarding:
+        mayBeSent(check.state) || confirm.safeguardingReason === null
+          ? null
+          : { state: check.state, reason: confirm.safeguardingReason },
+    });
   }
-  if (warnings.length > 0 && !confirmNotFree) {
+  if (warnings.length > 0 && !confirm.notFree) {
     throw new AppError(409, `${warnings.join('; ')}. Confirm to offer the session anyway.`, {
       confirmNotFree: warnings,
     });
@@ -407,13 +444,21 @@ async function insertOffers(
         message: details.message,
         replyBy: details.replyBy,
         override: r.override,
+        safeguardingState: r.safeguarding?.state ?? null,
+        safeguardingOverrideReason: r.safeguarding?.reason ?? null,
         autoNext: details.autoNext,
         offeredBy: by.actorId,
         createdAt: details.now,
         linkNonce: newNonce(),
       })),
     )
-    .returning({ id: offers.id, userId: offers.userId, override: offers.override });
+    .returning({
+      id: offers.id,
+      userId: offers.userId,
+      override: offers.override,
+      safeguardingState: offers.safeguardingState,
+      safeguardingOverrideReason: offers.safeguardingOverrideReason,
+    });
   await recordChanges(
     tx,
     inserted.map((o) => ({
@@ -430,6 +475,14 @@ async function insertOffers(
         state: 'sent',
         replyBy: details.replyBy.toISOString(),
         ...(o.override ? { override: o.override } : {}),
+        ...(o.safeguardingState
+          ? {
+              safeguardingOverride: {
+                state: o.safeguardingState,
+                reason: o.safeguardingOverrideReason,
+              },
+            }
+          : {}),
         ...(details.autoNext ? { autoNext: true } : {}),
       },
     })),
@@ -440,7 +493,8 @@ async function insertOffers(
 export async function createOffers(
   ctx: AppContext,
   bookingId: number,
-  input: Required<CreateOffersInput>,
+  input: Required<Omit<CreateOffersInput, 'safeguardingOverride'>> &
+    Pick<CreateOffersInput, 'safeguardingOverride'>,
   actorId: number,
 ): Promise<StaffOffer[]> {
   const replyBy = new Date(input.replyBy);
@@ -454,7 +508,10 @@ export async function createOffers(
       throw badRequest('The reply-by time must be before the session starts', {
         replyBy: ['Must be before the session starts'],
       });
-    const recipients = await checkRecipients(tx, booking, userIds, input.confirmNotFree);
+    const recipients = await checkRecipients(tx, booking, userIds, {
+      notFree: input.confirmNotFree,
+      safeguardingReason: input.safeguardingOverride?.reason ?? null,
+    });
     return insertOffers(
       tx,
       booking,
@@ -712,7 +769,7 @@ async function offerNextRanked(
   return insertOffers(
     tx,
     booking,
-    [{ userId: next, override: null }],
+    [{ userId: next, override: null, safeguarding: null }],
     { message: after.message, replyBy, autoNext: true, now },
     { actorId: null, via: 'automatic' },
   );

@@ -1,7 +1,9 @@
+import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
 import type { FreeFacilitator } from '@shared/schemas/free';
-import type { OpenSession, StaffOffer } from '@shared/schemas/offers';
+import { type OpenSession, SAFEGUARDING_OVERRIDE_REASON_MAX, type StaffOffer } from '@shared/schemas/offers';
 import { Plus, Send } from 'lucide-react';
 import { useId, useState } from 'react';
+import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -18,7 +20,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, getErrorMessage, serverFieldErrors } from '@/lib/api';
+import { ApiError, getErrorMessage, serverFieldErrors, serverMessage } from '@/lib/api';
 import {
   useCandidates,
   useCreateOffers,
@@ -135,10 +137,16 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
   const [message, setMessage] = useState('');
   const [replyBy, setReplyBy] = useState(() => defaultReplyBy(session));
   const [autoNext, setAutoNext] = useState(false);
+  const [overrideReason, setOverrideReason] = useState('');
   const [warnings, setWarnings] = useState<string[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const live = new Set(
     (offers.data ?? []).filter((o) => o.state === 'sent' || o.state === 'seen').map((o) => o.userId),
+  );
+
+  // the chosen whose checks do not allow sending on the session's date: staff must say why they offer
+  const notClear = (candidates.data?.facilitators ?? []).filter(
+    (f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state),
   );
 
   const send = (confirmNotFree: boolean) => {
@@ -150,10 +158,12 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
         replyBy: replyBy ? new Date(replyBy).toISOString() : '',
         autoNext,
         confirmNotFree,
+        ...(notClear.length > 0 ? { safeguardingOverride: { reason: overrideReason } } : {}),
       },
       {
         onSuccess: (made) => {
           setChosen([]);
+          setOverrideReason('');
           setWarnings(null);
           const count = made.offers.length;
           toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
@@ -162,6 +172,12 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
           if (error instanceof ApiError && error.status === 409 && error.body.includes('confirmNotFree')) {
             const body = JSON.parse(error.body) as { fieldErrors: { confirmNotFree: string[] } };
             setWarnings(body.fieldErrors.confirmNotFree);
+            return;
+          }
+          // someone's checks lapsed since the list was loaded: the server names them
+          if (error instanceof ApiError && error.status === 409) {
+            setErrors({ _: serverMessage(error, 'Could not send the offer.') });
+            void candidates.refetch();
             return;
           }
           setErrors(serverFieldErrors(error, 'Could not send the offer.'));
@@ -217,6 +233,30 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
           </ul>
           {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds}</p> : null}
         </fieldset>
+
+        {notClear.length > 0 ? (
+          <div className="grid gap-2 rounded-md border border-destructive p-3">
+            <Label htmlFor={`${ids}-override`}>Reason for offering despite safeguarding checks</Label>
+            <p id={`${ids}-override-who`} className="text-muted-foreground text-sm">
+              Checks on {dayLabel(session.date)} do not allow sending {notClear.map((f) => f.name).join(', ')}
+              . The reason is kept with the offer.
+            </p>
+            <Textarea
+              id={`${ids}-override`}
+              value={overrideReason}
+              maxLength={SAFEGUARDING_OVERRIDE_REASON_MAX}
+              required
+              onChange={(e) => setOverrideReason(e.target.value)}
+              aria-invalid={errors.safeguardingOverride ? true : undefined}
+              aria-describedby={`${ids}-override-who${errors.safeguardingOverride ? ` ${ids}-override-error` : ''}`}
+            />
+            {errors.safeguardingOverride ? (
+              <p id={`${ids}-override-error`} className="text-destructive text-sm">
+                {errors.safeguardingOverride}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
 
         <div className="grid gap-2">
           <Label htmlFor={`${ids}-message`}>Message (optional)</Label>
@@ -299,7 +339,7 @@ function CandidateRow({
     ? [candidate.status ? capitalise(candidate.status) : null, candidate.area].filter(Boolean).join(' · ')
     : candidate.reasons.join('; ');
   return (
-    <li className="flex items-start gap-2 rounded p-1">
+    <li className="flex flex-wrap items-start gap-2 rounded p-1">
       <Checkbox
         id={id}
         checked={checked}
@@ -314,6 +354,9 @@ function CandidateRow({
         </span>
         {detail ? <span className="text-muted-foreground text-xs">{detail}</span> : null}
       </Label>
+      <span className="ml-auto">
+        <SafeguardingBadge state={candidate.safeguarding.state} reasons={candidate.safeguarding.reasons} />
+      </span>
     </li>
   );
 }
@@ -333,6 +376,9 @@ function OfferRow({ offer, onWithdraw }: { offer: StaffOffer; onWithdraw: () => 
           {offer.declineReason ? `Reason: ${offer.declineReason}` : ''}
           {offer.override
             ? ` · Offered although ${offer.override === 'booked' ? 'already booked' : 'unavailable'}`
+            : ''}
+          {offer.safeguardingOverride
+            ? ` · Offered despite safeguarding checks (${SAFEGUARDING_STATE_LABELS[offer.safeguardingOverride.state].toLowerCase()}): ${offer.safeguardingOverride.reason}`
             : ''}
           {offer.emailError ? ` · Email not sent: ${offer.emailError}` : ''}
           {offer.writeBack === 'pending' ? ' · Being written to SharePoint' : ''}
