@@ -1427,9 +1427,11 @@ describe('secrets never in responses or logs', () => {
       const ids =
         route.url === '/api/staff/users/:id/history'
           ? [user.id, created.json().id]
-          : route.url.startsWith('/api/staff/sessions/:id')
-            ? [someBooking!.id]
-            : [undefined];
+          : route.url === '/api/staff/users/:id/safeguarding'
+            ? [user.id]
+            : route.url.startsWith('/api/staff/sessions/:id')
+              ? [someBooking!.id]
+              : [undefined];
       for (const id of ids)
         for (const cookie of [staffCookie, userCookie, undefined]) {
           const response = await go('GET', `${urlOf(route, id, offerToken)}${query}`, { cookie });

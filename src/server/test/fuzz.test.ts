@@ -302,6 +302,20 @@ const offerToken = signOfferLink(t.ctx.appSecret, {
 /** The facilitator's offer live again, its link usable, the session open: answer cases consume them. */
 async function reopenFacilitatorOffer(): Promise<void> {
   await db.delete(bookingOutbox).where(eq(bookingOutbox.kind, 'assign'));
+  // a fuzzed delete may have removed the facilitator (and with them their offers): the offer comes
+  // back under its old id, so the signed link still names it
+  const [existing] = await db
+    .select({ id: offers.id })
+    .from(offers)
+    .where(eq(offers.id, facilitatorOffer!.id));
+  if (!existing)
+    await db.insert(offers).values({
+      id: facilitatorOffer!.id,
+      bookingId: openSession!.id,
+      userId: facilitator.id,
+      replyBy: facilitatorOffer!.replyBy,
+      linkNonce: 'fuzz-link',
+    });
   await db
     .update(offers)
     .set({ state: 'withdrawn', linkNonce: null })
