@@ -109,7 +109,7 @@ test.describe('change history', () => {
     await expect(ownItems.nth(1)).toContainText('via bulk update');
     await expect(ownItems.nth(2)).toContainText('You set Available');
     await expect(ownItems.nth(2)).toContainText('via own calendar');
-    await expect(ownItems.nth(2)).toContainText(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
+    await expect(ownItems.nth(2)).toContainText(/\d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} [AP]M/);
     await expect(own).not.toContainText('kiln');
     await checkScreen(page, testInfo, 'history-facilitator');
     await page.keyboard.press('Escape');
