@@ -11,6 +11,7 @@ import {
   staffApi,
   test,
 } from './fixtures';
+import { recordValidDbsCheck } from './safeguarding-records';
 
 /**
  * "Who is free": staff find facilitators who can work on a day. Every run makes its own
@@ -51,23 +52,7 @@ async function person(
   });
   expect(res.status(), await res.text()).toBe(201);
   const id = ((await res.json()) as { id: number }).id;
-  // a DBS check that counts, so only availability and bookings decide here (safeguarding.spec.ts
-  // covers the left out for their checks)
-  const records = await api.put(`/api/staff/users/${id}/safeguarding`, {
-    data: {
-      dbs: {
-        certificateNumber: '001234567890',
-        issueDate: addDays(hostToday(), -100),
-        enhancedWithBarredList: true,
-        onUpdateService: false,
-        statusCheckedOn: null,
-        checkedBy: 'Office',
-      },
-      checks: [],
-      version: 0,
-    },
-  });
-  expect(records.status(), await records.text()).toBe(200);
+  await recordValidDbsCheck(api, id);
   return { id, name };
 }
 

@@ -14,6 +14,7 @@ import {
   toastLocator,
 } from './fixtures';
 import { mailTo, TEST_SMTP } from './mailbox';
+import { recordValidDbsCheck } from './safeguarding-records';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
@@ -70,23 +71,7 @@ async function offeree(
     data: { version: 1, username: user.username, freelancerId: `e2e-${Date.now()}-${seq}` },
   });
   expect(saved.ok(), await saved.text()).toBeTruthy();
-  if (checked) {
-    const records = await api.put(`/api/staff/users/${user.id}/safeguarding`, {
-      data: {
-        dbs: {
-          certificateNumber: '001234567890',
-          issueDate: addDays(hostToday(), -60),
-          enhancedWithBarredList: true,
-          onUpdateService: false,
-          statusCheckedOn: null,
-          checkedBy: 'Office',
-        },
-        checks: [],
-        version: 0,
-      },
-    });
-    expect(records.ok(), await records.text()).toBeTruthy();
-  }
+  if (checked) await recordValidDbsCheck(api, user.id, 60);
   return user;
 }
 

@@ -3,6 +3,7 @@ import { startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
 import { BASE_URL, STAFF } from './constants';
 import { expect as baseExpect, checkScreen, chooseAreas, loginAsStaff, staffApi, test } from './fixtures';
+import { recordValidDbsCheck } from './safeguarding-records';
 import { cellUnder } from './table';
 
 // The machine is shared; give slow renders room without making any assertion weaker.
@@ -59,6 +60,7 @@ async function makeArea(testInfo: { project: { name: string }; workerIndex: numb
     person: async (name: string, email: string | null = `${name.toLowerCase()}-${tag}@example.org`) => {
       const person = await createPerson(api, tag, name, area, email);
       created.push(person.id);
+      await recordValidDbsCheck(api, person.id);
       return person;
     },
     cleanup: async () => {
