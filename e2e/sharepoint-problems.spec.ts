@@ -35,6 +35,10 @@ test('a refused bookings refresh: staff read what failed and what to do until a 
       await expect(problem).toContainText('Reading bookings from SharePoint failed:');
       await expect(problem).toContainText('403');
       await expect(problem).toContainText('What to do: Give the app registration read access to the site');
+      // Graph's long addresses wrap inside the box: the page never grows wider than a phone
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
       await checkScreen(page, testInfo, 'dashboard-sharepoint-problem');
 
       await page.goto('/settings');

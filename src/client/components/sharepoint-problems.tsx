@@ -20,12 +20,12 @@ function waitingText(days: number | null): string | null {
 export function SharePointProblems({ problems }: { problems: SharePointProblem[] }) {
   if (problems.length === 0) return null;
   return (
-    <ul className="grid gap-2" data-testid="sharepoint-problems" aria-label="SharePoint problems">
+    <ul className="grid min-w-0 gap-2" data-testid="sharepoint-problems" aria-label="SharePoint problems">
       {problems.map((problem) => (
         <li
           key={problem.area}
           data-area={problem.area}
-          className="grid gap-1 rounded-md border border-warning/60 bg-warning/10 p-3 text-foreground text-sm"
+          className="grid min-w-0 gap-1 rounded-md border border-warning/60 bg-warning/10 p-3 text-foreground text-sm"
         >
           <p className="flex items-start gap-2 font-semibold">
             <TriangleAlert
@@ -34,11 +34,12 @@ export function SharePointProblems({ problems }: { problems: SharePointProblem[]
             />
             {TITLES[problem.area]} (since {problem.since.charAt(0).toLowerCase() + problem.since.slice(1)})
           </p>
-          <p className="break-words pl-6 text-muted-foreground">{problem.message}</p>
+          {/* Graph's messages carry long unbroken addresses: they must wrap, not widen a phone's page */}
+          <p className="pl-6 text-muted-foreground [overflow-wrap:anywhere]">{problem.message}</p>
           {waitingText(problem.waitingDays) ? (
             <p className="pl-6">{waitingText(problem.waitingDays)}</p>
           ) : null}
-          <p className="break-words pl-6">
+          <p className="pl-6 [overflow-wrap:anywhere]">
             <span className="font-medium">What to do: </span>
             {problem.action}
           </p>
