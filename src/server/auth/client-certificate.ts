@@ -1,5 +1,6 @@
 /**
- * App-only sign-in with a certificate (ADR 0017): the certificate and private key staff paste on the
+ * Sign-in with a certificate instead of a client secret (ADR 0017 for SharePoint, ADR 0023 for staff
+ * sign-in with Microsoft): the certificate and private key staff paste on the
  * settings page, checked before they are stored, described for the page (subject, thumbprint,
  * expiry), and the signed client assertion the token endpoint receives instead of a client secret.
  */

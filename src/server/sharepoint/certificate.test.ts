@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { changeHistory, sharepointSettings } from '../db/schema';
-import { CLIENT_ASSERTION_TYPE } from './certificate';
+import { CLIENT_ASSERTION_TYPE } from '../auth/client-certificate';
 import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
 import { TokenProvider } from './token';
 

@@ -10,7 +10,7 @@ import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
 import { badRequest } from '../../errors';
-import { checkCertificatePair, describeCertificate } from '../../sharepoint/certificate';
+import { checkCertificatePair, describeCertificate } from '../../auth/client-certificate';
 import { type ChangeBy, recordChanges } from '../history/record';
 import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
