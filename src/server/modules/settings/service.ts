@@ -6,11 +6,10 @@ import {
   type TestConnectionResult,
 } from '../../../shared/schemas/settings';
 import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-columns';
+import { describeCertificate, refuseUnusableCertificate } from '../../auth/client-certificate';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
-import { badRequest } from '../../errors';
-import { describeCertificate, refuseUnusableCertificate } from '../../auth/client-certificate';
 import { type ChangeBy, recordChanges } from '../history/record';
 import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
