@@ -34,6 +34,7 @@ export const certificateDescription = z.object({
   expiringSoon: z.boolean(),
   expired: z.boolean(),
 });
+export type CertificateDescription = z.infer<typeof certificateDescription>;
 
 export const settingsBody = z.object({
   siteUrl: z
