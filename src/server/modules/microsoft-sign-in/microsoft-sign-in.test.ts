@@ -912,12 +912,13 @@ describe('Microsoft sign-in with a client certificate instead of a secret', () =
     expect(await storedRow()).toBeUndefined();
   });
 
-  it('signs in with the certificate: the provider checks the signed assertion, and the key is never shown', async () => {
-    const saved = await put(withPair(registered));
+  it('signs in with the certificate in preference to a secret: the provider checks the signed assertion, and the key is never shown', async () => {
+    // the provider knows no secret for this client, so only the certificate can succeed
+    const saved = await put(withPair(registered, { clientSecret: 'a-secret-the-provider-does-not-know' }));
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({
       configured: true,
-      hasClientSecret: false,
+      hasClientSecret: true,
       hasClientCertificate: true,
       clientCertificate: { subject: 'CN=portal-sign-in', expired: false, expiringSoon: false },
     });
@@ -982,6 +983,8 @@ describe('Microsoft sign-in set by the environment', () => {
       staffRoleSource: 'settings',
       configured: true,
     });
+    const pair = makeCertificatePair('environment-refused', 30);
+    removeCertificateFiles();
     const before = await t.ctx.db.select().from(microsoftSignInSettings);
     for (const payload of [
       {
@@ -990,6 +993,7 @@ describe('Microsoft sign-in set by the environment', () => {
         clientId: '12345678-1234-4234-8234-123456789013',
       },
       { staffPasswordSignIn: true, clientSecret: 'another-secret' },
+      { staffPasswordSignIn: true, clientCertificate: pair.certificate, clientCertificateKey: pair.key },
     ]) {
       const refused = await t.app.inject({
         method: 'PUT',
