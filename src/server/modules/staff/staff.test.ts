@@ -233,6 +233,8 @@ describe('GET /api/admin/scheduler/status', () => {
       nextUpdate: 'Today at 10:15 AM',
       refreshStage: null,
       lastRefreshError: null,
+      sharePointProblems: [],
+      changeMode: 'polling',
     });
   });
 
@@ -244,6 +246,8 @@ describe('GET /api/admin/scheduler/status', () => {
       nextUpdate: 'Monday 9 March at 8:00 AM',
       refreshStage: null,
       lastRefreshError: null,
+      sharePointProblems: [],
+      changeMode: 'polling',
     });
     clock = new Date('2026-03-04T06:00:00Z');
     expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 8:00 AM' });
@@ -293,6 +297,8 @@ describe('configured office hours', () => {
         nextUpdate: 'Today at 11:00 AM',
         refreshStage: null,
         lastRefreshError: null,
+        sharePointProblems: [],
+        changeMode: 'polling',
       });
     } finally {
       await other.close();
