@@ -963,7 +963,7 @@ export async function testSignInSettings(
     const { tenantId } = await lookUpDirectory(authorityOf(ctx), tenant);
     return {
       success: true,
-      message: `Microsoft answered for the directory ${tenantId}. The client ID and secret are checked at the first sign-in.`,
+      message: `Microsoft answered for the directory ${tenantId}. The client ID and its secret or certificate are checked at the first sign-in.`,
     };
   } catch (error) {
     const kind = error instanceof DiscoveryError ? error.kind : 'unreachable';
