@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type BuiltApp, buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
+import { makeCertificatePair, removeCertificateFiles } from '../src/server/test/certificate-pair';
 import { startTestEntra, type TestEntra } from '../src/server/test/entra-provider';
 import { checkScreen, expect, test } from './fixtures';
 
@@ -258,5 +259,20 @@ test.describe('configured on the settings page', () => {
     await login.goto(`${pagedUrl}/staff-login`);
     await expect(login.getByRole('link', { name: 'Sign in with Microsoft' })).toBeVisible();
     await visitor.close();
+
+    // a certificate instead of the secret: stored, described with its expiry, warned about
+    const pair = makeCertificatePair('portal-e2e-sign-in', 20);
+    removeCertificateFiles();
+    await card.getByLabel('Client certificate (PEM)').fill(pair.certificate);
+    await card.getByLabel('Certificate private key (PEM)').fill(pair.key);
+    await card.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await expect(card.getByTestId('microsoft-certificate-summary')).toContainText('CN=portal-e2e-sign-in');
+    await expect(card.getByTestId('microsoft-certificate-expiry')).not.toBeEmpty();
+    await expect(card.getByTestId('microsoft-certificate-warning')).toContainText(
+      'The certificate expires in',
+    );
+    await expect(card.getByLabel('Certificate private key (PEM)')).toHaveValue('');
+    await expect(card).not.toContainText(pair.key.split('\n')[1] ?? '');
+    await checkScreen(page, testInfo, 'microsoft-settings-certificate');
   });
 });

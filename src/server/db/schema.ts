@@ -529,6 +529,10 @@ export const microsoftSignInSettings = pgTable(
     clientId: text('client_id').notNull().default(''),
     // sealed with the tenant and client as associated data (ADR 0010): it opens for nothing else
     clientSecretEncrypted: text('client_secret_encrypted'),
+    // a certificate instead of the secret (ADR 0023): the PEM certificate is public; its private key
+    // is sealed like the secret, bound to the same tenant and client
+    clientCertificate: text('client_certificate'),
+    clientCertificateKeyEncrypted: text('client_certificate_key_encrypted'),
     staffRole: text('staff_role').notNull().default(''),
     // a first Microsoft sign-in carrying the staff app role gets a staff account without an invitation
     createStaffFromRole: boolean('create_staff_from_role').notNull().default(false),

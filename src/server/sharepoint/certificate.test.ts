@@ -3,50 +3,18 @@
  * sealed key, the token request carries a signed client assertion, and the emulator's token endpoint
  * checks it as Entra ID does, refusing a wrong key, an expired assertion and an unknown thumbprint.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
+import { CLIENT_ASSERTION_TYPE } from '../auth/client-certificate';
 import { changeHistory, sharepointSettings } from '../db/schema';
-import { CLIENT_ASSERTION_TYPE } from './certificate';
+import { type CertificatePair, makeCertificatePair, removeCertificateFiles } from '../test/certificate-pair';
 import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
 import { TokenProvider } from './token';
 
-interface Pair {
-  certificate: string;
-  key: string;
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'afp-cert-'));
-/** A self-signed certificate and its key, made by openssl as an administrator would. */
-function makePair(name: string, days: number): Pair {
-  const keyFile = join(dir, `${name}.key`);
-  const certFile = join(dir, `${name}.crt`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      String(days),
-      '-subj',
-      `/CN=${name}`,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { certificate: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
-}
+type Pair = CertificatePair;
+const makePair = (name: string, days: number) => makeCertificatePair(name, days);
 
 let s: ConnectorSetup;
 let staff: string;
@@ -65,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s.close();
-  rmSync(dir, { recursive: true, force: true });
+  removeCertificateFiles();
 });
 
 const tokenUrl = () => `${s.emu.authorityHost}/${s.emu.control.credentials.tenantId}/oauth2/v2.0/token`;

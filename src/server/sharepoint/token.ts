@@ -3,7 +3,7 @@
  * (with a client secret, or a certificate's signed client assertion, ADR 0017) or the password grant,
  * cached until about five minutes before they expire.
  */
-import { CLIENT_ASSERTION_TYPE, clientAssertion } from './certificate';
+import { CLIENT_ASSERTION_TYPE, clientAssertion } from '../auth/client-certificate';
 import { SharePointError } from './errors';
 import { backoffDelay, parseRetryAfter, type RetryTimings, resolveTimings } from './retry';
 

@@ -10,6 +10,7 @@
  * the server misbehave the way an attacker or a misconfiguration would (`misbehave`): answer with a
  * token from another issuer, for another client, or with another nonce.
  */
+import { X509Certificate } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -56,6 +57,12 @@ export interface TestEntraOptions {
   portalUrl: string;
   port?: number;
   accounts?: EntraAccount[];
+  /**
+   * A PEM certificate uploaded to the app registration: the client then authenticates with a
+   * private_key_jwt assertion signed by its key (checked against the certificate's public key), not
+   * with the secret.
+   */
+  clientCertificate?: string;
   /** verified domains of the directory: their discovery documents name the tenant's GUID issuer */
   domains?: string[];
 }
@@ -87,12 +94,24 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
   const host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const redirectUri = `${options.portalUrl}/api/auth/microsoft/callback`;
+  const certificateKey = options.clientCertificate
+    ? {
+        ...new X509Certificate(options.clientCertificate).publicKey.export({ format: 'jwk' }),
+        alg: 'RS256',
+        use: 'sig',
+      }
+    : undefined;
   const client = (id: string) => ({
     client_id: id,
-    client_secret: clientSecret,
     redirect_uris: [redirectUri],
     post_logout_redirect_uris: [`${options.portalUrl}/staff-login`],
-    token_endpoint_auth_method: 'client_secret_basic',
+    ...(certificateKey
+      ? {
+          token_endpoint_auth_method: 'private_key_jwt',
+          token_endpoint_auth_signing_alg: 'RS256',
+          jwks: { keys: [certificateKey] },
+        }
+      : { client_secret: clientSecret, token_endpoint_auth_method: 'client_secret_basic' }),
     response_types: ['code'],
     grant_types: ['authorization_code'],
   });

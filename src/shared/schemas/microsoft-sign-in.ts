@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { certificateDescription, pemInput } from './settings';
 
 /**
  * Why a Microsoft sign-in did not end in a session. The callback sends the browser back to the staff
@@ -15,6 +16,7 @@ export const MICROSOFT_SIGN_IN_ERRORS = [
   'missing_role',
   'clock_skew',
   'provider_unreachable',
+  'client_rejected',
   'failed',
 ] as const;
 export type MicrosoftSignInError = (typeof MICROSOFT_SIGN_IN_ERRORS)[number];
@@ -103,6 +105,14 @@ export const microsoftSignInSettings = z.object({
   clientSecretUnreadable: z.boolean(),
   /** this save removed the stored secret: tenant or client changed and no secret was typed */
   clientSecretCleared: z.boolean(),
+  /** a certificate and its private key are stored; used in preference to the secret (ADR 0023) */
+  hasClientCertificate: z.boolean(),
+  /** the stored certificate as the page shows it (never the key); null when none */
+  clientCertificate: certificateDescription.nullable(),
+  /** the stored private key cannot be opened (APP_SECRET changed): enter the pair again */
+  clientCertificateUnreadable: z.boolean(),
+  /** this save removed the stored certificate: tenant or client changed and none was typed */
+  clientCertificateCleared: z.boolean(),
   redirectUri: z.string(),
   staffRole: z.string(),
   staffPasswordSignIn: z.boolean(),
@@ -126,6 +136,11 @@ export const microsoftSignInSettingsBody = z
     tenantId: entraTenantInput.optional(),
     clientId: entraClientIdInput.optional(),
     clientSecret: secretInput.optional(),
+    /** a PEM certificate and its unencrypted private key, together; blank keeps the stored pair */
+    clientCertificate: pemInput,
+    clientCertificateKey: pemInput,
+    /** true: forget the stored certificate and key */
+    removeClientCertificate: z.boolean({ error: 'Choose whether to remove the certificate' }).optional(),
     staffRole: entraAppRoleInput.optional(),
     createStaffFromRole: z.boolean({ error: 'Choose whether to create staff accounts' }).optional(),
   })

@@ -16,6 +16,26 @@ const secretInput = z
   .optional()
   .transform((v) => v ?? '');
 
+/** A PEM certificate or private key as pasted; blank keeps the stored one. */
+export const pemInput = z
+  .string()
+  .max(20_000, 'Must be at most 20000 characters')
+  .optional()
+  .transform((v) => v?.trim() ?? '');
+
+/** A stored client certificate as the settings page shows it (never its key). */
+export const certificateDescription = z.object({
+  subject: z.string(),
+  /** SHA-1 thumbprint in hex, as the Entra admin centre lists it */
+  thumbprint: z.string(),
+  expiresAt: z.string(),
+  expiresInDays: z.number().int(),
+  /** fewer than 30 days left (or expired): time to upload a new one */
+  expiringSoon: z.boolean(),
+  expired: z.boolean(),
+});
+export type CertificateDescription = z.infer<typeof certificateDescription>;
+
 export const settingsBody = z.object({
   siteUrl: z
     .string()
@@ -42,16 +62,8 @@ export const settingsBody = z.object({
    * App-only sign-in with a certificate: the certificate and its unencrypted private key, both PEM.
    * Blank: keep the stored ones (while tenant, client and site stay the same).
    */
-  clientCertificate: z
-    .string()
-    .max(20_000, 'Must be at most 20000 characters')
-    .optional()
-    .transform((v) => v?.trim() ?? ''),
-  clientCertificateKey: z
-    .string()
-    .max(20_000, 'Must be at most 20000 characters')
-    .optional()
-    .transform((v) => v?.trim() ?? ''),
+  clientCertificate: pemInput,
+  clientCertificateKey: pemInput,
   /** true: forget the stored certificate and key */
   removeClientCertificate: z.boolean().optional(),
   /** staff's corrections to the automatic column matching; absent: keep the stored ones */
@@ -79,18 +91,7 @@ export const settingsResponse = z.object({
   /** a certificate (with its private key) is stored for app-only sign-in */
   hasClientCertificate: z.boolean(),
   /** the stored certificate as the page shows it; null when none */
-  clientCertificate: z
-    .object({
-      subject: z.string(),
-      /** SHA-1 thumbprint in hex, as the Entra admin centre lists it */
-      thumbprint: z.string(),
-      expiresAt: z.string(),
-      expiresInDays: z.number().int(),
-      /** fewer than 30 days left (or expired): time to upload a new one */
-      expiringSoon: z.boolean(),
-      expired: z.boolean(),
-    })
-    .nullable(),
+  clientCertificate: certificateDescription.nullable(),
   /** this save removed the stored certificate: tenant, client or site changed and none was typed */
   clientCertificateCleared: z.boolean(),
   columnMapping,

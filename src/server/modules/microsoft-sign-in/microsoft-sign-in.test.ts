@@ -8,6 +8,11 @@ import {
   sessions,
   users,
 } from '../../db/schema';
+import {
+  type CertificatePair,
+  makeCertificatePair,
+  removeCertificateFiles,
+} from '../../test/certificate-pair';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { findUserByUsername } from '../users/service';
@@ -815,6 +820,157 @@ describe('Microsoft sign-in configured on the settings page', () => {
   }, 180_000);
 });
 
+describe('Microsoft sign-in with a client certificate instead of a secret', () => {
+  const CLIENT_ID = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
+  let registered: CertificatePair;
+  let unknown: CertificatePair;
+  let idp: TestEntra;
+  let p: TestApp;
+  let cookie: string;
+  /** the portal's clock; unset: the real time the identity provider keeps too */
+  let clock: Date | undefined;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    registered = makeCertificatePair('portal-sign-in', 365);
+    unknown = makeCertificatePair('not-uploaded', 365);
+    idp = await startTestEntra({
+      portalUrl: PORTAL,
+      clientId: CLIENT_ID,
+      clientCertificate: registered.certificate,
+    });
+    p = await createTestApp(
+      { PUBLIC_URL: PORTAL, AUTHORITY_HOST: idp.authorityHost, LOG_LEVEL: 'info' },
+      { logStream: { write: (line) => void logLines.push(line) }, now: () => clock ?? new Date() },
+    );
+    cookie = await p.loginStaff();
+  }, 180_000);
+  afterAll(async () => {
+    await p?.close();
+    await idp?.close();
+    removeCertificateFiles();
+  });
+  afterEach(() => {
+    idp.nextSignIn = undefined;
+    clock = undefined;
+  });
+
+  const put = (payload: object) =>
+    p.app.inject({ method: 'PUT', url: '/api/staff/microsoft-sign-in', headers: { cookie }, payload });
+  const storedRow = async () => (await p.ctx.db.select().from(microsoftSignInSettings))[0];
+  const withPair = (pair: CertificatePair, overrides: object = {}) => ({
+    staffPasswordSignIn: true,
+    tenantId: idp.tenantId,
+    clientId: CLIENT_ID,
+    clientCertificate: pair.certificate,
+    clientCertificateKey: pair.key,
+    ...overrides,
+  });
+  const keyBody = (pair: CertificatePair) =>
+    pair.key
+      .replace(/-----[A-Z ]+-----/g, '')
+      .replace(/\s+/g, '')
+      .slice(0, 64);
+
+  async function signInOnce(): Promise<{ location: string; username: string }> {
+    const user = await p.createUser({
+      username: `cert-${Math.random().toString(36).slice(2, 8)}@example.org`,
+      role: 'staff',
+    });
+    const oid = `00000000-0000-4000-9000-${String(user.id).padStart(12, '0')}`;
+    idp.accounts.set(oid, { oid, name: 'Certificate user' });
+    const invitation = await p.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/microsoft-invitation`,
+      headers: { cookie },
+    });
+    expect(invitation.statusCode, invitation.body).toBe(201);
+    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const response = await new Browser(p, idp).signIn({ invitation: token, as: oid });
+    return { location: String(response.headers.location), username: user.username };
+  }
+
+  it('refuses a mismatched pair, a key that is not RSA and an expired certificate, storing nothing', async () => {
+    const ec = makeCertificatePair('elliptic', 365, true);
+    const shortLived = makeCertificatePair('short-lived', 1);
+    const attempts: [object, string][] = [
+      [withPair({ certificate: registered.certificate, key: unknown.key }), 'clientCertificateKey'],
+      [withPair(ec), 'clientCertificateKey'],
+      [withPair({ certificate: registered.certificate, key: '' }), 'clientCertificateKey'],
+      [withPair({ certificate: 'not a certificate', key: registered.key }), 'clientCertificate'],
+    ];
+    for (const [payload, field] of attempts) {
+      const refused = await put(payload);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().fieldErrors?.[field]?.length).toBeGreaterThan(0);
+    }
+    // two days on, the one-day certificate has expired
+    clock = new Date(Date.now() + 2 * 24 * 3600_000);
+    const expired = await put(withPair(shortLived));
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().fieldErrors.clientCertificate[0]).toMatch(/expired/);
+    expect(await storedRow()).toBeUndefined();
+  });
+
+  it('signs in with the certificate in preference to a secret: the provider checks the signed assertion, and the key is never shown', async () => {
+    // the provider knows no secret for this client, so only the certificate can succeed
+    const saved = await put(withPair(registered, { clientSecret: 'a-secret-the-provider-does-not-know' }));
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      configured: true,
+      hasClientSecret: true,
+      hasClientCertificate: true,
+      clientCertificate: { subject: 'CN=portal-sign-in', expired: false, expiringSoon: false },
+    });
+    expect(saved.json().clientCertificate.expiresInDays).toBeGreaterThanOrEqual(363);
+    const row = await storedRow();
+    expect(row?.clientCertificateKeyEncrypted).toMatch(/^v2\./);
+    const history = (await p.ctx.db.select().from(changeHistory).orderBy(desc(changeHistory.id)).limit(1))[0];
+    expect(history?.after).toMatchObject({ microsoftSignIn: true, clientCertificate: 'changed' });
+    for (const text of [saved.body, JSON.stringify(row), JSON.stringify(history), logLines.join('\n')]) {
+      expect(text).not.toContain(keyBody(registered));
+    }
+
+    const { location, username } = await signInOnce();
+    expect(location).toBe('/staff');
+    expect(username).toBeTruthy();
+  });
+
+  it('warns 30 days before the certificate expires', async () => {
+    const soon = makeCertificatePair('expires-soon', 20);
+    const saved = await put(withPair(soon));
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().clientCertificate).toMatchObject({ expiringSoon: true, expired: false });
+    expect(saved.json().clientCertificate.expiresInDays).toBeLessThan(20);
+  });
+
+  it('fails with a clear reason when the app registration does not have the certificate', async () => {
+    expect((await put(withPair(unknown))).statusCode).toBe(200);
+    const { location } = await signInOnce();
+    expect(new URL(location, PORTAL).searchParams.get('microsoftError')).toBe('client_rejected');
+    expect(logLines.join('\n')).not.toContain(keyBody(unknown));
+    expect((await put(withPair(registered))).statusCode).toBe(200);
+  });
+
+  it('clears the certificate (saying so) when the client changes, and keeps it while it stays', async () => {
+    const same = await put({ staffPasswordSignIn: true, tenantId: idp.tenantId, clientId: CLIENT_ID });
+    expect(same.json()).toMatchObject({ hasClientCertificate: true, clientCertificateCleared: false });
+    const other = '99999999-8888-4777-8666-555555555555';
+    const moved = await put({ staffPasswordSignIn: true, tenantId: idp.tenantId, clientId: other });
+    expect(moved.json()).toMatchObject({
+      hasClientCertificate: false,
+      clientCertificate: null,
+      clientCertificateCleared: true,
+      configured: false,
+    });
+    const row = await storedRow();
+    expect(row?.clientCertificate).toBeNull();
+    expect(row?.clientCertificateKeyEncrypted).toBeNull();
+    const history = (await p.ctx.db.select().from(changeHistory).orderBy(desc(changeHistory.id)).limit(1))[0];
+    expect(history?.after).toMatchObject({ clientId: other, clientCertificate: 'cleared' });
+  });
+});
+
 describe('Microsoft sign-in set by the environment', () => {
   it('shows where it comes from and refuses changes to what the environment sets', async () => {
     const shown = await t.app.inject({
@@ -827,6 +983,8 @@ describe('Microsoft sign-in set by the environment', () => {
       staffRoleSource: 'settings',
       configured: true,
     });
+    const pair = makeCertificatePair('environment-refused', 30);
+    removeCertificateFiles();
     const before = await t.ctx.db.select().from(microsoftSignInSettings);
     for (const payload of [
       {
@@ -835,6 +993,7 @@ describe('Microsoft sign-in set by the environment', () => {
         clientId: '12345678-1234-4234-8234-123456789013',
       },
       { staffPasswordSignIn: true, clientSecret: 'another-secret' },
+      { staffPasswordSignIn: true, clientCertificate: pair.certificate, clientCertificateKey: pair.key },
     ]) {
       const refused = await t.app.inject({
         method: 'PUT',

@@ -11,6 +11,12 @@ import {
   microsoftSignInSettingsBody,
 } from '../../../shared/schemas/microsoft-sign-in';
 import { usernameField } from '../../../shared/schemas/users';
+import {
+  CLIENT_ASSERTION_TYPE,
+  clientAssertion,
+  describeCertificate,
+  refuseUnusableCertificate,
+} from '../../auth/client-certificate';
 import type { AppContext } from '../../context';
 import { decryptSecret, deriveKey, encryptSecret, randomToken, sha256 } from '../../crypto';
 import type { Queryable } from '../../db/client';
@@ -40,7 +46,10 @@ export interface MicrosoftSignInConfig {
   /** as configured: the directory's GUID or one of its verified domains */
   tenant: string;
   clientId: string;
+  /** empty when a certificate signs in instead */
   clientSecret: string;
+  /** a client certificate and its private key (PEM): used in preference to the secret (ADR 0023) */
+  certificate: { certificatePem: string; privateKeyPem: string } | null;
   /** the identity provider's host, AUTHORITY_HOST (or the test hook), without a trailing slash */
   authority: string;
   redirectUri: string;
@@ -104,6 +113,9 @@ interface ResolvedSettings {
   clientId: string;
   hasClientSecret: boolean;
   clientSecretUnreadable: boolean;
+  /** the stored certificate (PEM, public), also when its key no longer opens */
+  certificatePem: string;
+  clientCertificateUnreadable: boolean;
   staffRole: string;
   connectionSource: 'environment' | 'settings';
   staffRoleSource: 'environment' | 'settings';
@@ -122,6 +134,9 @@ async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise
   let clientId = '';
   let clientSecret = '';
   let clientSecretUnreadable = false;
+  let certificatePem = '';
+  let privateKeyPem = '';
+  let clientCertificateUnreadable = false;
   if (fromEnvironment) {
     tenant = ENTRA_TENANT_ID ?? '';
     clientId = ENTRA_CLIENT_ID ?? '';
@@ -142,14 +157,29 @@ async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise
         clientSecretUnreadable = true;
       }
     }
+    if (row.clientCertificate && row.clientCertificateKeyEncrypted) {
+      certificatePem = row.clientCertificate;
+      try {
+        privateKeyPem = decryptSecret(
+          settingsKey(ctx.appSecret),
+          row.clientCertificateKeyEncrypted,
+          signInSecretDestination(tenant, clientId),
+        );
+      } catch {
+        // as for the secret: the pair must be entered again
+        clientCertificateUnreadable = true;
+      }
+    }
   }
+  const certificate = privateKeyPem ? { certificatePem, privateKeyPem } : null;
   const staffRole = ENTRA_STAFF_ROLE ?? row?.staffRole ?? '';
   const config =
-    tenant && clientId && clientSecret && PUBLIC_URL
+    tenant && clientId && (clientSecret || certificate) && PUBLIC_URL
       ? {
           tenant,
           clientId,
-          clientSecret,
+          clientSecret: certificate ? '' : clientSecret,
+          certificate,
           authority: authorityOf(ctx),
           redirectUri: `${PUBLIC_URL}${CALLBACK_PATH}`,
           staffRole,
@@ -162,6 +192,8 @@ async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise
     clientId,
     hasClientSecret: Boolean(clientSecret) || clientSecretUnreadable,
     clientSecretUnreadable,
+    certificatePem,
+    clientCertificateUnreadable,
     staffRole,
     connectionSource: fromEnvironment ? 'environment' : 'settings',
     staffRoleSource: ENTRA_STAFF_ROLE ? 'environment' : 'settings',
@@ -292,16 +324,49 @@ async function clientFor(
     throw discoveryFailure(error);
   }
   const skewSeconds = Math.round((ctx.now().getTime() - Date.now()) / 1000);
-  const client = new oidc.Configuration(
-    server.metadata,
-    config.clientId,
-    { client_secret: config.clientSecret, [oidc.clockSkew]: skewSeconds },
-    // HTTP Basic: what OpenID Connect servers accept by default (Entra takes either)
-    oidc.ClientSecretBasic(config.clientSecret),
-  );
+  const client = config.certificate
+    ? new oidc.Configuration(
+        server.metadata,
+        config.clientId,
+        { [oidc.clockSkew]: skewSeconds },
+        certificateAuthentication(ctx, config.clientId, config.certificate),
+      )
+    : new oidc.Configuration(
+        server.metadata,
+        config.clientId,
+        { client_secret: config.clientSecret, [oidc.clockSkew]: skewSeconds },
+        // HTTP Basic: what OpenID Connect servers accept by default (Entra takes either)
+        oidc.ClientSecretBasic(config.clientSecret),
+      );
   const issuer = new URL(server.issuer);
   if (issuer.protocol === 'http:' && isLoopback(issuer)) oidc.allowInsecureRequests(client);
   return { client, tenantId: server.tenantId };
+}
+
+/**
+ * private_key_jwt with the assertion SharePoint's connector sends too: openid-client's own
+ * PrivateKeyJwt cannot put `x5t#S256` in the header, which is how Entra finds the certificate,
+ * and its audience is the issuer where Entra wants the token endpoint.
+ */
+function certificateAuthentication(
+  ctx: AppContext,
+  clientId: string,
+  certificate: { certificatePem: string; privateKeyPem: string },
+): oidc.ClientAuth {
+  return async (as, _client, body) => {
+    if (!as.token_endpoint) throw new SignInFailure('failed', 'the provider names no token endpoint');
+    body.set('client_id', clientId);
+    body.set('client_assertion_type', CLIENT_ASSERTION_TYPE);
+    body.set(
+      'client_assertion',
+      await clientAssertion({
+        ...certificate,
+        clientId,
+        tokenUrl: as.token_endpoint,
+        now: ctx.now().getTime(),
+      }),
+    );
+  };
 }
 
 function discoveryFailure(error: unknown): SignInFailure {
@@ -589,6 +654,10 @@ function tokenFailure(error: unknown): SignInFailure {
   if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' && failedClaim(error) === 'iss') {
     return new SignInFailure('wrong_issuer', message ?? 'unexpected issuer');
   }
+  if ((error as { error?: unknown }).error === 'invalid_client') {
+    // the secret or certificate is not (or no longer) on the app registration
+    return new SignInFailure('client_rejected', message ?? 'the client was not accepted');
+  }
   if (error instanceof TypeError || code === 'ECONNREFUSED') {
     return new SignInFailure('provider_unreachable', 'the token endpoint could not be reached');
   }
@@ -634,7 +703,7 @@ export const STAFF_PASSWORD_OFF_MESSAGE =
 export async function getSignInSettings(
   ctx: AppContext,
   me: UserRow,
-  saved: { clientSecretCleared?: boolean } = {},
+  saved: { clientSecretCleared?: boolean; clientCertificateCleared?: boolean } = {},
 ): Promise<MicrosoftSignInSettings> {
   const resolved = await resolveSettings(ctx);
   const [linked] = await ctx.db
@@ -656,6 +725,12 @@ export async function getSignInSettings(
     hasClientSecret: resolved.hasClientSecret,
     clientSecretUnreadable: resolved.clientSecretUnreadable,
     clientSecretCleared: saved.clientSecretCleared ?? false,
+    hasClientCertificate: Boolean(resolved.certificatePem),
+    clientCertificate: resolved.certificatePem
+      ? describeCertificate(resolved.certificatePem, ctx.now())
+      : null,
+    clientCertificateUnreadable: resolved.clientCertificateUnreadable,
+    clientCertificateCleared: saved.clientCertificateCleared ?? false,
     redirectUri: ctx.config.PUBLIC_URL ? `${ctx.config.PUBLIC_URL}${CALLBACK_PATH}` : '',
     staffRole: resolved.staffRole,
     staffPasswordSignIn: passwordsAllowed(resolved),
@@ -715,6 +790,10 @@ export async function saveSignInSettings(
     )
       refused.clientId = ['Set by ENTRA_CLIENT_ID on the server'];
     if (data.clientSecret) refused.clientSecret = ['Set by ENTRA_CLIENT_SECRET on the server'];
+    if (data.clientCertificate || data.clientCertificateKey)
+      refused.clientCertificate = [
+        'The application is set by ENTRA_TENANT_ID and ENTRA_CLIENT_ID on the server',
+      ];
   }
   if (env.ENTRA_STAFF_ROLE && data.staffRole !== undefined && data.staffRole !== env.ENTRA_STAFF_ROLE) {
     refused.staffRole = ['Set by ENTRA_STAFF_ROLE on the server'];
@@ -725,6 +804,8 @@ export async function saveSignInSettings(
       refused,
     );
   }
+
+  refuseUnusableCertificate(data.clientCertificate, data.clientCertificateKey, ctx.now());
 
   const key = settingsKey(ctx.appSecret);
   const cleared = await ctx.db.transaction(async (tx) => {
@@ -765,9 +846,41 @@ export async function saveSignInSettings(
     }
     const secretCleared = Boolean(existing?.clientSecretEncrypted) && !clientSecretEncrypted;
 
+    // The certificate travels with its key, under the same binding as the secret.
+    let clientCertificate = existing?.clientCertificate ?? null;
+    let clientCertificateKeyEncrypted = existing?.clientCertificateKeyEncrypted ?? null;
+    if (!keepConnection) {
+      if (data.clientCertificate) {
+        if (!tenantId || !clientId) {
+          throw badRequest(
+            'Enter the directory (tenant) ID and the application (client) ID with the certificate.',
+            {
+              clientCertificate: ['Enter the tenant and client IDs first'],
+            },
+          );
+        }
+        clientCertificate = data.clientCertificate;
+        clientCertificateKeyEncrypted = encryptSecret(key, data.clientCertificateKey, destination);
+      } else if (
+        data.removeClientCertificate ||
+        !existing ||
+        !tenantId ||
+        !clientId ||
+        signInSecretDestination(existing.tenantId, existing.clientId) !== destination
+      ) {
+        clientCertificate = null;
+        clientCertificateKeyEncrypted = null;
+      }
+    }
+    const certificateRemoved =
+      Boolean(existing?.clientCertificateKeyEncrypted) && !clientCertificateKeyEncrypted;
+    const certificateCleared = certificateRemoved && !data.removeClientCertificate;
+
     if (!data.staffPasswordSignIn) {
       const configuredAfter =
-        Boolean(env.PUBLIC_URL) && (keepConnection || Boolean(tenantId && clientId && clientSecretEncrypted));
+        Boolean(env.PUBLIC_URL) &&
+        (keepConnection ||
+          Boolean(tenantId && clientId && (clientSecretEncrypted || clientCertificateKeyEncrypted)));
       if (!configuredAfter) {
         throw badRequest('Microsoft sign-in is not configured, so staff passwords must stay on.', {
           staffPasswordSignIn: ['Configure Sign in with Microsoft first'],
@@ -798,6 +911,8 @@ export async function saveSignInSettings(
       tenantId,
       clientId,
       clientSecretEncrypted,
+      clientCertificate,
+      clientCertificateKeyEncrypted,
       staffRole,
       updatedAt: ctx.now(),
     };
@@ -809,7 +924,9 @@ export async function saveSignInSettings(
       const before = historyValues(existing ?? NO_SETTINGS);
       const after = historyValues(values);
       const secret = data.clientSecret && !keepConnection ? 'changed' : secretCleared ? 'cleared' : null;
-      if (JSON.stringify(before) !== JSON.stringify(after) || secret) {
+      const certificate =
+        data.clientCertificate && !keepConnection ? 'changed' : certificateRemoved ? 'cleared' : null;
+      if (JSON.stringify(before) !== JSON.stringify(after) || secret || certificate) {
         await recordChanges(tx, [
           {
             entity: 'settings',
@@ -818,16 +935,20 @@ export async function saveSignInSettings(
             actorId: by.actorId,
             via: by.via,
             before: existing ? before : null,
-            after: secret ? { ...after, clientSecret: secret } : after,
+            after: {
+              ...after,
+              ...(secret ? { clientSecret: secret } : {}),
+              ...(certificate ? { clientCertificate: certificate } : {}),
+            },
           },
         ]);
       }
     }
-    return secretCleared;
+    return { clientSecretCleared: secretCleared, clientCertificateCleared: certificateCleared };
   });
   // the next sign-in discovers the directory afresh
   discovered.get(ctx)?.clear();
-  return getSignInSettings(ctx, me, { clientSecretCleared: cleared });
+  return getSignInSettings(ctx, me, cleared);
 }
 
 /**
@@ -842,7 +963,7 @@ export async function testSignInSettings(
     const { tenantId } = await lookUpDirectory(authorityOf(ctx), tenant);
     return {
       success: true,
-      message: `Microsoft answered for the directory ${tenantId}. The client ID and secret are checked at the first sign-in.`,
+      message: `Microsoft answered for the directory ${tenantId}. The client ID and its secret or certificate are checked at the first sign-in.`,
     };
   } catch (error) {
     const kind = error instanceof DiscoveryError ? error.kind : 'unreachable';

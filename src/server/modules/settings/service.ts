@@ -6,11 +6,10 @@ import {
   type TestConnectionResult,
 } from '../../../shared/schemas/settings';
 import type { ColumnCheckResult } from '../../../shared/schemas/sharepoint-columns';
+import { describeCertificate, refuseUnusableCertificate } from '../../auth/client-certificate';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { sharepointSettings } from '../../db/schema';
-import { badRequest } from '../../errors';
-import { checkCertificatePair, describeCertificate } from '../../sharepoint/certificate';
 import { type ChangeBy, recordChanges } from '../history/record';
 import type { ColumnChecker, ConnectionTester, ResolvedSharePointSettings } from './connection';
 
@@ -127,7 +126,7 @@ export async function saveSettings(
   const data = settingsBody.parse(input);
   const key = settingsKey(appSecret);
   const now = new Date();
-  checkTypedCertificate(data, now);
+  refuseUnusableCertificate(data.clientCertificate, data.clientCertificateKey, now);
   return db.transaction(async (tx) => {
     const existing = await readRow(tx, true);
     const seal = (field: SecretField): string | null => {
@@ -214,31 +213,6 @@ export async function saveSettings(
     }
     return toSettingsResponse(row, cleared, now);
   });
-}
-
-/**
- * A typed certificate must come with its key, parse, match it and not have expired; refused with
- * field errors otherwise, before anything is stored.
- */
-function checkTypedCertificate(data: ReturnType<typeof settingsBody.parse>, now: Date): void {
-  if (!data.clientCertificate && !data.clientCertificateKey) return;
-  if (!data.clientCertificate || !data.clientCertificateKey) {
-    const missing = data.clientCertificate ? 'clientCertificateKey' : 'clientCertificate';
-    throw badRequest('Enter the certificate and its private key together.', {
-      [missing]: [
-        missing === 'clientCertificate'
-          ? 'Paste the certificate that belongs to this private key.'
-          : 'Paste the private key that belongs to this certificate.',
-      ],
-    });
-  }
-  const check = checkCertificatePair(data.clientCertificate, data.clientCertificateKey, now);
-  if (!check.ok) {
-    const fieldErrors = Object.fromEntries(
-      Object.entries(check.fieldErrors).filter(([, errors]) => errors.length > 0),
-    );
-    throw badRequest('Check the certificate and its private key.', fieldErrors);
-  }
 }
 
 /** A stored secret, opened for the destination of the row it is stored in. */
@@ -373,7 +347,7 @@ export async function testConnection(
   const typed = settingsBody.parse(input);
   if (typed.clientCertificate || typed.clientCertificateKey) {
     try {
-      checkTypedCertificate(typed, new Date());
+      refuseUnusableCertificate(typed.clientCertificate, typed.clientCertificateKey, new Date());
     } catch (error) {
       const fieldErrors = (error as { fieldErrors?: Record<string, string[]> }).fieldErrors ?? {};
       const first = Object.values(fieldErrors).flat()[0];

@@ -20,6 +20,8 @@ export const MICROSOFT_ERROR_MESSAGES: Record<MicrosoftSignInError, string> = {
   clock_skew:
     "The sign-in could not be checked because this server's clock and Microsoft's disagree. Try again in a minute; if it keeps happening, ask your administrator to check the server's time.",
   provider_unreachable: 'Microsoft sign-in could not be reached. Check your connection and try again.',
+  client_rejected:
+    "Microsoft did not accept this portal's client secret or certificate. Ask your administrator to check the app registration's certificates and secrets.",
   failed: 'Sign-in with Microsoft did not succeed. Try again; if it keeps happening, ask your administrator.',
 };
 

@@ -16,6 +16,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverFieldErrors } from '@/lib/api';
 import {
@@ -24,6 +25,7 @@ import {
   useSaveMicrosoftSignInSettings,
   useTestMicrosoftSignIn,
 } from '../api/microsoft-sign-in-api';
+import { CertificateSummary } from './certificate-summary';
 
 /** The body as typed; the form always holds every field. */
 type SignInFormValues = MicrosoftSignInSettingsBody;
@@ -33,6 +35,9 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
     tenantId: saved.tenantId,
     clientId: saved.clientId,
     clientSecret: '',
+    clientCertificate: '',
+    clientCertificateKey: '',
+    removeClientCertificate: false,
     staffRole: saved.staffRole,
     staffPasswordSignIn: saved.staffPasswordSignIn,
     createStaffFromRole: saved.createStaffFromRole,
@@ -41,6 +46,16 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
 
 // the shared rules; values are sent as typed and the server applies the same schema
 const resolver = zodResolver(microsoftSignInSettingsBody, undefined, { raw: true });
+
+/** What a save removed because the tenant or client changed, or null. */
+function clearedText(stored: MicrosoftSignInSettings): string | null {
+  const what = [
+    stored.clientSecretCleared ? 'client secret' : '',
+    stored.clientCertificateCleared ? 'certificate' : '',
+  ].filter(Boolean);
+  if (what.length === 0) return null;
+  return `The ${what.join(' and ')} ${what.length > 1 ? 'were' : 'was'} cleared because the tenant or client changed: enter ${what.length > 1 ? 'them' : 'it'} again.`;
+}
 
 type TestState = { kind: 'idle' } | { kind: 'testing' } | ({ kind: 'done' } & MicrosoftSignInTestResult);
 
@@ -99,7 +114,7 @@ function SignInForm({
   const test = useTestMicrosoftSignIn();
   const [testState, setTestState] = useState<TestState>({ kind: 'idle' });
   const [formError, setFormError] = useState<string | null>(null);
-  const [clearedNote, setClearedNote] = useState(false);
+  const [clearedNote, setClearedNote] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
   const checkboxId = useId();
   const createId = useId();
@@ -113,7 +128,16 @@ function SignInForm({
       resolver(
         {
           ...values,
-          ...(fromEnvironment ? { tenantId: undefined, clientId: undefined, clientSecret: undefined } : {}),
+          ...(fromEnvironment
+            ? {
+                tenantId: undefined,
+                clientId: undefined,
+                clientSecret: undefined,
+                clientCertificate: undefined,
+                clientCertificateKey: undefined,
+                removeClientCertificate: undefined,
+              }
+            : {}),
           ...(roleFromEnvironment ? { staffRole: undefined } : {}),
         },
         context,
@@ -137,17 +161,23 @@ function SignInForm({
       createStaffFromRole: values.createStaffFromRole,
       ...(fromEnvironment
         ? {}
-        : { tenantId: values.tenantId, clientId: values.clientId, clientSecret: values.clientSecret }),
+        : {
+            tenantId: values.tenantId,
+            clientId: values.clientId,
+            clientSecret: values.clientSecret,
+            clientCertificate: values.clientCertificate,
+            clientCertificateKey: values.clientCertificateKey,
+            removeClientCertificate: values.removeClientCertificate,
+          }),
       ...(roleFromEnvironment ? {} : { staffRole: values.staffRole }),
     };
     save.mutate(body, {
       onSuccess: (stored) => {
-        setClearedNote(stored.clientSecretCleared);
+        const cleared = clearedText(stored);
+        setClearedNote(cleared);
         toast({
           title: 'Sign-in settings saved',
-          description: stored.clientSecretCleared
-            ? 'The client secret was cleared because the tenant or client changed: enter it again.'
-            : undefined,
+          description: cleared ?? undefined,
           variant: 'success',
         });
       },
@@ -268,6 +298,62 @@ function SignInForm({
             {...form.register('clientSecret')}
           />
         </FormField>
+        {fromEnvironment ? null : (
+          <div className="grid gap-4 md:col-span-2" data-testid="microsoft-certificate-fields">
+            <CertificateSummary
+              certificate={saved.clientCertificate}
+              refusedBy="Microsoft sign-in"
+              testIdPrefix="microsoft-certificate"
+            />
+            <FormField
+              id="microsoft-clientCertificate"
+              label="Client certificate (PEM)"
+              error={errors.clientCertificate?.message}
+              description={
+                saved.clientCertificateUnreadable
+                  ? 'The stored private key could not be read (was APP_SECRET changed?). Enter the certificate and key again.'
+                  : saved.hasClientCertificate
+                    ? 'A certificate is stored and used instead of the client secret. Leave both blank to keep it; paste a new pair to replace it.'
+                    : 'Instead of a client secret: the certificate uploaded to the app registration (Certificates & secrets). Used in preference to the secret.'
+              }
+            >
+              <Textarea
+                rows={4}
+                placeholder="-----BEGIN CERTIFICATE-----"
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono text-xs"
+                {...form.register('clientCertificate')}
+              />
+            </FormField>
+            <FormField
+              id="microsoft-clientCertificateKey"
+              label="Certificate private key (PEM)"
+              error={errors.clientCertificateKey?.message}
+              description="The RSA private key of that certificate, without a passphrase. Never shown again once saved."
+            >
+              <Textarea
+                rows={4}
+                placeholder="-----BEGIN PRIVATE KEY-----"
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono text-xs"
+                {...form.register('clientCertificateKey')}
+              />
+            </FormField>
+            {saved.hasClientCertificate ? (
+              <label className="flex items-center gap-2 text-sm" htmlFor="microsoft-removeClientCertificate">
+                <input
+                  id="microsoft-removeClientCertificate"
+                  type="checkbox"
+                  className="size-4 accent-primary"
+                  {...form.register('removeClientCertificate')}
+                />
+                Remove the stored certificate
+              </label>
+            ) : null}
+          </div>
+        )}
         <FormField
           className="content-start"
           id="microsoft-staffRole"
@@ -292,8 +378,8 @@ function SignInForm({
             data-testid="microsoft-secret-cleared"
             className="rounded-md border border-warning/50 bg-warning/10 p-3 text-sm md:col-span-2"
           >
-            The client secret was cleared because the tenant or client changed: enter it again. A stored
-            secret is only ever used with the directory and application it was entered for.
+            {clearedNote} A stored secret or certificate is only ever used with the directory and application
+            it was entered for.
           </p>
         ) : null}
       </div>

@@ -270,7 +270,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
             {secret('clientSecret', 'Client Secret', saved.hasClientSecret, 'client secret')}
           </div>
           <div className="grid gap-4 md:col-span-2" data-testid="certificate-fields">
-            <CertificateSummary saved={saved} />
+            <CertificateSummary certificate={saved.clientCertificate} refusedBy="SharePoint" />
             {pem(
               'clientCertificate',
               'Client Certificate (PEM)',

@@ -1,10 +1,12 @@
 /**
- * App-only sign-in with a certificate (ADR 0017): the certificate and private key staff paste on the
+ * Sign-in with a certificate instead of a client secret (ADR 0017 for SharePoint, ADR 0023 for staff
+ * sign-in with Microsoft): the certificate and private key staff paste on the
  * settings page, checked before they are stored, described for the page (subject, thumbprint,
  * expiry), and the signed client assertion the token endpoint receives instead of a client secret.
  */
 import { createHash, createPrivateKey, type KeyObject, randomUUID, X509Certificate } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { badRequest } from '../errors';
 
 /** Warn this many days before the certificate expires. */
 export const EXPIRY_WARNING_DAYS = 30;
@@ -79,6 +81,31 @@ export function checkCertificatePair(certificatePem: string, keyPem: string, now
     return { ok: false, fieldErrors };
   }
   return { ok: true, certificate, key };
+}
+
+/**
+ * A typed certificate must come with its key, parse, match it and not have expired; refused with
+ * field errors otherwise, before anything is stored. Both blank: nothing typed, nothing to check.
+ */
+export function refuseUnusableCertificate(certificatePem: string, keyPem: string, now: Date): void {
+  if (!certificatePem && !keyPem) return;
+  if (!certificatePem || !keyPem) {
+    const missing = certificatePem ? 'clientCertificateKey' : 'clientCertificate';
+    throw badRequest('Enter the certificate and its private key together.', {
+      [missing]: [
+        missing === 'clientCertificate'
+          ? 'Paste the certificate that belongs to this private key.'
+          : 'Paste the private key that belongs to this certificate.',
+      ],
+    });
+  }
+  const check = checkCertificatePair(certificatePem, keyPem, now);
+  if (!check.ok) {
+    const fieldErrors = Object.fromEntries(
+      Object.entries(check.fieldErrors).filter(([, errors]) => errors.length > 0),
+    );
+    throw badRequest('Check the certificate and its private key.', fieldErrors);
+  }
 }
 
 export function describeCertificate(pem: string, now: Date): CertificateDescription | null {
