@@ -56,8 +56,8 @@ test('a certificate that expires in 10 days: stored, described, warned about, an
   await withSharePointLock(async () => {
     await page.goto('/settings');
     await expect(page.getByRole('button', { name: 'Save Settings' })).toBeVisible();
-    await page.getByLabel('Client Certificate (PEM)').fill(pair.certificate);
-    await page.getByLabel('Certificate Private Key (PEM)').fill(pair.key);
+    await page.getByLabel('Client Certificate (PEM)', { exact: true }).fill(pair.certificate);
+    await page.getByLabel('Certificate Private Key (PEM)', { exact: true }).fill(pair.key);
     const saved = page.waitForResponse(
       (r) => r.url().endsWith('/api/sharepoint/settings') && r.request().method() === 'POST',
     );
@@ -71,7 +71,7 @@ test('a certificate that expires in 10 days: stored, described, warned about, an
       await expect(page.getByTestId('certificate-warning')).toContainText(
         /The certificate expires in (9|10) days, on /,
       );
-      await expect(page.getByLabel('Certificate Private Key (PEM)')).toHaveValue('');
+      await expect(page.getByLabel('Certificate Private Key (PEM)', { exact: true })).toHaveValue('');
       await expect(page.getByText('A certificate is stored. Leave both blank to keep it')).toBeVisible();
       await checkScreen(page, testInfo, 'settings-certificate');
 
@@ -96,10 +96,13 @@ test('a private key of another certificate is refused at its field', { tag: '@de
   await loginAsStaff(page);
   await page.goto('/settings');
   await expect(page.getByRole('button', { name: 'Save Settings' })).toBeVisible();
-  await page.getByLabel('Client Certificate (PEM)').fill(one.certificate);
-  await page.getByLabel('Certificate Private Key (PEM)').fill(two.key);
+  await page.getByLabel('Client Certificate (PEM)', { exact: true }).fill(one.certificate);
+  await page.getByLabel('Certificate Private Key (PEM)', { exact: true }).fill(two.key);
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(toastLocator(page)).toContainText('Check the certificate and its private key.');
   await expect(page.getByText('This private key does not belong to the certificate.')).toBeVisible();
-  await expect(page.getByLabel('Certificate Private Key (PEM)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Certificate Private Key (PEM)', { exact: true })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
 });

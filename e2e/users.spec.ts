@@ -75,7 +75,7 @@ test.describe('user management', () => {
     // name falls back to the username; empty email shows "-" (makeFacilitator sets email = username)
     const plainRow = row(page, plain.username);
     await expect(plainRow.getByRole('cell').first()).toHaveText(plain.username);
-    await expect(await cellUnder(page, plainRow, 'Email')).toHaveText('-');
+    await expect(await cellUnder(page, plainRow, 'Freelancer ID')).toHaveText('-');
     await expect(row(page, lower.username).getByRole('cell').first()).toHaveText('aardvark lowercase');
 
     // role badges look different for staff and facilitator
