@@ -12,7 +12,7 @@ import {
   selectBulkDays,
 } from '../src/shared/calendar';
 import { CALENDAR_USERS, FULL_BOOKING, fixtureDays, hostToday } from './calendar-fixtures';
-import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+import { checkScreen, chooseOption, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const BOOKED_MESSAGE = 'This date has confirmed bookings and cannot be modified to maintain data integrity.';
 const CAREFUL =
@@ -456,9 +456,8 @@ test.describe('facilitator home: availability calendar', () => {
     for (let h = 7; h <= 20; h++)
       expectedLabels.push(`${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`);
     await expect(options).toHaveText(expectedLabels);
-    await page.getByRole('option', { name: '9:00 AM' }).click();
-    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
-    await page.getByRole('option', { name: '1:00 PM' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '9:00 AM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '1:00 PM');
     await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('1:00 PM');
     await dialog.getByLabel('Notes (optional)').fill('School run until 9');
     await checkScreen(page, testInfo, 'day-dialog');
@@ -492,8 +491,7 @@ test.describe('facilitator home: availability calendar', () => {
     await cell(page, date).click();
     await expect(dialog.getByRole('radio', { name: 'Limited Availability' })).toBeChecked();
     await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
-    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    await page.getByRole('option', { name: 'none', exact: true }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), 'none');
     const again = page.waitForResponse(
       (r) => r.url().endsWith('/api/availability') && r.request().method() === 'POST',
     );
@@ -514,10 +512,8 @@ test.describe('facilitator home: availability calendar', () => {
     await openHome(page);
     await cell(page, freeWeekdays()[0]!).click();
     const dialog = page.getByRole('dialog', { name: 'Update Availability' });
-    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    await page.getByRole('option', { name: '3:00 PM' }).click();
-    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
-    await page.getByRole('option', { name: '10:00 AM' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '3:00 PM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '10:00 AM');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog.getByText('End time must be after start time')).toBeVisible();
     await expect(dialog).toBeVisible();
@@ -599,8 +595,7 @@ test.describe('facilitator home: availability calendar', () => {
     await dialog.getByLabel('Start Date').fill(from);
     await dialog.getByLabel('End Date').fill(to);
     await dialog.getByRole('radio', { name: 'Unavailable' }).check();
-    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    await page.getByRole('option', { name: '1:00 PM' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '1:00 PM');
     const expectedDays = selectBulkDays(from, to, [1, 2, 3, 4, 5]);
     await expect(dialog.getByTestId('bulk-day-count')).toHaveText(`${expectedDays.length} days selected.`);
     const response = page.waitForResponse((r) => r.url().endsWith('/api/availability/bulk'));

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { monthWeekdays } from '../src/shared/calendar';
-import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test } from './fixtures';
+import { expect as baseExpect, checkScreen, chooseOption, loginAsStaff, staffApi, test } from './fixtures';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
@@ -103,12 +103,10 @@ test('staff see who is complete, partial or missing; sort, filter and change mon
     await expect(rows.nth(2)).toContainText('Zoe Complete');
 
     // the area filter: all areas shows more people, choosing the area again narrows it
-    await page.getByLabel('Area').click();
-    await page.getByRole('option', { name: 'All areas' }).click();
+    await chooseOption(page.getByLabel('Area'), 'All areas');
     await expect(page).not.toHaveURL(/area=/);
     await expect.poll(() => rows.count()).toBeGreaterThan(3);
-    await page.getByLabel('Area').click();
-    await page.getByRole('option', { name: made.area, exact: true }).click();
+    await chooseOption(page.getByLabel('Area'), made.area);
     await expect(rows).toHaveCount(3);
 
     // the next month: nobody has anything there

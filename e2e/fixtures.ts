@@ -5,6 +5,7 @@ import {
   type APIRequestContext,
   test as base,
   expect,
+  type Locator,
   type Page,
   request,
   type TestInfo,
@@ -213,6 +214,24 @@ export async function checkScreen(page: Page, testInfo: TestInfo, name: string) 
       await restoreAfterCheck(page);
     }
   });
+}
+
+/**
+ * Picks an option from a select list and waits for the list to close. A click can land while the
+ * list is still scrolling or positioning itself, on its scroll arrow rather than on the option; the
+ * list then stays open and hides the rest of the page from the accessibility tree. The choice is
+ * confirmed by the list closing, and made again if it did not close.
+ */
+export async function chooseOption(trigger: Locator, option: string | RegExp) {
+  const page = trigger.page();
+  const list = page.getByRole('listbox');
+  await expect(async () => {
+    if ((await list.count()) === 0) await trigger.click();
+    await page
+      .getByRole('option', { name: option, exact: typeof option === 'string' })
+      .click({ timeout: 5_000 });
+    await expect(list).toHaveCount(0, { timeout: 2_000 });
+  }).toPass();
 }
 
 /** Shows only these areas in the staff grid's area filter. */

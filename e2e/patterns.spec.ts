@@ -11,7 +11,14 @@ import {
 } from '../src/shared/calendar';
 import { bookingFields, hostToday } from './calendar-fixtures';
 import { addSharePointItem, withSharePointLock } from './emulator';
-import { expect as baseExpect, checkScreen, loginAsFacilitator, staffApi, test } from './fixtures';
+import {
+  expect as baseExpect,
+  checkScreen,
+  chooseOption,
+  loginAsFacilitator,
+  staffApi,
+  test,
+} from './fixtures';
 
 /**
  * Recurring patterns: a facilitator sets "every 2 weeks on Mondays and Thursdays" over next
@@ -127,10 +134,8 @@ test.describe('recurring availability patterns', () => {
     await dialog.getByLabel('End Date').fill(END);
     await expect(dialog.getByTestId('pattern-anchor')).toContainText('Week 1 is the week of the start date');
     await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
-    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    await page.getByRole('option', { name: '9:00 AM' }).click();
-    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
-    await page.getByRole('option', { name: '3:00 PM' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '9:00 AM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '3:00 PM');
     await dialog.getByLabel('Notes (optional)').fill('Spring term: alternate weeks');
     await expect(dialog.getByRole('button', { name: 'Save Pattern' })).toBeDisabled();
 
@@ -207,18 +212,15 @@ test.describe('recurring availability patterns', () => {
     await checkScreen(page, testInfo, 'patterns-errors');
 
     // a time in error loses its message as soon as it is edited, before the form is checked again
-    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    await page.getByRole('option', { name: '3:00 PM' }).click();
-    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
-    await page.getByRole('option', { name: '10:00 AM' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '3:00 PM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '10:00 AM');
     await dialog.getByRole('button', { name: 'Preview Days' }).click();
     await expect(dialog.getByText('End time must be after start time')).toBeVisible();
     await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveAttribute(
       'aria-invalid',
       'true',
     );
-    await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
-    await page.getByRole('option', { name: '4:00 PM' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '4:00 PM');
     await expect(dialog.getByText('End time must be after start time')).toBeHidden();
     await expect(dialog.getByText('End date must be on or after start date')).toBeVisible();
 

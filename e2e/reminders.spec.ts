@@ -1,7 +1,15 @@
 import type { Page } from '@playwright/test';
 import { addMonths, monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
-import { expect as baseExpect, checkScreen, loginAsStaff, staffApi, test, toastLocator } from './fixtures';
+import {
+  expect as baseExpect,
+  checkScreen,
+  chooseOption,
+  loginAsStaff,
+  staffApi,
+  test,
+  toastLocator,
+} from './fixtures';
 import { mailTo, receivedMail, TEST_SMTP } from './mailbox';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -22,8 +30,7 @@ const WEEKDAYS = monthWeekdays(`${MONTH}-01`).length;
 async function fillEmailSettings(page: Page) {
   const form = page.getByRole('form', { name: 'Email settings' });
   await form.getByLabel('SMTP server').fill(TEST_SMTP.host);
-  await form.getByLabel('Encryption').click();
-  await page.getByRole('option', { name: /^None/ }).click();
+  await chooseOption(form.getByLabel('Encryption'), /^None/);
   await form.getByLabel('SMTP port').fill(String(TEST_SMTP.port));
   await form.getByLabel('SMTP username').fill(E2E_SMTP_LOGIN.user);
   await form.getByLabel('SMTP password', { exact: true }).fill(E2E_SMTP_LOGIN.pass);
@@ -51,8 +58,7 @@ test('email settings: saved, the password never shown back, checked before savin
   await fillEmailSettings(page);
   // the automatic reminder: on, the 28th, about the next month
   await form.getByRole('checkbox', { name: 'Send a reminder automatically every month' }).check();
-  await form.getByLabel('Day of the month').click();
-  await page.getByRole('option', { name: '28', exact: true }).click();
+  await chooseOption(form.getByLabel('Day of the month'), '28');
   await form.getByRole('button', { name: 'Save email settings' }).click();
   await expect(toastLocator(page)).toContainText('Email settings saved');
 

@@ -13,6 +13,7 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseAreas,
+  chooseOption,
   loginAsFacilitator,
   loginAsStaff,
   recordRefreshStates,
@@ -261,10 +262,8 @@ test.describe('SharePoint through the emulator', () => {
       const dialog = page.getByRole('dialog', { name: 'Update Availability' });
       await expect(dialog).toBeVisible();
       await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
-      await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-      await page.getByRole('option', { name: '9:00 AM' }).click();
-      await dialog.getByRole('combobox', { name: 'End Time (optional)' }).click();
-      await page.getByRole('option', { name: '1:00 PM' }).click();
+      await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '9:00 AM');
+      await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '1:00 PM');
       await dialog.getByLabel('Notes (optional)').fill(notes);
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(toastLocator(page)).toContainText('Sync Successful');

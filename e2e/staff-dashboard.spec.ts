@@ -13,6 +13,7 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseAreas,
+  chooseOption,
   loginAsStaff,
   recordRefreshStates,
   refreshStates,
@@ -490,8 +491,7 @@ test.describe('staff dashboard', () => {
     await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('5:00 PM');
     await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveText('Available');
     await checkScreen(page, testInfo, 'staff-day-dialog-edit');
-    await dialog.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'Unavailable' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
     await dialog.getByRole('textbox', { name: 'Notes' }).fill('Set by staff e2e');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(toastLocator(page)).toContainText('Availability updated');
@@ -542,8 +542,7 @@ test.describe('staff dashboard', () => {
 
     // create a high note
     await dialog.getByRole('textbox', { name: 'New note' }).fill('Bring the kiln key');
-    await dialog.getByRole('combobox', { name: 'Priority' }).last().click();
-    await page.getByRole('option', { name: 'High' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Priority' }).last(), 'High');
     await add.click();
     await expect(toastLocator(page)).toContainText('Note created');
     await expect(items).toHaveCount(3);
@@ -578,8 +577,7 @@ test.describe('staff dashboard', () => {
     // a note on an empty day adds the icon
     await cell(page, adam, D4).click();
     await dialog.getByRole('textbox', { name: 'New note' }).fill('Urgent thing');
-    await dialog.getByRole('combobox', { name: 'Priority' }).last().click();
-    await page.getByRole('option', { name: 'Urgent' }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Priority' }).last(), 'Urgent');
     await dialog.getByRole('button', { name: 'Add Note' }).click();
     await expect(toastLocator(page)).toContainText('Note created');
     await closeDialog(dialog);

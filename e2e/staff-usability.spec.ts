@@ -2,7 +2,15 @@ import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
 import { BASE_URL, STAFF } from './constants';
-import { expect as baseExpect, checkScreen, chooseAreas, loginAsStaff, staffApi, test } from './fixtures';
+import {
+  expect as baseExpect,
+  checkScreen,
+  chooseAreas,
+  chooseOption,
+  loginAsStaff,
+  staffApi,
+  test,
+} from './fixtures';
 import { recordValidDbsCheck } from './safeguarding-records';
 import { cellUnder } from './table';
 
@@ -142,8 +150,7 @@ test.describe('staff day edits change only what staff touch', () => {
       await dialog.getByRole('combobox', { name: 'Start Time' }).click();
       await expect(page.getByRole('option').first()).toHaveText('none');
       await page.keyboard.press('Escape');
-      await dialog.getByRole('combobox', { name: 'Status' }).click();
-      await page.getByRole('option', { name: 'Unavailable' }).click();
+      await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
       await checkScreen(page, testInfo, 'staff-edit-saved-day-without-times');
 
       const request = page.waitForRequest(
@@ -186,8 +193,7 @@ test.describe('staff day edits change only what staff touch', () => {
       const dialog = page.getByRole('dialog', { name: bea.displayName });
       await expect(dialog.getByRole('region', { name: 'Bookings' })).toContainText('10:00 AM – 12:00 PM');
       await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-      await dialog.getByRole('combobox', { name: 'Status' }).click();
-      await page.getByRole('option', { name: 'Unavailable' }).click();
+      await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
 
       let posts = 0;
       page.on('request', (r) => {
@@ -643,8 +649,7 @@ test.describe('who is free', () => {
 
       // a change made there shows in the results once the dialog is closed
       await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-      await dialog.getByRole('combobox', { name: 'Status' }).click();
-      await page.getByRole('option', { name: 'Unavailable' }).click();
+      await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
       await dialog.getByRole('button', { name: 'Close' }).click();
