@@ -649,9 +649,15 @@ test.describe('staff dashboard without scenario data', () => {
     await page.goto('/staff');
     await firstPoll;
     // Freeze the page clock right after the first poll, so a slow machine cannot age it in real time:
-    // from here on only runFor moves time, and the next poll is due 30 s after the first.
+    // from here on only runFor moves time, and the next poll is due 30 s after the first. The page's
+    // clock runs on while the pause is asked for, so on a very busy machine the chosen moment can
+    // already be past; it is then chosen again from the page's new time.
     const firstPollAt = await page.evaluate(() => Date.now());
-    await page.clock.pauseAt(firstPollAt + 1_000);
+    let pausedAt = firstPollAt + 2_000;
+    await expect(async () => {
+      pausedAt = Math.max(pausedAt, (await page.evaluate(() => Date.now())) + 2_000);
+      await page.clock.pauseAt(pausedAt);
+    }).toPass();
     const status = page.getByTestId('scheduler-status');
     const dot = page.getByTestId('scheduler-dot');
     await expect(status).toContainText('Updating booking cache...');
@@ -661,9 +667,11 @@ test.describe('staff dashboard without scenario data', () => {
     // the server's answer changes, but the page only sees it at the next 30 s poll
     current = states[1]!;
     const callsBefore = calls;
-    await page.clock.runFor(24_000);
+    // to 26 s after the first poll: the next one is not due yet
+    await page.clock.runFor(Math.max(0, firstPollAt + 26_000 - pausedAt));
     expect(calls).toBe(callsBefore);
     await expect(status).toContainText('Updating booking cache...');
+    // to 33 s after it: the next one has been made
     await page.clock.runFor(7_000);
     // let time flow again: the query library settles its updates on zero-delay timers
     await page.clock.resume();
