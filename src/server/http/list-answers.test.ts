@@ -203,7 +203,7 @@ describe('cached range lists', () => {
       expect(response.headers['content-encoding'] ?? 'identity').toBe(encoding);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers.vary).toMatch(/accept-encoding/i);
-      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['cache-control']).toBe('private, no-cache'); // revalidated by ETag (ADR 26)
     }
   });
 
