@@ -10,7 +10,9 @@
  * through the whole app (`app.inject`: routing, session, access, validation, compression as a
  * browser asks for it), and beside each is the bare database query for the same rows through the
  * same driver, so the ratio is our overhead. Cached lists are measured warm (the same answer asked
- * for again) and cold (asked for right after a write that changes them).
+ * for again), after a write that changes them, cold (the list answers' memory emptied first, as in
+ * the first request after start-up) and revalidated (If-None-Match with the ETag: 304, no body).
+ * A row's reference is measured in the same run: the bare query, or what it replaced.
  * Prints one table per size and history, then how each measure grows with size and with history.
  * Nothing fails on a budget: the figures go to docs/performance.md.
  */
@@ -23,6 +25,7 @@ import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { type Database, openDatabase } from '../src/server/db/client';
+import { listUsers } from '../src/server/modules/users/service';
 import {
   addDays,
   addMonths,
@@ -51,6 +54,8 @@ interface Result {
   sent?: number;
   raw?: number;
   bare?: number;
+  /** what `bare` is: the bare query unless said */
+  reference?: string;
 }
 
 const percentile = (values: number[], p: number) => {
@@ -184,16 +189,27 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         cookie: string,
         bare: () => Promise<unknown>,
         before?: () => Promise<unknown>,
+        options: { ifNoneMatch?: boolean; reference?: string } = {},
       ) => {
         const times: number[] = [];
         const bareTimes: number[] = [];
         let size = { sent: 0, raw: 0 };
+        let etag: string | undefined;
+        const expected = options.ifNoneMatch ? 304 : 200;
         for (let run = -2; run < RUNS; run++) {
           if (before) await before();
+          const extra: Record<string, string> = options.ifNoneMatch && etag ? { 'if-none-match': etag } : {};
           const t0 = performance.now();
-          const response = await app.inject({ method: 'GET', url, headers: headers(cookie) });
+          const response = await app.inject({
+            method: 'GET',
+            url,
+            headers: { ...headers(cookie), ...extra },
+          });
           const elapsed = performance.now() - t0;
-          if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+          etag = response.headers.etag as string | undefined;
+          const wanted = run === -2 && options.ifNoneMatch ? 200 : expected;
+          if (response.statusCode !== wanted)
+            throw new Error(`${url}: ${response.statusCode} ${response.body}`);
           size = sizeOf(response);
           const b0 = performance.now();
           await bare();
@@ -208,8 +224,15 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
           p99: percentile(times, 99),
           ...size,
           bare: percentile(bareTimes, 50),
+          reference: options.reference,
         });
       };
+      // Cold: the list answers' memory emptied, as in the first request after start-up. The
+      // database's own page cache stays as the earlier requests left it.
+      const emptyListMemory = async () => ctx.lists.clear();
+      // The reference for a 304: the same request answered in full.
+      const fullAnswer = (url: string, cookie: string) => () =>
+        app.inject({ method: 'GET', url, headers: headers(cookie) });
 
       const availabilityRows = (from: string, to: string, userId?: number) =>
         db.execute(
@@ -238,7 +261,7 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         availabilityRows(mine.from, mine.to, myId),
       );
       await read(
-        'facilitator month: availability (cold)',
+        'facilitator month: availability (after a write)',
         `/api/availability?${q(mine)}`,
         me,
         () => availabilityRows(mine.from, mine.to, myId),
@@ -250,21 +273,53 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
       await read('staff month: users', '/api/staff/users', staff, () =>
         db.execute(sql`select * from users order by id`),
       );
+      await read(
+        'staff month: users, cold',
+        '/api/staff/users',
+        staff,
+        // the earlier way: rows through the driver, mapped, then the serializer
+        async () => JSON.stringify(await listUsers(db)),
+        emptyListMemory,
+        { reference: 'rows + JSON.stringify (before)' },
+      );
+      await read(
+        'staff month: users, revalidated (304)',
+        '/api/staff/users',
+        staff,
+        fullAnswer('/api/staff/users', staff),
+        undefined,
+        { ifNoneMatch: true, reference: 'the full 200 answer' },
+      );
       await read('staff month: availabilities (warm)', `/api/staff/availabilities?${q(m)}`, staff, () =>
         availabilityRows(m.from, m.to),
       );
       await read(
-        'staff month: availabilities (cold)',
+        'staff month: availabilities (after a write)',
         `/api/staff/availabilities?${q(m)}`,
         staff,
         () => availabilityRows(m.from, m.to),
         () => touchAvailability(ids[Math.floor(ids.length / 2)]!),
       );
+      await read(
+        'staff month: availabilities, cold (empty memory)',
+        `/api/staff/availabilities?${q(m)}`,
+        staff,
+        () => availabilityRows(m.from, m.to),
+        emptyListMemory,
+      );
+      await read(
+        'staff month: availabilities, revalidated (304)',
+        `/api/staff/availabilities?${q(m)}`,
+        staff,
+        fullAnswer(`/api/staff/availabilities?${q(m)}`, staff),
+        undefined,
+        { ifNoneMatch: true, reference: 'the full 200 answer' },
+      );
       await read('staff month: bookings (warm)', `/api/staff/bookings?${q(m)}`, staff, () =>
         bookingRows(m.from, m.to),
       );
       await read(
-        'staff month: bookings (cold)',
+        'staff month: bookings (after a write)',
         `/api/staff/bookings?${q(m)}`,
         staff,
         () => bookingRows(m.from, m.to),
@@ -274,7 +329,7 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         availabilityRows(week.from, week.to),
       );
       await read(
-        'staff week: availabilities (cold)',
+        'staff week: availabilities (after a write)',
         `/api/staff/availabilities?${q(week)}`,
         staff,
         () => availabilityRows(week.from, week.to),
@@ -306,7 +361,7 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         table.set(name, { name, p50: percentile(times, 50), p99: percentile(times, 99), sent, raw });
       };
       await together('staff month: users + availabilities + bookings together (warm)');
-      await together('staff month: users + availabilities + bookings together (cold)', async () => {
+      await together('staff month: users + availabilities + bookings together (after writes)', async () => {
         await touchAvailability(ids[1]!);
         await touchBookings();
       });
@@ -396,7 +451,7 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
 }
 
 function printTable(title: string, table: Map<string, Result>) {
-  const header = ['measure', 'p50', 'p99', 'sent (uncompressed)', 'bare query p50', 'ratio'];
+  const header = ['measure', 'p50', 'p99', 'sent (uncompressed)', 'reference p50', 'ratio', 'reference'];
   const rows = [...table.values()].map((r) => [
     r.name,
     ms(r.p50),
@@ -404,6 +459,7 @@ function printTable(title: string, table: Map<string, Result>) {
     r.sent === undefined ? '' : `${kib(r.sent)} (${kib(r.raw)})`,
     ms(r.bare),
     r.bare === undefined ? '' : `x${(r.p50 / r.bare).toFixed(2)}`,
+    r.bare === undefined ? '' : (r.reference ?? 'bare query'),
   ]);
   printRows(`\n${title} (${POSTGRES ? 'PostgreSQL' : 'PGlite'}, ${RUNS} runs)`, header, rows);
 }

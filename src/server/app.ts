@@ -25,7 +25,7 @@ import { ensureInitialStaff } from './db/seed';
 import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { crossSiteGuard } from './http/cross-site';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
-import { createListCache } from './http/list-cache';
+import { createListAnswers, requireListDecision } from './http/list-answers';
 import { type Budgets, createRequestLimits, registerRequestLimits } from './http/request-limits';
 import { refuseUnstorableText } from './http/text-input';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
@@ -186,7 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loginThrottle: createLoginThrottle(database.db, { ...DEFAULT_THROTTLE, ...options.loginThrottle }, now),
     limits: createRequestLimits(database.db, { ...config.REQUEST_BUDGETS, ...options.requestLimits }, now),
     log: app.log,
-    lists: createListCache(database.db, options.listCacheBytes),
+    lists: createListAnswers(database.db, options.listCacheBytes),
     now,
   };
 
@@ -211,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
 
   app.addHook('onRoute', requireDeclaredAccess);
+  app.addHook('onRoute', requireListDecision);
   const routes: ApiRoute[] = [];
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -294,8 +295,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     shuttingDown = true;
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    // API answers are per-user; no shared cache may keep them.
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    // API answers are per-user; no shared cache may keep them. List answers set their own
+    // (private, revalidated by ETag: http/list-answers.ts).
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
     if (shuttingDown) reply.header('connection', 'close');
     return payload;
   });

@@ -3,7 +3,7 @@ import type { SessionStore } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
-import type { ListCache } from './http/list-cache';
+import type { ListAnswers } from './http/list-answers';
 import type { RequestLimits } from './http/request-limits';
 
 /** Everything a route or job needs, built once in buildApp and passed down explicitly. */
@@ -17,8 +17,8 @@ export interface AppContext {
   /** request budgets shared by every instance; routes name theirs in `config.rateLimit` */
   limits: RequestLimits;
   log: FastifyBaseLogger;
-  /** range lists answered from memory while their version is unchanged */
-  lists: ListCache;
+  /** big lists: answered with 304, or from memory, while their version is unchanged */
+  lists: ListAnswers;
   /** the current time; tests may pin it */
   now: () => Date;
 }

@@ -24,24 +24,28 @@ const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
  * `string_agg` joins the rows with a bare comma, in the order asked for.
  *
  * `fields` maps each answer key to a column (or expression: encoded with `to_json`), `from` is the
- * rest of the query (FROM … WHERE …), `orderBy` lists answer keys, ascending, NULLs last. The text
- * equals JSON.stringify of the same rows (tested per list, on both databases).
+ * rest of the query (FROM … WHERE …), `orderBy` lists answer keys or `sortBy` keys (expressions to
+ * sort by that are not part of the answer), ascending, NULLs last. The text equals JSON.stringify
+ * of the same rows (tested per list, on both databases).
  */
 export async function selectJsonArray(
   db: Queryable,
   fields: Record<string, SQLWrapper>,
   from: SQL,
   orderBy: string[],
-  options: { plainText?: string[] } = {},
+  options: { plainText?: string[]; sortBy?: Record<string, SQLWrapper> } = {},
 ): Promise<JsonArrayText> {
   const keys = Object.keys(fields);
+  const sortBy = options.sortBy ?? {};
+  const selected = { ...sortBy, ...fields };
   const plainText = new Set(options.plainText ?? []);
   // keys are written into the SQL text: only plain names, which the code itself supplies
-  for (const key of [...keys, ...orderBy, ...plainText]) {
-    if (!PLAIN_KEY.test(key) || !keys.includes(key)) throw new Error(`selectJsonArray: bad key ${key}`);
+  for (const key of [...keys, ...orderBy, ...plainText, ...Object.keys(sortBy)]) {
+    const known = keys.includes(key) || (key in sortBy && !plainText.has(key));
+    if (!PLAIN_KEY.test(key) || !known) throw new Error(`selectJsonArray: bad key ${key}`);
   }
   const columns = sql.join(
-    keys.map((key) => sql`${fields[key]!} as ${sql.raw(`"${key}"`)}`),
+    Object.keys(selected).map((key) => sql`${selected[key]!} as ${sql.raw(`"${key}"`)}`),
     sql`, `,
   );
   const members = keys.map((key, i) => {
@@ -70,6 +74,9 @@ function jsonValue(value: SQL, field: SQLWrapper, plainText: boolean): SQL {
       return sql`coalesce(${value}::text, 'null')`;
     case 'PgBoolean':
       return sql`case when ${value} then 'true' when not ${value} then 'false' else 'null' end`;
+    case 'PgTimestamp':
+      // what Date#toISOString writes (the drivers read timestamps into a Date): UTC, milliseconds
+      return sql`coalesce('"' || to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
     case 'PgText':
       if (plainText) return sql`coalesce('"' || ${value} || '"', 'null')`;
       return sql`coalesce(to_json(${value})::text, 'null')`;

@@ -88,12 +88,15 @@ describe('platform', () => {
       expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
       expect(decode(packed.rawPayload).toString()).toBe(plain.body);
     }
-    // per-user API answers are compressed too, and keep their no-store
+    // per-user API answers keep out of shared caches: lists are private and revalidated by ETag
+    // (ADR 26), everything else is no-store
     const users = await t.app.inject({
       url: '/api/staff/users',
       headers: { cookie: staffCookie, 'accept-encoding': 'gzip' },
     });
-    expect(users.headers['cache-control']).toBe('no-store');
+    expect(users.headers['cache-control']).toBe('private, no-cache');
+    const me = await t.app.inject({ url: '/api/user', headers: { cookie: staffCookie } });
+    expect(me.headers['cache-control']).toBe('no-store');
     const small = await t.app.inject({ url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
     expect(small.rawPayload.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();

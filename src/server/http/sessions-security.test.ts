@@ -1051,7 +1051,10 @@ function hardened(response: LightMyRequestResponse, where: string, api: boolean)
   if (response.headers['x-content-type-options'] !== 'nosniff') problems.push(`${where}: no nosniff`);
   if (!response.headers['referrer-policy']) problems.push(`${where}: no Referrer-Policy`);
   if (response.headers['x-powered-by'] !== undefined) problems.push(`${where}: X-Powered-By`);
-  if (api && response.headers['cache-control'] !== 'no-store')
+  // list answers may be kept by the browser alone, revalidated by their ETag every time (ADR 26)
+  const revalidatedList =
+    response.headers['cache-control'] === 'private, no-cache' && typeof response.headers.etag === 'string';
+  if (api && response.headers['cache-control'] !== 'no-store' && !revalidatedList)
     problems.push(`${where}: cache-control ${String(response.headers['cache-control'])}`);
   return problems;
 }

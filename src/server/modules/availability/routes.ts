@@ -31,7 +31,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/availability',
       {
-        config: { access: 'user' },
+        config: { access: 'user', list: 'versioned' },
         schema: {
           tags: ['availability'],
           summary: "The signed-in user's availability in an inclusive date range",

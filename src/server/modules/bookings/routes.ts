@@ -22,7 +22,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/bookings',
       {
-        config: { access: 'user' },
+        config: { access: 'user', list: 'versioned' },
         schema: {
           tags: ['bookings'],
           summary: "The signed-in user's bookings in an inclusive date range",
@@ -46,7 +46,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/bookings',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
           summary: 'Every booking (all facilitators, unlinked included) in an inclusive date range',

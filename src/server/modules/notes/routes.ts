@@ -20,7 +20,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/notes',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', list: 'small' },
         schema: {
           tags: ['notes'],
           summary: 'Notes for the staff view (Monday-Friday week, two weeks or month) containing the date',

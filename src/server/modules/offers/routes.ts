@@ -93,7 +93,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/sessions/:id/offers',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', list: 'small' },
         schema: {
           tags: ['offers'],
           summary: 'Every offer of a session, with its state',
@@ -141,7 +141,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/offers',
       {
-        config: { access: 'user' },
+        config: { access: 'user', list: 'small' },
         schema: {
           tags: ['offers'],
           summary: "The signed-in user's offers, optionally of sessions in a date range",

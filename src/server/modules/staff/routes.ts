@@ -20,7 +20,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/availabilities',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
           summary: "Every facilitator's availability in an inclusive date range",

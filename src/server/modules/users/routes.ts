@@ -4,7 +4,7 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { createUser, deleteUser, listUsers, toPublicUser, updateUser } from './service';
+import { createUser, deleteUser, listUsersJson, toPublicUser, updateUser } from './service';
 
 const errors = {
   400: errorResponse,
@@ -19,14 +19,15 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/users',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
           summary: 'Every account, all roles',
           response: { 200: z.array(publicUser), ...errors },
         },
       },
-      () => listUsers(ctx.db),
+      async (request, reply) =>
+        ctx.lists.send(request, reply, { name: 'users' }, () => listUsersJson(ctx.db)),
     );
 
     app.post(

@@ -4,6 +4,7 @@ import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
 import { hashPassword } from '../../auth/passwords';
 import type { Db, Queryable } from '../../db/client';
+import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { bookings, sessions, users } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
 import { turnOffFeed } from '../calendar-feed/service';
@@ -63,6 +64,29 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;
+}
+
+const publicUserColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  email: users.email,
+  freelancerId: users.freelancerId,
+  role: users.role,
+  area: users.area,
+  lastAvailabilityUpdatedAt: users.lastAvailabilityUpdatedAt,
+  version: users.version,
+};
+
+/**
+ * Every account as the JSON text of `PublicUser[]`, built by the database (ADR 6): at 5,000 accounts
+ * the rows, the mapping and the serializer cost 90 ms on PGlite; this is a few milliseconds. Sorted
+ * by name as people read it, then id.
+ */
+export function listUsersJson(db: Queryable): Promise<JsonArrayText> {
+  return selectJsonArray(db, publicUserColumns, sql`from ${users}`, ['sortName', 'id'], {
+    sortBy: { sortName: sql`lower(coalesce(${users.displayName}, ${users.username}))` },
+  });
 }
 
 export async function listUsers(db: Queryable): Promise<PublicUser[]> {

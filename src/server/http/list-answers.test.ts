@@ -1,5 +1,5 @@
 /**
- * Cached range lists (http/list-cache.ts): an answer is reused only while nothing in its list has
+ * Cached range lists (http/list-answers.ts): an answer is reused only while nothing in its list has
  * changed, whichever way the change was made. Each write below goes through a different path (the
  * API, the outbox worker's kind of UPDATE, a cascade, a TRUNCATE, plain SQL on bookings) and the next
  * answer must equal a list built straight from the database.
@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAvailabilityJson } from '../modules/availability/service';
 import { listBookingsJson } from '../modules/bookings/service';
 import { createTestApp, type TestApp } from '../test/harness';
-import { pickEncoding } from './list-cache';
+import { chooseEncoding } from './list-answers';
 
 const RANGE = { from: '2027-03-01', to: '2027-03-31' };
 const STAFF_GRID = `/api/staff/availabilities?from=${RANGE.from}&to=${RANGE.to}`;
 const STAFF_BOOKINGS = `/api/staff/bookings?from=${RANGE.from}&to=${RANGE.to}`;
 
-describe('pickEncoding', () => {
+describe('chooseEncoding', () => {
   it.each([
     ['gzip, deflate, br', 'br'],
     ['gzip', 'gzip'],
@@ -29,12 +29,12 @@ describe('pickEncoding', () => {
     ['gzip;q=0, br;q=0', 'identity'],
     ['deflate', 'identity'],
   ])('%j → %s', (header, expected) => {
-    expect(pickEncoding(header)).toBe(expected);
+    expect(chooseEncoding(header) ?? 'identity').toBe(expected);
   });
 
   it('reads a header sent twice', () => {
-    expect(pickEncoding(['deflate', 'gzip'])).toBe('gzip');
-    expect(pickEncoding(undefined)).toBe('identity');
+    expect(chooseEncoding(['deflate', 'gzip'])).toBe('gzip');
+    expect(chooseEncoding(undefined)).toBeNull();
   });
 });
 
@@ -203,7 +203,7 @@ describe('cached range lists', () => {
       expect(response.headers['content-encoding'] ?? 'identity').toBe(encoding);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers.vary).toMatch(/accept-encoding/i);
-      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['cache-control']).toBe('private, no-cache'); // revalidated by ETag (ADR 26)
     }
   });
 

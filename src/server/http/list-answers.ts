@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { ZodArray } from 'zod';
+import type { Queryable } from '../db/client';
+import type { JsonArrayText } from '../db/json-list';
+import { readListVersion } from '../db/list-versions';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * How a GET answering with an array sends it (buildApp refuses to start when an /api GET with an
+     * array answer leaves it out): `versioned` answers through `ctx.lists.send` (kept per version, with
+     * an ETag, 304 when unchanged); `small` is a short list sent the ordinary way.
+     */
+    list?: 'versioned' | 'small';
+  }
+}
+
+/** Which list an answer is, and so which version stands for it and who may share it. */
+export type ListSource =
+  | { name: 'availability' | 'bookings'; userId?: number; from: string; to: string }
+  | { name: 'users' };
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+type Encoding = 'br' | 'gzip';
+const ENCODINGS: Encoding[] = ['br', 'gzip'];
+
+/** Answers below this size are sent as they are: compressing them saves less than it costs. */
+const COMPRESS_FROM_BYTES = 1024;
+
+interface Entry {
+  epoch: string;
+  version: bigint;
+  body: JsonArrayText;
+  encoded: Partial<Record<Encoding, Buffer>>;
+}
+
+export interface ListAnswers {
+  /**
+   * Answer with this list: 304 when the browser's copy (If-None-Match) is still the current version,
+   * else from memory when nothing in the list has changed since it was built, else built now. The
+   * version is read from the database first, so no answer is older than what was committed when the
+   * request began. Compressed forms are made once per stored answer and kept beside it.
+   */
+  send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    source: ListSource,
+    build: () => Promise<JsonArrayText>,
+  ): Promise<FastifyReply>;
+  /** entries and bytes held, builds and reuses, for tests and the bench */
+  stats(): { entries: number; bytes: number; hits: number; misses: number; notModified: number };
+  /** forget every stored answer (the bench measures cold answers after it) */
+  clear(): void;
+}
+
+/**
+ * The list answers' one place: the version read, the ETag, the 304, the memory of built answers
+ * (least recently used out past `maxBytes`) and their compressed forms (ADR 26).
+ */
+export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): ListAnswers {
+  const cache = new LRUCache<string, Entry>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry) =>
+      Math.max(1, entry.body.length + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0)),
+  });
+  const building = new Map<string, Promise<Entry>>();
+  let hits = 0;
+  let misses = 0;
+  let notModified = 0;
+
+  const entryFor = (
+    key: string,
+    at: { version: bigint; epoch: string },
+    build: () => Promise<JsonArrayText>,
+  ) => {
+    const { version, epoch } = at;
+    const cached = cache.get(key);
+    if (cached?.version === version && cached.epoch === epoch) {
+      hits++;
+      return Promise.resolve(cached);
+    }
+    // Requests for the same list at the same version share one build; a newer version never waits
+    // for (or takes) an older one's.
+    const buildKey = `${epoch}\u0000${version}\u0000${key}`;
+    let pending = building.get(buildKey);
+    if (!pending) {
+      misses++;
+      pending = build().then((body) => {
+        const entry: Entry = { epoch, version, body, encoded: {} };
+        const current = cache.peek(key);
+        // a slower build of an older version must not replace a newer one
+        if (!current || current.epoch !== epoch || current.version <= version) cache.set(key, entry);
+        return entry;
+      });
+      building.set(buildKey, pending);
+      pending.finally(() => building.delete(buildKey)).catch(() => {});
+    }
+    return pending;
+  };
+
+  const encode = async (key: string, entry: Entry, encoding: Encoding) => {
+    const done = entry.encoded[encoding];
+    if (done) return done;
+    const buffer =
+      encoding === 'br'
+        ? await brotli(entry.body, {
+            params: {
+              [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+              [zlib.BROTLI_PARAM_QUALITY]: 4,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
+            },
+          })
+        : await gzipAsync(entry.body, { level: 6 });
+    if (entry.encoded[encoding]) return entry.encoded[encoding];
+    entry.encoded[encoding] = buffer;
+    // set again so the cache counts the compressed bytes too
+    if (cache.peek(key) === entry) cache.set(key, entry);
+    return buffer;
+  };
+
+  return {
+    async send(request, reply, source, build) {
+      if (request.routeOptions.config.list !== 'versioned') {
+        throw new Error(`${request.routeOptions.url}: a list answer needs config.list 'versioned'`);
+      }
+      const at =
+        source.name === 'users'
+          ? await readListVersion(db, 'users')
+          : await readListVersion(db, source.name, source.userId);
+      const key = listKey(source);
+      const etag = `W/"${createHash('sha256').update(`${at.epoch}\u0000${key}\u0000${at.version}`).digest('base64url').slice(0, 27)}"`;
+      // Revalidate every time (no-cache), keep it out of shared caches (private); one answer per encoding.
+      reply
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'accept-encoding')
+        .header('etag', etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+        notModified++;
+        return reply.code(304).send();
+      }
+      const entry = await entryFor(key, at, build);
+      reply.type('application/json; charset=utf-8');
+      const encoding =
+        entry.body.length < COMPRESS_FROM_BYTES ? null : chooseEncoding(request.headers['accept-encoding']);
+      if (!encoding) return reply.send(entry.body);
+      const buffer = await encode(key, entry, encoding);
+      // Already compressed: @fastify/compress leaves an answer with a Content-Encoding alone.
+      return reply.header('content-encoding', encoding).send(buffer);
+    },
+    stats: () => ({ entries: cache.size, bytes: cache.calculatedSize, hits, misses, notModified }),
+    clear: () => cache.clear(),
+  };
+}
+
+/**
+ * The cache key, and the ETag's subject: an answer belongs to one list, one owner (or everyone)
+ * and one range, so two users' answers never share a key and so never an ETag.
+ */
+function listKey(source: ListSource): string {
+  if (source.name === 'users') return 'users';
+  return `${source.name}:${source.userId ?? 'all'}:${source.from}:${source.to}`;
+}
+
+/** Brotli, then gzip, when the client accepts it (coding names are case-insensitive). */
+export function chooseEncoding(header: string | string[] | undefined): Encoding | null {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return negotiate(text.toLowerCase(), ENCODINGS);
+}
+
+/** If-None-Match compares weakly (RFC 9110 13.1.2): `W/` is ignored on both sides; `*` matches. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}
+
+/**
+ * onRoute: an /api GET whose answer is an array must say how it sends it (config.list), so a new
+ * list cannot skip the versions and ETags by forgetting them.
+ */
+export function requireListDecision(route: RouteOptions): void {
+  const methods = [route.method].flat();
+  if (!methods.includes('GET') || !route.url.startsWith('/api/')) return;
+  const ok = (route.schema?.response as Record<string, unknown> | undefined)?.[200];
+  if (ok instanceof ZodArray && !route.config?.list) {
+    throw new Error(`${route.url} answers with a list: declare config.list ('versioned' or 'small')`);
+  }
+}
