@@ -21,7 +21,12 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     browserName: 'chromium',
-    trace: 'retain-on-failure',
+    /*
+     * Every test records a trace, kept only when it fails. The trace's film strip makes Chromium
+     * encode a frame for every repaint of every test, a cost paid mostly for passing tests; the DOM
+     * snapshots at each action (what the trace viewer shows) and the failure screenshot stay.
+     */
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: existsSync(systemChromium) ? systemChromium : undefined,

@@ -14,30 +14,81 @@ import { BASE_URL, STAFF, type TestUser } from './constants';
 
 export { expect };
 
+/*
+ * Signing in costs an argon2 check on the server (about a tenth of a second of a busy core) and the
+ * suite signs in a few hundred times, mostly as the same few accounts. So each worker signs an account
+ * in once and hands later tests the same session's cookies, after one cheap `/api/user` asking whether
+ * that session still works (a test may have signed it out). Sessions made this way come from a
+ * request context of their own, never from a test's page, so a sign-in inside a page (which ends the
+ * session it had) never ends a cached one that another context of the same test still uses. Pages and
+ * staffApi() keep separate sessions: a page that signs out never signs out the API context beside it.
+ */
+type SessionCookies = Awaited<ReturnType<APIRequestContext['storageState']>>['cookies'];
+const sessionCache = new Map<string, SessionCookies>();
+
+async function signedInCookies(
+  path: '/api/login' | '/api/auth/staff-login',
+  user: Pick<TestUser, 'username' | 'password'>,
+  use: 'page' | 'api',
+  stillWorks: (cookies: SessionCookies) => Promise<boolean>,
+): Promise<SessionCookies> {
+  // the password is part of the key: after a password change the new one must really sign in
+  const key = JSON.stringify([use, path, user.username, user.password]);
+  const cached = sessionCache.get(key);
+  if (cached && (await stillWorks(cached))) return cached;
+  sessionCache.delete(key);
+  const api = await request.newContext({ baseURL: BASE_URL });
+  try {
+    const res = await api.post(path, { data: { username: user.username, password: user.password } });
+    expect(res.status(), await res.text()).toBe(200);
+    const { cookies } = await api.storageState();
+    sessionCache.set(key, cookies);
+    return cookies;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** Whether these cookies still open a session of `username` (ended sessions answer 401). */
+async function opensSessionOf(api: APIRequestContext, username: string) {
+  const res = await api.get('/api/user');
+  return res.ok() && ((await res.json()) as { username?: string }).username === username;
+}
+
 /** An API context signed in as the initial staff account. */
 export async function staffApi(): Promise<APIRequestContext> {
-  const api = await request.newContext({ baseURL: BASE_URL });
-  const res = await api.post('/api/auth/staff-login', {
-    data: { username: STAFF.username, password: STAFF.password },
+  let api: APIRequestContext | undefined;
+  const cookies = await signedInCookies('/api/auth/staff-login', STAFF, 'api', async (cookies) => {
+    api = await request.newContext({ baseURL: BASE_URL, storageState: { cookies, origins: [] } });
+    if (await opensSessionOf(api, STAFF.username)) return true;
+    await api.dispose();
+    api = undefined;
+    return false;
   });
-  if (!res.ok()) throw new Error(`staff login failed: ${res.status()} ${await res.text()}`);
-  return api;
+  return api ?? request.newContext({ baseURL: BASE_URL, storageState: { cookies, origins: [] } });
 }
 
-/** Signs the page's browser context in as a facilitator through the API (cookies are shared). */
+async function signPageIn(
+  page: Page,
+  path: '/api/login' | '/api/auth/staff-login',
+  user: Pick<TestUser, 'username' | 'password'>,
+) {
+  const context = page.context();
+  const cookies = await signedInCookies(path, user, 'page', async (cookies) => {
+    await context.addCookies(cookies);
+    return opensSessionOf(page.request, user.username);
+  });
+  await context.addCookies(cookies);
+}
+
+/** Signs the page's browser context in as a facilitator (its session cookies set, as a login sets them). */
 export async function loginAsFacilitator(page: Page, user: Pick<TestUser, 'username' | 'password'>) {
-  const res = await page.request.post('/api/login', {
-    data: { username: user.username, password: user.password },
-  });
-  expect(res.status(), await res.text()).toBe(200);
+  await signPageIn(page, '/api/login', user);
 }
 
-/** Signs the page's browser context in as the initial staff account through the API. */
+/** Signs the page's browser context in as the initial staff account. */
 export async function loginAsStaff(page: Page) {
-  const res = await page.request.post('/api/auth/staff-login', {
-    data: { username: STAFF.username, password: STAFF.password },
-  });
-  expect(res.status(), await res.text()).toBe(200);
+  await signPageIn(page, '/api/auth/staff-login', STAFF);
 }
 
 export interface CreatedUser extends TestUser {
@@ -52,9 +103,10 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from this pattern
   makeFacilitator: async ({}, use, testInfo) => {
-    const api = await staffApi();
+    let api: APIRequestContext | undefined;
     const created: number[] = [];
     await use(async (overrides = {}) => {
+      api ??= await staffApi();
       const unique = `${testInfo.project.name}-${testInfo.workerIndex}-${Date.now()}-${created.length}`;
       const user: TestUser = {
         username: `e2e-${unique}@example.org`,
@@ -76,8 +128,12 @@ export const test = base.extend<Fixtures>({
       created.push(body.id);
       return { ...user, id: body.id };
     });
-    for (const id of created) await api.delete(`/api/staff/users/${id}`);
-    await api.dispose();
+    await api?.dispose();
+    if (created.length === 0) return;
+    // a fresh context for the clean-up: the test may have ended the shared staff session meanwhile
+    const cleanup = await staffApi();
+    for (const id of created) await cleanup.delete(`/api/staff/users/${id}`);
+    await cleanup.dispose();
   },
 });
 
@@ -199,16 +255,24 @@ async function restoreAfterCheck(page: Page) {
 }
 
 /**
+ * Whether checkScreen attaches its screenshots. They are for a person reviewing a screen, and a
+ * full-page capture costs a busy machine about as much as the axe run beside it; in CI nobody opens
+ * them, so CI takes none unless E2E_SCREENSHOTS=1 asks (E2E_SCREENSHOTS=0 skips them anywhere). A
+ * failing test still gets Playwright's own screenshot (`screenshot: 'only-on-failure'`).
+ */
+const takeScreenshots = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS !== '0' : !process.env.CI;
+
+/**
  * The per-screen check: in light and then dark, run axe (every WCAG 2 A and AA rule, in both
- * themes) and attach a full-page screenshot.
+ * themes) and attach a full-page screenshot (see takeScreenshots).
  */
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
-  await test.step(`check screen ${name} (axe and screenshot, light and dark)`, async () => {
+  await test.step(`check screen ${name} (axe${takeScreenshots ? ' and screenshot' : ''}, light and dark)`, async () => {
     try {
       for (const theme of ['light', 'dark'] as const) {
         const injected = await showThemeSettled(page, theme);
         await expectNoViolations(page, `(${name}, ${theme})`, injected);
-        await attachScreenshot(page, testInfo, `${name}-${theme}`);
+        if (takeScreenshots) await attachScreenshot(page, testInfo, `${name}-${theme}`);
       }
     } finally {
       await restoreAfterCheck(page);

@@ -172,7 +172,10 @@ test.describe('staff dashboard', () => {
   test.beforeEach(async ({}, testInfo) => {
     scenario = await makeScenario(`${testInfo.project.name}${testInfo.workerIndex}`);
   });
-  test.afterEach(async () => {
+  test.afterEach(async ({ page }) => {
+    // a bookings request the page sent last may still be in serveBookings: let it finish before the
+    // context closes under it (a closed context disposes the answer the handler is reading)
+    await page.unrouteAll({ behavior: 'wait' });
     await scenario.cleanup();
   });
 
