@@ -3,17 +3,9 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { isStaff } from '../http/access';
+import { accessForUnmatched, isStaff } from '../http/access';
 
 const defaultClientDir = fileURLToPath(new URL('../../../dist/client', import.meta.url));
-
-// Paths under these prefixes answer 401/403 even when no route matches, so probing reveals nothing.
-const GUARDED_PREFIXES: [string, 'user' | 'staff'][] = [
-  ['/api/staff/', 'staff'],
-  ['/api/admin/', 'staff'],
-  ['/api/sharepoint/', 'staff'],
-  ['/api/', 'user'],
-];
 
 export interface ClientPluginOptions {
   /** directory of the built client; defaults to dist/client */
@@ -44,8 +36,9 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path === '/api') {
-      const guard = GUARDED_PREFIXES.find(([prefix]) => path.startsWith(prefix))?.[1];
-      if (guard && !request.user) return reply.code(401).send({ message: 'Please sign in to continue' });
+      // an unknown path answers like the routes beside it: 401/403 before 404, so probing reveals nothing
+      const guard = accessForUnmatched(app.apiRoutes, path);
+      if (!request.user) return reply.code(401).send({ message: 'Please sign in to continue' });
       if (guard === 'staff' && !isStaff(request.user))
         return reply.code(403).send({ message: 'This is for staff only' });
       return reply.code(404).send({ message: 'Not found' });
