@@ -25,7 +25,10 @@ export interface BookingsRefresher {
   readonly stage: RefreshStage | null;
 }
 
-/** Everything a route or job needs, built once in buildApp and passed down explicitly. */
+/**
+ * The app's decorators (src/server/plugins), gathered once by plugins/context.ts for routes, services
+ * and jobs, which take no Fastify types. Nothing is added here that no plugin decorates.
+ */
 export interface AppContext {
   config: Config;
   database: Database;
