@@ -110,6 +110,10 @@ function createFastify(config: Config, logStream: BuildOptions['logStream']) {
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { maxParamLength: 200 },
+    // Start-up work runs inside plugins: migrations, the first staff password's hash. Fastify's
+    // 10-second limit per plugin failed starts on a busy machine (and would fail a long migration);
+    // a start that really hangs is seen by whoever started it.
+    pluginTimeout: 0,
     // URLs the router cannot read get our error shape, not Fastify's (see frameworkErrorHandler).
     frameworkErrors: frameworkErrorHandler,
     // Graceful shutdown: once close() begins, a request that still arrives on an open keep-alive
