@@ -8,7 +8,6 @@
 import { performance } from 'node:perf_hooks';
 import { bulkUpdate } from '../src/server/modules/availability/service';
 import { saveSettings } from '../src/server/modules/settings/service';
-import { sharePointFor } from '../src/server/sharepoint/connector';
 import { createTestApp } from '../src/server/test/harness';
 import { startEmulator } from '../src/sharepoint-emulator';
 
@@ -39,7 +38,7 @@ async function main() {
     clientId: c.clientId,
     clientSecret: c.clientSecret,
   });
-  const connector = sharePointFor(t.ctx);
+  const connector = t.ctx.sharePoint;
   // Accounts for 150 of the 200 freelancers, so matching has work to do.
   for (const f of portal.facilitators.slice(0, 150)) {
     await t.createUser({

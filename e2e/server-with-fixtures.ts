@@ -14,7 +14,6 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { refreshJobFor } from '../src/server/jobs/refresh-job';
 import { startTestSmtpServer } from '../src/server/mail/test-smtp';
 import { saveSettings } from '../src/server/modules/settings/service';
 import { createUser, findUserByUsername } from '../src/server/modules/users/service';
@@ -84,7 +83,7 @@ await saveSettings(ctx.db, ctx.appSecret, {
   username: '',
   password: '',
 });
-const refreshed = await refreshJobFor(ctx).run();
+const refreshed = await ctx.bookingsRefresh.run();
 ctx.log.info({ refreshed, emulator: emulator.authorityHost }, 'e2e fixtures: bookings in from the emulator');
 
 let stopping = false;

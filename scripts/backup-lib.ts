@@ -38,7 +38,7 @@ import type { Db } from '../src/server/db/client';
 import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from '../src/server/db/data-dir-lock';
 import { restrictDataDir, secureDataDir } from '../src/server/db/data-dir-permissions';
 import * as schema from '../src/server/db/schema';
-import { loadSharePointSettings, StoredSecretError } from '../src/server/modules/settings/service';
+import { loadSharePointSettings, StoredSecretError } from '../src/server/sharepoint/settings';
 
 /** A refusal or failure the operator can act on; the CLIs print its message and exit 1. */
 export class BackupError extends Error {

@@ -17,7 +17,7 @@ import { type BuiltApp, buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { LOCK_FILE } from '../src/server/db/data-dir-lock';
 import { bookings } from '../src/server/db/schema';
-import type { ResolvedSharePointSettings } from '../src/server/modules/settings/connection';
+import type { ResolvedSharePointSettings } from '../src/server/sharepoint/connection';
 import { addDays, todayIn } from '../src/shared/calendar';
 import { BackupError, readPgliteBackup, runBackup, runRestore } from './backup-lib';
 

@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { refreshJobFor } from '../src/server/jobs/refresh-job';
 import { saveDay } from '../src/server/modules/availability/service';
+import { recordImportedAccounts } from '../src/server/modules/facilitators-import/service';
 import { saveRecords } from '../src/server/modules/safeguarding/service';
 import { saveSettings } from '../src/server/modules/settings/service';
 import { listUsers, updateUser } from '../src/server/modules/users/service';
-import { sharePointFor } from '../src/server/sharepoint/connector';
 import { addDays, addMonths, selectBulkDays, todayIn } from '../src/shared/calendar';
 import type { AvailabilityStatus } from '../src/shared/schemas/availability';
 import { portalSettingsFor, startEmulator } from '../src/sharepoint-emulator/index';
@@ -85,7 +84,7 @@ async function main() {
   const { ctx } = built;
   await saveSettings(ctx.db, ctx.appSecret, portalSettingsFor(seeded, emulator.control.credentials));
 
-  await sharePointFor(ctx).importFacilitators();
+  await ctx.sharePoint.importFacilitators(recordImportedAccounts(null));
   const facilitators = (await listUsers(ctx.db)).filter((u) => u.role === 'facilitator');
   const staffUser = (await listUsers(ctx.db)).find((u) => u.role === 'staff')!;
   const statuses: AvailabilityStatus[] = ['available', 'available', 'limited', 'unavailable'];
@@ -139,7 +138,7 @@ async function main() {
       today,
     );
   }
-  const refreshed = await refreshJobFor(ctx).run();
+  const refreshed = await ctx.bookingsRefresh.run();
 
   await built.app.listen({ port, host: config.HOST });
   const address = built.app.server.address();

@@ -5,8 +5,30 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { ListAnswers } from './http/list-answers';
 import type { RequestLimits } from './http/request-limits';
+import type { MailRuntime } from './mail/transport';
+import type { BookingsRefreshResult } from './sharepoint/bookings-refresh';
+import type { SharePointConnector } from './sharepoint/connector';
 
-/** Everything a route or job needs, built once in buildApp and passed down explicitly. */
+/** Where a refresh running in this process has got to (the status line shows it). */
+export type RefreshStage = 'connecting' | 'processing';
+
+/**
+ * The bookings refresh as routes and services see it. jobs/refresh-job.ts implements it; it is handed
+ * in here so that nothing below jobs/ imports jobs/.
+ */
+export interface BookingsRefresher {
+  /** Refresh now, or join the refresh already running here or on another instance. */
+  run(): Promise<BookingsRefreshResult>;
+  /** Start a refresh without waiting; one already running is followed by another (a change arrived). */
+  runSoon(): void;
+  /** The stage of a refresh running in this process; null when none is. */
+  readonly stage: RefreshStage | null;
+}
+
+/**
+ * The app's decorators (src/server/plugins), gathered once by plugins/context.ts for routes, services
+ * and jobs, which take no Fastify types. Nothing is added here that no plugin decorates.
+ */
 export interface AppContext {
   config: Config;
   database: Database;
@@ -21,4 +43,7 @@ export interface AppContext {
   lists: ListAnswers;
   /** the current time; tests may pin it */
   now: () => Date;
+  bookingsRefresh: BookingsRefresher;
+  sharePoint: SharePointConnector;
+  mailer: MailRuntime;
 }

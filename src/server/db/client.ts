@@ -25,6 +25,11 @@ export interface Database {
   close(): Promise<void>;
   /** Present for PostgreSQL: the pool, for advisory locks and LISTEN. */
   pool?: pg.Pool;
+  /**
+   * Job locks held in this process (db/job-locks.ts). On PGlite they are the only locks; they live on
+   * the database because two apps opened on one database (tests) must see each other's.
+   */
+  heldJobLocks: Set<string>;
 }
 
 export interface DatabaseOptions {
@@ -57,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       client.on('error', () => {});
     });
     const db = drizzleNodePg(pool, { schema, logger: queryLogger(options) }) as unknown as Db;
-    return { db, kind: 'postgres', shared: true, pool, close: () => pool.end() };
+    return { db, kind: 'postgres', shared: true, pool, heldJobLocks: new Set(), close: () => pool.end() };
   }
   let client: PGlite;
   let lock: DataDirLock | undefined;
@@ -83,6 +88,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     shared: false,
+    heldJobLocks: new Set(),
     close: async () => {
       try {
         await client.close();

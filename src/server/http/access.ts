@@ -41,6 +41,42 @@ export function currentUser(request: FastifyRequest): SessionUser {
   return request.user;
 }
 
+const STRICTNESS: Record<Access, number> = { public: 0, user: 1, staff: 2 };
+
+/** Whether a route's URL pattern (`:param` segments, a trailing `*`) shares the first `n` segments of a path. */
+function sharesSegments(pattern: string[], path: string[], n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const part = pattern[i];
+    if (part === '*') return true;
+    if (part === undefined || (!part.startsWith(':') && part !== path[i])) return false;
+  }
+  return true;
+}
+
+/**
+ * Who may learn that no route serves an /api path, read off the routes themselves (their declared
+ * access is the only access table): the routes sharing the most leading segments with the path, beyond
+ * `/api/<area>`, and the strictest of them, never below signed-in. So `/api/staff/anything` answers
+ * 401/403 before 404, like its neighbours, and probing reveals nothing.
+ */
+export function accessForUnmatched(routes: { url: string; access: Access }[], path: string): Access {
+  const segments = path.split('/').filter(Boolean);
+  let best: Access = 'user';
+  let bestDepth = 1;
+  for (const route of routes) {
+    const pattern = route.url.split('/').filter(Boolean);
+    let depth = 0;
+    while (depth < segments.length && sharesSegments(pattern, segments, depth + 1)) depth++;
+    if (depth <= 1 || depth < bestDepth) continue;
+    if (depth > bestDepth) {
+      bestDepth = depth;
+      best = 'user';
+    }
+    if (STRICTNESS[route.access] > STRICTNESS[best]) best = route.access;
+  }
+  return best;
+}
+
 /** onRoute hook: an /api route without a declared access level is a programming error. */
 export function requireDeclaredAccess(route: {
   method: string | string[];

@@ -5,17 +5,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context';
+import type { AppContext, BookingsRefresher, RefreshStage } from '../context';
+import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { AppError, describeError } from '../errors';
-import {
-  BOOKINGS_RECONCILE_JOB,
-  BOOKINGS_REFRESH_JOB,
-  setRefreshStageHere,
-} from '../modules/scheduler/service';
+import { BOOKINGS_RECONCILE_JOB, BOOKINGS_REFRESH_JOB } from '../modules/scheduler/service';
 import type { BookingsRefreshResult } from '../sharepoint/bookings-refresh';
-import { sharePointFor } from '../sharepoint/connector';
-import { tryJobLock } from './locks';
 
 export interface RefreshJobOptions {
   /** how often a waiting caller looks whether another instance has finished */
@@ -56,12 +51,18 @@ async function writeJobState(
 /** `refresh`: the changes since last time; `reconcile`: the whole list (jobs/scheduler.ts decides when). */
 export type RefreshKind = 'refresh' | 'reconcile';
 
-export class RefreshJob {
+export class RefreshJob implements BookingsRefresher {
   private inFlight: Promise<BookingsRefreshResult> | undefined;
+  private followUp = { running: false, again: false };
+  /**
+   * Stages change in a second or two, too often to write to the shared row; a refresh on another
+   * instance reads as `connecting` until it ends.
+   */
+  stage: RefreshStage | null = null;
   readonly options: RefreshJobOptions;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Pick<AppContext, 'db' | 'database' | 'now' | 'log' | 'sharePoint'>,
     options: Partial<RefreshJobOptions> = {},
   ) {
     this.options = { ...DEFAULT_REFRESH_JOB_OPTIONS, ...options };
@@ -77,6 +78,30 @@ export class RefreshJob {
       this.inFlight = undefined;
     });
     return this.inFlight;
+  }
+
+  /**
+   * A refresh now; when one is already running, another right after it, because the running one may
+   * have read the list before the change that asked for this one.
+   */
+  runSoon(): void {
+    const state = this.followUp;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.running = true;
+    void this.run()
+      .catch((error: unknown) =>
+        this.ctx.log.warn({ err: describeError(error) }, 'refresh after a change notification failed'),
+      )
+      .finally(() => {
+        state.running = false;
+        if (state.again) {
+          state.again = false;
+          this.runSoon();
+        }
+      });
   }
 
   /**
@@ -109,7 +134,7 @@ export class RefreshJob {
   }
 
   private async runOnce(): Promise<BookingsRefreshResult> {
-    const connector = sharePointFor(this.ctx);
+    const connector = this.ctx.sharePoint;
     // Fail fast (409) when there is nothing to connect to; nothing is recorded as running.
     await connector.requireSession();
     const askedAt = this.ctx.now();
@@ -135,12 +160,11 @@ export class RefreshJob {
       writeJobState(this.ctx, { heartbeatAt: this.ctx.now() }).catch(() => {});
     }, this.options.heartbeatMs);
     heartbeat.unref();
-    setRefreshStageHere(this.ctx, 'connecting');
+    this.stage = 'connecting';
     try {
-      const result = await sharePointFor(this.ctx).refreshBookings(
-        () => setRefreshStageHere(this.ctx, 'processing'),
-        kind === 'reconcile',
-      );
+      const result = await this.ctx.sharePoint.refreshBookings(() => {
+        this.stage = 'processing';
+      }, kind === 'reconcile');
       const finishedAt = this.ctx.now();
       await writeJobState(this.ctx, { isUpdating: false, finishedAt, lastResult: result, lastError: null });
       // Any read of the whole list (a first read, a restart after an expired change token) is a
@@ -169,7 +193,7 @@ export class RefreshJob {
       throw error;
     } finally {
       clearInterval(heartbeat);
-      setRefreshStageHere(this.ctx, null);
+      this.stage = null;
     }
   }
 
@@ -193,13 +217,9 @@ export class RefreshJob {
   }
 }
 
-const jobs = new WeakMap<AppContext, RefreshJob>();
-
-export function refreshJobFor(ctx: AppContext, options?: Partial<RefreshJobOptions>): RefreshJob {
-  let job = jobs.get(ctx);
-  if (!job) {
-    job = new RefreshJob(ctx, options);
-    jobs.set(ctx, job);
-  }
-  return job;
+/** The app's refresher as the scheduler needs it (buildApp always gives it a RefreshJob). */
+export function refreshJobOf(ctx: AppContext): RefreshJob {
+  if (!(ctx.bookingsRefresh instanceof RefreshJob))
+    throw new Error('the bookings refresher is not a RefreshJob');
+  return ctx.bookingsRefresh;
 }

@@ -8,6 +8,7 @@
 import { Cron } from 'croner';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { expireOffers, withdrawOffersOfFilledSessions } from '../modules/offers/service';
@@ -15,13 +16,11 @@ import { drainBookingWrites } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
-import { sharePointFor } from '../sharepoint/connector';
+import { isWithinOfficeHours, nextRefreshAt } from '../office-hours';
 import { maintainSubscription, type SubscriptionOutcome } from '../sharepoint/notifications';
 import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
-import { tryJobLock } from './locks';
-import { isWithinOfficeHours, nextRefreshAt } from './office-hours';
-import { type RefreshKind, readJobState, refreshJobFor } from './refresh-job';
+import { type RefreshKind, readJobState, refreshJobOf } from './refresh-job';
 
 export interface SchedulerOptions {
   /** croner pattern of the refresh check (default every 30 seconds) */
@@ -215,9 +214,9 @@ export class Scheduler {
     await this.clearDeadRunner(now);
     if (!isWithinOfficeHours(config.OFFICE_HOURS, config.ORG_TIMEZONE, now)) return 'outside-office-hours';
     if (!(await this.whatIsDue(now))) return 'not-due';
-    const job = refreshJobFor(this.ctx);
+    const job = refreshJobOf(this.ctx);
     if (job.running) return 'busy';
-    if (!(await sharePointFor(this.ctx).session())) return 'not-configured';
+    if (!(await this.ctx.sharePoint.session())) return 'not-configured';
     try {
       const ran = await job.runIfDue(() => this.whatIsDue(now));
       if (ran.outcome === 'refreshed' && ran.kind === 'reconcile') return 'reconciled';
@@ -231,9 +230,10 @@ export class Scheduler {
   /** An instance that died mid-refresh leaves "updating" behind; whoever can take the lock clears it. */
   private async clearDeadRunner(now: Date): Promise<void> {
     const state = await readJobState(this.ctx);
-    if (!state?.isUpdating || refreshJobFor(this.ctx).running) return;
+    const job = refreshJobOf(this.ctx);
+    if (!state?.isUpdating || job.running) return;
     const beat = state.heartbeatAt ?? state.startedAt;
-    if (beat && now.getTime() - beat.getTime() < refreshJobFor(this.ctx).options.staleMs) return;
+    if (beat && now.getTime() - beat.getTime() < job.options.staleMs) return;
     const lock = await tryJobLock(this.ctx.database, 'bookings-refresh');
     if (!lock) return;
     try {
@@ -271,7 +271,7 @@ export class Scheduler {
     const lock = await tryJobLock(this.ctx.database, 'outbox-drain');
     if (!lock) return undefined;
     try {
-      const connector = sharePointFor(this.ctx);
+      const connector = this.ctx.sharePoint;
       const writes = await drainBookingWrites(this.ctx, await connector.session());
       if (writes.failed > 0) {
         this.ctx.log.warn(

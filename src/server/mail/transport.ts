@@ -5,7 +5,6 @@
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { SmtpSecurity } from '../../shared/schemas/reminders';
-import type { AppContext } from '../context';
 import { type AddressLookup, pinAllowedAddress } from '../outbound-address';
 
 export interface SmtpSettings {
@@ -23,14 +22,14 @@ export interface MailRuntimeOptions {
   connectionTimeoutMs?: number;
 }
 
-const runtime = new WeakMap<AppContext, MailRuntimeOptions>();
+/** The app's mail runtime (plugins/mailer.ts decorates the app with one); senders spread `options`. */
+export class MailRuntime {
+  constructor(public options: MailRuntimeOptions = {}) {}
 
-export function configureMail(ctx: AppContext, options: MailRuntimeOptions = {}): void {
-  runtime.set(ctx, options);
-}
-
-export function mailOptionsFor(ctx: AppContext): MailRuntimeOptions {
-  return runtime.get(ctx) ?? {};
+  /** Replaces the options (tests trust another SMTP server's certificate). */
+  configure(options: MailRuntimeOptions): void {
+    this.options = options;
+  }
 }
 
 export interface Mailer {

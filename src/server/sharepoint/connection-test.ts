@@ -4,13 +4,13 @@
  * settings page's column check (`checkSharePointColumns`), which shows every field's match.
  */
 import type { ColumnCheckResult, ListColumnsReport, ListKind } from '../../shared/schemas/sharepoint-columns';
+import { type ColumnInfo, LIST_LABELS, matchColumns, unindexedFilterColumns } from './column-mapping';
 import type {
   ColumnChecker,
   ConnectionResult,
   ConnectionTester,
   ResolvedSharePointSettings,
-} from '../modules/settings/connection';
-import { type ColumnInfo, LIST_LABELS, matchColumns, unindexedFilterColumns } from './column-mapping';
+} from './connection';
 import { describeError, isSharePointError } from './errors';
 import {
   credentialFrom,

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schedulerState, users } from '../db/schema';
-import { refreshJobFor } from '../jobs/refresh-job';
+import { refreshJobOf } from '../jobs/refresh-job';
 import { Scheduler } from '../jobs/scheduler';
 import { type ConnectorSetup, setupConnector } from './test-support';
 
@@ -214,7 +214,7 @@ describe('scheduler', () => {
   });
 
   it('looks again under the lock: a slot another instance has just refreshed is not refreshed twice', async () => {
-    const job = refreshJobFor(s.t.ctx);
+    const job = refreshJobOf(s.t.ctx);
     const deltaCalls = () => s.emu.control.requestCount({ path: /\/items\/delta$/ });
     const before = deltaCalls();
     // found due, but by the time the lock is held the slot's refresh has finished elsewhere

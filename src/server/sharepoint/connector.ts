@@ -2,27 +2,47 @@
  * The app's SharePoint connector: turns the saved settings into a session (reused while they stay
  * the same, so tokens and resolved ids are cached) and offers the operations routes and jobs need.
  */
-import type { AppContext } from '../context';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import type { ColumnChecker, ConnectionTester } from '../modules/settings/connection';
-import { loadSharePointSettings, StoredSecretError } from '../modules/settings/service';
 import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
+import type { ColumnChecker, ConnectionTester } from './connection';
 import { createColumnChecker, createConnectionTester } from './connection-test';
 import { describeError, isSharePointError } from './errors';
-import { type FacilitatorImportResult, importFacilitators } from './facilitators-import';
-import { type DrainResult, drainOutboxOnce, type OutboxOptions } from './outbox-worker';
+import {
+  type FacilitatorImportResult,
+  importFacilitators,
+  type RecordImportedAccounts,
+} from './facilitators-import';
+import { type DrainResult, drainOutboxOnce, type OutboxOptions, type OutboxRow } from './outbox-worker';
 import { clearProblem, problemFor, recordProblem } from './problems';
 import { missingSettings, SharePointSession, type SharePointTuning, settingsFingerprint } from './session';
+import { loadSharePointSettings, StoredSecretError } from './settings';
 
 export interface SharePointRuntimeOptions extends SharePointTuning {
   outbox?: Partial<OutboxOptions>;
 }
 
+/** What the connector needs from the app: the database, the secret its settings are sealed with, the clock. */
+export interface SharePointDeps {
+  db: Db;
+  appSecret: string;
+  config: Config;
+  now: () => Date;
+}
+
+/**
+ * The SharePoint adapter the app holds (plugins/sharepoint.ts decorates the app with it). Its ports:
+ * queue availability days inside the caller's transaction (sharepoint/outbox.ts), pull bookings,
+ * import facilitators, test a connection; callers hand in what it must not know (the history).
+ */
 export class SharePointConnector {
   private cached: { fingerprint: string; session: SharePointSession } | undefined;
+  /** rows a failed outbox round of this process left leased (outbox-worker.ts hands them back) */
+  private readonly abandonedLeases: OutboxRow[] = [];
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SharePointDeps,
     readonly options: SharePointRuntimeOptions = {},
   ) {}
 
@@ -82,14 +102,14 @@ export class SharePointConnector {
     });
   }
 
-  /** `actorId`: the staff member who asked for it, for the history (null: nobody signed in). */
-  async importFacilitators(actorId: number | null = null): Promise<FacilitatorImportResult> {
+  /** `recordAccounts`: the caller's history of the accounts it creates or changes. */
+  async importFacilitators(recordAccounts: RecordImportedAccounts): Promise<FacilitatorImportResult> {
     const session = await this.requireSession();
     if (!session.settings.facilitatorListName) {
       throw new AppError(409, 'No Facilitators list is set in the SharePoint settings.');
     }
     return toAppError('Could not import facilitators', () =>
-      importFacilitators(this.ctx.db, session, actorId),
+      importFacilitators(this.ctx.db, session, recordAccounts),
     );
   }
 
@@ -100,6 +120,7 @@ export class SharePointConnector {
       await this.session(),
       () => this.ctx.now(),
       this.options.outbox,
+      this.abandonedLeases,
     );
     if (result.problem) await recordProblem(this.ctx.db, 'availability', result.problem, this.ctx.now());
     else if (result.delivered > 0) await clearProblem(this.ctx.db, 'availability');
@@ -126,33 +147,4 @@ async function toAppError<T>(what: string, run: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
-}
-
-const connectors = new WeakMap<AppContext, SharePointConnector>();
-
-/** Called once by buildApp; later calls for the same context return the first connector. */
-export function configureSharePoint(
-  ctx: AppContext,
-  options: SharePointRuntimeOptions = {},
-): SharePointConnector {
-  let connector = connectors.get(ctx);
-  if (!connector) {
-    connector = new SharePointConnector(ctx, options);
-    connectors.set(ctx, connector);
-  }
-  return connector;
-}
-
-export function sharePointFor(ctx: AppContext): SharePointConnector {
-  return configureSharePoint(ctx);
-}
-
-/** The real connection tester for the settings page, wired in buildApp. */
-export function sharePointConnectionTester(ctx: AppContext): ConnectionTester {
-  return sharePointFor(ctx).connectionTester();
-}
-
-/** The real column checker for the settings page's mapping, wired in buildApp. */
-export function sharePointColumnChecker(ctx: AppContext): ColumnChecker {
-  return sharePointFor(ctx).columnChecker();
 }

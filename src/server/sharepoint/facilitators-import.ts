@@ -8,8 +8,6 @@ import { usernameField } from '../../shared/schemas/users';
 import { canonicalUsername, usernameSkeleton } from '../../shared/username';
 import type { Db, Tx } from '../db/client';
 import { users } from '../db/schema';
-import { type ChangeEntry, recordChanges } from '../modules/history/record';
-import { accountValues, usernameKeys } from '../modules/users/service';
 import { fieldText, normaliseFreelancerId } from './fields';
 import type { SharePointSession } from './session';
 
@@ -37,16 +35,28 @@ interface ListedFacilitator {
   area: string | null;
 }
 
-const MAX = { name: 200, email: 254, area: 100, freelancerId: 100 };
+type UserRow = typeof users.$inferSelect;
+
+/** An account the import created or changed. */
+export interface ImportedAccountChange {
+  action: 'create' | 'update';
+  before: UserRow | null;
+  after: UserRow;
+}
 
 /**
- * `actorId`: who asked for the import (null: nobody signed in). Every account it creates or changes is
- * recorded in the history, via 'sharepoint', in the import's transaction.
+ * The caller's port for what the import did to accounts: it runs inside the import's transaction, so
+ * the history the users module keeps commits or rolls back with the accounts.
  */
+export type RecordImportedAccounts = (tx: Tx, changes: ImportedAccountChange[]) => Promise<void>;
+
+const MAX = { name: 200, email: 254, area: 100, freelancerId: 100 };
+
+/** Every account it creates or changes is handed to `recordAccounts` in the import's transaction. */
 export async function importFacilitators(
   db: Db,
   session: SharePointSession,
-  actorId: number | null = null,
+  recordAccounts: RecordImportedAccounts,
 ): Promise<FacilitatorImportResult> {
   const listName = session.settings.facilitatorListName;
   const siteId = await session.siteId();
@@ -108,14 +118,7 @@ export async function importFacilitators(
     let updated = 0;
     let unchanged = 0;
     const now = new Date();
-    const history: ChangeEntry[] = [];
-    const record = (
-      action: 'create' | 'update',
-      subjectUserId: number,
-      before: object | null,
-      after: object,
-    ) =>
-      history.push({ entity: 'account', action, subjectUserId, actorId, via: 'sharepoint', before, after });
+    const history: ImportedAccountChange[] = [];
     const skip = (f: ListedFacilitator, reason: string) =>
       skipped.push({ itemId: f.itemId, freelancerId: f.freelancerId, name: f.name, reason });
     // Each item in its own savepoint: whatever one item holds, the database refusing it skips that
@@ -148,7 +151,7 @@ export async function importFacilitators(
           return row!;
         });
         if (!row) continue;
-        record('update', user.id, accountValues(user), accountValues(row));
+        history.push({ action: 'update', before: user, after: row });
         updated++;
         continue;
       }
@@ -169,7 +172,8 @@ export async function importFacilitators(
           .insert(users)
           .values({
             username,
-            ...usernameKeys(username),
+            usernameCanonical: canonicalUsername(username),
+            usernameSkeleton: usernameSkeleton(username),
             passwordHash: null,
             displayName: f.name,
             email: f.email,
@@ -183,10 +187,10 @@ export async function importFacilitators(
       if (!row) continue;
       taken.add(row.usernameCanonical);
       if (row.usernameSkeleton) lookalikes.add(row.usernameSkeleton);
-      record('create', row.id, null, accountValues(row));
+      history.push({ action: 'create', before: null, after: row });
       created++;
     }
-    await recordChanges(tx, history);
+    await recordAccounts(tx, history);
     return { created, updated, unchanged, skipped, total: items.length };
   });
 }

@@ -3,11 +3,11 @@
  * outages, token expiry, 412. Retry delays are shortened; Retry-After values are honoured as sent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadSharePointSettings } from '../modules/settings/service';
 import { SharePointError } from './errors';
 import { listPath, PREFER_NON_INDEXED } from './graph-client';
 import { backoffDelay, PauseGate, parseRetryAfter } from './retry';
 import { SharePointSession } from './session';
+import { loadSharePointSettings } from './settings';
 import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
 
 let s: ConnectorSetup;

@@ -9,11 +9,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { ChangeNotifications } from '../../shared/schemas/sharepoint-notifications';
 import type { AppContext } from '../context';
+import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
-import { tryJobLock } from '../jobs/locks';
-import { refreshJobFor } from '../jobs/refresh-job';
-import { sharePointFor } from './connector';
 import { hasStatus } from './errors';
 
 export const SUBSCRIPTION_STATE = 'bookings-subscription';
@@ -74,7 +72,7 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
   const lock = await tryJobLock(ctx.database, 'change-notifications');
   if (!lock) return 'busy';
   try {
-    const session = await sharePointFor(ctx).session();
+    const session = await ctx.sharePoint.session();
     if (!session) return 'not-configured';
     const now = ctx.now();
     const { sub } = await readStored(ctx);
@@ -161,7 +159,7 @@ export async function notificationsActive(ctx: Pick<AppContext, 'db' | 'config' 
 
 /**
  * Notifications that carry the subscription's id and clientState (constant-time compare of hashes):
- * true when at least one is genuine, and then a delta refresh starts.
+ * true when at least one is genuine (the caller then starts a delta refresh).
  */
 export async function acceptNotifications(
   ctx: AppContext,
@@ -174,38 +172,5 @@ export async function acceptNotifications(
     const given = hash(n.clientState ?? '');
     return timingSafeEqual(given, expected) && n.subscriptionId === sub.id;
   });
-  if (genuine) refreshSoon(ctx);
   return genuine;
-}
-
-const followUps = new WeakMap<AppContext, { running: boolean; again: boolean }>();
-
-/**
- * A refresh now; when one is already running, another right after it, because the running one may
- * have read the list before this change.
- */
-function refreshSoon(ctx: AppContext): void {
-  let state = followUps.get(ctx);
-  if (!state) {
-    state = { running: false, again: false };
-    followUps.set(ctx, state);
-  }
-  if (state.running) {
-    state.again = true;
-    return;
-  }
-  state.running = true;
-  const current = state;
-  void refreshJobFor(ctx)
-    .run()
-    .catch((error: unknown) =>
-      ctx.log.warn({ err: describeError(error) }, 'refresh after a change notification failed'),
-    )
-    .finally(() => {
-      current.running = false;
-      if (current.again) {
-        current.again = false;
-        refreshSoon(ctx);
-      }
-    });
 }

@@ -5,7 +5,6 @@ import type { AvailabilityStatus } from '../../shared/schemas/availability';
 import { availability, sharepointSettings, syncOutbox } from '../db/schema';
 import { Scheduler } from '../jobs/scheduler';
 import { bulkUpdate, requeueAllDays, saveDay } from '../modules/availability/service';
-import { sharePointFor } from './connector';
 import { drainOutboxOnce } from './outbox-worker';
 import { type ConnectorSetup, setupConnector } from './test-support';
 
@@ -30,7 +29,7 @@ function save(
     { id: userId, mayOverrideBookings: false, via: 'facilitator' },
   );
 }
-const drain = () => sharePointFor(s.t.ctx).drainOutbox();
+const drain = () => s.t.ctx.sharePoint.drainOutbox();
 const outbox = () => s.t.ctx.db.select().from(syncOutbox);
 async function drainAll(maxRounds = 50) {
   for (let i = 0; i < maxRounds; i++) {
@@ -123,7 +122,7 @@ describe('outbox delivery', () => {
     await save(ben.id, '2026-09-02', 'available');
     // A round that claims only the first row still sends the day's latest state, so the day's other
     // row is done too; the other day's row is not.
-    const session = await sharePointFor(s.t.ctx).session();
+    const session = await s.t.ctx.sharePoint.session();
     const result = await drainOutboxOnce(s.t.ctx.db, session, () => new Date(clock), { batchSize: 1 });
     expect(result).toMatchObject({ claimed: 1, delivered: 1 });
     expect(byKey().get('2002|2026-09-01')).toEqual([expect.objectContaining({ Status: 'Unavailable' })]);

@@ -67,7 +67,7 @@ export interface DrainResult {
   problem?: ProblemReport;
 }
 
-type OutboxRow = typeof syncOutbox.$inferSelect;
+export type OutboxRow = typeof syncOutbox.$inferSelect;
 type AvailabilityRow = typeof availability.$inferSelect;
 
 interface DayJob {
@@ -253,11 +253,9 @@ function isServiceFailure(error: unknown): boolean {
  * holding that lease are touched (found by system/faults.test.ts: after a one-second PostgreSQL
  * restart, a round's days reached SharePoint ten minutes late).
  */
-const abandonedLeases = new WeakMap<Db, OutboxRow[]>();
-
-async function releaseAbandonedLeases(db: Db, now: () => Date): Promise<void> {
-  const rows = abandonedLeases.get(db);
-  if (!rows?.length) return;
+async function releaseAbandonedLeases(db: Db, now: () => Date, abandoned: OutboxRow[]): Promise<void> {
+  const rows = abandoned.splice(0);
+  if (!rows.length) return;
   const byLease = new Map<number, number[]>();
   for (const row of rows) {
     const at = row.nextAttemptAt.getTime();
@@ -269,26 +267,27 @@ async function releaseAbandonedLeases(db: Db, now: () => Date): Promise<void> {
       .set({ nextAttemptAt: now() })
       .where(and(inArray(syncOutbox.id, ids), eq(syncOutbox.nextAttemptAt, new Date(leaseUntil))));
   }
-  abandonedLeases.delete(db);
 }
 
 /**
  * One round: claim a batch, deliver it, record the outcome. `session` null means SharePoint is not
- * configured: rows stay queued untouched.
+ * configured: rows stay queued untouched. `abandoned`: the caller's list of rows this process left
+ * leased (the connector keeps one per app).
  */
 export async function drainOutboxOnce(
   db: Db,
   session: SharePointSession | null,
   now: () => Date,
   partial: Partial<OutboxOptions> = {},
+  abandoned: OutboxRow[] = [],
 ): Promise<DrainResult> {
-  await releaseAbandonedLeases(db, now);
+  await releaseAbandonedLeases(db, now, abandoned);
   const round: { claimed: OutboxRow[] } = { claimed: [] };
   try {
     return await drainRound(db, session, now, partial, round);
   } catch (error) {
     if (round.claimed.length > 0) {
-      abandonedLeases.set(db, [...(abandonedLeases.get(db) ?? []), ...round.claimed]);
+      abandoned.push(...round.claimed);
     }
     throw error;
   }

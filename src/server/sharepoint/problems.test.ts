@@ -7,7 +7,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { syncOutbox } from '../db/schema';
 import { saveDay } from '../modules/availability/service';
-import { sharePointFor } from './connector';
 import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
 
 let s: ConnectorSetup;
@@ -37,7 +36,7 @@ const status = async (cookie = staff) =>
 const problems = async () => (await status()).json().sharePointProblems as Array<Record<string, unknown>>;
 const refresh = () =>
   s.t.app.inject({ method: 'POST', url: '/api/staff/bookings/refresh', headers: { cookie: staff } });
-const drain = () => sharePointFor(s.t.ctx).drainOutbox();
+const drain = () => s.t.ctx.sharePoint.drainOutbox();
 const save = (date: string) =>
   saveDay(
     s.t.ctx.db,

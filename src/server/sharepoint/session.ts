@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ListKind } from '../../shared/schemas/sharepoint-columns';
 import type { Config } from '../config';
-import type { ResolvedSharePointSettings } from '../modules/settings/connection';
 import {
   type ColumnNames,
   columnNamesOf,
@@ -15,6 +14,7 @@ import {
   matchColumns,
   unindexedFilterColumns,
 } from './column-mapping';
+import type { ResolvedSharePointSettings } from './connection';
 import { SharePointError } from './errors';
 import { GraphClient } from './graph-client';
 import type { PauseGate, RetryTimings } from './retry';

@@ -11,7 +11,6 @@ import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { availability, bookings, syncOutbox } from '../db/schema';
 import { Scheduler } from '../jobs/scheduler';
 import { saveDay } from '../modules/availability/service';
-import { sharePointFor } from './connector';
 import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
 
 let s: ConnectorSetup;
@@ -26,7 +25,7 @@ const settings = (overrides: Record<string, unknown> = {}) => ({
 const post = (url: string, payload: unknown, cookie = staff) =>
   s.t.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers: { cookie } });
 const availabilityList = () => s.portal.lists.availability!;
-const drain = () => sharePointFor(s.t.ctx).drainOutbox();
+const drain = () => s.t.ctx.sharePoint.drainOutbox();
 const graphWrites = () =>
   s.emu.control
     .requests()
@@ -97,7 +96,7 @@ describe('automatic column matching', () => {
   });
 
   it('a refresh reads the bookings through the mapping', async () => {
-    const result = await sharePointFor(s.t.ctx).refreshBookings();
+    const result = await s.t.ctx.sharePoint.refreshBookings();
     const seeded = s.portal.bookings.filter((b) => b.fields.Booking_x0020_Status !== 'Cancelled');
     expect(result.total).toBe(seeded.length);
     expect(result.skipped).toBe(0);
@@ -115,14 +114,14 @@ describe('automatic column matching', () => {
 
 describe('delta entries without fields', () => {
   it('an updated item that arrives without fields is read again by id, never taken as removed', async () => {
-    await sharePointFor(s.t.ctx).refreshBookings();
+    await s.t.ctx.sharePoint.refreshBookings();
     const bookingsList = s.portal.lists.bookings!;
     const target = s.portal.bookings.find((b) => b.fields.Booking_x0020_Status !== 'Cancelled')!;
     s.emu.control.updateItem(bookingsList, target.id, { StartTime: '07:45' });
     s.emu.control.setDeltaQuirks({ omitFields: true });
     try {
       s.emu.control.clearRequests();
-      const result = await sharePointFor(s.t.ctx).refreshBookings();
+      const result = await s.t.ctx.sharePoint.refreshBookings();
       expect(result).toMatchObject({ mode: 'delta', removed: 0, updated: 1 });
       const [row] = await s.t.ctx.db.select().from(bookings).where(eq(bookings.sharePointId, target.id));
       expect(row!.startTime).toBe('07:45');
@@ -287,7 +286,7 @@ describe('staff correct the mapping', () => {
     });
     expect(saved.json().columnMapping).toEqual(mapping);
 
-    const result = await sharePointFor(s.t.ctx).refreshBookings();
+    const result = await s.t.ctx.sharePoint.refreshBookings();
     expect(result.total).toBe(1);
     const [row] = await s.t.ctx.db.select().from(bookings);
     expect(row).toMatchObject({ date: '2026-06-10', freelancerId: '1001', userId: fran.id, title: 'Clay' });

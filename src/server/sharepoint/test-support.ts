@@ -7,9 +7,9 @@ import {
 } from '../../sharepoint-emulator';
 import { portalSettingsFor, type RunningEmulator } from '../../sharepoint-emulator/index';
 import type { BuildOptions } from '../app';
-import { saveSettings } from '../modules/settings/service';
 import { createTestApp, type TestApp } from '../test/harness';
 import { PauseGate, type RetryTimings } from './retry';
+import { storeSettings } from './settings';
 
 /** Real behaviour, millisecond waits. */
 export const FAST_TIMINGS: Partial<RetryTimings> = {
@@ -52,7 +52,7 @@ export async function setupConnector(
     },
   );
   const configure = async (overrides: Record<string, unknown> = {}) => {
-    await saveSettings(t.ctx.db, t.ctx.appSecret, {
+    await storeSettings(t.ctx.db, t.ctx.appSecret, {
       ...portalSettingsFor(portal, emu.control.credentials),
       ...overrides,
     });

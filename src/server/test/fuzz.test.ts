@@ -37,7 +37,6 @@ import {
   staffNotes,
   users,
 } from '../db/schema';
-import { refreshJobFor } from '../jobs/refresh-job';
 import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
 import { signOfferLink } from '../modules/offers/links';
@@ -149,7 +148,7 @@ const openItem = setup.emu.control.addItem(setup.portal.lists.bookings!, {
   EndTime: '12:00',
   Status: 'Confirmed',
 });
-await refreshJobFor(t.ctx).run();
+await t.ctx.bookingsRefresh.run();
 const booked = (
   await db.select({ date: bookings.date }).from(bookings).where(eq(bookings.userId, facilitator.id))
 ).map((row) => row.date);

@@ -4,7 +4,6 @@ import { booking, refreshResult } from '../../../shared/schemas/bookings';
 import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { refreshJobFor } from '../../jobs/refresh-job';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
 import { listBookingsJson } from './service';
@@ -81,7 +80,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async () => {
-        const { added, updated, removed, total, unmatched } = await refreshJobFor(ctx).run();
+        const { added, updated, removed, total, unmatched } = await ctx.bookingsRefresh.run();
         return { added, updated, removed, total, unmatched };
       },
     );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { sharePointFor } from '../../sharepoint/connector';
+import { recordImportedAccounts } from './service';
 
 export const facilitatorImportResult = z.object({
   created: z.number().int(),
@@ -40,7 +40,9 @@ export function facilitatorImportRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        const result = await sharePointFor(ctx).importFacilitators(currentUser(request).id);
+        const result = await ctx.sharePoint.importFacilitators(
+          recordImportedAccounts(currentUser(request).id),
+        );
         request.log.info(
           {
             userId: currentUser(request).id,

@@ -7,7 +7,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenSessionsResponse } from '../../../shared/schemas/offers';
 import { bookingOutbox, bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
-import { sharePointFor } from '../../sharepoint/connector';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
 import { drainBookingWrites } from './write-back';
 
@@ -48,8 +47,8 @@ async function facilitator() {
   };
 }
 
-const refresh = () => sharePointFor(s.t.ctx).refreshBookings();
-const drain = async () => drainBookingWrites(s.t.ctx, await sharePointFor(s.t.ctx).session());
+const refresh = () => s.t.ctx.sharePoint.refreshBookings();
+const drain = async () => drainBookingWrites(s.t.ctx, await s.t.ctx.sharePoint.session());
 
 /** An open item in SharePoint, read in by a refresh; its booking id here. */
 async function openItem(date: string): Promise<{ itemId: string; bookingId: number }> {

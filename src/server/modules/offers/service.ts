@@ -25,7 +25,6 @@ import type { AppContext } from '../../context';
 import type { Queryable, Tx } from '../../db/client';
 import { bookingOutbox, bookings, offers, users } from '../../db/schema';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../errors';
-import { instantAt } from '../../jobs/office-hours';
 import {
   describeSession,
   type OutgoingMessage,
@@ -33,7 +32,8 @@ import {
   offerMessage,
 } from '../../mail/offer-message';
 import { PORTAL_NAME } from '../../mail/reminder-message';
-import { describeMailError, mailOptionsFor, openMailer } from '../../mail/transport';
+import { describeMailError, openMailer } from '../../mail/transport';
+import { instantAt } from '../../office-hours';
 import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
@@ -1008,7 +1008,7 @@ export async function sendMail<K>(
   let mailer: Awaited<ReturnType<typeof openMailer>> | null = null;
   try {
     mailer = await openMailer(settings.smtp, {
-      ...mailOptionsFor(ctx),
+      ...ctx.mailer.options,
       allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
     });
     for (const item of items) {

@@ -6,7 +6,7 @@ import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import { availability, reminderSends, reminderSettings } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
 import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
-import { configureMail, MAIL_ERRORS } from '../../mail/transport';
+import { MAIL_ERRORS } from '../../mail/transport';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { smtpDestination } from './service';
 
@@ -122,7 +122,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await setClock('2026-11-23T10:00:00Z');
-  configureMail(t.ctx, { extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 });
+  t.ctx.mailer.configure({ extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 });
 });
 
 afterAll(async () => {
@@ -421,7 +421,7 @@ describe('sending reminders', () => {
     expect(mismatch.failed).toBe(1);
 
     // an untrusted certificate
-    configureMail(t.ctx, { connectionTimeoutMs: 5000 });
+    t.ctx.mailer.configure({ connectionTimeoutMs: 5000 });
     await saveSettings(settingsFor(tls, { security: 'tls' }));
     const untrusted = await send('2027-04', [people.Cara!.id]);
     expect(untrusted.failed).toBe(1);

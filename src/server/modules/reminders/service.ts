@@ -14,18 +14,12 @@ import {
 import type { AppContext } from '../../context';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Queryable } from '../../db/client';
+import { type JobLock, tryJobLock } from '../../db/job-locks';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
 import { badRequest, conflict, describeError } from '../../errors';
-import { type JobLock, tryJobLock } from '../../jobs/locks';
-import { localTime } from '../../jobs/office-hours';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
-import {
-  describeMailError,
-  type Mailer,
-  mailOptionsFor,
-  openMailer,
-  type SmtpSettings,
-} from '../../mail/transport';
+import { describeMailError, type Mailer, openMailer, type SmtpSettings } from '../../mail/transport';
+import { localTime } from '../../office-hours';
 import { computeCompleteness } from '../completeness/service';
 import { recordChanges } from '../history/record';
 
@@ -347,7 +341,7 @@ export async function sendReminders(ctx: AppContext, options: SendOptions): Prom
         let broken: string | null = null;
         try {
           mailer = await openMailer(mail.smtp, {
-            ...mailOptionsFor(ctx),
+            ...ctx.mailer.options,
             allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
           });
           await mailer.verify();

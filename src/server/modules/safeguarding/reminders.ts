@@ -10,12 +10,12 @@ import { addDays, todayIn } from '../../../shared/calendar';
 import { SAFEGUARDING_STATE_LABELS, type SafeguardingStatus } from '../../../shared/safeguarding';
 import { AUTO_REMINDER_HOUR } from '../../../shared/schemas/reminders';
 import type { AppContext } from '../../context';
+import { tryJobLock } from '../../db/job-locks';
 import { safeguardingReminderSends, users } from '../../db/schema';
 import { describeError } from '../../errors';
-import { tryJobLock } from '../../jobs/locks';
-import { localTime } from '../../jobs/office-hours';
 import { PORTAL_NAME } from '../../mail/reminder-message';
-import { describeMailError, type Mailer, mailOptionsFor, openMailer } from '../../mail/transport';
+import { describeMailError, type Mailer, openMailer } from '../../mail/transport';
+import { localTime } from '../../office-hours';
 import { loadMailSettings } from '../reminders/service';
 import { STAFF_ROLE } from '../users/service';
 import { listStatuses } from './service';
@@ -117,7 +117,7 @@ export async function runSafeguardingReminders(ctx: AppContext): Promise<Safegua
       let broken: string | null = null;
       try {
         mailer = await openMailer(mail.smtp, {
-          ...mailOptionsFor(ctx),
+          ...ctx.mailer.options,
           allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
         });
         await mailer.verify();

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SchedulerStatus } from '../../../shared/schemas/scheduler';
 import type { AppContext } from '../../context';
 import { schedulerState, syncOutbox } from '../../db/schema';
-import { describeMoment, officeHoursStatus } from '../../jobs/office-hours';
+import { describeMoment, officeHoursStatus } from '../../office-hours';
 import { notificationsActive } from '../../sharepoint/notifications';
 import { readProblems } from '../../sharepoint/problems';
 
@@ -17,7 +17,7 @@ export const BOOKINGS_RECONCILE_JOB = 'bookings-reconcile';
  * every instance answers the same.
  */
 export async function schedulerStatusNow(
-  ctx: Pick<AppContext, 'db' | 'config' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'bookingsRefresh'>,
 ): Promise<SchedulerStatus> {
   const [row] = await ctx.db
     .select({ isUpdating: schedulerState.isUpdating, lastError: schedulerState.lastError })
@@ -34,7 +34,7 @@ export async function schedulerStatusNow(
     isUpdating,
     isOfficeHours,
     nextUpdate,
-    refreshStage: isUpdating ? (refreshStageHere(ctx) ?? 'connecting') : null,
+    refreshStage: isUpdating ? (ctx.bookingsRefresh.stage ?? 'connecting') : null,
     lastRefreshError: isUpdating ? null : (row?.lastError ?? null),
     changeMode: (await notificationsActive(ctx)) ? 'notifications' : 'polling',
     sharePointProblems: await sharePointProblemsNow(ctx),
@@ -58,19 +58,4 @@ async function sharePointProblemsNow(ctx: Pick<AppContext, 'db' | 'config' | 'no
       since: describeMoment(p.since, now, ctx.config.ORG_TIMEZONE),
       waitingDays: p.area === 'availability' ? (waiting?.days ?? 0) : null,
     }));
-}
-
-/**
- * The stage of a refresh running in this process. Stages change in a second or two, too often to
- * write to the shared row; a refresh on another instance reads as `connecting` until it ends.
- */
-const stages = new WeakMap<object, 'connecting' | 'processing'>();
-
-export function setRefreshStageHere(ctx: object, stage: 'connecting' | 'processing' | null) {
-  if (stage) stages.set(ctx, stage);
-  else stages.delete(ctx);
-}
-
-function refreshStageHere(ctx: object) {
-  return stages.get(ctx);
 }

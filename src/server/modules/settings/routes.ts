@@ -9,15 +9,16 @@ import {
   type ConnectionTester,
   unavailableColumnChecker,
   unavailableConnectionTester,
-} from './connection';
-import { checkColumns, getSettings, saveSettings, testConnection } from './service';
+} from '../../sharepoint/connection';
+import { checkColumns, getSettings, testConnection } from '../../sharepoint/settings';
+import { saveSettings } from './service';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse };
 
 export interface SettingsRouteOptions {
-  /** Tries settings against SharePoint; the connector supplies it through BuildOptions. */
+  /** Tries settings against SharePoint; plugins/routes.ts passes the connector's. */
   connectionTester?: ConnectionTester | undefined;
-  /** Reads the lists' columns for the mapping on the settings page; the connector supplies it. */
+  /** Reads the lists' columns for the mapping on the settings page; plugins/routes.ts passes the connector's. */
   columnChecker?: ColumnChecker | undefined;
 }
 

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret, deriveKey } from '../../crypto';
 import { sharepointSettings } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../test/harness';
 import {
   CONNECTOR_UNAVAILABLE_MESSAGE,
   type ResolvedSharePointSettings,
   unavailableConnectionTester,
-} from './connection';
+} from '../../sharepoint/connection';
 import {
   loadSharePointSettings,
   STORED_ELSEWHERE_MESSAGE,
   StoredSecretError,
   sharePointDestination,
-} from './service';
+} from '../../sharepoint/settings';
+import { createTestApp, type TestApp } from '../../test/harness';
 
 const PASSWORD = 'Sp-Password-9f1c2e';
 const CLIENT_SECRET = 'Client~Secret~77ab31';

@@ -41,6 +41,7 @@ export function sharePointNotificationRoutes(ctx: AppContext): FastifyPluginAsyn
         if (!parsed.success) throw badRequest('Not a change notification.');
         if (!(await acceptNotifications(ctx, parsed.data)))
           throw forbidden('Unknown subscription or clientState.');
+        ctx.bookingsRefresh.runSoon();
         return reply.code(202).send(null);
       },
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type OfficeHours, parseOfficeHours } from '../config';
+import { type OfficeHours, parseOfficeHours } from './config';
 import {
   describeNextUpdate,
   isWithinOfficeHours,

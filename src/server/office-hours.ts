@@ -7,8 +7,8 @@
  * into instants through `TZDate`, never by adding fixed hours.
  */
 import { TZDate } from '@date-fns/tz';
-import { formatTime12, MONTH_NAMES, WEEKDAY_NAMES } from '../../shared/calendar';
-import type { OfficeHours } from '../config';
+import { formatTime12, MONTH_NAMES, WEEKDAY_NAMES } from '../shared/calendar';
+import type { OfficeHours } from './config';
 
 export interface LocalTime {
   year: number;

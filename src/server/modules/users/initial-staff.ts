@@ -1,7 +1,7 @@
-import { randomToken } from '../crypto';
-import { AppError, isUniqueViolation } from '../errors';
-import { countStaff, createUser } from '../modules/users/service';
-import type { Db } from './client';
+import { randomToken } from '../../crypto';
+import type { Db } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../errors';
+import { countStaff, createUser } from './service';
 
 export const GENERATED_STAFF_USERNAME = 'admin';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { openDatabase } from './client';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { openDatabase } from '../../db/client';
 
 describe('first staff account', () => {
   it('is generated once, printed once, and usable; a restart prints nothing', async () => {

@@ -1,9 +1,10 @@
 /**
- * How the settings page tests a SharePoint connection. The connector (src/server/sharepoint/) supplies
- * the real tester through `BuildOptions.connectionTester`; until then the default below answers.
+ * The SharePoint settings as the adapter uses them, and the ports the settings page tries them
+ * through. plugins/routes.ts hands the connector's tester and checker to the settings routes; the
+ * defaults below answer where none is given.
  */
 
-import type { ColumnCheckResult, ColumnMapping } from '../../../shared/schemas/sharepoint-columns';
+import type { ColumnCheckResult, ColumnMapping } from '../../shared/schemas/sharepoint-columns';
 
 /** SharePoint settings with the secrets decrypted: server-side only, never sent to a browser. */
 export interface ResolvedSharePointSettings {

@@ -22,8 +22,6 @@ export interface JobLock {
   release(): Promise<void>;
 }
 
-const localLocks = new WeakMap<Database, Set<JobName>>();
-
 /** The lock if it is free right now, else null (never waits). */
 export async function tryJobLock(database: Database, name: JobName): Promise<JobLock | null> {
   if (database.kind === 'postgres' && database.pool) {
@@ -55,17 +53,12 @@ export async function tryJobLock(database: Database, name: JobName): Promise<Job
       },
     };
   }
-  let held = localLocks.get(database);
-  if (!held) {
-    held = new Set();
-    localLocks.set(database, held);
-  }
+  const held = database.heldJobLocks;
   if (held.has(name)) return null;
   held.add(name);
-  const set = held;
   return {
     async release() {
-      set.delete(name);
+      held.delete(name);
     },
   };
 }

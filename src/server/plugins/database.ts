@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { resolveAppSecret } from '../app-secret';
+import type { Config } from '../config';
+import { type Database, openDatabase } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    /** signs sessions and seals stored secrets */
+    appSecret: string;
+    /** the app's clock; tests pin it */
+    now: () => Date;
+  }
+}
+
+export interface DatabasePluginOptions {
+  config: Config;
+  /** an open database to use (tests); otherwise one is opened from the configuration */
+  database?: Database | undefined;
+  now: () => Date;
+}
+
+/**
+ * The database, migrated, and the app secret kept in it. The app closes the database itself (in
+ * BuiltApp.close), after the scheduler's last round: an onClose hook here could run before it.
+ */
+const databasePlugin: FastifyPluginAsync<DatabasePluginOptions> = async (app, options) => {
+  const { config } = options;
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  await migrateDatabase(database);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('appSecret', await resolveAppSecret(config.APP_SECRET, database, config.DATA_DIR));
+  app.decorate('now', options.now);
+};
+
+export default fp(databasePlugin, { name: 'database', fastify: '5.x' });
