@@ -15,6 +15,7 @@ import { tryJobLock } from '../jobs/locks';
 import { refreshJobFor } from '../jobs/refresh-job';
 import { sharePointFor } from './connector';
 import { hasStatus } from './errors';
+import { graphSubscription, renewedSubscription } from './graph-answers';
 
 export const SUBSCRIPTION_STATE = 'bookings-subscription';
 export const NOTIFICATION_PATH = '/api/sharepoint/notifications';
@@ -85,20 +86,17 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
       const expiration = new Date(now.getTime() + LIFETIME_MS).toISOString();
       const create = async (): Promise<SubscriptionOutcome> => {
         const clientState = randomBytes(32).toString('base64url');
-        const { body } = await session.client.request<{ id: string; expirationDateTime: string }>(
-          'POST',
-          '/subscriptions',
-          {
-            body: {
-              changeType: 'updated',
-              notificationUrl: url,
-              resource: `sites/${siteId}/lists/${listId}`,
-              expirationDateTime: expiration,
-              clientState,
-            },
-            notIdempotent: true,
+        const { body } = await session.client.request('POST', '/subscriptions', {
+          answer: graphSubscription,
+          body: {
+            changeType: 'updated',
+            notificationUrl: url,
+            resource: `sites/${siteId}/lists/${listId}`,
+            expirationDateTime: expiration,
+            clientState,
           },
-        );
+          notIdempotent: true,
+        });
         await store(
           ctx,
           {
@@ -122,7 +120,8 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
         return await create();
       const path = `/subscriptions/${encodeURIComponent(sub.id)}`;
       if (Date.parse(sub.expiresAt) - now.getTime() < RENEW_BEFORE_MS) {
-        const renewed = await session.client.request<{ expirationDateTime: string }>('PATCH', path, {
+        const renewed = await session.client.request('PATCH', path, {
+          answer: renewedSubscription,
           body: { expirationDateTime: expiration },
           accept: [404],
         });
@@ -135,7 +134,10 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
         return 'renewed';
       }
       if (now.getTime() - Date.parse(sub.checkedAt) >= CHECK_EVERY_MS) {
-        const found = await session.client.request('GET', path, { accept: [404] });
+        const found = await session.client.request('GET', path, {
+          accept: [404],
+          answer: graphSubscription,
+        });
         if (found.status === 404) return await create();
         await store(ctx, { ...sub, checkedAt: now.toISOString() }, null);
       }
