@@ -1,7 +1,8 @@
 /**
  * Microsoft Graph calls for SharePoint lists (sharepoint-protocol.md sections 1, 4 and 5): bearer
- * token, User-Agent, retries with Retry-After or backoff, a shared pause while throttled, one token
- * renewal on 401, and the item operations the portal needs. No dependence on item order or page size.
+ * token, User-Agent, every call under the one retry policy (retry.ts, ADR 0042), one token renewal on
+ * 401, every answer read through its schema (graph-answers.ts, ADR 0043), and the item operations
+ * the portal needs. No dependence on item order or page size.
  */
 import type { z } from 'zod';
 import { type ColumnInfo, columnTypeOf } from './column-mapping';
@@ -150,12 +151,7 @@ export class GraphClient {
       await this.options.tokens.getToken(true);
       return this.settle(method, url, await this.sendOnce(method, url, options, attempt), options);
     };
-    return withRetries(this.timings, this.gate, send, {
-      notIdempotent: options.notIdempotent,
-      onRetry: (error) => {
-        if (error.status === 429 || error.details.retryAfterMs !== undefined) this.stats.throttled++;
-      },
-    });
+    return withRetries(this.timings, this.gate, send, { notIdempotent: options.notIdempotent });
   }
 
   /** One send; an answer that never arrived or was cut off becomes a 'network' error. */
@@ -217,6 +213,7 @@ export class GraphClient {
     response: { status: number; ok: boolean; text: string; headers: Headers },
     options: RequestOptions & { answer?: S },
   ): GraphResponse<z.output<S>> {
+    if (response.status === 429) this.stats.throttled++;
     if (!response.ok && !options.accept?.includes(response.status))
       throw graphError(method, url, response, this.timings);
     let body: unknown;

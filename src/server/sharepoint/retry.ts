@@ -134,11 +134,6 @@ export function mayRepeat(error: unknown, options: { notIdempotent?: boolean } =
   return error.kind === 'http' && error.status !== undefined && REPEAT_STATUSES.has(error.status);
 }
 
-export interface RetryRun {
-  /** sends made, the first included */
-  attempts: number;
-}
-
 /**
  * Sends with the policy. `send` makes one attempt and throws a SharePointError on failure; a
  * failure the policy does not repeat, or the last one, is thrown unchanged.
@@ -147,7 +142,7 @@ export async function withRetries<T>(
   timings: RetryTimings,
   gate: PauseGate,
   send: (attempt: number) => Promise<T>,
-  options: { notIdempotent?: boolean; onRetry?: (error: SharePointError, waitMs: number) => void } = {},
+  options: { notIdempotent?: boolean } = {},
 ): Promise<T> {
   const started = timings.now();
   for (let attempt = 1; ; attempt++) {
@@ -164,7 +159,6 @@ export async function withRetries<T>(
       const resumeIn = Math.max(wait, gate.remaining());
       if (attempt >= timings.maxAttempts || timings.now() - started + resumeIn > timings.totalBudgetMs)
         throw error;
-      options.onRetry?.(error, resumeIn);
       if (!throttled) await timings.sleep(wait);
     }
   }
