@@ -439,9 +439,7 @@ export class GraphClient {
     const byId = new Map<string, DeltaEntry>();
     for (let pages = 1; next; pages++) {
       if (pages > 100_000) throw new SharePointError('protocol', 'The change feed never ended.');
-      const { body }: { body: z.output<typeof deltaPage> } = await this.request('GET', next, {
-        answer: deltaPage,
-      });
+      const body = await this.deltaPageAt(next);
       for (const entry of body.value) {
         byId.delete(entry.id); // keep insertion order = last occurrence
         if (entry.deleted !== undefined || entry['@removed'] !== undefined) {
@@ -455,6 +453,19 @@ export class GraphClient {
       if (!next && finalLink) return { entries: [...byId.values()], deltaLink: finalLink };
     }
     throw new SharePointError('protocol', 'The change feed ended without a delta link.');
+  }
+
+  /**
+   * One delta page. Graph has sent a page with an error object in place of an entry, which the same
+   * link read again does not repeat: such a page is read once more, and a second bad one fails.
+   */
+  private async deltaPageAt(url: string): Promise<z.output<typeof deltaPage>> {
+    try {
+      return (await this.request('GET', url, { answer: deltaPage })).body;
+    } catch (error) {
+      if (!(error instanceof SharePointError) || error.kind !== 'protocol') throw error;
+      return (await this.request('GET', url, { answer: deltaPage })).body;
+    }
   }
 }
 

@@ -206,10 +206,15 @@ describe('answers in the wrong shape', () => {
     const { session } = await sessionWith(fakeTime());
     s.emu.control.addFault({
       path: '*/items/delta',
+      times: 2,
       action: { type: 'reply', body: { value: [{ id: '1' }, { deleted: {} }], '@odata.deltaLink': 'x' } },
     });
     await expect(session.client.delta(siteId, bookingsId)).rejects.toThrow(/value\.1\.id: /);
-    s.emu.control.addFault({ path: '*/items/delta', action: { type: 'reply', body: { value: 'none' } } });
+    s.emu.control.addFault({
+      path: '*/items/delta',
+      times: 2,
+      action: { type: 'reply', body: { value: 'none' } },
+    });
     await expect(session.client.delta(siteId, bookingsId)).rejects.toThrow(/value: expected array/);
     s.emu.control.addFault({
       path: '/v1.0/sites/*',
