@@ -9,6 +9,11 @@ export type RetryAfter = number | string | Date;
 export type FaultAction =
   /** Answer with this status and a Graph error body (429 → TooManyRequests, 503 → serviceNotAvailable…). */
   | { type: 'status'; status: number; retryAfter?: RetryAfter; code?: string; message?: string }
+  /**
+   * Answer with this body (JSON) and status (200 by default) instead of handling the request, and
+   * store nothing: an answer in the wrong shape, as a broken proxy or a changed API might send.
+   */
+  | { type: 'reply'; status?: number; body: unknown }
   /** Drop the connection before handling: a network error, nothing is stored. */
   | { type: 'destroy' }
   /** Never answer and store nothing: the client's timeout fires. */

@@ -316,6 +316,9 @@ export class EmulatorServer {
             `status ${action.status}`,
           );
           return;
+        case 'reply':
+          finish({ status: action.status ?? 200, body: action.body }, 'reply');
+          return;
         case 'timeoutAfterStoring':
           break;
       }

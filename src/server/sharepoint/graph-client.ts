@@ -1,18 +1,31 @@
 /**
  * Microsoft Graph calls for SharePoint lists (sharepoint-protocol.md sections 1, 4 and 5): bearer
- * token, User-Agent, retries with Retry-After or backoff, a shared pause while throttled, one token
- * renewal on 401, and the item operations the portal needs. No dependence on item order or page size.
+ * token, User-Agent, every call under the one retry policy (retry.ts, ADR 0042), one token renewal on
+ * 401, every answer read through its schema (graph-answers.ts, ADR 0043), and the item operations
+ * the portal needs. No dependence on item order or page size.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type ColumnInfo, columnTypeOf } from './column-mapping';
 import { SharePointError } from './errors';
 import {
-  backoffDelay,
+  columnsPage,
+  deltaPage,
+  graphErrorBody,
+  graphItem,
+  graphSite,
+  itemsPage,
+  listsPage,
+  readAnswer,
+  updatedFields,
+} from './graph-answers';
+import {
+  LATER_STATUSES,
   type PauseGate,
   parseRetryAfter,
   type RetryTimings,
   resolveTimings,
   sharedGate,
+  withRetries,
 } from './retry';
 import { networkReason, type TokenSource } from './token';
 
@@ -63,17 +76,11 @@ export interface GraphResponse<T = unknown> {
   headers: Headers;
 }
 
-/** One entry of `GET …/columns`; type facets (`text`, `number`, `dateTime`, …) stay as sent. */
-const graphColumn = z.looseObject({
-  name: z.string().min(1),
-  displayName: z.string().optional(),
-  indexed: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  readOnly: z.boolean().optional(),
-});
-
-/** Statuses worth retrying: throttled, overloaded, gateway trouble. */
-const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+/**
+ * How often a conditional update that met a 412 reads the item again and re-applies the change. A
+ * list item that changes under us three times running is a busy item: the outbox tries it later.
+ */
+export const CONFLICT_REREADS = 2;
 
 /** Calls counted by kind, for benchmarks and tests. */
 export interface CallStats {
@@ -123,112 +130,111 @@ export class GraphClient {
     return full;
   }
 
-  async request<T = unknown>(
+  /**
+   * One Graph call under the retry policy (retry.ts): at most `maxAttempts` sends within
+   * `totalBudgetMs`, plus one more send after a 401 that renewed the token. With `answer`, a
+   * successful body must match that schema (graph-answers.ts) or the call fails with a clear
+   * 'protocol' error, which is not repeated at once.
+   */
+  async request<S extends z.ZodType = z.ZodUnknown>(
     method: string,
     pathOrUrl: string,
-    options: RequestOptions = {},
-  ): Promise<GraphResponse<T>> {
-    const { timings } = this;
+    options: RequestOptions & { answer?: S } = {},
+  ): Promise<GraphResponse<z.output<S>>> {
     const url = this.url(pathOrUrl);
     let renewedToken = false;
-    let lastError: SharePointError | undefined;
-    for (let attempt = 1; attempt <= timings.maxAttempts; attempt++) {
-      await this.gate.wait();
-      const token = await this.options.tokens.getToken();
-      const headers: Record<string, string> = {
-        Authorization: `Bearer ${token}`,
-        Accept: 'application/json',
-        'User-Agent': this.options.userAgent,
-        ...options.headers,
-      };
-      let payload: string | undefined;
-      if (options.body !== undefined) {
-        headers['Content-Type'] = 'application/json';
-        payload = JSON.stringify(options.body);
-      }
-      this.stats.calls++;
-      if (attempt > 1) this.stats.retries++;
-      let response: Response;
-      try {
-        response = await this.fetchFn(url, {
-          method,
-          headers,
-          body: payload,
-          signal: AbortSignal.timeout(timings.requestTimeoutMs),
-        });
-      } catch (error) {
-        lastError = new SharePointError(
-          'network',
-          `SharePoint did not answer ${method} ${describeUrl(url)}: ${networkReason(error)}`,
-          { retryable: true, cause: error },
-        );
-        if (options.notIdempotent) throw lastError;
-        if (attempt < timings.maxAttempts) await timings.sleep(backoffDelay(attempt, timings));
-        continue;
-      }
-
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        // the body was cut off: as good as no answer
-        lastError = new SharePointError(
-          'network',
-          `SharePoint's answer to ${method} ${describeUrl(url)} was cut off: ${networkReason(error)}`,
-          { retryable: true, cause: error },
-        );
-        if (options.notIdempotent) throw lastError;
-        if (attempt < timings.maxAttempts) await timings.sleep(backoffDelay(attempt, timings));
-        continue;
-      }
-
-      if (response.ok || options.accept?.includes(response.status)) {
-        let body: unknown;
-        if (text.trim() !== '') {
-          try {
-            body = JSON.parse(text);
-          } catch (error) {
-            lastError = new SharePointError(
-              'protocol',
-              `SharePoint answered ${method} ${describeUrl(url)} with something that is not JSON.`,
-              { status: response.status, retryable: true, cause: error },
-            );
-            if (options.notIdempotent) throw lastError;
-            if (attempt < timings.maxAttempts) await timings.sleep(backoffDelay(attempt, timings));
-            continue;
-          }
-        }
-        return { status: response.status, body: body as T, headers: response.headers };
-      }
-
-      const error = graphError(method, url, response, text, timings);
-      if (response.status === 401 && !renewedToken) {
-        // The token may have expired early or been revoked: one new token, then give up.
-        renewedToken = true;
-        await this.options.tokens.getToken(true);
-        attempt--;
-        continue;
-      }
-      if (!RETRY_STATUSES.has(response.status)) throw error;
-      lastError = error;
-      const retryAfter = error.details.retryAfterMs;
-      const throttled = response.status === 429 || retryAfter !== undefined;
-      if (throttled) {
-        this.stats.throttled++;
-        // Everyone waits (the gate is checked before every call): more calls now only prolong it.
-        this.gate.pause(retryAfter ?? backoffDelay(attempt, timings));
-      }
-      // A create that met a server error may have been stored: the caller decides.
-      if (options.notIdempotent && response.status !== 429) throw error;
-      if (!throttled && attempt < timings.maxAttempts) await timings.sleep(backoffDelay(attempt, timings));
-    }
-    throw (
-      lastError ?? new SharePointError('network', `SharePoint did not answer ${method} ${describeUrl(url)}`)
-    );
+    const send = async (attempt: number): Promise<GraphResponse<z.output<S>>> => {
+      const first = await this.sendOnce(method, url, options, attempt);
+      if (first.status !== 401 || renewedToken) return this.settle(method, url, first, options);
+      // The token may have expired early or been revoked: one new token, then give up.
+      renewedToken = true;
+      await this.options.tokens.getToken(true);
+      return this.settle(method, url, await this.sendOnce(method, url, options, attempt), options);
+    };
+    return withRetries(this.timings, this.gate, send, { notIdempotent: options.notIdempotent });
   }
 
-  async get<T = unknown>(pathOrUrl: string, headers?: Record<string, string>): Promise<T> {
-    return (await this.request<T>('GET', pathOrUrl, { headers })).body;
+  /** One send; an answer that never arrived or was cut off becomes a 'network' error. */
+  private async sendOnce(
+    method: string,
+    url: string,
+    options: RequestOptions,
+    attempt: number,
+  ): Promise<{ status: number; ok: boolean; text: string; headers: Headers }> {
+    const token = await this.options.tokens.getToken();
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${token}`,
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent,
+      ...options.headers,
+    };
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(options.body);
+    }
+    this.stats.calls++;
+    if (attempt > 1) this.stats.retries++;
+    let response: Response;
+    try {
+      response = await this.fetchFn(url, {
+        method,
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(this.timings.requestTimeoutMs),
+      });
+    } catch (error) {
+      throw new SharePointError(
+        'network',
+        `SharePoint did not answer ${method} ${describeUrl(url)}: ${networkReason(error)}`,
+        { retryable: true, cause: error },
+      );
+    }
+    try {
+      return {
+        status: response.status,
+        ok: response.ok,
+        text: await response.text(),
+        headers: response.headers,
+      };
+    } catch (error) {
+      throw new SharePointError(
+        'network',
+        `SharePoint's answer to ${method} ${describeUrl(url)} was cut off: ${networkReason(error)}`,
+        { retryable: true, cause: error },
+      );
+    }
+  }
+
+  /** An answer as the caller gets it, or the error it stands for. */
+  private settle<S extends z.ZodType>(
+    method: string,
+    url: string,
+    response: { status: number; ok: boolean; text: string; headers: Headers },
+    options: RequestOptions & { answer?: S },
+  ): GraphResponse<z.output<S>> {
+    if (response.status === 429) this.stats.throttled++;
+    if (!response.ok && !options.accept?.includes(response.status))
+      throw graphError(method, url, response, this.timings);
+    let body: unknown;
+    if (response.text.trim() !== '') {
+      try {
+        body = JSON.parse(response.text);
+      } catch (error) {
+        throw new SharePointError(
+          'protocol',
+          `SharePoint answered ${method} ${describeUrl(url)} with something that is not JSON.`,
+          { status: response.status, retryable: true, cause: error },
+        );
+      }
+    }
+    if (response.ok && options.answer)
+      body = readAnswer(options.answer, body, `SharePoint's answer to ${method} ${describeUrl(url)}`);
+    return { status: response.status, body: body as z.output<S>, headers: response.headers };
+  }
+
+  async get(pathOrUrl: string, headers?: Record<string, string>): Promise<unknown> {
+    return (await this.request('GET', pathOrUrl, { headers })).body;
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -254,41 +260,28 @@ export class GraphClient {
       .map((segment) => encodeURIComponent(decodeURIComponentSafe(segment)))
       .join('/');
     const target = encodedPath ? `/sites/${url.hostname}:/${encodedPath}` : `/sites/${url.hostname}`;
-    const site = await this.get<{ id?: unknown; displayName?: unknown; webUrl?: unknown }>(target);
-    if (typeof site?.id !== 'string' || site.id === '') {
-      throw new SharePointError('protocol', `SharePoint returned no id for the site ${siteUrl}.`);
-    }
-    return {
-      id: site.id,
-      displayName: typeof site.displayName === 'string' ? site.displayName : undefined,
-      webUrl: typeof site.webUrl === 'string' ? site.webUrl : undefined,
-    };
+    const { body: site } = await this.request('GET', target, { answer: graphSite });
+    return { id: site.id, displayName: site.displayName, webUrl: site.webUrl };
   }
 
   /** The list's id, or undefined when the site has no list with that display name. */
   async findList(siteId: string, displayName: string): Promise<string | undefined> {
     const filter = `displayName eq ${odataString(displayName)}`;
-    const body = await this.get<{ value?: Array<{ id?: unknown; displayName?: unknown }> }>(
-      `/sites/${encodeURIComponent(siteId)}/lists?$filter=${encodeURIComponent(filter)}`,
-    );
-    const lists = Array.isArray(body?.value) ? body.value : [];
+    const lists: Array<z.output<typeof listsPage>['value'][number]> = [];
+    const first = `/sites/${encodeURIComponent(siteId)}/lists?$filter=${encodeURIComponent(filter)}`;
+    for await (const page of this.pages(first, listsPage)) lists.push(...page);
     // A server might ignore the filter: check the name ourselves.
     const match =
       lists.find((l) => l.displayName === displayName) ??
-      lists.find(
-        (l) => typeof l.displayName === 'string' && l.displayName.toLowerCase() === displayName.toLowerCase(),
-      );
-    return typeof match?.id === 'string' ? match.id : undefined;
+      lists.find((l) => l.displayName?.toLowerCase() === displayName.toLowerCase());
+    return match?.id;
   }
 
   /** The list's columns with their types (Graph's columnDefinition); entries without a name are skipped. */
   async columns(siteId: string, listId: string): Promise<ColumnInfo[]> {
     const out: ColumnInfo[] = [];
-    for await (const page of this.pages(`${listPath(siteId, listId)}/columns`)) {
-      for (const raw of page) {
-        const parsed = graphColumn.safeParse(raw);
-        if (!parsed.success) continue;
-        const column = parsed.data;
+    for await (const page of this.pages(`${listPath(siteId, listId)}/columns`, columnsPage)) {
+      for (const column of page) {
         out.push({
           name: column.name,
           displayName: column.displayName ?? column.name,
@@ -305,8 +298,15 @@ export class GraphClient {
   // -----------------------------------------------------------------------------------------------
   // Items
 
-  /** Follows `@odata.nextLink` verbatim, re-sending the headers on every page. Pages may be empty. */
-  async *pages(firstUrl: string, headers?: Record<string, string>): AsyncGenerator<unknown[]> {
+  /**
+   * Follows `@odata.nextLink` verbatim, re-sending the headers on every page; each page must match
+   * `page` (graph-answers.ts). Pages may be empty.
+   */
+  async *pages<E>(
+    firstUrl: string,
+    page: z.ZodType<{ value: E[]; '@odata.nextLink'?: string | undefined }>,
+    headers?: Record<string, string>,
+  ): AsyncGenerator<E[]> {
     let next: string | undefined = firstUrl;
     let emptyInARow = 0;
     for (let count = 0; next; count++) {
@@ -314,17 +314,14 @@ export class GraphClient {
       if (count > 100_000 || emptyInARow > 1000) {
         throw new SharePointError('protocol', 'SharePoint kept sending pages without end.');
       }
-      const body: { value?: unknown; '@odata.nextLink'?: unknown } = await this.get(next, headers);
-      if (!Array.isArray(body?.value)) {
-        throw new SharePointError(
-          'protocol',
-          `SharePoint's answer to ${describeUrl(this.url(next))} has no value list.`,
-        );
-      }
+      const { body }: { body: { value: E[]; '@odata.nextLink'?: string | undefined } } = await this.request(
+        'GET',
+        next,
+        { headers, answer: page },
+      );
       emptyInARow = body.value.length === 0 ? emptyInARow + 1 : 0;
       yield body.value;
-      const link = body['@odata.nextLink'];
-      next = typeof link === 'string' && link !== '' ? link : undefined;
+      next = body['@odata.nextLink'];
     }
   }
 
@@ -344,33 +341,33 @@ export class GraphClient {
       headers.Prefer = PREFER_NON_INDEXED;
     }
     const items: GraphItem[] = [];
-    for await (const page of this.pages(url, headers)) {
-      for (const entry of page) items.push(asItem(entry));
-    }
+    for await (const page of this.pages(url, itemsPage, headers)) items.push(...page.map(asItem));
     return items;
   }
 
   async getItem(siteId: string, listId: string, itemId: string): Promise<GraphItem | undefined> {
-    const response = await this.request<unknown>(
+    const response = await this.request(
       'GET',
       `${listPath(siteId, listId)}/items/${encodeURIComponent(itemId)}?$expand=fields`,
-      { accept: [404] },
+      { accept: [404], answer: graphItem },
     );
     return response.status === 404 ? undefined : asItem(response.body);
   }
 
   /** POST a new item. Not retried on a lost answer: look the item up by its key before trying again. */
   async createItem(siteId: string, listId: string, fields: Record<string, unknown>): Promise<GraphItem> {
-    const response = await this.request<unknown>('POST', `${listPath(siteId, listId)}/items`, {
+    const response = await this.request('POST', `${listPath(siteId, listId)}/items`, {
       body: { fields },
       notIdempotent: true,
+      answer: graphItem,
     });
     return asItem(response.body);
   }
 
   /**
-   * PATCH some columns. With `ifMatch` a 412 (someone changed the item) re-reads the item and
-   * re-applies the change with the new eTag, up to three times. Missing item → undefined.
+   * PATCH some columns. With `ifMatch`, a 412 (someone changed the item since it was read) is a
+   * conflict, not a failure to repeat: the item is read again and the change re-applied with the new
+   * eTag, at most CONFLICT_REREADS times. Missing item → undefined.
    */
   async updateItemFields(
     siteId: string,
@@ -380,15 +377,20 @@ export class GraphClient {
     ifMatch?: string,
   ): Promise<Record<string, unknown> | undefined> {
     let eTag = ifMatch;
-    for (let round = 1; ; round++) {
-      const response = await this.request<Record<string, unknown>>(
+    for (let rereads = 0; ; rereads++) {
+      const response = await this.request(
         'PATCH',
         `${listPath(siteId, listId)}/items/${encodeURIComponent(itemId)}/fields`,
-        { body: fields, headers: eTag ? { 'If-Match': eTag } : {}, accept: [404, 412] },
+        {
+          body: fields,
+          headers: eTag ? { 'If-Match': eTag } : {},
+          accept: [404, 412],
+          answer: updatedFields,
+        },
       );
       if (response.status === 404) return undefined;
       if (response.status !== 412) return response.body ?? {};
-      if (round >= 3) {
+      if (rereads >= CONFLICT_REREADS) {
         throw new SharePointError(
           'http',
           `The SharePoint item ${itemId} kept changing while it was being updated.`,
@@ -416,10 +418,10 @@ export class GraphClient {
     fields: Record<string, unknown>,
     eTag: string,
   ): Promise<'updated' | 'missing' | 'changed'> {
-    const response = await this.request<Record<string, unknown>>(
+    const response = await this.request(
       'PATCH',
       `${listPath(siteId, listId)}/items/${encodeURIComponent(itemId)}/fields`,
-      { body: fields, headers: { 'If-Match': eTag }, accept: [404, 412] },
+      { body: fields, headers: { 'If-Match': eTag }, accept: [404, 412], answer: updatedFields },
     );
     if (response.status === 404) return 'missing';
     return response.status === 412 ? 'changed' : 'updated';
@@ -428,57 +430,41 @@ export class GraphClient {
   /**
    * All changes since `deltaLink`, or every item when there is none. Throws a 410 SharePointError
    * when the link has expired (the caller starts over without it). The same item may appear
-   * several times: the last occurrence wins.
+   * several times: the last occurrence wins. A page that does not match deltaPage fails the whole
+   * read with a 'protocol' error: nothing is applied from a feed that broke halfway.
    */
   async delta(siteId: string, listId: string, deltaLink?: string, top?: number): Promise<DeltaResult> {
     let next: string | undefined =
       deltaLink ?? `${listPath(siteId, listId)}/items/delta?$expand=fields${top ? `&$top=${top}` : ''}`;
     const byId = new Map<string, DeltaEntry>();
-    let pages = 0;
-    while (next) {
-      const body = await this.deltaPage(next);
-      pages++;
+    for (let pages = 1; next; pages++) {
       if (pages > 100_000) throw new SharePointError('protocol', 'The change feed never ended.');
-      for (const raw of body.value) {
-        const entry = raw as { id: string; deleted?: unknown; '@removed'?: unknown };
+      const body = await this.deltaPageAt(next);
+      for (const entry of body.value) {
         byId.delete(entry.id); // keep insertion order = last occurrence
         if (entry.deleted !== undefined || entry['@removed'] !== undefined) {
           byId.set(entry.id, { id: entry.id, deleted: true });
         } else {
-          byId.set(entry.id, { id: entry.id, deleted: false, item: asItem(raw) });
+          byId.set(entry.id, { id: entry.id, deleted: false, item: asItem(entry) });
         }
       }
-      const nextLink = body['@odata.nextLink'];
       const finalLink = body['@odata.deltaLink'];
-      if (typeof nextLink === 'string' && nextLink !== '') {
-        next = nextLink;
-      } else if (typeof finalLink === 'string' && finalLink !== '') {
-        return { entries: [...byId.values()], deltaLink: finalLink };
-      } else {
-        throw new SharePointError('protocol', 'The change feed ended without a delta link.');
-      }
+      next = body['@odata.nextLink'];
+      if (!next && finalLink) return { entries: [...byId.values()], deltaLink: finalLink };
     }
     throw new SharePointError('protocol', 'The change feed ended without a delta link.');
   }
 
-  /** One delta page; an entry without an id means a broken page, which is fetched again. */
-  private async deltaPage(url: string): Promise<{ value: unknown[]; [key: string]: unknown }> {
-    const { timings } = this;
-    for (let attempt = 1; ; attempt++) {
-      const body = await this.get<{ value?: unknown }>(url);
-      const value = body?.value;
-      const valid =
-        Array.isArray(value) &&
-        value.every(
-          (e) => e !== null && typeof e === 'object' && typeof (e as { id?: unknown }).id === 'string',
-        );
-      if (valid) return body as { value: unknown[] };
-      if (attempt >= timings.maxAttempts) {
-        throw new SharePointError('protocol', 'SharePoint kept sending a change page with a broken entry.', {
-          retryable: true,
-        });
-      }
-      await timings.sleep(backoffDelay(attempt, timings));
+  /**
+   * One delta page. Graph has sent a page with an error object in place of an entry, which the same
+   * link read again does not repeat: such a page is read once more, and a second bad one fails.
+   */
+  private async deltaPageAt(url: string): Promise<z.output<typeof deltaPage>> {
+    try {
+      return (await this.request('GET', url, { answer: deltaPage })).body;
+    } catch (error) {
+      if (!(error instanceof SharePointError) || error.kind !== 'protocol') throw error;
+      return (await this.request('GET', url, { answer: deltaPage })).body;
     }
   }
 }
@@ -492,40 +478,29 @@ export function odataString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-function asItem(raw: unknown): GraphItem {
-  const item = raw as { id?: unknown; eTag?: unknown; lastModifiedDateTime?: unknown; fields?: unknown };
-  const fields =
-    item?.fields && typeof item.fields === 'object' ? (item.fields as Record<string, unknown>) : undefined;
-  // Ids are strings in Graph; accept a number from a lenient server.
-  const id =
-    typeof item?.id === 'string' ? item.id : typeof item?.id === 'number' ? String(item.id) : undefined;
-  if (!id)
-    throw new SharePointError('protocol', 'SharePoint returned an item without an id.', { retryable: true });
+function asItem(item: z.output<typeof graphItem>): GraphItem {
   return {
-    id,
-    eTag: typeof item.eTag === 'string' ? item.eTag : undefined,
-    lastModifiedDateTime:
-      typeof item.lastModifiedDateTime === 'string' ? item.lastModifiedDateTime : undefined,
-    fields,
+    id: item.id,
+    eTag: item.eTag,
+    lastModifiedDateTime: item.lastModifiedDateTime,
+    fields: item.fields,
   };
 }
 
 function graphError(
   method: string,
   url: string,
-  response: Response,
-  text: string,
+  response: { status: number; text: string; headers: Headers },
   timings: RetryTimings,
 ): SharePointError {
-  let code: string | undefined;
-  let message: string | undefined;
+  let parsed: z.output<typeof graphErrorBody>['error'] | undefined;
   try {
-    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof body?.error?.code === 'string') code = body.error.code;
-    if (typeof body?.error?.message === 'string') message = body.error.message;
+    parsed = graphErrorBody.safeParse(JSON.parse(response.text)).data?.error;
   } catch {
     // not JSON: the status says enough
   }
+  const code = parsed?.code;
+  const message = parsed?.message;
   const retryAfterMs = parseRetryAfter(
     response.headers.get('retry-after'),
     timings.now(),
@@ -535,7 +510,7 @@ function graphError(
   return new SharePointError(
     'http',
     `SharePoint refused ${method} ${describeUrl(url)} (${summary})${message ? `: ${truncate(message, 300)}` : ''}`,
-    { status: response.status, code, retryable: RETRY_STATUSES.has(response.status), retryAfterMs },
+    { status: response.status, code, retryable: LATER_STATUSES.has(response.status), retryAfterMs },
   );
 }
 

@@ -13,6 +13,7 @@ import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
 import { hasStatus } from './errors';
+import { graphSubscription, renewedSubscription } from './graph-answers';
 
 export const SUBSCRIPTION_STATE = 'bookings-subscription';
 export const NOTIFICATION_PATH = '/api/sharepoint/notifications';
@@ -83,20 +84,17 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
       const expiration = new Date(now.getTime() + LIFETIME_MS).toISOString();
       const create = async (): Promise<SubscriptionOutcome> => {
         const clientState = randomBytes(32).toString('base64url');
-        const { body } = await session.client.request<{ id: string; expirationDateTime: string }>(
-          'POST',
-          '/subscriptions',
-          {
-            body: {
-              changeType: 'updated',
-              notificationUrl: url,
-              resource: `sites/${siteId}/lists/${listId}`,
-              expirationDateTime: expiration,
-              clientState,
-            },
-            notIdempotent: true,
+        const { body } = await session.client.request('POST', '/subscriptions', {
+          answer: graphSubscription,
+          body: {
+            changeType: 'updated',
+            notificationUrl: url,
+            resource: `sites/${siteId}/lists/${listId}`,
+            expirationDateTime: expiration,
+            clientState,
           },
-        );
+          notIdempotent: true,
+        });
         await store(
           ctx,
           {
@@ -120,7 +118,8 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
         return await create();
       const path = `/subscriptions/${encodeURIComponent(sub.id)}`;
       if (Date.parse(sub.expiresAt) - now.getTime() < RENEW_BEFORE_MS) {
-        const renewed = await session.client.request<{ expirationDateTime: string }>('PATCH', path, {
+        const renewed = await session.client.request('PATCH', path, {
+          answer: renewedSubscription,
           body: { expirationDateTime: expiration },
           accept: [404],
         });
@@ -133,7 +132,10 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
         return 'renewed';
       }
       if (now.getTime() - Date.parse(sub.checkedAt) >= CHECK_EVERY_MS) {
-        const found = await session.client.request('GET', path, { accept: [404] });
+        const found = await session.client.request('GET', path, {
+          accept: [404],
+          answer: graphSubscription,
+        });
         if (found.status === 404) return await create();
         await store(ctx, { ...sub, checkedAt: now.toISOString() }, null);
       }

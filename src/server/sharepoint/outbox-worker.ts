@@ -293,6 +293,18 @@ export async function drainOutboxOnce(
   }
 }
 
+/**
+ * One round, in named steps: claim due rows, turn them into days to send (skipping what cannot be
+ * sent), open the Availability list, deliver the days a few at a time, record what was delivered.
+ *
+ * Graph requests per day, at most (each under the retry policy of retry.ts: at most maxAttempts
+ * sends within totalBudgetMs): 2 to find the item (by its remembered id, else by key) and
+ * 1 + 2×CONFLICT_REREADS = 5 to update it; if it vanished meanwhile, 1 look-up by key and 5 to update
+ * what that finds; if there is none, 1 create, and after a lost or refused create 1 look-up by key
+ * and 5 to update what that finds: 20 in all (a look-up is one page: it asks for twice the keys it
+ * names). Nothing here waits or repeats on its own; a day that failed goes back to the outbox, whose
+ * backoff across rounds is the durable retry.
+ */
 async function drainRound(
   db: Db,
   session: SharePointSession | null,
@@ -317,7 +329,62 @@ async function drainRound(
   result.claimed = claimed.length;
   if (claimed.length === 0) return result;
 
-  // Coalesce: one job per (user, day), whatever number of rows queued it.
+  const days = await daysToSend(db, coalesce(claimed), now, options, result);
+  if (days.length === 0) return result;
+
+  const retryLater = async (rows: OutboxRow[], error: unknown) => {
+    const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;
+    const at = new Date(now().getTime() + retryDelay(attempts, options));
+    await reschedule(db, rows, at, describeError(error), true);
+    return at;
+  };
+
+  let list: AvailabilityList;
+  try {
+    list = await openAvailabilityList(session, days, options);
+  } catch (error) {
+    const explained = await withIndexAdvice(session, error);
+    await retryLater(
+      days.flatMap((d) => d.job.rows),
+      explained,
+    );
+    result.failed = days.length;
+    result.serviceDown = true;
+    result.lastError = describeError(explained);
+    result.problem = await problemFor(session, 'availability', error);
+    return result;
+  }
+
+  const outcome = await deliverDays(list, days, options, result, retryLater);
+  await recordDelivered(
+    db,
+    outcome.delivered.map(({ d, itemId }) => ({ day: d.day, itemId, rows: d.job.rows })),
+  );
+  if (outcome.firstFailure)
+    result.problem = await problemFor(session, 'availability', outcome.firstFailure.error);
+  if (outcome.notTried.length > 0) {
+    // Not tried because the service is down: back in the queue for when the failed day is retried.
+    await reschedule(
+      db,
+      outcome.notTried.flatMap((d) => d.job.rows),
+      outcome.stopAt ?? now(),
+      null,
+      false,
+    );
+  }
+  return result;
+}
+
+interface Deliverable {
+  job: DayJob;
+  day: AvailabilityRow;
+  freelancerId: string;
+  name: string;
+  key: string;
+}
+
+/** One job per (user, day), whatever number of rows queued it. */
+function coalesce(claimed: OutboxRow[]): DayJob[] {
   const jobs = new Map<string, DayJob>();
   for (const row of claimed) {
     const key = `${row.userId}|${row.date}`;
@@ -325,8 +392,22 @@ async function drainRound(
     job.rows.push(row);
     jobs.set(key, job);
   }
-  const userIds = [...new Set(claimed.map((r) => r.userId))];
-  const dates = [...new Set(claimed.map((r) => r.date))];
+  return [...jobs.values()];
+}
+
+/**
+ * The days that can be sent, with what they hold now. A day whose account or row is gone is dropped;
+ * one whose facilitator has no freelancer ID is kept and looked at again later.
+ */
+async function daysToSend(
+  db: Db,
+  jobs: DayJob[],
+  now: () => Date,
+  options: OutboxOptions,
+  result: DrainResult,
+): Promise<Deliverable[]> {
+  const userIds = [...new Set(jobs.map((j) => j.userId))];
+  const dates = [...new Set(jobs.map((j) => j.date))];
   const people = new Map(
     (
       await db
@@ -349,15 +430,8 @@ async function drainRound(
     ).map((d) => [`${d.userId}|${d.date}`, d]),
   );
 
-  interface Deliverable {
-    job: DayJob;
-    day: AvailabilityRow;
-    freelancerId: string;
-    name: string;
-    key: string;
-  }
   const deliverables: Deliverable[] = [];
-  for (const job of jobs.values()) {
+  for (const job of jobs) {
     const person = people.get(job.userId);
     const day = days.get(job.key);
     if (!person || !day) {
@@ -387,109 +461,127 @@ async function drainRound(
       key: availabilityKey(freelancerId, job.date),
     });
   }
-  if (deliverables.length === 0) return result;
+  return deliverables;
+}
 
-  const fail = async (rows: OutboxRow[], error: unknown) => {
-    const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;
-    const at = new Date(now().getTime() + retryDelay(attempts, options));
-    await reschedule(db, rows, at, describeError(error), true);
-    return at;
-  };
+/** The Availability list as a round writes to it: where it is, its columns, the items already known. */
+interface AvailabilityList {
+  session: SharePointSession;
+  siteId: string;
+  listId: string;
+  columns: AvailabilityColumns;
+  /** items found by key for days whose item id the portal does not know yet */
+  known: Map<string, ItemRef>;
+}
 
-  let siteId: string;
-  let listId: string;
-  let known: Map<string, ItemRef>;
-  let A: AvailabilityColumns;
-  try {
-    siteId = await session.siteId();
-    listId = await session.listId(session.settings.availabilityListName);
-    A = (await session.columns('availability')) as AvailabilityColumns;
-    // Days whose item id is remembered are read by id: a filtered look-up is a risk on a list past
-    // 5,000 items (the key column must be indexed), so it is kept for days never delivered.
-    const unknownKeys = deliverables.filter((d) => !d.day.sharePointItemId).map((d) => d.key);
-    known = await lookupKeys(A, session, siteId, listId, unknownKeys, options.lookupChunk);
-  } catch (error) {
-    const explained = await withIndexAdvice(session, error);
-    await fail(
-      deliverables.flatMap((d) => d.job.rows),
-      explained,
-    );
-    result.failed = deliverables.length;
-    result.serviceDown = true;
-    result.lastError = describeError(explained);
-    result.problem = await problemFor(session, 'availability', error);
-    return result;
+async function openAvailabilityList(
+  session: SharePointSession,
+  days: Deliverable[],
+  options: OutboxOptions,
+): Promise<AvailabilityList> {
+  const siteId = await session.siteId();
+  const listId = await session.listId(session.settings.availabilityListName);
+  const columns = (await session.columns('availability')) as AvailabilityColumns;
+  // Days whose item id is remembered are read by id: a filtered look-up is a risk on a list past
+  // 5,000 items (the key column must be indexed), so it is kept for days never delivered.
+  const unknownKeys = days.filter((d) => !d.day.sharePointItemId).map((d) => d.key);
+  const known = await lookupKeys(columns, session, siteId, listId, unknownKeys, options.lookupChunk);
+  return { session, siteId, listId, columns, known };
+}
+
+async function lookupOne(list: AvailabilityList, key: string): Promise<ItemRef | undefined> {
+  return (await lookupKeys(list.columns, list.session, list.siteId, list.listId, [key], 1)).get(key);
+}
+
+/**
+ * The day's item as it is now, with its eTag, or undefined when there is none. Every update goes out
+ * with If-Match: an earlier update of ours whose answer timed out may still be applied by SharePoint
+ * later, after a newer value was written; without If-Match it would silently overwrite the newer
+ * value for good (system/sharepoint-faults.test.ts found this). With the eTag read just before, that
+ * late update fails with 412 instead. A remembered item deleted in SharePoint is found again by key.
+ */
+async function currentItem(list: AvailabilityList, d: Deliverable): Promise<ItemRef | undefined> {
+  const found = d.day.sharePointItemId ? { id: d.day.sharePointItemId } : list.known.get(d.key);
+  if (!found || found.eTag) return found;
+  const item = await list.session.client.getItem(list.siteId, list.listId, found.id);
+  return item ? { id: item.id, eTag: item.eTag, fields: item.fields } : lookupOne(list, d.key);
+}
+
+/** Updates the item unless it already holds the day; false when the item has gone meanwhile. */
+async function writeIfChanged(
+  list: AvailabilityList,
+  d: Deliverable,
+  item: ItemRef,
+  result: DrainResult,
+): Promise<boolean> {
+  const wanted = itemFields(list.columns, d.freelancerId, d.name, d.day, false);
+  if (holdsValues(item.fields, wanted)) {
+    result.unchanged++;
+    return true;
   }
+  const { client } = list.session;
+  return (await client.updateItemFields(list.siteId, list.listId, item.id, wanted, item.eTag)) !== undefined;
+}
 
-  const { client } = session;
-  const maxAttempts = client.timings.maxAttempts;
-  const lookupOne = async (key: string) => (await lookupKeys(A, session, siteId, listId, [key], 1)).get(key);
+/**
+ * Creates the day's item. A create is never sent twice in a round: after a lost answer it may have
+ * been stored, and after a 409 someone else made the item. Either way the key is looked up once, and
+ * what it finds is updated; when it finds nothing the failure goes back to the outbox, whose next
+ * round looks the key up again before creating.
+ */
+async function createOrAdopt(list: AvailabilityList, d: Deliverable, result: DrainResult): Promise<string> {
+  const { client } = list.session;
+  const fields = itemFields(list.columns, d.freelancerId, d.name, d.day, true);
+  try {
+    return (await client.createItem(list.siteId, list.listId, fields)).id;
+  } catch (error) {
+    const mayExist = isSharePointError(error) && (error.status === 409 || error.retryable);
+    if (!mayExist) throw error;
+    const found = await lookupOne(list, d.key);
+    if (!found) throw error;
+    if (!(await writeIfChanged(list, d, found, result))) throw error;
+    return found.id;
+  }
+}
 
-  const deliver = async (d: Deliverable): Promise<string> => {
-    let target: ItemRef | undefined = d.day.sharePointItemId
-      ? { id: d.day.sharePointItemId }
-      : known.get(d.key);
-    for (let attempt = 1; attempt <= maxAttempts + 2; attempt++) {
-      if (target && !target.eTag) {
-        // Every update goes out with If-Match. An earlier update of ours whose answer timed out
-        // may still be applied by SharePoint later, after a newer value was written; without
-        // If-Match it would silently overwrite the newer value for good (system/
-        // sharepoint-faults.test.ts found this). With the eTag read just before, that late
-        // update fails with 412 instead. A missing item (deleted in SharePoint) reads as none.
-        const current = await client.getItem(siteId, listId, target.id);
-        target = current
-          ? { id: current.id, eTag: current.eTag, fields: current.fields }
-          : await lookupOne(d.key);
-      }
-      if (target) {
-        const wanted = itemFields(A, d.freelancerId, d.name, d.day, false);
-        if (holdsValues(target.fields, wanted)) {
-          result.unchanged++;
-          return target.id;
-        }
-        const updated = await client.updateItemFields(siteId, listId, target.id, wanted, target.eTag);
-        if (updated) return target.id;
-        // The remembered item was deleted in SharePoint: find the key again, or create it.
-        target = await lookupOne(d.key);
-        if (target) continue;
-      }
-      try {
-        return (await client.createItem(siteId, listId, itemFields(A, d.freelancerId, d.name, d.day, true)))
-          .id;
-      } catch (error) {
-        if (!isSharePointError(error) || attempt >= maxAttempts) throw error;
-        if (error.status === 409) {
-          // Someone (or our own lost create) made the item meanwhile: update it instead.
-          target = await lookupOne(d.key);
-          if (!target) throw error;
-          continue;
-        }
-        if (!error.retryable) throw error;
-        await client.timings.sleep(backoffDelay(attempt, client.timings));
-        // The create may have been stored even though its answer was lost: look before creating again.
-        target = await lookupOne(d.key);
-      }
-    }
-    throw new SharePointError('protocol', `Could not write the SharePoint item ${d.key}.`, {
-      retryable: true,
-    });
-  };
+/** One day to SharePoint; the item id it now has. */
+async function deliverDay(list: AvailabilityList, d: Deliverable, result: DrainResult): Promise<string> {
+  const item = await currentItem(list, d);
+  if (item && (await writeIfChanged(list, d, item, result))) return item.id;
+  if (item) {
+    // Deleted while we wrote to it: another item may hold the key (a create of ours, someone's).
+    const other = await lookupOne(list, d.key);
+    if (other && (await writeIfChanged(list, d, other, result))) return other.id;
+  }
+  return createOrAdopt(list, d, result);
+}
 
-  const leftOver = new Set(deliverables);
+/**
+ * Delivers the days, `concurrency` at a time. A failure of the service itself (outage, throttling,
+ * credentials) stops the round: the days not yet tried wait with the failed one.
+ */
+async function deliverDays(
+  list: AvailabilityList,
+  days: Deliverable[],
+  options: OutboxOptions,
+  result: DrainResult,
+  retryLater: (rows: OutboxRow[], error: unknown) => Promise<Date>,
+) {
+  const notTried = new Set(days);
   const delivered: Array<{ d: Deliverable; itemId: string }> = [];
   let stopAt: Date | undefined;
   let firstFailure: { error: unknown } | undefined;
   await pool(
-    deliverables,
+    days,
     options.concurrency,
     () => result.serviceDown,
     async (d) => {
-      leftOver.delete(d);
+      notTried.delete(d);
       let itemId: string;
       try {
-        itemId = await deliver(d);
+        itemId = await deliverDay(list, d, result);
       } catch (error) {
-        const at = await fail(d.job.rows, error);
+        const at = await retryLater(d.job.rows, error);
         result.failed++;
         result.lastError = describeError(error);
         firstFailure ??= { error };
@@ -503,22 +595,7 @@ async function drainRound(
       result.delivered++;
     },
   );
-  await recordDelivered(
-    db,
-    delivered.map(({ d, itemId }) => ({ day: d.day, itemId, rows: d.job.rows })),
-  );
-  if (firstFailure) result.problem = await problemFor(session, 'availability', firstFailure.error);
-  if (leftOver.size > 0) {
-    // Not tried because the service is down: back in the queue for when the failed day is retried.
-    await reschedule(
-      db,
-      [...leftOver].flatMap((d) => d.job.rows),
-      stopAt ?? now(),
-      null,
-      false,
-    );
-  }
-  return result;
+  return { delivered, notTried: [...notTried], stopAt, firstFailure };
 }
 
 /**

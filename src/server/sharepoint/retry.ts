@@ -1,9 +1,25 @@
 /**
- * Retry rules of sharepoint-protocol.md section 5: honour `Retry-After` (seconds, possibly decimal,
- * or an HTTP date), otherwise back off exponentially with jitter; pause every caller together while
- * the service is throttling us. Every timing is injectable so tests run in milliseconds.
+ * The one retry policy for every call to Microsoft Graph and to the token endpoint
+ * (sharepoint-protocol.md section 5, docs/decisions/0042):
+ *
+ * - Repeated at once: no answer (connection refused or dropped, timed out, answer cut off) and the
+ *   statuses 429, 503 and 504. Nothing else: another 4xx will not change, a 500 or 502 from Graph is
+ *   most often a request it cannot serve (a query on an unindexed column of a big list), and a 412 is
+ *   a conflict the caller resolves by reading the item again, never by sending the same thing twice.
+ * - A call that may have been acted on (a create) is repeated only after a 429, when the service
+ *   certainly did not act; otherwise the caller looks the item up by its key first.
+ * - Wait: `Retry-After` when sent (seconds, decimal or an HTTP date), capped at maxRetryAfterMs;
+ *   otherwise exponential backoff with jitter (baseDelayMs doubling up to maxDelayMs). A throttled
+ *   call pauses every call to the same host (PauseGate), since more calls only prolong throttling.
+ * - At most maxAttempts sends per call, and never past totalBudgetMs from the first send: a wait
+ *   that would end past the budget is not started, the failure goes back to the caller.
+ *
+ * The durable layer above this is the outboxes' own backoff across rounds (attempts and
+ * next_attempt_at in the database): work a call gave up on stays queued and is retried later.
+ * Every timing, the clock and the sleep are injectable, so tests run without waiting real time.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { SharePointError } from './errors';
 
 export interface RetryTimings {
   /** First backoff step without Retry-After (1 s). */
@@ -16,6 +32,8 @@ export interface RetryTimings {
   maxRetryAfterMs: number;
   /** A call that has not answered by then counts as a network failure (30 s). */
   requestTimeoutMs: number;
+  /** Longest a call may take from its first send, waits included (120 s); then it gives up. */
+  totalBudgetMs: number;
   /** 0 ≤ x < 1; Math.random by default. */
   random: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -28,6 +46,7 @@ export const DEFAULT_TIMINGS: RetryTimings = {
   maxAttempts: 6,
   maxRetryAfterMs: 300_000,
   requestTimeoutMs: 30_000,
+  totalBudgetMs: 120_000,
   random: Math.random,
   sleep: (ms) => sleepFor(ms).then(() => undefined),
   now: Date.now,
@@ -99,4 +118,48 @@ export function sharedGate(baseUrl: string): PauseGate {
     gates.set(origin, gate);
   }
   return gate;
+}
+
+/** Statuses sent again at once: throttled, unavailable, gateway timeout. */
+export const REPEAT_STATUSES: ReadonlySet<number> = new Set([429, 503, 504]);
+
+/** Statuses worth trying again later (the outbox's next round): the above, and other server errors. */
+export const LATER_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** Whether this failure may be sent again now, by the rules above. */
+export function mayRepeat(error: unknown, options: { notIdempotent?: boolean } = {}): boolean {
+  if (!(error instanceof SharePointError)) return false;
+  if (options.notIdempotent) return error.kind === 'http' && error.status === 429;
+  if (error.kind === 'network') return true;
+  return error.kind === 'http' && error.status !== undefined && REPEAT_STATUSES.has(error.status);
+}
+
+/**
+ * Sends with the policy. `send` makes one attempt and throws a SharePointError on failure; a
+ * failure the policy does not repeat, or the last one, is thrown unchanged.
+ */
+export async function withRetries<T>(
+  timings: RetryTimings,
+  gate: PauseGate,
+  send: (attempt: number) => Promise<T>,
+  options: { notIdempotent?: boolean } = {},
+): Promise<T> {
+  const started = timings.now();
+  for (let attempt = 1; ; attempt++) {
+    await gate.wait();
+    try {
+      return await send(attempt);
+    } catch (error) {
+      if (!(error instanceof SharePointError) || !mayRepeat(error, options)) throw error;
+      const retryAfter = error.details.retryAfterMs;
+      const throttled = error.status === 429 || retryAfter !== undefined;
+      const wait = retryAfter ?? backoffDelay(attempt, timings);
+      // Everyone waits, this call or not: the gate is checked before every send.
+      if (throttled) gate.pause(wait);
+      const resumeIn = Math.max(wait, gate.remaining());
+      if (attempt >= timings.maxAttempts || timings.now() - started + resumeIn > timings.totalBudgetMs)
+        throw error;
+      if (!throttled) await timings.sleep(wait);
+    }
+  }
 }

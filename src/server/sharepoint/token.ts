@@ -5,7 +5,15 @@
  */
 import { CLIENT_ASSERTION_TYPE, clientAssertion } from '../auth/client-certificate';
 import { SharePointError } from './errors';
-import { backoffDelay, parseRetryAfter, type RetryTimings, resolveTimings } from './retry';
+import { readAnswer, tokenAnswer, tokenRefusal } from './graph-answers';
+import {
+  LATER_STATUSES,
+  PauseGate,
+  parseRetryAfter,
+  type RetryTimings,
+  resolveTimings,
+  withRetries,
+} from './retry';
 
 export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 /** Renew this long before the token expires. */
@@ -35,12 +43,14 @@ export class TokenProvider implements TokenSource {
   private cached: { token: string; renewAt: number } | undefined;
   private pending: Promise<string> | undefined;
   private readonly timings: RetryTimings;
+  private readonly gate: PauseGate;
   private readonly fetchFn: typeof fetch;
   /** How many tokens were fetched (tests and diagnostics). */
   fetchedCount = 0;
 
   constructor(private readonly options: TokenProviderOptions) {
     this.timings = resolveTimings(options.timings);
+    this.gate = new PauseGate(this.timings);
     this.fetchFn = options.fetch ?? fetch;
   }
 
@@ -87,68 +97,89 @@ export class TokenProvider implements TokenSource {
     return form.toString();
   }
 
+  /**
+   * The token endpoint under the same retry policy as Graph (retry.ts), with a gate of its own (it is
+   * another host). Inside the policy its failures are plain HTTP and network failures; the one that
+   * ends it is handed on as an 'auth' error, which the Graph policy never repeats: a token the
+   * endpoint would not give after maxAttempts is not asked for again by every Graph attempt.
+   */
   private async fetchToken(): Promise<string> {
     const { timings } = this;
-    let lastError: SharePointError | undefined;
-    for (let attempt = 1; attempt <= timings.maxAttempts; attempt++) {
-      let response: Response;
-      const form = await this.form();
-      try {
-        response = await this.fetchFn(this.tokenUrl(), {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/x-www-form-urlencoded',
-            Accept: 'application/json',
-            ...(this.options.userAgent ? { 'User-Agent': this.options.userAgent } : {}),
-          },
-          body: form,
-          signal: AbortSignal.timeout(timings.requestTimeoutMs),
-        });
-      } catch (error) {
-        lastError = new SharePointError(
-          'auth',
-          `Could not reach the sign-in service at ${this.options.authorityHost}: ${networkReason(error)}`,
-          { retryable: true, cause: error },
-        );
-        if (attempt < timings.maxAttempts) await timings.sleep(backoffDelay(attempt, timings));
-        continue;
-      }
-      const text = await response.text().catch(() => '');
-      if (response.ok) {
-        const body = safeJson(text) as { access_token?: unknown; expires_in?: unknown } | undefined;
-        const token = typeof body?.access_token === 'string' ? body.access_token : '';
-        if (!token) {
-          throw new SharePointError('auth', 'The sign-in service answered without an access token.', {
-            status: response.status,
-          });
-        }
-        const lifetimeMs = Math.max(0, Number(body?.expires_in ?? 3599) * 1000 || 0);
-        // Short-lived tokens (tests) are renewed halfway instead of never being cached.
-        const margin = Math.min(RENEW_MARGIN_MS, lifetimeMs / 2);
-        this.cached = { token, renewAt: timings.now() + lifetimeMs - margin };
-        this.fetchedCount++;
-        return token;
-      }
-      const body = safeJson(text) as { error?: unknown; error_description?: unknown } | undefined;
-      const code = typeof body?.error === 'string' ? body.error : undefined;
-      const description =
-        typeof body?.error_description === 'string' ? firstLine(body.error_description) : '';
-      const retryable = response.status === 429 || response.status >= 500;
-      lastError = new SharePointError(
-        'auth',
-        `Sign-in refused (HTTP ${response.status}${code ? ` ${code}` : ''})${description ? `: ${description}` : ''}`,
-        { status: response.status, code, retryable },
-      );
-      if (!retryable) throw lastError;
-      if (attempt < timings.maxAttempts) {
-        const wait =
-          parseRetryAfter(response.headers.get('retry-after'), timings.now(), timings.maxRetryAfterMs) ??
-          backoffDelay(attempt, timings);
-        await timings.sleep(wait);
-      }
+    let answer: { token: string; lifetimeMs: number };
+    try {
+      answer = await withRetries(timings, this.gate, () => this.requestToken());
+    } catch (error) {
+      throw asSignInError(error, this.options.authorityHost);
     }
-    throw lastError ?? new SharePointError('auth', 'Could not get an access token.', { retryable: true });
+    // Short-lived tokens (tests) are renewed halfway instead of never being cached.
+    const margin = Math.min(RENEW_MARGIN_MS, answer.lifetimeMs / 2);
+    this.cached = { token: answer.token, renewAt: timings.now() + answer.lifetimeMs - margin };
+    this.fetchedCount++;
+    return answer.token;
   }
+
+  /** One request to the token endpoint. */
+  private async requestToken(): Promise<{ token: string; lifetimeMs: number }> {
+    const { timings } = this;
+    const form = await this.form();
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetchFn(this.tokenUrl(), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+          ...(this.options.userAgent ? { 'User-Agent': this.options.userAgent } : {}),
+        },
+        body: form,
+        signal: AbortSignal.timeout(timings.requestTimeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new SharePointError(
+        'network',
+        `Could not reach the sign-in service at ${this.options.authorityHost}: ${networkReason(error)}`,
+        { retryable: true, cause: error },
+      );
+    }
+    if (response.ok) {
+      const body = readAnswer(tokenAnswer, safeJson(text), "The sign-in service's answer");
+      return { token: body.access_token, lifetimeMs: (body.expires_in ?? 3599) * 1000 };
+    }
+    const refusal = tokenRefusal.safeParse(safeJson(text)).data;
+    const code = refusal?.error;
+    const description = refusal?.error_description ? firstLine(refusal.error_description) : '';
+    throw new SharePointError(
+      'http',
+      `Sign-in refused (HTTP ${response.status}${code ? ` ${code}` : ''})${description ? `: ${description}` : ''}`,
+      {
+        status: response.status,
+        code,
+        retryable: LATER_STATUSES.has(response.status),
+        retryAfterMs: parseRetryAfter(
+          response.headers.get('retry-after'),
+          timings.now(),
+          timings.maxRetryAfterMs,
+        ),
+      },
+    );
+  }
+}
+
+/** The failure that ended a token request, as callers see it: the sign-in did not work. */
+function asSignInError(error: unknown, authorityHost: string): SharePointError {
+  if (!(error instanceof SharePointError)) {
+    return new SharePointError('auth', `Could not get an access token from ${authorityHost}.`, {
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error.kind === 'auth') return error;
+  return new SharePointError('auth', error.message, {
+    ...error.details,
+    cause: error.details.cause ?? error,
+  });
 }
 
 function safeJson(text: string): unknown {
