@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { syncOutbox } from '../db/schema';
 import { saveDay } from '../modules/availability/service';
-import { loadSharePointSettings } from '../modules/settings/service';
 import { SharePointError } from './errors';
 import { drainOutboxOnce } from './outbox-worker';
 import { PauseGate, type RetryTimings } from './retry';
 import { SharePointSession } from './session';
+import { loadSharePointSettings } from './settings';
 import { type ConnectorSetup, setupConnector } from './test-support';
 
 let s: ConnectorSetup;
