@@ -561,10 +561,11 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   // --- end offers ---
   // --- Sign in with Microsoft ---
   'GET /api/auth/microsoft': () => ({}),
-  'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43) } }),
+  'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43), page: 'facilitator' } }),
   'GET /api/auth/microsoft/callback': () => ({ query: { code: 'a-code', state: 'a-state-never-issued' } }),
   'GET /api/auth/microsoft/logout': () => ({}),
   'GET /api/staff/microsoft-sign-in': () => ({}),
+  'GET /api/staff/microsoft-sign-in/linked': () => ({}),
   // the fuzzing staff member has no linked identity: passwords can never be switched off here
   'PUT /api/staff/microsoft-sign-in': () => ({ body: { staffPasswordSignIn: true } }),
   // the tenant of the test identity provider: the lookup stays on loopback
