@@ -470,7 +470,7 @@ describe('Turning staff password sign-in off', () => {
     await expect(t.login(facilitator.username, facilitator.password)).resolves.toMatch(/afp_session=/);
 
     const status = await t.app.inject({ method: 'GET', url: '/api/auth/microsoft' });
-    expect(status.json()).toEqual({ enabled: true, staffPasswordSignIn: false });
+    expect(status.json()).toEqual({ enabled: true, staffPasswordSignIn: false, facilitatorSignIn: false });
 
     // back on, so the rest of the file can use passwords
     const on = await t.app.inject({
@@ -628,6 +628,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
     expect((await p.app.inject({ url: '/api/auth/microsoft' })).json()).toEqual({
       enabled: false,
       staffPasswordSignIn: true,
+      facilitatorSignIn: false,
     });
 
     // typed back for the right client it works again
