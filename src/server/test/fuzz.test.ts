@@ -570,7 +570,8 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   'PUT /api/staff/microsoft-sign-in': () => ({ body: { staffPasswordSignIn: true } }),
   // the tenant of the test identity provider: the lookup stays on loopback
   'POST /api/staff/microsoft-sign-in/test': () => ({ body: { tenantId: entra.tenantId } }),
-  'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(victimId) } }),
+  // a staff account: a facilitator's invitation waits for facilitator sign-in to be turned on (409)
+  'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(staff.id) } }),
   'DELETE /api/staff/users/:id/microsoft-identity': () => ({ params: { id: String(victimId) } }),
   // --- end Sign in with Microsoft ---
   // --- SharePoint change notifications (anonymous: the handshake answers, a notification needs the clientState) ---
