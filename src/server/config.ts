@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { checkCertificatePair } from './auth/client-certificate';
 import { parseBudgetOverrides } from './http/budgets';
 
 const booleanFlag = z
@@ -183,6 +185,10 @@ const env = z.object({
     .optional(),
   ENTRA_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
   ENTRA_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  // or, instead of the secret, a certificate uploaded to the app registration and its private key
+  // (PEM files, read and checked at start; ADR 0025)
+  ENTRA_CLIENT_CERTIFICATE_FILE: z.string().min(1).max(4096).optional(),
+  ENTRA_CLIENT_KEY_FILE: z.string().min(1).max(4096).optional(),
   // the app role (the `roles` claim) that makes a linked account staff; unset: invitations decide
   ENTRA_STAFF_ROLE: z.string().trim().min(1).max(200).optional(),
 });
@@ -190,12 +196,55 @@ const env = z.object({
 export type Config = Omit<z.output<typeof env>, 'INITIAL_STAFF_USERNAME' | 'INITIAL_STAFF_PASSWORD'> & {
   INITIAL_STAFF_USERNAME?: string | undefined;
   INITIAL_STAFF_PASSWORD?: string | undefined;
+  /** the contents of ENTRA_CLIENT_CERTIFICATE_FILE and ENTRA_CLIENT_KEY_FILE, checked to be a usable pair */
+  ENTRA_CLIENT_CERTIFICATE?: { certificatePem: string; privateKeyPem: string } | undefined;
 };
 
 export class ConfigError extends Error {}
 
-/** Parse the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+/**
+ * Read the sign-in certificate and its key from their files and check them as the settings page
+ * checks a pasted pair: both parse, the key is RSA and belongs to the certificate, which has not
+ * expired. The messages name the variable and the file, never what the key file holds.
+ */
+function readEntraCertificate(
+  certificateFile: string,
+  keyFile: string,
+  now: Date,
+): { certificatePem: string; privateKeyPem: string } {
+  const read = (variable: string, path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'unreadable';
+      throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${path} (${code})`);
+    }
+  };
+  const certificatePem = read('ENTRA_CLIENT_CERTIFICATE_FILE', certificateFile);
+  const privateKeyPem = read('ENTRA_CLIENT_KEY_FILE', keyFile);
+  const check = checkCertificatePair(certificatePem, privateKeyPem, now);
+  if (!check.ok) {
+    const lines = [
+      ...check.fieldErrors.clientCertificate.map(
+        (message) => `  ENTRA_CLIENT_CERTIFICATE_FILE (${certificateFile}): ${message}`,
+      ),
+      ...check.fieldErrors.clientCertificateKey.map(
+        (message) => `  ENTRA_CLIENT_KEY_FILE (${keyFile}): ${message}`,
+      ),
+    ];
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { certificatePem, privateKeyPem };
+}
+
+/**
+ * Parse the environment; throws ConfigError naming every bad variable. `now` is when a certificate
+ * from the environment must still be valid.
+ */
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  now: Date = new Date(),
+): Config {
   // Empty variables count as unset, the way most deployment tools write them.
   const present = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
@@ -211,16 +260,27 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'Invalid configuration:\n  INITIAL_STAFF_USERNAME and INITIAL_STAFF_PASSWORD must be set together',
     );
   }
-  const entra = [config.ENTRA_TENANT_ID, config.ENTRA_CLIENT_ID, config.ENTRA_CLIENT_SECRET];
+  const { ENTRA_CLIENT_CERTIFICATE_FILE: certificateFile, ENTRA_CLIENT_KEY_FILE: keyFile } = config;
+  if (Boolean(certificateFile) !== Boolean(keyFile)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ENTRA_CLIENT_CERTIFICATE_FILE and ENTRA_CLIENT_KEY_FILE must be set together',
+    );
+  }
+  // a secret or a certificate: either one completes the tenant and client
+  const credential = config.ENTRA_CLIENT_SECRET || certificateFile;
+  const entra = [config.ENTRA_TENANT_ID, config.ENTRA_CLIENT_ID, credential];
   if (entra.some(Boolean) && !entra.every(Boolean)) {
     throw new ConfigError(
-      'Invalid configuration:\n  ENTRA_TENANT_ID, ENTRA_CLIENT_ID and ENTRA_CLIENT_SECRET must be set together',
+      'Invalid configuration:\n  ENTRA_TENANT_ID, ENTRA_CLIENT_ID and ENTRA_CLIENT_SECRET (or ENTRA_CLIENT_CERTIFICATE_FILE with ENTRA_CLIENT_KEY_FILE) must be set together',
     );
   }
   if (entra.every(Boolean) && !config.PUBLIC_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  PUBLIC_URL is needed for Sign in with Microsoft (the redirect URI is built from it)',
     );
+  }
+  if (certificateFile && keyFile) {
+    return { ...config, ENTRA_CLIENT_CERTIFICATE: readEntraCertificate(certificateFile, keyFile, now) };
   }
   return config;
 }

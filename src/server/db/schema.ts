@@ -536,6 +536,8 @@ export const microsoftSignInSettings = pgTable(
     staffRole: text('staff_role').notNull().default(''),
     // a first Microsoft sign-in carrying the staff app role gets a staff account without an invitation
     createStaffFromRole: boolean('create_staff_from_role').notNull().default(false),
+    // facilitators linked through an invitation may sign in with Microsoft too (ADR 0024)
+    facilitatorSignIn: boolean('facilitator_sign_in').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [check('microsoft_sign_in_settings_single_row', sql`${t.id} = 1`)],

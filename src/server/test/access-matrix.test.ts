@@ -544,6 +544,7 @@ const TABLE: Record<string, Variant[]> = {
   ],
   'GET /api/auth/microsoft/logout': one(() => ({}), everyone(302)),
   'GET /api/staff/microsoft-sign-in': one(() => ({}), staffOnly(200)),
+  'GET /api/staff/microsoft-sign-in/linked': one(() => ({}), staffOnly(200)),
   'PUT /api/staff/microsoft-sign-in': [
     {
       name: 'passwords stay on',
@@ -581,10 +582,17 @@ const TABLE: Record<string, Variant[]> = {
   ],
   'POST /api/staff/users/:id/microsoft-invitation': [
     {
-      name: 'for A',
-      call: (f) => ({ params: { id: f.a.id } }),
+      name: 'for staff',
+      call: (f) => ({ params: { id: f.staff.id } }),
       expect: staffOnly(201),
       verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_invitations']),
+    },
+    {
+      // facilitators are not let in with Microsoft in this suite (the setting is off by default)
+      name: 'for A, a facilitator',
+      call: (f) => ({ params: { id: f.a.id } }),
+      expect: staffOnly(409),
+      verify: (_f, _role, changed) => expect(changed).toEqual([]),
     },
     { name: 'for nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
   ],

@@ -24,6 +24,11 @@ export interface EntraAccount {
   email?: string;
   preferredUsername?: string;
   roles?: string[];
+  /**
+   * A guest in the directory, from another organisation: the token then says so as Entra's does, with
+   * `idp` (the guest's home issuer) and the optional `acct` claim 1.
+   */
+  guestFrom?: string;
 }
 
 export interface EntraMisbehaviour {
@@ -121,7 +126,10 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
     const provider: Provider = new Provider(`${host}/${tenant}/v2.0`, {
       clients: [client(clientId), client(OTHER_CLIENT)],
       jwks: { keys: [signingKey] },
-      claims: { openid: ['sub', 'tid', 'oid', 'roles'], profile: ['name', 'preferred_username', 'email'] },
+      claims: {
+        openid: ['sub', 'tid', 'oid', 'roles', 'idp', 'acct'],
+        profile: ['name', 'preferred_username', 'email'],
+      },
       // Entra puts these claims in the ID token of a code flow; oidc-provider would keep them for
       // /userinfo unless told otherwise.
       conformIdTokenClaims: false,
@@ -155,6 +163,7 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
             name: account.name ?? account.oid,
             preferred_username: account.preferredUsername ?? account.email ?? account.oid,
             email: account.email,
+            ...(account.guestFrom ? { idp: account.guestFrom, acct: 1 } : {}),
           }),
         };
       },

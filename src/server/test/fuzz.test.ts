@@ -560,15 +560,17 @@ const VALID: Record<string, (caller: Caller) => Parts> = {
   // --- end offers ---
   // --- Sign in with Microsoft ---
   'GET /api/auth/microsoft': () => ({}),
-  'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43) } }),
+  'GET /api/auth/microsoft/start': () => ({ query: { invitation: 'x'.repeat(43), page: 'facilitator' } }),
   'GET /api/auth/microsoft/callback': () => ({ query: { code: 'a-code', state: 'a-state-never-issued' } }),
   'GET /api/auth/microsoft/logout': () => ({}),
   'GET /api/staff/microsoft-sign-in': () => ({}),
+  'GET /api/staff/microsoft-sign-in/linked': () => ({}),
   // the fuzzing staff member has no linked identity: passwords can never be switched off here
   'PUT /api/staff/microsoft-sign-in': () => ({ body: { staffPasswordSignIn: true } }),
   // the tenant of the test identity provider: the lookup stays on loopback
   'POST /api/staff/microsoft-sign-in/test': () => ({ body: { tenantId: entra.tenantId } }),
-  'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(victimId) } }),
+  // a staff account: a facilitator's invitation waits for facilitator sign-in to be turned on (409)
+  'POST /api/staff/users/:id/microsoft-invitation': () => ({ params: { id: String(staff.id) } }),
   'DELETE /api/staff/users/:id/microsoft-identity': () => ({ params: { id: String(victimId) } }),
   // --- end Sign in with Microsoft ---
   // --- SharePoint change notifications (anonymous: the handshake answers, a notification needs the clientState) ---

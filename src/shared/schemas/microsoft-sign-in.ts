@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { certificateDescription, pemInput } from './settings';
 
 /**
- * Why a Microsoft sign-in did not end in a session. The callback sends the browser back to the staff
- * login page with one of these; the page says what happened and what to do.
+ * Why a Microsoft sign-in did not end in a session. The callback sends the browser back to the login
+ * page it started from (staff or facilitator) with one of these; the page says what happened and what
+ * to do.
  */
 export const MICROSOFT_SIGN_IN_ERRORS = [
   'not_configured',
@@ -14,6 +15,7 @@ export const MICROSOFT_SIGN_IN_ERRORS = [
   'no_invitation',
   'invitation_invalid',
   'missing_role',
+  'facilitators_off',
   'clock_skew',
   'provider_unreachable',
   'client_rejected',
@@ -26,8 +28,13 @@ export const invitationToken = z
   .string()
   .regex(/^[A-Za-z0-9_-]{20,100}$/, 'This invitation link is not valid. Ask staff for a new one.');
 
+/** Which login page a sign-in started from, and so where it comes back to when it fails. */
+export const MICROSOFT_SIGN_IN_PAGES = ['staff', 'facilitator'] as const;
+export type MicrosoftSignInPage = (typeof MICROSOFT_SIGN_IN_PAGES)[number];
+
 export const microsoftStartQuery = z.object({
   invitation: invitationToken.optional(),
+  page: z.enum(MICROSOFT_SIGN_IN_PAGES, { error: 'page must be staff or facilitator' }).optional(),
 });
 export type MicrosoftStartQuery = z.infer<typeof microsoftStartQuery>;
 
@@ -41,10 +48,14 @@ export const microsoftCallbackQuery = z
   })
   .loose();
 
-/** Public: whether the staff login page offers Microsoft sign-in and still offers passwords. */
+/**
+ * Public: whether the staff login page offers Microsoft sign-in and still offers passwords, and
+ * whether the facilitator login page offers it.
+ */
 export const microsoftSignInStatus = z.object({
   enabled: z.boolean(),
   staffPasswordSignIn: z.boolean(),
+  facilitatorSignIn: z.boolean(),
 });
 export type MicrosoftSignInStatus = z.infer<typeof microsoftSignInStatus>;
 
@@ -118,6 +129,8 @@ export const microsoftSignInSettings = z.object({
   staffPasswordSignIn: z.boolean(),
   /** a first sign-in with the staff app role creates a staff account (no invitation needed) */
   createStaffFromRole: z.boolean(),
+  /** facilitators linked through an invitation may sign in with Microsoft (off by default) */
+  facilitatorSignIn: z.boolean(),
   linkedStaff: z.number().int(),
   youAreLinked: z.boolean(),
 });
@@ -143,6 +156,9 @@ export const microsoftSignInSettingsBody = z
     removeClientCertificate: z.boolean({ error: 'Choose whether to remove the certificate' }).optional(),
     staffRole: entraAppRoleInput.optional(),
     createStaffFromRole: z.boolean({ error: 'Choose whether to create staff accounts' }).optional(),
+    facilitatorSignIn: z
+      .boolean({ error: 'Choose whether facilitators may sign in with Microsoft' })
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.tenantId === undefined && body.clientId === undefined) return;
@@ -174,3 +190,15 @@ export const microsoftInvitation = z.object({
   expiresAt: z.string(),
 });
 export type MicrosoftInvitation = z.infer<typeof microsoftInvitation>;
+
+/** Which accounts are linked to a Microsoft identity (the Users page marks them). */
+export const microsoftLinkedAccounts = z.object({
+  users: z.array(
+    z.object({
+      userId: z.number().int(),
+      /** the last Microsoft sign-in, null when the link was made but never used since */
+      lastSignInAt: z.string().nullable(),
+    }),
+  ),
+});
+export type MicrosoftLinkedAccounts = z.infer<typeof microsoftLinkedAccounts>;

@@ -3,8 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
 import {
+  type MicrosoftSignInPage,
   microsoftCallbackQuery,
   microsoftInvitation,
+  microsoftLinkedAccounts,
   microsoftSignInSettings,
   microsoftSignInSettingsBody,
   microsoftSignInStatus,
@@ -21,6 +23,7 @@ import {
   createInvitation,
   finishSignIn,
   getSignInSettings,
+  listLinkedAccounts,
   microsoftSignOutUrl,
   SIGN_IN_REQUEST_MS,
   SignInFailure,
@@ -45,8 +48,11 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const cookies = sessionCookies(ctx.config);
   const { secureCookie } = cookies;
 
-  const failed = (reply: FastifyReply, code: string) =>
-    reply.redirect(`/staff-login?microsoftError=${encodeURIComponent(code)}`, 302);
+  /** Back to the login page the sign-in began on, which explains the reason. */
+  const failed = (reply: FastifyReply, failure: SignInFailure) => {
+    const page: Record<MicrosoftSignInPage, string> = { staff: '/staff-login', facilitator: '/auth' };
+    return reply.redirect(`${page[failure.page]}?microsoftError=${encodeURIComponent(failure.code)}`, 302);
+  };
 
   return async (app) => {
     app.get(
@@ -69,7 +75,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'public', changesState: true, rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
-          summary: 'Leave for Microsoft sign-in (optionally through an invitation)',
+          summary:
+            'Leave for Microsoft sign-in (optionally through an invitation); page: the login page it starts from, where a failure is explained',
           querystring: microsoftStartQuery,
           response: { 302: z.null(), ...errors },
         },
@@ -79,7 +86,11 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const existing = request.cookies[BROWSER_COOKIE];
         const browserKey = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken(32);
         try {
-          const url = await startSignIn(ctx, { invitation: request.query.invitation, browserKey });
+          const url = await startSignIn(ctx, {
+            invitation: request.query.invitation,
+            page: request.query.page,
+            browserKey,
+          });
           reply.setCookie(BROWSER_COOKIE, browserKey, {
             path: COOKIE_PATH,
             httpOnly: true,
@@ -92,7 +103,7 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         } catch (error) {
           if (error instanceof SignInFailure) {
             request.log.warn({ reason: error.code }, 'Microsoft sign-in could not start');
-            return failed(reply, error.code);
+            return failed(reply, error);
           }
           throw error;
         }
@@ -125,7 +136,7 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         } catch (error) {
           if (error instanceof SignInFailure) {
             request.log.warn({ reason: error.code, detail: error.message }, 'Microsoft sign-in refused');
-            return failed(reply, error.code);
+            return failed(reply, error);
           }
           throw error;
         }
@@ -216,13 +227,27 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.get(
+      '/api/staff/microsoft-sign-in/linked',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['users'],
+          summary: 'The accounts linked to a Microsoft identity, and when each last signed in with it',
+          response: { 200: microsoftLinkedAccounts, ...errors },
+        },
+      },
+      () => listLinkedAccounts(ctx),
+    );
+
     app.post(
       '/api/staff/users/:id/microsoft-invitation',
       {
         config: { access: 'staff' },
         schema: {
           tags: ['users'],
-          summary: 'A single-use link that links the next Microsoft sign-in through it to this account',
+          summary:
+            "A single-use link that links the next Microsoft sign-in through it to this account (a facilitator's opens on /auth and needs facilitator sign-in turned on: 409)",
           params: idParam,
           response: { 201: microsoftInvitation, ...errors },
         },

@@ -3,7 +3,9 @@ import * as oidc from 'openid-client';
 import {
   isGuid,
   type MicrosoftInvitation,
+  type MicrosoftLinkedAccounts,
   type MicrosoftSignInError,
+  type MicrosoftSignInPage,
   type MicrosoftSignInSettings,
   type MicrosoftSignInSettingsBody,
   type MicrosoftSignInStatus,
@@ -58,6 +60,9 @@ export interface MicrosoftSignInConfig {
 
 /** A sign-in that ends on the login page with a reason rather than in a session. */
 export class SignInFailure extends Error {
+  /** the login page the sign-in started from, where the browser is sent back to read the reason */
+  page: MicrosoftSignInPage = 'staff';
+
   constructor(
     readonly code: MicrosoftSignInError,
     detail: string,
@@ -117,6 +122,8 @@ interface ResolvedSettings {
   certificatePem: string;
   clientCertificateUnreadable: boolean;
   staffRole: string;
+  /** facilitators linked through an invitation may sign in with Microsoft */
+  facilitatorSignIn: boolean;
   connectionSource: 'environment' | 'settings';
   staffRoleSource: 'environment' | 'settings';
 }
@@ -128,7 +135,14 @@ interface ResolvedSettings {
  */
 async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise<ResolvedSettings> {
   const row = await readSettingsRow(db);
-  const { ENTRA_TENANT_ID, ENTRA_CLIENT_ID, ENTRA_CLIENT_SECRET, ENTRA_STAFF_ROLE, PUBLIC_URL } = ctx.config;
+  const {
+    ENTRA_TENANT_ID,
+    ENTRA_CLIENT_ID,
+    ENTRA_CLIENT_SECRET,
+    ENTRA_CLIENT_CERTIFICATE,
+    ENTRA_STAFF_ROLE,
+    PUBLIC_URL,
+  } = ctx.config;
   const fromEnvironment = Boolean(ENTRA_TENANT_ID);
   let tenant = '';
   let clientId = '';
@@ -141,6 +155,9 @@ async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise
     tenant = ENTRA_TENANT_ID ?? '';
     clientId = ENTRA_CLIENT_ID ?? '';
     clientSecret = ENTRA_CLIENT_SECRET ?? '';
+    // read and checked at start from ENTRA_CLIENT_CERTIFICATE_FILE and ENTRA_CLIENT_KEY_FILE
+    certificatePem = ENTRA_CLIENT_CERTIFICATE?.certificatePem ?? '';
+    privateKeyPem = ENTRA_CLIENT_CERTIFICATE?.privateKeyPem ?? '';
   } else if (row) {
     tenant = row.tenantId;
     clientId = row.clientId;
@@ -195,6 +212,7 @@ async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise
     certificatePem,
     clientCertificateUnreadable,
     staffRole,
+    facilitatorSignIn: row?.facilitatorSignIn ?? false,
     connectionSource: fromEnvironment ? 'environment' : 'settings',
     staffRoleSource: ENTRA_STAFF_ROLE ? 'environment' : 'settings',
   };
@@ -388,7 +406,11 @@ interface SealedRequest {
   nonce: string;
   verifier: string;
   invitationHash: string | null;
+  /** absent in requests sealed before facilitators could sign in: those began on the staff page */
+  page?: MicrosoftSignInPage;
 }
+
+export const FACILITATORS_OFF_DETAIL = 'facilitator sign-in with Microsoft is turned off';
 
 /**
  * Begin a sign-in: returns where to send the browser. `browserKey` is the value of the browser's
@@ -396,19 +418,42 @@ interface SealedRequest {
  */
 export async function startSignIn(
   ctx: AppContext,
-  input: { invitation?: string | undefined; browserKey: string },
+  input: { invitation?: string | undefined; browserKey: string; page?: MicrosoftSignInPage | undefined },
 ): Promise<URL> {
-  const config = await signInConfig(ctx);
+  const page = input.page ?? 'staff';
+  try {
+    return await beginSignIn(ctx, { ...input, page });
+  } catch (error) {
+    if (error instanceof SignInFailure) error.page = page;
+    throw error;
+  }
+}
+
+async function beginSignIn(
+  ctx: AppContext,
+  input: { invitation?: string | undefined; browserKey: string; page: MicrosoftSignInPage },
+): Promise<URL> {
+  const resolved = await resolveSettings(ctx);
+  const config = resolved.config;
   if (!config) throw new SignInFailure('not_configured', 'Microsoft sign-in is not configured');
   const invitationHash = input.invitation ? sha256(input.invitation) : null;
-  if (invitationHash && !(await openInvitation(ctx, invitationHash))) {
+  const invitation = invitationHash ? await openInvitation(ctx, invitationHash) : undefined;
+  if (invitationHash && !invitation) {
     throw new SignInFailure('invitation_invalid', 'the invitation is unknown, used or expired');
+  }
+  // Said before the trip to Microsoft: a facilitator's invitation, or the facilitator page, while
+  // staff have not let facilitators in. The callback checks again (the setting may change meanwhile).
+  if (!resolved.facilitatorSignIn) {
+    const invited = invitation ? await findUserById(ctx.db, invitation.userId) : undefined;
+    if (invited ? invited.role !== STAFF_ROLE : input.page === 'facilitator') {
+      throw new SignInFailure('facilitators_off', FACILITATORS_OFF_DETAIL);
+    }
   }
   const { client } = await clientFor(ctx, config);
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const verifier = oidc.randomPKCECodeVerifier();
-  const sealed: SealedRequest = { nonce, verifier, invitationHash };
+  const sealed: SealedRequest = { nonce, verifier, invitationHash, page: input.page };
   const now = ctx.now();
   await ctx.db.delete(microsoftSignInRequests).where(lt(microsoftSignInRequests.expiresAt, now));
   await ctx.db.insert(microsoftSignInRequests).values({
@@ -475,10 +520,34 @@ export async function finishSignIn(
     previousToken: string | null;
   },
 ): Promise<FinishedSignIn> {
-  const config = await signInConfig(ctx);
-  if (!config) throw new SignInFailure('not_configured', 'Microsoft sign-in is not configured');
   const params = input.currentUrl.searchParams;
   const request = await takeRequest(ctx, params.get('state') ?? undefined, input.browserKey);
+  try {
+    return await completeSignIn(ctx, input, request);
+  } catch (error) {
+    if (error instanceof SignInFailure) error.page = request.page ?? 'staff';
+    throw error;
+  }
+}
+
+/**
+ * A token says its person is a guest in the directory: Entra's optional `acct` claim (1 = guest), or
+ * an `idp` claim naming another issuer than the token's (a guest's home directory, or a personal
+ * Microsoft account). Such a token never gets a staff account from the app role.
+ */
+export function isGuestToken(claims: oidc.IDToken): boolean {
+  return claims.acct === 1 || (typeof claims.idp === 'string' && claims.idp !== claims.iss);
+}
+
+async function completeSignIn(
+  ctx: AppContext,
+  input: { currentUrl: URL; previousToken: string | null },
+  request: SealedRequest,
+): Promise<FinishedSignIn> {
+  const resolved = await resolveSettings(ctx);
+  const config = resolved.config;
+  if (!config) throw new SignInFailure('not_configured', 'Microsoft sign-in is not configured');
+  const params = input.currentUrl.searchParams;
   if (params.get('error')) {
     const error = params.get('error');
     throw new SignInFailure(
@@ -517,14 +586,29 @@ export async function finishSignIn(
   const subject = { issuer: claims.iss, tenantId, objectId };
 
   const hasStaffRole = Boolean(config.staffRole) && roles.includes(config.staffRole);
+  const facilitatorsOff = () => new SignInFailure('facilitators_off', FACILITATORS_OFF_DETAIL);
   const linkOrCreate = () =>
     ctx.db.transaction(async (tx) => {
       const linked = await linkedUser(tx, subject);
       if (linked) return linked;
       if (!request.invitationHash) {
-        if (!hasStaffRole || !(await readSettingsRow(tx))?.createStaffFromRole) return null;
+        // the app role makes staff only of members of the directory: a guest needs an invitation
+        if (!hasStaffRole || isGuestToken(claims) || !(await readSettingsRow(tx))?.createStaffFromRole)
+          return null;
         return createStaffAccount(tx, subject, claims);
       }
+      const [open] = await tx
+        .select({ userId: microsoftInvitations.userId })
+        .from(microsoftInvitations)
+        .where(
+          and(
+            eq(microsoftInvitations.tokenHash, request.invitationHash),
+            gt(microsoftInvitations.expiresAt, ctx.now()),
+          ),
+        );
+      const invited = open ? await findUserById(tx, open.userId) : undefined;
+      // a facilitator's invitation waits, unused, until staff let facilitators in again
+      if (invited && invited.role !== STAFF_ROLE && !resolved.facilitatorSignIn) throw facilitatorsOff();
       const [invitation] = await tx
         .delete(microsoftInvitations)
         .where(
@@ -554,6 +638,8 @@ export async function finishSignIn(
       'no account is linked to this Microsoft identity',
     );
   }
+  // The account decides the session: a facilitator's is a facilitator's whatever `roles` says.
+  if (user.role !== STAFF_ROLE && !resolved.facilitatorSignIn) throw facilitatorsOff();
   if (user.role === STAFF_ROLE && config.staffRole && !roles.includes(config.staffRole)) {
     // staff access follows the app role: whoever lost it loses the sessions they still hold
     await ctx.sessions.destroyAllForUser(user.id);
@@ -681,6 +767,7 @@ export async function signInStatus(ctx: AppContext): Promise<MicrosoftSignInStat
   return {
     enabled: resolved.config !== null,
     staffPasswordSignIn: passwordsAllowed(resolved),
+    facilitatorSignIn: resolved.config !== null && resolved.facilitatorSignIn,
   };
 }
 
@@ -735,6 +822,7 @@ export async function getSignInSettings(
     staffRole: resolved.staffRole,
     staffPasswordSignIn: passwordsAllowed(resolved),
     createStaffFromRole: resolved.row?.createStaffFromRole ?? false,
+    facilitatorSignIn: resolved.facilitatorSignIn,
     linkedStaff: linked?.n ?? 0,
     youAreLinked: Boolean(mine),
   };
@@ -744,7 +832,12 @@ export async function getSignInSettings(
 function historyValues(
   row: Pick<
     SettingsRow,
-    'tenantId' | 'clientId' | 'staffRole' | 'staffPasswordSignIn' | 'createStaffFromRole'
+    | 'tenantId'
+    | 'clientId'
+    | 'staffRole'
+    | 'staffPasswordSignIn'
+    | 'createStaffFromRole'
+    | 'facilitatorSignIn'
   >,
 ) {
   return {
@@ -754,6 +847,7 @@ function historyValues(
     staffRole: row.staffRole,
     staffPasswordSignIn: row.staffPasswordSignIn,
     createStaffFromRole: row.createStaffFromRole,
+    facilitatorSignIn: row.facilitatorSignIn,
   };
 }
 
@@ -763,6 +857,7 @@ const NO_SETTINGS = {
   staffRole: '',
   staffPasswordSignIn: true,
   createStaffFromRole: false,
+  facilitatorSignIn: false,
 };
 
 /**
@@ -905,9 +1000,12 @@ export async function saveSignInSettings(
       });
     }
 
+    const facilitatorSignIn = data.facilitatorSignIn ?? existing?.facilitatorSignIn ?? false;
+
     const values = {
       staffPasswordSignIn: data.staffPasswordSignIn,
       createStaffFromRole,
+      facilitatorSignIn,
       tenantId,
       clientId,
       clientSecretEncrypted,
@@ -986,9 +1084,17 @@ export async function createInvitation(
   userId: number,
   createdBy: number,
 ): Promise<MicrosoftInvitation> {
-  const config = await signInConfig(ctx);
-  if (!config) throw new AppError(409, 'Microsoft sign-in is not configured.');
-  if (!(await findUserById(ctx.db, userId))) throw notFound('User not found');
+  const resolved = await resolveSettings(ctx);
+  if (!resolved.config) throw new AppError(409, 'Microsoft sign-in is not configured.');
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  const forStaff = user.role === STAFF_ROLE;
+  if (!forStaff && !resolved.facilitatorSignIn) {
+    throw new AppError(
+      409,
+      'Facilitators cannot sign in with Microsoft yet: turn on "Let facilitators sign in with Microsoft" in Settings first.',
+    );
+  }
   const token = randomToken(32);
   const expiresAt = new Date(ctx.now().getTime() + INVITATION_MS);
   const values = { tokenHash: sha256(token), createdBy, expiresAt, createdAt: ctx.now() };
@@ -997,7 +1103,8 @@ export async function createInvitation(
     .insert(microsoftInvitations)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
-  const link = new URL(`${ctx.config.PUBLIC_URL}/staff-login`);
+  // each opens on the login page its person knows: facilitators sign in at /auth
+  const link = new URL(`${ctx.config.PUBLIC_URL}${forStaff ? '/staff-login' : '/auth'}`);
   link.searchParams.set('invitation', token);
   return { link: link.toString(), expiresAt: expiresAt.toISOString() };
 }
@@ -1025,4 +1132,15 @@ export async function microsoftSignOutUrl(ctx: AppContext): Promise<URL | null> 
   } catch {
     return null;
   }
+}
+
+/** The accounts linked to a Microsoft identity, for the Users page. */
+export async function listLinkedAccounts(ctx: AppContext): Promise<MicrosoftLinkedAccounts> {
+  const rows = await ctx.db
+    .select({ userId: microsoftIdentities.userId, lastSignInAt: microsoftIdentities.lastSignInAt })
+    .from(microsoftIdentities)
+    .orderBy(microsoftIdentities.userId);
+  return {
+    users: rows.map((row) => ({ userId: row.userId, lastSignInAt: row.lastSignInAt?.toISOString() ?? null })),
+  };
 }

@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useAuth } from '../auth-provider';
 import { checkLogin } from '../lib/login-fields';
+import { MicrosoftSignIn } from './microsoft-sign-in';
 
 const highlights = [
   {
@@ -72,7 +73,8 @@ export function FacilitatorLogin() {
               </h1>
               <CardDescription>Sign in to mark your availability and see your bookings.</CardDescription>
             </CardHeader>
-            <CardContent>
+            <CardContent className="grid gap-5">
+              <MicrosoftSignIn showDivider page="facilitator" />
               <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Facilitator sign in">
                 <FormField id="username" label="Username" error={errors.username}>
                   <Input
@@ -101,7 +103,7 @@ export function FacilitatorLogin() {
                   Contact your administrator if you have trouble logging in.
                 </p>
               </form>
-              <div className="mt-6 border-t pt-4 text-center text-sm">
+              <div className="mt-1 border-t pt-4 text-center text-sm">
                 <Link
                   href="/staff-login"
                   className="inline-flex items-center gap-1.5 font-medium text-primary underline-offset-4 hover:underline"

@@ -1,3 +1,4 @@
+import type { MicrosoftSignInPage } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, LogOut, MailCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { microsoftStartUrl, useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
@@ -15,16 +16,22 @@ function MicrosoftLogo() {
 }
 
 /**
- * The Microsoft part of the staff login page: why the last attempt failed, an invitation being
- * accepted, and the button. Shows nothing when Microsoft sign-in is not configured (unless an error
- * came back, which is always said).
+ * The Microsoft part of a login page: why the last attempt failed, an invitation being accepted, and
+ * the button. Shows nothing when Microsoft sign-in is not offered on this page (unless an error came
+ * back, which is always said). Facilitators see it only when staff let them sign in with Microsoft.
  */
-export function MicrosoftSignIn({ showDivider }: { showDivider: boolean }) {
+export function MicrosoftSignIn({
+  showDivider,
+  page = 'staff',
+}: {
+  showDivider: boolean;
+  page?: MicrosoftSignInPage;
+}) {
   const status = useMicrosoftSignInStatus();
   const params = new URLSearchParams(window.location.search);
   const invitation = params.get('invitation');
   const error = microsoftErrorMessage(params.get('microsoftError'));
-  const enabled = status.data?.enabled === true;
+  const enabled = page === 'staff' ? status.data?.enabled === true : status.data?.facilitatorSignIn === true;
   // the portal session ended; the browser may still be signed in to Microsoft
   const signedOutOfPortalOnly = params.get('signedOut') === 'microsoft';
 
@@ -57,14 +64,15 @@ export function MicrosoftSignIn({ showDivider }: { showDivider: boolean }) {
         <div className="flex items-start gap-2 rounded-md border bg-accent/40 px-3 py-2 text-sm">
           <MailCheck className="mt-0.5 size-4 shrink-0" aria-hidden />
           <span>
-            You have been invited to sign in with Microsoft. Sign in with your work account to link it to your
-            portal account.
+            {page === 'staff'
+              ? 'You have been invited to sign in with Microsoft. Sign in with your work account to link it to your portal account.'
+              : 'You have been invited to sign in with Microsoft. Sign in with the Microsoft account the organisation invited as a guest to link it to your portal account. Your password keeps working.'}
           </span>
         </div>
       ) : null}
       {enabled ? (
         <Button variant="outline" className="w-full" asChild>
-          <a href={microsoftStartUrl(invitation)}>
+          <a href={microsoftStartUrl(invitation, page)}>
             <MicrosoftLogo />
             Sign in with Microsoft
           </a>

@@ -41,6 +41,7 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
     staffRole: saved.staffRole,
     staffPasswordSignIn: saved.staffPasswordSignIn,
     createStaffFromRole: saved.createStaffFromRole,
+    facilitatorSignIn: saved.facilitatorSignIn,
   };
 }
 
@@ -118,6 +119,7 @@ function SignInForm({
   const [linking, setLinking] = useState(false);
   const checkboxId = useId();
   const createId = useId();
+  const facilitatorsId = useId();
   const errorId = useId();
   const fromEnvironment = saved.connectionSource === 'environment';
   const roleFromEnvironment = saved.staffRoleSource === 'environment';
@@ -152,6 +154,7 @@ function SignInForm({
   }, [saved, form]);
   const allowPasswords = form.watch('staffPasswordSignIn');
   const createStaff = form.watch('createStaffFromRole') ?? false;
+  const letFacilitators = form.watch('facilitatorSignIn') ?? false;
 
   const onSave = form.handleSubmit((values) => {
     setFormError(null);
@@ -159,6 +162,7 @@ function SignInForm({
     const body = {
       staffPasswordSignIn: values.staffPasswordSignIn,
       createStaffFromRole: values.createStaffFromRole,
+      facilitatorSignIn: values.facilitatorSignIn,
       ...(fromEnvironment
         ? {}
         : {
@@ -466,6 +470,23 @@ function SignInForm({
             <p className="text-muted-foreground text-sm">
               Turn this off once Microsoft sign-in works. Your own account must be linked first, so somebody
               can always get in. Facilitators keep their passwords.
+            </p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <Checkbox
+            id={facilitatorsId}
+            checked={letFacilitators}
+            onCheckedChange={(checked) =>
+              form.setValue('facilitatorSignIn', checked === true, { shouldDirty: true })
+            }
+          />
+          <div className="grid gap-1">
+            <Label htmlFor={facilitatorsId}>Let facilitators sign in with Microsoft</Label>
+            <p className="text-muted-foreground text-sm">
+              For facilitators you have invited as guests in your directory. Each one needs an invitation link
+              from the Users page; they always keep their password, and they sign in as facilitators whatever
+              roles their Microsoft account holds.
             </p>
           </div>
         </div>

@@ -1,14 +1,36 @@
-import type { MicrosoftInvitation, MicrosoftSignInStatus } from '@shared/schemas/microsoft-sign-in';
+import type {
+  MicrosoftInvitation,
+  MicrosoftLinkedAccounts,
+  MicrosoftSignInStatus,
+} from '@shared/schemas/microsoft-sign-in';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-/** Invitations only make sense while Microsoft sign-in is configured. */
-export function useMicrosoftSignInEnabled(): boolean {
-  const status = useQuery<MicrosoftSignInStatus, Error>({
+function useMicrosoftSignInStatus() {
+  return useQuery<MicrosoftSignInStatus, Error>({
     queryKey: ['/api/auth/microsoft'],
     staleTime: 60_000,
   });
-  return status.data?.enabled === true;
+}
+
+/** Invitations only make sense while Microsoft sign-in is configured. */
+export function useMicrosoftSignInEnabled(): boolean {
+  return useMicrosoftSignInStatus().data?.enabled === true;
+}
+
+/** Facilitators can be invited only once staff let facilitators sign in with Microsoft. */
+export function useFacilitatorMicrosoftSignIn(): boolean {
+  return useMicrosoftSignInStatus().data?.facilitatorSignIn === true;
+}
+
+/** The ids of accounts linked to a Microsoft identity; empty while Microsoft sign-in is off. */
+export function useMicrosoftLinkedUserIds(): ReadonlySet<number> {
+  const enabled = useMicrosoftSignInEnabled();
+  const linked = useQuery<MicrosoftLinkedAccounts, Error>({
+    queryKey: ['/api/staff/microsoft-sign-in/linked'],
+    enabled,
+  });
+  return new Set(enabled ? (linked.data?.users.map((user) => user.userId) ?? []) : []);
 }
 
 export function useCreateMicrosoftInvitation() {

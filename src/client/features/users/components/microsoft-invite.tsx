@@ -14,7 +14,11 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { useCreateMicrosoftInvitation, useMicrosoftSignInEnabled } from '../api/microsoft-invitation-api';
+import {
+  useCreateMicrosoftInvitation,
+  useFacilitatorMicrosoftSignIn,
+  useMicrosoftSignInEnabled,
+} from '../api/microsoft-invitation-api';
 import { userName } from '../lib/users';
 
 const formatExpiry = (iso: string) =>
@@ -22,15 +26,18 @@ const formatExpiry = (iso: string) =>
 
 /**
  * "Invite to sign in with Microsoft" for one account: a single-use link that links whoever signs in
- * with Microsoft through it to this account. Hidden while Microsoft sign-in is not configured.
+ * with Microsoft through it to this account. Hidden while Microsoft sign-in is not configured, and
+ * for facilitators until staff let facilitators sign in with Microsoft.
  */
 export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
   const enabled = useMicrosoftSignInEnabled();
+  const facilitatorsAllowed = useFacilitatorMicrosoftSignIn();
   const create = useCreateMicrosoftInvitation();
   const [open, setOpen] = useState(false);
   const linkId = useId();
   const name = userName(user);
-  if (!enabled) return null;
+  const isStaff = user.role === 'staff';
+  if (!enabled || (!isStaff && !facilitatorsAllowed)) return null;
 
   const invitation = create.data;
   async function copy() {
@@ -63,8 +70,10 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
           <DialogHeader>
             <DialogTitle>Invite to sign in with Microsoft</DialogTitle>
             <DialogDescription>
-              The link lets {name} sign in with their Microsoft work account from now on. It works once and
-              links whoever opens it to this account, so send it only to {name}.
+              {isStaff
+                ? `The link lets ${name} sign in with their Microsoft work account from now on.`
+                : `The link lets ${name} sign in with the Microsoft account your organisation invited as a guest, as well as with their password.`}{' '}
+              It works once and links whoever opens it to this account, so send it only to {name}.
             </DialogDescription>
           </DialogHeader>
           {invitation ? (

@@ -1,11 +1,12 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
-import { History, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
+import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
 import { roleLook, userName } from '../lib/users';
 import { MicrosoftInviteButton } from './microsoft-invite';
 
@@ -75,6 +76,7 @@ export function UsersTable({
   safeguarding,
   onSafeguarding,
 }: UsersTableProps) {
+  const linkedToMicrosoft = useMicrosoftLinkedUserIds();
   const columns = safeguarding ? 8 : 7;
   return (
     <Table containerLabel="Facilitators">
@@ -116,6 +118,15 @@ export function UsersTable({
                       <span className="ml-1 shrink-0 font-normal text-muted-foreground">(you)</span>
                     ) : null}
                   </span>
+                  {linkedToMicrosoft.has(user.id) ? (
+                    <span
+                      className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
+                      data-testid="user-microsoft-linked"
+                    >
+                      <KeyRound className="size-3" aria-hidden />
+                      Linked to Microsoft
+                    </span>
+                  ) : null}
                 </TableCell>
                 {safeguarding ? (
                   <TableCell data-testid="user-safeguarding">

@@ -1,0 +1,1 @@
+ALTER TABLE "microsoft_sign_in_settings" ADD COLUMN "facilitator_sign_in" boolean DEFAULT false NOT NULL;
