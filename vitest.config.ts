@@ -14,6 +14,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    // One migrated database for the run; each test file starts from a copy of it.
+    globalSetup: ['src/server/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -36,6 +36,8 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite; `memory://` for a throwaway in-memory database. */
   dataDir: string;
+  /** With `memory://`: start from this dump of a data directory (tests start from a migrated one). */
+  loadDataDir?: Blob | undefined;
   /** Sees every statement the app sends (tests count them and EXPLAIN them). */
   onQuery?: (query: string, params: unknown[]) => void;
 }
@@ -67,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let client: PGlite;
   let lock: DataDirLock | undefined;
   if (options.dataDir === 'memory://') {
-    client = new PGlite();
+    client = new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   } else {
     secureDataDir(options.dataDir);
     const path = join(options.dataDir, 'pglite');

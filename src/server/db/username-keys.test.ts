@@ -1,13 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from './client';
+import { freshPglite } from '../test/harness';
+import type { Database } from './client';
 import { migrateDatabase } from './migrate';
 import { users } from './schema';
 import { reconcileUsernameKeys } from './username-keys';
 
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://' });
+  database = await freshPglite();
   await migrateDatabase(database);
 });
 afterAll(() => database.close());

@@ -4,17 +4,18 @@
  */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../db/client';
+import type { Database } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
 import { users } from '../db/schema';
 import { describeError } from '../errors';
+import { freshPglite } from '../test/harness';
 import { registerErrorHandling } from './errors';
 
 const SECRET = '$argon2id$v=19$m=19456,t=2,p=1$hunter2-secret-hash';
 let database: Database;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://' });
+  database = await freshPglite();
   await migrateDatabase(database);
 });
 afterAll(() => database.close());

@@ -1,44 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { CreateUserBody } from '../../shared/schemas/users';
 import type { BuildOptions, BuiltApp } from '../app';
 import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import { type Database, type DatabaseOptions, openDatabase } from '../db/client';
 import { createUser, type UserRow } from '../modules/users/service';
+import { adminQuery, databaseUrl, pgliteTemplateDump, postgresTemplateName } from './database-template';
 
 export const STAFF = { username: 'staff@example.org', password: 'staff-password-1' };
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on the
- * PostgreSQL server named by TEST_DATABASE_URL (dropped again at close). Real migrations either way.
+ * PostgreSQL server named by TEST_DATABASE_URL (dropped again at close). Each starts as a copy of the
+ * run's migrated template when Vitest's global setup made one (database-template.ts), otherwise
+ * empty; buildApp applies whatever migrations are missing either way.
  */
-async function freshDatabase(
+export async function freshDatabase(
   onQuery?: DatabaseOptions['onQuery'],
 ): Promise<{ database: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ dataDir: 'memory://', onQuery });
+    const database = await freshPglite(onQuery);
     return { database, drop: () => database.close() };
   }
   const name = `afp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused', onQuery });
+  const template = postgresTemplateName();
+  await adminQuery(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  const database = await openDatabase({
+    databaseUrl: databaseUrl(serverUrl, name),
+    dataDir: 'unused',
+    onQuery,
+  });
   return {
     database,
     drop: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
+}
+
+/**
+ * An in-memory PGlite of this file's own, whatever TEST_DATABASE_URL says: a copy of the migrated
+ * template when there is one, otherwise empty. Call migrateDatabase before using it without buildApp.
+ */
+export function freshPglite(onQuery?: DatabaseOptions['onQuery']): Promise<Database> {
+  return openDatabase({ dataDir: 'memory://', onQuery, loadDataDir: pgliteTemplateDump() });
 }
 
 export interface TestApp extends BuiltApp {

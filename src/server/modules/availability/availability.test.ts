@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../../shared/calendar';
 import { BOOKED_DAY_MESSAGE } from '../../../shared/schemas/availability';
 import { availability, bookings, syncOutbox, users } from '../../db/schema';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 // 23:30 UTC on 30 June is already 1 July in London (summer time): "today" must be the 1st.
@@ -16,7 +17,6 @@ let staffId: number;
 let aliceCookie: string;
 let bobCookie: string;
 let staffCookie: string;
-let bookingSeq = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ ORG_TIMEZONE: 'Europe/London' }, { now: () => NOW });
@@ -52,12 +52,7 @@ const post = (url: string, payload: unknown, cookie?: string) =>
   });
 
 async function book(userId: number | null, date: string, extra: Partial<typeof bookings.$inferInsert> = {}) {
-  bookingSeq += 1;
-  const [row] = await t.ctx.db
-    .insert(bookings)
-    .values({ userId, date, title: `Session ${bookingSeq}`, sharePointId: `sp-${bookingSeq}`, ...extra })
-    .returning();
-  return row!;
+  return insertBooking(t.ctx.db, { userId, date, ...extra });
 }
 
 async function rowsOf(userId: number) {

@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, calendarFeeds } from '../../db/schema';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { buildCalendar, escapeText, foldLine } from './ics';
 
@@ -30,8 +31,7 @@ const call = (method: Method, url: string, cookie?: string, headers: Record<stri
 async function addBooking(
   values: Partial<typeof bookings.$inferInsert> & { sharePointId: string; date: string },
 ) {
-  const [row] = await t.ctx.db.insert(bookings).values(values).returning();
-  return row!;
+  return insertBooking(t.ctx.db, values);
 }
 
 beforeAll(async () => {

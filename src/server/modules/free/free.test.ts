@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreeFacilitator, FreeResult } from '../../../shared/schemas/free';
 import type { Queryable } from '../../db/client';
-import { availability, bookings, safeguardingRecords, staffNotes } from '../../db/schema';
+import { type bookings, safeguardingRecords, staffNotes } from '../../db/schema';
+import { insertBooking, insertDay } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { findFree, fitOf } from './service';
 
@@ -64,16 +65,11 @@ async function setDay(
   notes = '',
   date = DAY,
 ) {
-  await t.ctx.db
-    .insert(availability)
-    .values({ userId, date, status, startTime: times[0], endTime: times[1], notes });
+  await insertDay(t.ctx.db, { userId, date, status, startTime: times[0], endTime: times[1], notes });
 }
 
 async function book(userId: number, extra: Partial<typeof bookings.$inferInsert> = {}, date = DAY) {
-  seq += 1;
-  await t.ctx.db
-    .insert(bookings)
-    .values({ userId, date, title: `Session ${seq}`, sharePointId: `free-sp-${seq}`, ...extra });
+  await insertBooking(t.ctx.db, { userId, date, ...extra });
 }
 
 async function search(query: Record<string, string>): Promise<FreeResult> {

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
 import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
 
@@ -69,20 +70,15 @@ async function facilitator() {
 }
 
 async function session(): Promise<number> {
-  seq += 1;
-  const [row] = await t.ctx.db
-    .insert(bookings)
-    .values({
-      date: '2026-12-02',
-      startTime: '09:30',
-      endTime: '12:00',
-      title: '',
-      schoolName: 'Oakfield Primary',
-      program: 'Dance',
-      sharePointId: `mail-sp-${seq}`,
-    })
-    .returning({ id: bookings.id });
-  return row!.id;
+  const row = await insertBooking(t.ctx.db, {
+    date: '2026-12-02',
+    startTime: '09:30',
+    endTime: '12:00',
+    title: '',
+    schoolName: 'Oakfield Primary',
+    program: 'Dance',
+  });
+  return row.id;
 }
 
 const call = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>

@@ -15,6 +15,7 @@ import {
   offers,
   safeguardingRecords,
 } from '../../db/schema';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { expireOffers } from './service';
 
@@ -65,21 +66,15 @@ async function facilitator(
 }
 
 async function openSession(extra: Partial<typeof bookings.$inferInsert> = {}): Promise<number> {
-  seq += 1;
-  const [row] = await t.ctx.db
-    .insert(bookings)
-    .values({
-      date: DAY,
-      startTime: '09:30',
-      endTime: '12:00',
-      title: `Session ${seq}`,
-      schoolName: 'Oakfield Primary',
-      program: 'Dance',
-      sharePointId: `offer-sp-${seq}`,
-      ...extra,
-    })
-    .returning({ id: bookings.id });
-  return row!.id;
+  const row = await insertBooking(t.ctx.db, {
+    date: DAY,
+    startTime: '09:30',
+    endTime: '12:00',
+    schoolName: 'Oakfield Primary',
+    program: 'Dance',
+    ...extra,
+  });
+  return row.id;
 }
 
 const call = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>

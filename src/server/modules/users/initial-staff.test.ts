@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { openDatabase } from '../../db/client';
+import { freshPglite } from '../../test/harness';
 
 describe('first staff account', () => {
   it('is generated once, printed once, and usable; a restart prints nothing', async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await freshPglite();
     const config = loadConfig({ LOG_LEVEL: 'silent', APP_SECRET: 'y'.repeat(40) });
     const printed: [string, string][] = [];
     const onGeneratedStaffPassword = (username: string, password: string) =>
@@ -27,7 +27,7 @@ describe('first staff account', () => {
   });
 
   it('uses INITIAL_STAFF_USERNAME and INITIAL_STAFF_PASSWORD when given', async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await freshPglite();
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       APP_SECRET: 'y'.repeat(40),
