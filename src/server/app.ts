@@ -27,6 +27,7 @@ import { crossSiteGuard } from './http/cross-site';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
 import { createListCache } from './http/list-cache';
 import { type Budgets, createRequestLimits, registerRequestLimits } from './http/request-limits';
+import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from './http/starting-page';
 import { refuseUnstorableText } from './http/text-input';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './jobs/scheduler';
 import { configureMail, type MailRuntimeOptions } from './mail/transport';
@@ -72,6 +73,11 @@ export interface BuildOptions {
   requestLimits?: Partial<Budgets>;
   /** Directory of the built client; defaults to dist/client. */
   clientDir?: string;
+  /**
+   * `npm start` is building the client beside this server (ADR 30): until its index.html appears,
+   * page requests answer a "starting" page instead of the client.
+   */
+  clientBuilding?: boolean;
   now?: () => Date;
   /** Receives the one-time generated staff password (default: printed to stdout). */
   onGeneratedStaffPassword?: (username: string, password: string) => void;
@@ -360,10 +366,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;
   const hasClient = existsSync(indexFile);
-  if (hasClient) {
+  const clientBuilding = !hasClient && options.clientBuilding === true;
+  if (hasClient || clientBuilding) {
     await app.register(fastifyStatic, {
       root: clientDir,
-      wildcard: false,
+      // listing the files once at start serves exactly the build that was there; a build still
+      // being written has no files yet, so its files are looked up per request
+      wildcard: clientBuilding,
       index: false,
       // the build writes .br/.gz copies at the highest quality (vite.config.ts); files without one
       // fall through to @fastify/compress
@@ -374,7 +383,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       },
     });
   }
-  const indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : null;
+  let indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : null;
+  // start.mjs moves the finished build into place in one rename, so an index.html found is complete
+  const builtIndexHtml = () => {
+    if (indexHtml === null && clientBuilding && existsSync(indexFile))
+      indexHtml = readFileSync(indexFile, 'utf8');
+    return indexHtml;
+  };
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -385,13 +400,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         return reply.code(403).send({ message: 'This is for staff only' });
       return reply.code(404).send({ message: 'Not found' });
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && indexHtml) {
+    const page = request.method === 'GET' || request.method === 'HEAD' ? builtIndexHtml() : null;
+    if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
+      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && clientBuilding) {
       return reply
-        .code(200)
+        .code(503)
         .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(indexHtml);
+        .header('cache-control', 'no-store')
+        .header('retry-after', String(STARTING_RELOAD_SECONDS))
+        .header('refresh', String(STARTING_RELOAD_SECONDS))
+        .send(STARTING_PAGE);
     }
     return reply.code(404).send({ message: 'Not found' });
   });
