@@ -7,7 +7,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -26,6 +26,7 @@ import { enforceAccess, isStaff, requireDeclaredAccess } from './http/access';
 import { crossSiteGuard } from './http/cross-site';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors';
 import { createListCache } from './http/list-cache';
+import { PAGE_MODULES, pagesWithPreloads, readManifest } from './http/page-preloads';
 import { type Budgets, createRequestLimits, registerRequestLimits } from './http/request-limits';
 import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from './http/starting-page';
 import { refuseUnstorableText } from './http/text-input';
@@ -383,12 +384,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       },
     });
   }
-  let indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : null;
+  let indexHtml: string | null = null;
+  let pagesHtml = new Map<string, string>();
+  const loadClient = () => {
+    indexHtml = readFileSync(indexFile, 'utf8');
+    pagesHtml = pagesWithPreloads(indexHtml, readManifest(clientDir));
+  };
+  if (hasClient) loadClient();
   // start.mjs moves the finished build into place in one rename, so an index.html found is complete
   const builtIndexHtml = () => {
-    if (indexHtml === null && clientBuilding && existsSync(indexFile))
-      indexHtml = readFileSync(indexFile, 'utf8');
+    if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
     return indexHtml;
+  };
+  /** A signed-in person's page names its own code for the browser to fetch at once (ADR 31). */
+  const pageHtml = (request: FastifyRequest, path: string) => {
+    const index = builtIndexHtml();
+    const page = PAGE_MODULES[path];
+    if (!index || !page || !request.user || (page.staff && !isStaff(request.user))) return index;
+    return pagesHtml.get(path) ?? index;
   };
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -400,7 +413,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         return reply.code(403).send({ message: 'This is for staff only' });
       return reply.code(404).send({ message: 'Not found' });
     }
-    const page = request.method === 'GET' || request.method === 'HEAD' ? builtIndexHtml() : null;
+    const page = request.method === 'GET' || request.method === 'HEAD' ? pageHtml(request, path) : null;
     if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
       return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
