@@ -142,7 +142,7 @@ const score = (value: number | null | undefined) =>
 /** A line or two per item of an audit's details: the node, URL and savings where there are any. */
 function describeDetails(result: AuditResult, limit = 6): string[] {
   const details = result.details as { type?: string; items?: Array<Record<string, unknown>> } | undefined;
-  const items = details?.items ?? [];
+  const items = Array.isArray(details?.items) ? details.items : [];
   const lines = items.slice(0, limit).map((item) => {
     const parts: string[] = [];
     const node = item.node as { selector?: string; snippet?: string; explanation?: string } | undefined;
