@@ -30,6 +30,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
   app = await createTestApp({}, { clientDir: dir });
+});
+beforeAll(async () => {
   staff = await app.loginStaff();
   await app.createUser({ username: 'fac@example.org', password: 'password-123' });
   facilitator = await app.login('fac@example.org', 'password-123');
