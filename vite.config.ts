@@ -61,6 +61,8 @@ export default defineConfig({
     outDir: here('./dist/client'),
     emptyOutDir: true,
     sourcemap: false,
+    // the server reads it to preload each page's own code with the page (ADR 31)
+    manifest: true,
   },
   server: {
     port: 5173,

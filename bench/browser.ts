@@ -116,6 +116,48 @@ const ROUTES: Record<string, RouteSpec> = {
     ready: visible('[data-testid^="user-row-"]'),
     readyLabel: 'first user row visible',
   },
+  free: {
+    name: 'who is free /staff/free',
+    path: '/staff/free',
+    who: 'staff',
+    ready: visible('[data-testid="free-summary"]'),
+    readyLabel: 'summary of who is free visible',
+  },
+  completeness: {
+    name: 'completeness /staff/completeness',
+    path: '/staff/completeness',
+    who: 'staff',
+    ready: visible('[data-testid="completeness-row"]'),
+    readyLabel: 'first completeness row visible',
+  },
+  sessions: {
+    name: 'open sessions /staff/sessions',
+    path: '/staff/sessions',
+    who: 'staff',
+    ready: visible('main h1'),
+    readyLabel: 'page heading visible',
+  },
+  staffSettings: {
+    name: 'staff settings /settings',
+    path: '/settings',
+    who: 'staff',
+    ready: visible('main h1'),
+    readyLabel: 'page heading visible',
+  },
+  offers: {
+    name: 'offers /offers',
+    path: '/offers',
+    who: 'facilitator',
+    ready: visible('main h1'),
+    readyLabel: 'page heading visible',
+  },
+  settings: {
+    name: 'facilitator settings /settings',
+    path: '/settings',
+    who: 'facilitator',
+    ready: visible('main h1'),
+    readyLabel: 'page heading visible',
+  },
 };
 
 interface RequestRecord {
@@ -445,10 +487,7 @@ async function main() {
         `${served.seeded.notes} notes in ${served.seeded.seconds.toFixed(1)} s; serving at ${served.address}`,
     );
     try {
-      const routes =
-        size === routeSize
-          ? [ROUTES.login!, ROUTES.staffLogin!, ROUTES.calendar!, ROUTES.dashboard!, ROUTES.users!]
-          : [ROUTES.dashboard!];
+      const routes = size === routeSize ? Object.values(ROUTES) : [ROUTES.dashboard!];
       for (const route of routes) {
         const runs = await coldRuns(served, route);
         const first = runs[0]!;

@@ -3,11 +3,13 @@
  *
  *   npx vite build --outDir /tmp/afp-dist --emptyOutDir
  *   npm run bench:lighthouse -- [--client-dir /tmp/afp-dist] [--facilitators 1000]
- *     [--presets mobile,desktop] [--pages login,calendar,dashboard] [--out /tmp/afp-lighthouse]
+ *     [--presets mobile,desktop] [--pages login,calendar,...] [--runs 3] [--out /tmp/afp-lighthouse]
  *
- * Pages: the login page (/auth), the facilitator calendar (/, signed in as facilitator 1) and the
- * staff dashboard (/staff, signed in as staff) of an organisation of `facilitators` facilitators
- * seeded by bench/seed.ts. The session goes in as a Cookie header (Lighthouse's extraHeaders).
+ * Pages: the login page (/auth, always measured: the reference in the same run), the facilitator's
+ * calendar, offers and settings (signed in as facilitator 1) and the staff dashboard, users, who is
+ * free, completeness, open sessions and settings (signed in as staff), of an organisation of
+ * `facilitators` facilitators seeded by bench/seed.ts. Each page is audited `runs` times; the row
+ * shown is the run with the median performance score, with the range of scores beside it. The session goes in as a Cookie header (Lighthouse's extraHeaders).
  * Each page and preset runs in a fresh Chromium with a fresh user-data-dir. Mobile is Lighthouse's
  * default (simulated slow 4G, 4x CPU slowdown); desktop is its desktop preset.
  *
@@ -16,7 +18,7 @@
  * practices 100, performance 95) with its details. The JSON reports are written to --out.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
@@ -33,7 +35,13 @@ const args = process.argv.slice(2);
 const CLIENT_DIR = resolveClientDir(argument(args, 'client-dir', DEFAULT_CLIENT_DIR));
 const FACILITATORS = Number(argument(args, 'facilitators', '1000'));
 const PRESETS = argument(args, 'presets', 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
-const PAGE_NAMES = argument(args, 'pages', 'login,calendar,dashboard').split(',');
+const ALL_PAGES = 'login,calendar,offers,settings,dashboard,users,free,completeness,sessions,staffSettings';
+const PAGE_NAMES = argument(args, 'pages', ALL_PAGES).split(',');
+// The login page is the reference every run reports beside the others: scores move with the
+// machine's load, so a page is compared with the login page measured in the same run.
+if (!PAGE_NAMES.includes('login')) PAGE_NAMES.unshift('login');
+/** Audits per page and preset; the row is the run with the median performance score. */
+const RUNS = Math.max(1, Number(argument(args, 'runs', '3')));
 const OUT = argument(args, 'out', join(tmpdir(), 'afp-lighthouse'));
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -67,7 +75,30 @@ interface PageSpec {
 const PAGES: Record<string, PageSpec> = {
   login: { name: 'login page /auth', path: '/auth', session: () => null },
   calendar: { name: 'facilitator calendar /', path: '/', session: (s) => s.facilitatorSession },
+  offers: { name: 'offers /offers', path: '/offers', session: (s) => s.facilitatorSession },
+  settings: {
+    name: 'settings, own safeguarding checks /settings',
+    path: '/settings',
+    session: (s) => s.facilitatorSession,
+  },
   dashboard: { name: 'staff dashboard /staff', path: '/staff', session: (s) => s.staffSession },
+  users: { name: 'users, safeguarding /staff/users', path: '/staff/users', session: (s) => s.staffSession },
+  free: { name: 'who is free /staff/free', path: '/staff/free', session: (s) => s.staffSession },
+  completeness: {
+    name: 'completeness /staff/completeness',
+    path: '/staff/completeness',
+    session: (s) => s.staffSession,
+  },
+  sessions: {
+    name: 'open sessions /staff/sessions',
+    path: '/staff/sessions',
+    session: (s) => s.staffSession,
+  },
+  staffSettings: {
+    name: 'staff settings, safeguarding policy /settings',
+    path: '/settings',
+    session: (s) => s.staffSession,
+  },
 };
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
@@ -111,7 +142,7 @@ const score = (value: number | null | undefined) =>
 /** A line or two per item of an audit's details: the node, URL and savings where there are any. */
 function describeDetails(result: AuditResult, limit = 6): string[] {
   const details = result.details as { type?: string; items?: Array<Record<string, unknown>> } | undefined;
-  const items = details?.items ?? [];
+  const items = Array.isArray(details?.items) ? details.items : [];
   const lines = items.slice(0, limit).map((item) => {
     const parts: string[] = [];
     const node = item.node as { selector?: string; snippet?: string; explanation?: string } | undefined;
@@ -169,12 +200,23 @@ async function main() {
         const page = PAGES[name];
         if (!page) throw new Error(`unknown page ${name}; one of ${Object.keys(PAGES).join(', ')}`);
         const started = performance.now();
-        const lhr = await audit(served, page, preset);
+        const runs: Lhr[] = [];
+        for (let run = 0; run < RUNS; run++) runs.push(await audit(served, page, preset));
+        const perf = (r: Lhr) => r.categories.performance?.score ?? 0;
+        const sorted = [...runs].sort((a, b) => perf(a) - perf(b));
+        const lhr = sorted[Math.floor((sorted.length - 1) / 2)]!;
         version = lhr.lighthouseVersion;
         const file = join(OUT, `${name}-${preset}.json`);
         writeFileSync(file, JSON.stringify(lhr, null, 1));
         const metrics = METRICS.map((id) => lhr.audits[id]?.displayValue ?? '–');
-        rows.push([page.name, preset, ...CATEGORIES.map((c) => score(lhr.categories[c]?.score)), ...metrics]);
+        const spread = runs.length > 1 ? `${score(perf(sorted[0]!))}–${score(perf(sorted.at(-1)!))}` : '';
+        rows.push([
+          page.name,
+          preset,
+          ...CATEGORIES.map((c) => score(lhr.categories[c]?.score)),
+          spread,
+          ...metrics,
+        ]);
         console.log(
           `  ${page.name} (${preset}) done in ${((performance.now() - started) / 1000).toFixed(0)} s → ${file}`,
         );
@@ -196,7 +238,19 @@ async function main() {
     await served.close();
   }
 
-  const header = ['page', 'preset', 'perf', 'a11y', 'best pr.', 'FCP', 'LCP', 'TBT', 'CLS', 'SI'];
+  const header = [
+    'page',
+    'preset',
+    'perf',
+    'a11y',
+    'best pr.',
+    'perf range',
+    'FCP',
+    'LCP',
+    'TBT',
+    'CLS',
+    'SI',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
@@ -204,7 +258,10 @@ async function main() {
       .join(' | ')
       .trimEnd();
   console.log(
-    `\nLighthouse ${version} scores, Chromium from /usr/bin/chromium (${FACILITATORS} facilitators)\n`,
+    `\nLighthouse ${version} scores, Chromium from /usr/bin/chromium (${FACILITATORS} facilitators; ` +
+      `median of ${RUNS} runs by performance, its metrics; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})\n`,
   );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));

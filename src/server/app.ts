@@ -40,6 +40,11 @@ export interface BuildOptions {
   requestLimits?: Partial<Budgets>;
   /** Directory of the built client; defaults to dist/client. */
   clientDir?: string;
+  /**
+   * `npm start` is building the client beside this server (ADR 30): until its index.html appears,
+   * page requests answer a "starting" page instead of the client.
+   */
+  clientBuilding?: boolean;
   now?: () => Date;
   /** Receives the one-time generated staff password (default: printed to stdout). */
   onGeneratedStaffPassword?: (username: string, password: string) => void;
@@ -152,7 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     connectionTester: options.connectionTester,
     microsoftSignIn: options.microsoftSignIn,
   });
-  await app.register(client, { clientDir: options.clientDir });
+  await app.register(client, { clientDir: options.clientDir, clientBuilding: options.clientBuilding });
   await app.ready();
 
   return {

@@ -1,3 +1,4 @@
 import { serve } from './serve';
 
-void serve();
+// `npm start` passes --client-building while it builds the client beside the server (ADR 30)
+void serve({ clientBuilding: process.argv.includes('--client-building') });

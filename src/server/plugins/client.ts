@@ -1,15 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { accessForUnmatched, isStaff } from '../http/access';
+import { PAGE_MODULES, pagesWithPreloads, readManifest } from '../http/page-preloads';
+import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
 
 const defaultClientDir = fileURLToPath(new URL('../../../dist/client', import.meta.url));
 
 export interface ClientPluginOptions {
   /** directory of the built client; defaults to dist/client */
   clientDir?: string | undefined;
+  /**
+   * `npm start` is building the client beside this server (ADR 30): until its index.html appears,
+   * page requests answer a "starting" page instead of the client.
+   */
+  clientBuilding?: boolean | undefined;
 }
 
 /** The built single-page client, and what answers when no route matches. */
@@ -17,10 +24,13 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
   const clientDir = options.clientDir ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;
   const hasClient = existsSync(indexFile);
-  if (hasClient) {
+  const clientBuilding = !hasClient && options.clientBuilding === true;
+  if (hasClient || clientBuilding) {
     await app.register(fastifyStatic, {
       root: clientDir,
-      wildcard: false,
+      // listing the files once at start serves exactly the build that was there; a build still
+      // being written has no files yet, so its files are looked up per request
+      wildcard: clientBuilding,
       index: false,
       // the build writes .br/.gz copies at the highest quality (vite.config.ts); files without one
       // fall through to @fastify/compress
@@ -31,7 +41,25 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
       },
     });
   }
-  const indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : null;
+  let indexHtml: string | null = null;
+  let pagesHtml = new Map<string, string>();
+  const loadClient = () => {
+    indexHtml = readFileSync(indexFile, 'utf8');
+    pagesHtml = pagesWithPreloads(indexHtml, readManifest(clientDir));
+  };
+  if (hasClient) loadClient();
+  // start.mjs moves the finished build into place in one rename, so an index.html found is complete
+  const builtIndexHtml = () => {
+    if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
+    return indexHtml;
+  };
+  /** A signed-in person's page names its own code for the browser to fetch at once (ADR 31). */
+  const pageHtml = (request: FastifyRequest, path: string) => {
+    const index = builtIndexHtml();
+    const page = PAGE_MODULES[path];
+    if (!index || !page || !request.user || (page.staff && !isStaff(request.user))) return index;
+    return pagesHtml.get(path) ?? index;
+  };
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -43,13 +71,19 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
         return reply.code(403).send({ message: 'This is for staff only' });
       return reply.code(404).send({ message: 'Not found' });
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && indexHtml) {
+    const page = request.method === 'GET' || request.method === 'HEAD' ? pageHtml(request, path) : null;
+    if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
+      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && clientBuilding) {
       return reply
-        .code(200)
+        .code(503)
         .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(indexHtml);
+        .header('cache-control', 'no-store')
+        .header('retry-after', String(STARTING_RELOAD_SECONDS))
+        .header('refresh', String(STARTING_RELOAD_SECONDS))
+        .send(STARTING_PAGE);
     }
     return reply.code(404).send({ message: 'Not found' });
   });

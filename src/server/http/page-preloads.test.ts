@@ -1,0 +1,89 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+import { PAGE_MODULES } from './page-preloads';
+
+// A built client shaped like Vite's output: the entry loads the shared chunk; the dashboard and
+// the calendar are loaded on demand and import chunks of their own.
+const manifest = {
+  'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared-1.js'] },
+  '_shared-1.js': { file: 'assets/shared-1.js' },
+  '_grid-1.js': { file: 'assets/grid-1.js', imports: ['_shared-1.js'] },
+  'app/routes/staff-dashboard.tsx': {
+    file: 'assets/staff-dashboard-1.js',
+    imports: ['index.html', '_grid-1.js', '_shared-1.js'],
+  },
+  'app/staff-prefetch.ts': { file: 'assets/staff-prefetch-1.js', imports: ['index.html'] },
+  'app/routes/home.tsx': { file: 'assets/home-1.js', imports: ['index.html', '_shared-1.js'] },
+};
+const INDEX = '<!doctype html><html><head><title>portal</title></head><body></body></html>';
+
+let app: TestApp;
+let dir: string;
+let staff: string;
+let facilitator: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'afp-preloads-'));
+  mkdirSync(join(dir, '.vite'), { recursive: true });
+  writeFileSync(join(dir, 'index.html'), INDEX);
+  writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  app = await createTestApp({}, { clientDir: dir });
+});
+beforeAll(async () => {
+  staff = await app.loginStaff();
+  await app.createUser({ username: 'fac@example.org', password: 'password-123' });
+  facilitator = await app.login('fac@example.org', 'password-123');
+});
+afterAll(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const preloads = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+const page = async (url: string, cookie?: string) => {
+  const response = await app.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  expect(response.statusCode).toBe(200);
+  return response.body;
+};
+
+describe("a page's HTML names the page's own code", () => {
+  it("staff opening the dashboard get its chunks and the chunks they import, not the entry's", async () => {
+    const html = await page('/staff', staff);
+    expect(preloads(html)).toEqual([
+      '/assets/staff-dashboard-1.js',
+      '/assets/grid-1.js',
+      '/assets/staff-prefetch-1.js',
+    ]);
+    expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
+    // the query string does not change the page
+    expect(preloads(await page('/staff?view=week', staff))).toHaveLength(3);
+  });
+
+  it('a facilitator opening the calendar gets its chunk', async () => {
+    expect(preloads(await page('/', facilitator))).toEqual(['/assets/home-1.js']);
+  });
+
+  it('nobody signed in, a facilitator on a staff page, or a page without its own code: the plain page', async () => {
+    expect(await page('/', undefined)).toBe(INDEX);
+    expect(await page('/staff', undefined)).toBe(INDEX);
+    expect(await page('/staff', facilitator)).toBe(INDEX);
+    expect(await page('/auth', staff)).toBe(INDEX);
+    expect(await page('/no-such-page', staff)).toBe(INDEX);
+  });
+});
+
+describe('the table of pages', () => {
+  it('names only modules the client has, so a renamed route cannot silently lose its preload', async () => {
+    const { readFileSync } = await import('node:fs');
+    const router = readFileSync(new URL('../../client/app/router.tsx', import.meta.url), 'utf8');
+    for (const { modules } of Object.values(PAGE_MODULES)) {
+      for (const module of modules) {
+        const imported = `./${module.replace(/^app\//, '').replace(/\.tsx?$/, '')}`;
+        expect(router, module).toContain(`import('${imported}')`);
+      }
+    }
+  });
+});

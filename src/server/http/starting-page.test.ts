@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function appWithoutClient(clientBuilding: boolean): Promise<{ app: TestApp; clientDir: string }> {
+  const parent = mkdtempSync(join(tmpdir(), 'afp-starting-'));
+  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+  const clientDir = join(parent, 'client');
+  const app = await createTestApp({}, { clientDir, clientBuilding });
+  cleanups.push(() => app.close());
+  return { app, clientDir };
+}
+
+/** A finished build moved into place the way start.mjs does it: written elsewhere, then renamed. */
+function moveBuildIn(clientDir: string) {
+  const next = `${clientDir}-next`;
+  mkdirSync(join(next, 'assets'), { recursive: true });
+  writeFileSync(join(next, 'index.html'), '<!doctype html><title>the built client</title>');
+  writeFileSync(join(next, 'assets', 'main-abc123.js'), 'console.log("built");');
+  renameSync(next, clientDir);
+}
+
+// one app for the whole build: starting first, then the build arrives (the tests run in order)
+describe('pages while npm start builds the client beside the server', () => {
+  let app: TestApp;
+  let clientDir: string;
+  beforeAll(async () => {
+    ({ app, clientDir } = await appWithoutClient(true));
+  });
+
+  it('says the portal is starting and reloads, while the API answers as usual', async () => {
+    for (const url of ['/', '/auth', '/staff', '/assets/main-abc123.js']) {
+      const page = await app.app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(503);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers.refresh).toBe('2');
+      expect(page.headers['retry-after']).toBe('2');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.body).toContain('<h1>The portal is starting</h1>');
+    }
+    const user = await app.app.inject({ method: 'GET', url: '/api/user' });
+    expect(user.statusCode).toBe(401);
+    expect(user.json()).toEqual({ message: 'Please sign in to continue' });
+    const cookie = await app.loginStaff();
+    const me = await app.app.inject({ method: 'GET', url: '/api/user', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+  });
+
+  it('serves the client as soon as the build is in place, without a restart', async () => {
+    expect((await app.app.inject({ method: 'GET', url: '/auth' })).statusCode).toBe(503);
+    moveBuildIn(clientDir);
+    const page = await app.app.inject({ method: 'GET', url: '/auth' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>the built client</title>');
+    const script = await app.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.body).toBe('console.log("built");');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});
+
+describe('a missing client without a build under way', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    ({ app } = await appWithoutClient(false));
+  });
+
+  it('is not presented as starting', async () => {
+    const page = await app.app.inject({ method: 'GET', url: '/auth' });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).not.toContain('The portal is starting');
+  });
+});
