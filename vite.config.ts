@@ -61,7 +61,7 @@ export default defineConfig({
     outDir: here('./dist/client'),
     emptyOutDir: true,
     sourcemap: false,
-    // the server reads it to preload each page's own code with the page (ADR 31)
+    // the server reads it to preload each page's own code with the page (ADR 28)
     manifest: true,
   },
   server: {

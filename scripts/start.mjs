@@ -4,7 +4,7 @@
 // The server runs from TypeScript through tsx (docs/decisions/0002-run-server-with-tsx.md).
 //
 // The portal's own server starts at once, beside the build: until the build is in place its pages
-// answer "The portal is starting" and reload themselves (docs/decisions/0030-start-serving-while-the-client-builds.md). Other entries
+// answer "The portal is starting" and reload themselves (docs/decisions/0027-start-serving-while-the-client-builds.md). Other entries
 // (the demo) wait for the build, as they expect a client when they start.
 import { spawn } from 'node:child_process';
 import { renameSync, rmSync } from 'node:fs';

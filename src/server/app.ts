@@ -41,7 +41,7 @@ export interface BuildOptions {
   /** Directory of the built client; defaults to dist/client. */
   clientDir?: string;
   /**
-   * `npm start` is building the client beside this server (ADR 30): until its index.html appears,
+   * `npm start` is building the client beside this server (ADR 27): until its index.html appears,
    * page requests answer a "starting" page instead of the client.
    */
   clientBuilding?: boolean;

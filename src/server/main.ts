@@ -1,4 +1,4 @@
 import { serve } from './serve';
 
-// `npm start` passes --client-building while it builds the client beside the server (ADR 30)
+// `npm start` passes --client-building while it builds the client beside the server (ADR 27)
 void serve({ clientBuilding: process.argv.includes('--client-building') });

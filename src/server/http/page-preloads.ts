@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Each page's own code, named in the page's HTML (docs/decisions/0031-preload-each-page-s-code-in-its-html.md).
+ * Each page's own code, named in the page's HTML (docs/decisions/0028-preload-each-page-s-code-in-its-html.md).
  * The client loads a page's code with a dynamic import, which the browser only starts once the main
  * script has downloaded and run: one round trip and one download after another. Named as
  * `<link rel="modulepreload">` in the HTML, it downloads beside the main script instead.

@@ -1,6 +1,6 @@
 /**
  * What a page request gets while `npm start` is still building the client beside a server that is
- * already listening (docs/decisions/0030-start-serving-while-the-client-builds.md): a 503 that says
+ * already listening (docs/decisions/0027-start-serving-while-the-client-builds.md): a 503 that says
  * so and reloads itself. The API answers normally meanwhile.
  *
  * No script (the content security policy forbids inline scripts) and no `<meta http-equiv="refresh">`

@@ -13,7 +13,7 @@ export interface ClientPluginOptions {
   /** directory of the built client; defaults to dist/client */
   clientDir?: string | undefined;
   /**
-   * `npm start` is building the client beside this server (ADR 30): until its index.html appears,
+   * `npm start` is building the client beside this server (ADR 27): until its index.html appears,
    * page requests answer a "starting" page instead of the client.
    */
   clientBuilding?: boolean | undefined;
@@ -53,7 +53,7 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
     return indexHtml;
   };
-  /** A signed-in person's page names its own code for the browser to fetch at once (ADR 31). */
+  /** A signed-in person's page names its own code for the browser to fetch at once (ADR 28). */
   const pageHtml = (request: FastifyRequest, path: string) => {
     const index = builtIndexHtml();
     const page = PAGE_MODULES[path];

@@ -1,6 +1,6 @@
 /**
  * The shape of every answer the portal reads from Microsoft Graph and from the token endpoint
- * (docs/decisions/0043). Properties the portal does not use are let through untouched (Graph adds
+ * (docs/decisions/0033). Properties the portal does not use are let through untouched (Graph adds
  * facets over time); the ones it does use are checked, so a proxy's error page, a truncated page or a
  * changed API stops at the door with one clear message instead of surfacing later as an `undefined`
  * somewhere in the delivery code.

@@ -1,7 +1,7 @@
 /**
  * Microsoft Graph calls for SharePoint lists (sharepoint-protocol.md sections 1, 4 and 5): bearer
- * token, User-Agent, every call under the one retry policy (retry.ts, ADR 0042), one token renewal on
- * 401, every answer read through its schema (graph-answers.ts, ADR 0043), and the item operations
+ * token, User-Agent, every call under the one retry policy (retry.ts, ADR 0032), one token renewal on
+ * 401, every answer read through its schema (graph-answers.ts, ADR 0033), and the item operations
  * the portal needs. No dependence on item order or page size.
  */
 import type { z } from 'zod';

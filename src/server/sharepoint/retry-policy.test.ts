@@ -1,6 +1,6 @@
 /**
- * The one retry policy (retry.ts, docs/decisions/0042) and the answer schemas (graph-answers.ts,
- * docs/decisions/0043) against the emulator over real HTTP. The policy's clock and sleep are a fake
+ * The one retry policy (retry.ts, docs/decisions/0032) and the answer schemas (graph-answers.ts,
+ * docs/decisions/0033) against the emulator over real HTTP. The policy's clock and sleep are a fake
  * here: every wait is recorded and advances the fake clock at once, so a Retry-After of minutes costs
  * no real time and the waits themselves are what the tests check.
  */
