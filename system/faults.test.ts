@@ -254,7 +254,11 @@ async function gracefulShutdown(
           socket.destroy();
           resolve(false);
         });
-        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        // A connection that reaches the listener in the moment it closes is accepted by the kernel
+        // and then reset; only a refusal shows the listener is gone.
+        socket.once('error', (error: NodeJS.ErrnoException) =>
+          resolve(error.code === 'ECONNRESET' ? false : (error.code ?? 'error')),
+        );
       }),
     5_000,
     20,

@@ -215,8 +215,20 @@ describe('three instances on one PostgreSQL database, no sticky sessions', () =>
   test('each bookings refresh runs on exactly one instance', async () => {
     const configured = await staff.request('POST', '/api/sharepoint/settings', sharePoint.settings);
     expect(configured.status).toBe(200);
+    // every refresh an instance runs ends in one of these two lines, whether SharePoint answered or not
     const refreshLines = () =>
-      portals.map((p) => (p.output().match(/"msg":"bookings refreshed from SharePoint"/g) ?? []).length);
+      portals.map(
+        (p) =>
+          (p.output().match(/"msg":"(bookings refreshed from SharePoint|bookings refresh failed)"/g) ?? [])
+            .length,
+      );
+    const failedRefreshes = () =>
+      portals.flatMap((p) =>
+        p
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"bookings refresh failed"')),
+      );
     const finishedAt = async () =>
       (
         await pgQuery<{ finished: Date | null; updating: boolean }>(
@@ -260,6 +272,7 @@ describe('three instances on one PostgreSQL database, no sticky sessions', () =>
     console.info(
       'scale-out refresh',
       JSON.stringify({ graphDeltaCallsPerSlot: perSlot, refreshesPerInstance: lines }),
+      failedRefreshes().join('\n'),
     );
     expect(perSlot).toEqual(Array(slots).fill(1));
     expect(lines.reduce((a, b) => a + b, 0)).toBe(slots);
