@@ -11,7 +11,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /**
  * Writes a Brotli (quality 11) and a gzip copy beside every built script, stylesheet and SVG; the
  * server sends those as they are (@fastify/static preCompressed). Quality 11 is too slow per request
- * but free at build time, and it takes about a sixth off the login page's JavaScript (issue 8).
+ * but free at build time, and it takes about a sixth off the login page's JavaScript.
  */
 function precompress(): Plugin {
   let outDir = '';
