@@ -3,7 +3,13 @@
  * (src/server/plugins) has a name, declares the plugins it needs, and exposes what it makes as a typed
  * decorator on the app; nothing is found through module-level registries. Used by main.ts and tests.
  */
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerFactory,
+  type FastifyServerFactoryHandler,
+  LogController,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ThrottleLimits } from './auth/throttle';
 import type { Config } from './config';
@@ -62,6 +68,11 @@ export interface BuildOptions {
   mail?: MailRuntimeOptions;
   /** Sign in with Microsoft tuning (the e2e server points it at its test identity provider). */
   microsoftSignIn?: MicrosoftSignInRuntimeOptions;
+  /**
+   * A server already listening, answering "starting" while the app is built (serve.ts, ADR 45).
+   * The app takes its requests over once ready, instead of listening itself, and closes it in close().
+   */
+  server?: Server;
 }
 
 export interface BuiltApp {
@@ -89,8 +100,41 @@ function trustProxyOption(trust: Config['TRUST_PROXY']) {
   return (_address: string, hop: number) => hop < trust;
 }
 
-function createFastify(config: Config, logStream: BuildOptions['logStream']) {
+/**
+ * Fastify's options for a server made elsewhere: it is handed over as it is, and the app's handler
+ * replaces the starting answer only once `app.ready()` has run (takeOver), so no request reaches a
+ * half-registered app. The timeouts are the ones Fastify sets on a server it makes itself.
+ */
+function adoptedServer(server: Server | undefined): {
+  options: { serverFactory?: FastifyServerFactory<Server> };
+  takeOver: () => void;
+} {
+  if (!server) return { options: {}, takeOver: () => {} };
+  let appHandler: FastifyServerFactoryHandler | undefined;
+  return {
+    options: {
+      serverFactory: (handler, fastifyOptions) => {
+        appHandler = handler;
+        server.keepAliveTimeout = Number(fastifyOptions.keepAliveTimeout);
+        server.requestTimeout = Number(fastifyOptions.requestTimeout);
+        server.setTimeout(Number(fastifyOptions.connectionTimeout));
+        return server;
+      },
+    },
+    takeOver: () => {
+      server.removeAllListeners('request');
+      server.on('request', appHandler!);
+    },
+  };
+}
+
+function createFastify(
+  config: Config,
+  logStream: BuildOptions['logStream'],
+  serverOptions: ReturnType<typeof adoptedServer>['options'],
+) {
   return Fastify({
+    ...serverOptions,
     logger: {
       level: config.LOG_LEVEL,
       redact: {
@@ -130,7 +174,8 @@ function createFastify(config: Config, logStream: BuildOptions['logStream']) {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
-  const app = createFastify(config, options.logStream);
+  const adopted = adoptedServer(options.server);
+  const app = createFastify(config, options.logStream, adopted.options);
 
   // what everything stands on
   await app.register(databasePlugin, {
@@ -159,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(client, { clientDir: options.clientDir, clientBuilding: options.clientBuilding });
   await app.ready();
+  adopted.takeOver();
 
   return {
     app,
@@ -171,8 +217,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Connections idle at that moment are closed by server.close(); one that turns idle later
       // (an answer that went out just before the header above applied) is closed here.
       const reaper = setInterval(() => app.server.closeIdleConnections(), 250);
+      // Fastify closes only a server it listened on; an adopted one is closed here, beside it
+      const adoptedClosed = options.server
+        ? new Promise<void>((resolve) => options.server!.close(() => resolve()))
+        : undefined;
       try {
-        await Promise.all([app.scheduler?.stop(), app.close()]);
+        await Promise.all([app.scheduler?.stop(), app.close(), adoptedClosed]);
       } finally {
         clearInterval(reaper);
       }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,67 @@ describe('starting the portal', () => {
       expect(second.output).not.toContain('First staff account created');
     } finally {
       await second.stop();
+    }
+  }, 120_000);
+});
+
+/** A free local port: bound, read and released (the portal below must be told its port up front). */
+async function freePort(): Promise<number> {
+  const probe = createTcpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('before the database is ready', () => {
+  it('already answers on its port: 503 "starting" for pages and the API', async () => {
+    // a "database" that accepts connections and never answers: the portal cannot finish starting
+    const sockets: Socket[] = [];
+    let connected: () => void = () => {};
+    const databaseReached = new Promise<void>((resolve) => {
+      connected = resolve;
+    });
+    const silentDatabase: Server = createTcpServer((socket) => {
+      sockets.push(socket);
+      connected();
+    });
+    await new Promise<void>((resolve) => silentDatabase.listen(0, '127.0.0.1', resolve));
+    const databasePort = (silentDatabase.address() as AddressInfo).port;
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: `postgres://portal:secret@127.0.0.1:${databasePort}/portal`,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      // the portal opens its database only after it listens, so reaching it means the port is open
+      await Promise.race([
+        databaseReached,
+        exited.then(() => {
+          throw new Error('the portal exited before it reached its database');
+        }),
+      ]);
+      const page = await fetch(`http://127.0.0.1:${port}/staff-login`);
+      expect(page.status).toBe(503);
+      expect(page.headers.get('retry-after')).toBe('2');
+      expect(await page.text()).toContain('<h1>The portal is starting</h1>');
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ message: 'The portal is starting; try again in a moment' });
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silentDatabase.close(() => resolve()));
     }
   }, 120_000);
 });

@@ -1,5 +1,7 @@
-import { type BuildOptions, buildApp } from './app';
+import { createServer, type Server } from 'node:http';
+import type { BuildOptions } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
+import { answerWhileStarting } from './http/starting-page';
 
 /**
  * The portal as a process: configuration from the environment (a bad value exits 1 naming it),
@@ -28,7 +30,15 @@ async function start(options: BuildOptions) {
     }
     throw error;
   }
-  const built = await buildApp(config, options);
+  /*
+   * Answer at once, before the app's modules load and the database opens (on a first start PGlite
+   * creates its cluster: most of the start's time). Until the app is ready every request gets a 503
+   * "starting" answer; then the app takes this server's requests over (ADR 45). The app's modules are
+   * imported only after the server listens, for the same reason.
+   */
+  const server = await listen(createServer(answerWhileStarting), config.PORT, config.HOST);
+  const { buildApp } = await import('./app');
+  const built = await buildApp(config, { ...options, server });
   const { app } = built;
 
   let stopping = false;
@@ -46,10 +56,19 @@ async function start(options: BuildOptions) {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
-  const address = app.server.address();
+  const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   process.stdout.write(startupMessage(config.HOST, port, built.createdStaffUsername));
+}
+
+function listen(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }
 
 /** What a person starting the portal needs: where to open it and whether a staff account was made. */

@@ -1,7 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 /**
- * What a page request gets while `npm start` is still building the client beside a server that is
- * already listening (docs/decisions/0027-start-serving-while-the-client-builds.md): a 503 that says
- * so and reloads itself. The API answers normally meanwhile.
+ * What a page request gets while the portal is not ready to serve its pages: while `npm start` is
+ * still building the client beside a server that is already listening
+ * (docs/decisions/0027-start-serving-while-the-client-builds.md), and before that while the database
+ * opens (answerWhileStarting below): a 503 that says so and reloads itself.
  *
  * No script (the content security policy forbids inline scripts) and no `<meta http-equiv="refresh">`
  * (axe reports a timed refresh as a failure): the `Refresh` header reloads it.
@@ -24,8 +27,41 @@ export const STARTING_PAGE = `<!doctype html>
   <body>
     <main>
       <h1>The portal is starting</h1>
-      <p role="status">Its pages are being built. This page reloads by itself and opens the portal when they are ready, usually within a minute.</p>
+      <p role="status">It is getting ready. This page reloads by itself and opens the portal when it is ready, usually within a minute.</p>
     </main>
   </body>
 </html>
 `;
+
+/** The API's answer while the database opens: the error shape every route uses, and when to retry. */
+const STARTING_API_ANSWER = JSON.stringify({ message: 'The portal is starting; try again in a moment' });
+
+/**
+ * The request handler of the portal's server before the app exists (serve.ts, ADR 45): every request
+ * answers 503 at once, a page the starting page, the API a JSON error, both with Retry-After. Nothing
+ * here reads the request: no session, no body, so nothing to check and nothing to leak. The headers
+ * that matter for a page without the app's helmet are set here: a policy allowing only the inline
+ * style, no framing, no sniffing.
+ */
+export function answerWhileStarting(request: IncomingMessage, response: ServerResponse): void {
+  const path = (request.url ?? '/').split('?')[0] ?? '/';
+  const api = path === '/api' || path.startsWith('/api/');
+  const page = !api && (request.method === 'GET' || request.method === 'HEAD');
+  const body = page ? STARTING_PAGE : STARTING_API_ANSWER;
+  response.statusCode = 503;
+  response.setHeader('content-type', page ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
+  response.setHeader('content-length', Buffer.byteLength(body));
+  response.setHeader('cache-control', 'no-store');
+  response.setHeader('retry-after', String(STARTING_RELOAD_SECONDS));
+  if (page) response.setHeader('refresh', String(STARTING_RELOAD_SECONDS));
+  response.setHeader(
+    'content-security-policy',
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  );
+  response.setHeader('x-content-type-options', 'nosniff');
+  response.setHeader('x-frame-options', 'DENY');
+  response.setHeader('referrer-policy', 'no-referrer');
+  // an unread request body must not hold the connection: the answer ends it
+  if (!page) response.setHeader('connection', 'close');
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
