@@ -6,9 +6,8 @@
  * Set-up: src/server/test/sessions-app.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, offers } from '../db/schema';
-import { signOfferLink } from '../modules/offers/links';
 import { TABLES } from '../test/db-state';
+import { insertOffer, insertOpenSession, offerLinkToken } from '../test/factories';
 import { STAFF, type TestApp } from '../test/harness';
 import { type CrossSiteFixture, type CrossSiteTarget, ROUTES, routeKey } from '../test/route-table';
 import {
@@ -79,33 +78,26 @@ describe('cross-site requests', () => {
       payload: { facilitatorId: a.id, date: '2026-12-01', note: 'About A' },
     });
     const sessionDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
-    const [open] = await t.ctx.db
-      .insert(bookings)
-      .values({
-        title: 'Open',
-        date: sessionDate,
-        startTime: '09:30',
-        endTime: '12:00',
-        sharePointId: 'csrf-open',
-      })
-      .returning({ id: bookings.id });
+    const open = await insertOpenSession(t.ctx.db, {
+      title: 'Open',
+      date: sessionDate,
+      sharePointId: 'csrf-open',
+    });
     const replyBy = new Date(Date.now() + 30 * 86_400_000);
-    const [offered] = await t.ctx.db
-      .insert(offers)
-      .values({ bookingId: open!.id, userId: a.id, replyBy, linkNonce: 'csrf-link' })
-      .returning({ id: offers.id });
+    const offered = await insertOffer(t.ctx.db, {
+      bookingId: open.id,
+      userId: a.id,
+      replyBy,
+      linkNonce: 'csrf-link',
+    });
     f = {
       a,
       aCookie: await signIn(a),
       staffCookie,
       noteId: note.json().id,
-      sessionId: open!.id,
-      offerId: offered!.id,
-      offerToken: signOfferLink(t.ctx.appSecret, {
-        offerId: offered!.id,
-        nonce: 'csrf-link',
-        expiresAt: replyBy.getTime(),
-      }),
+      sessionId: open.id,
+      offerId: offered.id,
+      offerToken: offerLinkToken(t.ctx.appSecret, offered),
     };
   });
 

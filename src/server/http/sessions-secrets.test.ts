@@ -8,9 +8,9 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
-import { bookings, offers } from '../db/schema';
-import { signOfferLink } from '../modules/offers/links';
+import { bookings } from '../db/schema';
 import type { ConnectorSetup } from '../sharepoint/test-support';
+import { insertOffer, offerLinkToken } from '../test/factories';
 import { STAFF, type TestApp } from '../test/harness';
 import {
   cookieHeader,
@@ -165,20 +165,13 @@ describe('secrets never in responses or logs', () => {
     // a session to read offers of, and a live email link to one (read, never answered, by GET)
     const [someBooking] = await t.ctx.db.select({ id: bookings.id }).from(bookings).limit(1);
     const linkReplyBy = new Date(t.ctx.now().getTime() + 86_400_000);
-    const [linked] = await t.ctx.db
-      .insert(offers)
-      .values({
-        bookingId: someBooking!.id,
-        userId: user.id,
-        replyBy: linkReplyBy,
-        linkNonce: 'secrets-link',
-      })
-      .returning({ id: offers.id });
-    const offerToken = signOfferLink(t.ctx.appSecret, {
-      offerId: linked!.id,
-      nonce: 'secrets-link',
-      expiresAt: linkReplyBy.getTime(),
+    const linked = await insertOffer(t.ctx.db, {
+      bookingId: someBooking!.id,
+      userId: user.id,
+      replyBy: linkReplyBy,
+      linkNonce: 'secrets-link',
     });
+    const offerToken = offerLinkToken(t.ctx.appSecret, linked);
 
     // every GET route, as staff, as the facilitator and signed out
     for (const route of t.routes.filter((r) => r.method === 'GET' && !r.url.includes('logout'))) {

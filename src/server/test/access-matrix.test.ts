@@ -14,11 +14,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
-import { bookings, offers, users } from '../db/schema';
-import { signOfferLink } from '../modules/offers/links';
+import { users } from '../db/schema';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
 import { startTestEntra, type TestEntra } from './entra-provider';
+import { insertBooking, insertOffer, insertOpenSession, offerLinkToken } from './factories';
 import { STAFF, type TestApp } from './harness';
 import {
   type MatrixCall as Call,
@@ -215,9 +215,12 @@ beforeAll(async () => {
     });
     expect(saved.statusCode).toBe(200);
   }
-  await t.ctx.db.execute(
-    sql`insert into bookings (user_id, title, date, sharepoint_id) values (${a.id}, 'School visit', ${bookedDate}, 'matrix-booking-1')`,
-  );
+  await insertBooking(t.ctx.db, {
+    userId: a.id,
+    title: 'School visit',
+    date: bookedDate,
+    sharePointId: 'matrix-booking-1',
+  });
   const note = await t.app.inject({
     method: 'POST',
     url: '/api/staff/notes',
@@ -238,27 +241,19 @@ beforeAll(async () => {
   // an open session two months ahead, offered to A (who has a freelancer ID) until a month ahead
   await t.ctx.db.update(users).set({ freelancerId: 'matrix-a' }).where(eq(users.id, a.id));
   const sessionDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
-  const [open] = await t.ctx.db
-    .insert(bookings)
-    .values({
-      title: 'Open session',
-      date: sessionDate,
-      startTime: '09:30',
-      endTime: '12:00',
-      sharePointId: 'matrix-open-1',
-    })
-    .returning({ id: bookings.id });
-  const nonce = 'matrix-link';
-  const replyBy = new Date(farReplyBy());
-  const [offered] = await t.ctx.db
-    .insert(offers)
-    .values({ bookingId: open!.id, userId: a.id, replyBy, linkNonce: nonce, offeredBy: staff.id })
-    .returning({ id: offers.id });
-  const offerToken = signOfferLink(t.ctx.appSecret, {
-    offerId: offered!.id,
-    nonce,
-    expiresAt: replyBy.getTime(),
+  const open = await insertOpenSession(t.ctx.db, {
+    title: 'Open session',
+    date: sessionDate,
+    sharePointId: 'matrix-open-1',
   });
+  const offered = await insertOffer(t.ctx.db, {
+    bookingId: open.id,
+    userId: a.id,
+    replyBy: new Date(farReplyBy()),
+    linkNonce: 'matrix-link',
+    offeredBy: staff.id,
+  });
+  const offerToken = offerLinkToken(t.ctx.appSecret, offered);
   f = {
     a,
     b,
@@ -268,8 +263,8 @@ beforeAll(async () => {
     noteId: note.json().id,
     settings,
     feedToken,
-    sessionId: open!.id,
-    offerId: offered!.id,
+    sessionId: open.id,
+    offerId: offered.id,
     offerToken,
     entraTenantId: entra.tenantId,
   };

@@ -41,12 +41,12 @@ import {
 } from '../db/schema';
 import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
-import { signOfferLink } from '../modules/offers/links';
 import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
 import { usernameKeys } from '../modules/users/service';
 import { setupConnector } from '../sharepoint/test-support';
 import { startTestEntra } from './entra-provider';
+import { insertOffer, offerLinkToken } from './factories';
 import { STAFF } from './harness';
 import {
   type FuzzCaller,
@@ -300,20 +300,13 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
   if (!openSession) throw new Error('the refresh did not keep the open session');
   const offeree = await account('fuzz-offeree@example.org', 'fuzz-offeree-1', 'facilitator', 'fuzz-offeree');
   const offerReplyBy = () => new Date(Date.now() + 30 * 86_400_000);
-  const [facilitatorOffer] = await db
-    .insert(offers)
-    .values({
-      bookingId: openSession.id,
-      userId: facilitator.id,
-      replyBy: offerReplyBy(),
-      linkNonce: 'fuzz-link',
-    })
-    .returning();
-  const offerToken = signOfferLink(t.ctx.appSecret, {
-    offerId: facilitatorOffer!.id,
-    nonce: 'fuzz-link',
-    expiresAt: facilitatorOffer!.replyBy.getTime(),
+  const facilitatorOffer = await insertOffer(db, {
+    bookingId: openSession.id,
+    userId: facilitator.id,
+    replyBy: offerReplyBy(),
+    linkNonce: 'fuzz-link',
   });
+  const offerToken = offerLinkToken(t.ctx.appSecret, facilitatorOffer);
 
   /** The facilitator's offer live again, its link usable, the session open: answer cases consume them. */
   async function reopenFacilitatorOffer(): Promise<void> {
@@ -323,13 +316,13 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     const [existing] = await db
       .select({ id: offers.id })
       .from(offers)
-      .where(eq(offers.id, facilitatorOffer!.id));
+      .where(eq(offers.id, facilitatorOffer.id));
     if (!existing)
       await db.insert(offers).values({
-        id: facilitatorOffer!.id,
+        id: facilitatorOffer.id,
         bookingId: openSession!.id,
         userId: facilitator.id,
-        replyBy: facilitatorOffer!.replyBy,
+        replyBy: facilitatorOffer.replyBy,
         linkNonce: 'fuzz-link',
       });
     await db
@@ -338,7 +331,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
       .where(
         and(
           eq(offers.bookingId, openSession!.id),
-          ne(offers.id, facilitatorOffer!.id),
+          ne(offers.id, facilitatorOffer.id),
           eq(offers.state, 'accepted'),
         ),
       );
@@ -352,7 +345,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
         writeBack: null,
         endedReason: null,
       })
-      .where(eq(offers.id, facilitatorOffer!.id));
+      .where(eq(offers.id, facilitatorOffer.id));
     await db
       .update(bookings)
       .set({ userId: null, freelancerId: null })
@@ -403,7 +396,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     fuzzMailSettings,
     openSessionDate,
     openSession,
-    facilitatorOffer: facilitatorOffer!,
+    facilitatorOffer: facilitatorOffer,
     offerToken,
     offerReplyBy,
     entra,
