@@ -4,6 +4,7 @@
  * facilitator through the API. Call `listApp()` inside the suite's describe: it registers the hooks
  * that start and stop the app.
  */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from './harness';
 
@@ -19,7 +20,7 @@ export interface ListApp {
   readonly alice: SignedIn;
   readonly ben: SignedIn;
   /** POST /api/availability as whoever holds the cookie: a day with no times and no notes */
-  save(cookie: string, date: string, status: string): ReturnType<TestApp['app']['inject']>;
+  save(cookie: string, date: string, status: string): Promise<LightMyRequestResponse>;
 }
 
 export function listApp(): ListApp {
