@@ -9,6 +9,7 @@ import { availability as availabilitySchema } from '../../shared/schemas/availab
 import { booking as bookingSchema } from '../../shared/schemas/bookings';
 import { listAvailabilityJson } from '../modules/availability/service';
 import { listBookingsJson } from '../modules/bookings/service';
+import { insertBookings, insertDays } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/harness';
 import { availability, bookings } from './schema';
 
@@ -34,7 +35,8 @@ beforeAll(async () => {
   ann = await t.createUser({ username: 'ann@example.org' });
   bob = await t.createUser({ username: 'bob@example.org' });
   const statuses = ['available', 'limited', 'unavailable'] as const;
-  await t.ctx.db.insert(availability).values(
+  await insertDays(
+    t.ctx.db,
     AWKWARD.flatMap((notes, i) =>
       [ann, bob].map((user, j) => ({
         userId: user.id,
@@ -47,7 +49,8 @@ beforeAll(async () => {
       })),
     ),
   );
-  await t.ctx.db.insert(bookings).values(
+  await insertBookings(
+    t.ctx.db,
     AWKWARD.map((text, i) => ({
       userId: i % 3 === 0 ? null : ann.id,
       date: `2026-03-${String(10 + (i % 3)).padStart(2, '0')}`,

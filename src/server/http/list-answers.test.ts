@@ -6,10 +6,11 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listAvailabilityJson } from '../modules/availability/service';
 import { listBookingsJson } from '../modules/bookings/service';
 import { createTestApp, type TestApp } from '../test/harness';
+import { listApp, type SignedIn } from '../test/list-app';
 import { chooseEncoding } from './list-answers';
 
 const RANGE = { from: '2027-03-01', to: '2027-03-31' };
@@ -39,20 +40,14 @@ describe('chooseEncoding', () => {
 });
 
 describe('cached range lists', () => {
+  const world = listApp();
   let t: TestApp;
   let staff: string;
-  let alice: { id: number; cookie: string };
-  let ben: { id: number; cookie: string };
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    staff = await t.loginStaff();
-    const a = await t.createUser({ username: 'alice@example.org' });
-    const b = await t.createUser({ username: 'ben@example.org' });
-    alice = { id: a.id, cookie: await t.login(a.username, a.password) };
-    ben = { id: b.id, cookie: await t.login(b.username, b.password) };
+  let alice: SignedIn;
+  let ben: SignedIn;
+  beforeAll(() => {
+    ({ t, staff, alice, ben } = world);
   });
-  afterAll(() => t?.close());
 
   const get = async (url: string, cookie: string, encoding = 'identity') => {
     const response = await t.app.inject({ url, headers: { cookie, 'accept-encoding': encoding } });
@@ -71,13 +66,7 @@ describe('cached range lists', () => {
     const { hits, misses } = t.ctx.lists.stats();
     return { hits, misses };
   };
-  const saveAs = (cookie: string, date: string, status: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/availability',
-      headers: { cookie },
-      payload: { date, status, startTime: '', endTime: '', notes: '' },
-    });
+  const saveAs = world.save;
 
   it('answers a repeated request from memory and a changed list afresh', async () => {
     expect((await saveAs(alice.cookie, '2027-03-02', 'available')).statusCode).toBe(200);

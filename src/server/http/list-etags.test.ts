@@ -5,10 +5,11 @@
  * another's. Runs on PGlite, or on PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema';
 import { toPublicUser } from '../modules/users/service';
-import { createTestApp, type TestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+import { listApp, type SignedIn } from '../test/list-app';
 import { matchesIfNoneMatch } from './list-answers';
 
 const RANGE = 'from=2027-05-01&to=2027-05-31';
@@ -31,20 +32,14 @@ describe('If-None-Match', () => {
 });
 
 describe('list answers with ETags', () => {
+  const world = listApp();
   let t: TestApp;
   let staff: string;
-  let alice: { id: number; cookie: string };
-  let ben: { id: number; cookie: string };
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    staff = await t.loginStaff();
-    const a = await t.createUser({ username: 'alice@example.org' });
-    const b = await t.createUser({ username: 'ben@example.org' });
-    alice = { id: a.id, cookie: await t.login(a.username, a.password) };
-    ben = { id: b.id, cookie: await t.login(b.username, b.password) };
-  }, 120_000);
-  afterAll(() => t?.close());
+  let alice: SignedIn;
+  let ben: SignedIn;
+  beforeAll(() => {
+    ({ t, staff, alice, ben } = world);
+  });
 
   const get = (url: string, cookie: string, ifNoneMatch?: string, encoding = 'br, gzip') =>
     t.app.inject({
@@ -55,13 +50,7 @@ describe('list answers with ETags', () => {
         ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
       },
     });
-  const save = (cookie: string, date: string, status: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/availability',
-      headers: { cookie },
-      payload: { date, status, startTime: '', endTime: '', notes: '' },
-    });
+  const { save } = world;
 
   it.each([
     ['own availability', OWN, 'alice'],

@@ -53,7 +53,7 @@ describe('route-group guards', () => {
   });
 });
 
-// Security headers on every response: sessions-security.test.ts
+// Security headers on every response: sessions-headers.test.ts
 describe('platform', () => {
   it('reports health with the database checked', async () => {
     const response = await t.app.inject({ url: '/api/health' });

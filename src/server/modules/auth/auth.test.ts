@@ -20,7 +20,7 @@ afterAll(() => t.close());
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 
-// Fixation, expiry, cross-site refusal, throttling and cookie flags: src/server/http/sessions-security.test.ts
+// Fixation, expiry, cross-site refusal, throttling and cookie flags: src/server/http/sessions-*.test.ts
 describe('facilitator login', () => {
   it('signs in, returns the public user and sets a hardened session cookie', async () => {
     const response = await post('/api/login', { username: 'FRAN@example.org', password: 'fran-pass-1' });

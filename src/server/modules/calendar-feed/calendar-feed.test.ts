@@ -28,12 +28,6 @@ type Method = 'GET' | 'POST' | 'DELETE';
 const call = (method: Method, url: string, cookie?: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method, url, headers: { ...headers, ...(cookie ? { cookie } : {}) } });
 
-async function addBooking(
-  values: Partial<typeof bookings.$inferInsert> & { sharePointId: string; date: string },
-) {
-  return insertBooking(t.ctx.db, values);
-}
-
 beforeAll(async () => {
   t = await createTestApp({ ORG_TIMEZONE: 'Europe/London' }, { now: () => NOW });
   ann = await t.createUser({
@@ -47,7 +41,7 @@ beforeAll(async () => {
   staffCookie = await t.loginStaff();
 
   // Ann: either side of both clock changes, an all-day booking, hostile text, and out-of-range ones
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '101',
     date: '2026-03-27',
@@ -61,7 +55,7 @@ beforeAll(async () => {
     deliveryType: 'Live',
     year: 'Year 4',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '102',
     date: '2026-03-30',
@@ -70,7 +64,7 @@ beforeAll(async () => {
     program: 'Drama',
     schoolName: 'Valley Academy',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '103',
     date: '2026-10-23',
@@ -79,7 +73,7 @@ beforeAll(async () => {
     program: 'Music',
     schoolName: 'Oak School',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '104',
     date: '2026-10-26',
@@ -88,14 +82,14 @@ beforeAll(async () => {
     program: 'Music',
     schoolName: 'Oak School',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '105',
     date: '2026-05-05',
     program: 'Art',
     schoolName: 'All Day School',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '106',
     date: '2026-06-01',
@@ -106,14 +100,14 @@ beforeAll(async () => {
     schoolAddress: LONG_ADDRESS,
     schoolPostcode: 'ZZ9 9ZZ',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '190',
     date: '2025-10-01',
     program: 'Too old',
     schoolName: 'Past',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ann.id,
     sharePointId: '191',
     date: '2027-06-01',
@@ -121,14 +115,14 @@ beforeAll(async () => {
     schoolName: 'Future',
   });
   // Ben's booking, an unlinked one, and Ann's private data that the feed must not carry
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: ben.id,
     sharePointId: '201',
     date: '2026-03-27',
     program: 'BEN-ONLY',
     schoolName: 'Ben School',
   });
-  await addBooking({
+  await insertBooking(t.ctx.db, {
     userId: null,
     sharePointId: '301',
     date: '2026-03-27',

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthWeekdays } from '../../../shared/calendar';
 import type { CompletenessResponse } from '../../../shared/schemas/completeness';
-import { availability, bookings, reminderSends } from '../../db/schema';
+import { reminderSends } from '../../db/schema';
+import { insertBookings, insertDays } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 // December 2026: the 1st is a Tuesday; 23 weekdays
@@ -16,7 +17,10 @@ const ids: Record<string, number> = {};
 
 async function setDays(userId: number, dates: string[], status = 'available') {
   if (dates.length === 0) return;
-  await t.ctx.db.insert(availability).values(dates.map((date) => ({ userId, date, status })));
+  await insertDays(
+    t.ctx.db,
+    dates.map((date) => ({ userId, date, status })),
+  );
 }
 
 beforeAll(async () => {
@@ -36,7 +40,7 @@ beforeAll(async () => {
   await setDays(ids.Cara!, [...WEEKDAYS, '2026-12-05', '2026-12-06']);
   // ann: 14 weekdays, one of them only a booking, another both a booking and availability
   await setDays(ids.ann!, WEEKDAYS.slice(0, 13), 'unavailable');
-  await t.ctx.db.insert(bookings).values([
+  await insertBookings(t.ctx.db, [
     { userId: ids.ann!, date: WEEKDAYS[13]!, sharePointId: 'c-1', title: 'Workshop' },
     { userId: ids.ann!, date: WEEKDAYS[0]!, sharePointId: 'c-2', title: 'Workshop' },
     // a booking of nobody's and one on a Saturday change nothing

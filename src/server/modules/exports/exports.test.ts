@@ -6,7 +6,7 @@ import { parseString } from '@fast-csv/parse';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings } from '../../db/schema';
+import { insertBookings } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { csvStream, type ExportRow, STAFF_COLUMNS, xlsxStream } from './service';
 
@@ -67,7 +67,7 @@ beforeAll(async () => {
   for (const [i, formula] of FORMULAS.slice(1, 5).entries()) {
     await save(benCookie, { date: `2026-03-0${3 + i}`, status: 'available', notes: formula });
   }
-  await t.ctx.db.insert(bookings).values([
+  await insertBookings(t.ctx.db, [
     {
       userId: ann.id,
       sharePointId: 'x1',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreeFacilitator, FreeResult } from '../../../shared/schemas/free';
 import type { Queryable } from '../../db/client';
-import { type bookings, safeguardingRecords, staffNotes } from '../../db/schema';
-import { insertBooking, insertDay } from '../../test/factories';
+import type { bookings } from '../../db/schema';
+import { insertBooking, insertDay, insertDbsCheck, insertNote, insertNotes } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { findFree, fitOf } from './service';
 
@@ -47,13 +47,7 @@ async function person(
     area,
   });
   if (dbsIssued) {
-    await t.ctx.db.insert(safeguardingRecords).values({
-      userId: created.id,
-      dbsCertificateNumber: '001234567890',
-      dbsIssueDate: dbsIssued,
-      dbsEnhancedWithBarredList: true,
-      dbsCheckedBy: 'Office',
-    });
+    await insertDbsCheck(t.ctx.db, { userId: created.id, dbsIssueDate: dbsIssued });
   }
   return created;
 }
@@ -364,7 +358,7 @@ describe('the left out, with reasons', () => {
     const p = await person('Noted', area);
     await setDay(p.id, 'limited', ['09:00', '15:00'], 'School run until 9');
     await setDay(p.id, 'available', ['', ''], 'Other day', '2026-12-03');
-    await t.ctx.db.insert(staffNotes).values([
+    await insertNotes(t.ctx.db, [
       { facilitatorId: p.id, date: DAY, note: 'Prefers KS2', priority: 'normal' },
       { facilitatorId: p.id, date: DAY, note: 'DBS expires soon', priority: 'urgent' },
       { facilitatorId: p.id, date: DAY, note: 'Ask about Friday', priority: 'high' },
@@ -463,7 +457,7 @@ describe('efficiency', () => {
     for (let i = 0; i < 38; i++) {
       const p = await person(`Many ${i}`, area);
       await setDay(p.id, i % 2 ? 'available' : 'limited');
-      await t.ctx.db.insert(staffNotes).values({ facilitatorId: p.id, date: DAY, note: 'n' });
+      await insertNote(t.ctx.db, { facilitatorId: p.id, date: DAY, note: 'n' });
     }
     const many = await run();
     expect(few.rows).toBe(2);

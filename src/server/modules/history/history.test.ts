@@ -1,8 +1,9 @@
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKED_DAY_MESSAGE } from '../../../shared/schemas/availability';
-import { bookings, changeHistory, users } from '../../db/schema';
+import { changeHistory, users } from '../../db/schema';
 import { setupConnector } from '../../sharepoint/test-support';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { recordChanges } from './record';
 
@@ -15,7 +16,6 @@ let staffId: number;
 let aliceCookie: string;
 let bobCookie: string;
 let staffCookie: string;
-let bookingSeq = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ ORG_TIMEZONE: 'Europe/London' }, { now: () => NOW });
@@ -57,13 +57,6 @@ async function rowsSince(after: number) {
     .from(changeHistory)
     .where(gt(changeHistory.id, after))
     .orderBy(asc(changeHistory.id));
-}
-
-async function book(userId: number, date: string) {
-  bookingSeq += 1;
-  await t.ctx.db
-    .insert(bookings)
-    .values({ userId, date, title: `Session ${bookingSeq}`, sharePointId: `hist-${bookingSeq}` });
 }
 
 const day = (date: string, status: string, extra: Record<string, string> = {}) => ({
@@ -142,7 +135,7 @@ describe('availability writes', () => {
   });
 
   it('a bulk update records one row per day written, none for booked days skipped', async () => {
-    await book(bob.id, '2027-02-03');
+    await insertBooking(t.ctx.db, { userId: bob.id, date: '2027-02-03' });
     await call('POST', '/api/availability', bobCookie, day('2027-02-01', 'available'));
     const mark = await lastId();
     const response = await call('POST', '/api/availability/bulk', bobCookie, {
@@ -163,7 +156,7 @@ describe('availability writes', () => {
   });
 
   it('a refused change records nothing: a booked day (409), bad input (400), another calendar (403)', async () => {
-    await book(alice.id, '2027-03-01');
+    await insertBooking(t.ctx.db, { userId: alice.id, date: '2027-03-01' });
     const mark = await lastId();
     const booked = await call('POST', '/api/availability', aliceCookie, day('2027-03-01', 'unavailable'));
     expect(booked.statusCode).toBe(409);

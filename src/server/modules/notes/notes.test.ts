@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, staffNotes, users } from '../../db/schema';
+import { staffNotes, users } from '../../db/schema';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -278,7 +279,7 @@ describe('notes never reach facilitators', () => {
     });
     expect(saved.statusCode).toBe(200);
     expect(saved.body).not.toContain(SECRET_TEXT);
-    await t.ctx.db.insert(bookings).values({
+    await insertBooking(t.ctx.db, {
       userId: fran.id,
       date: '2026-03-04',
       title: 'Drama workshop',

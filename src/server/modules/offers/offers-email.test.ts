@@ -4,9 +4,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
+import { bookings, changeHistory, offers } from '../../db/schema';
 import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
-import { insertBooking } from '../../test/factories';
+import { insertBooking, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
 
@@ -55,13 +55,7 @@ async function facilitator() {
     freelancerId: String(7000 + seq),
   });
   // a DBS check valid for years, so safeguarding never stands in the way of these offers
-  await t.ctx.db.insert(safeguardingRecords).values({
-    userId: user.id,
-    dbsCertificateNumber: '001234567890',
-    dbsIssueDate: '2026-01-05',
-    dbsEnhancedWithBarredList: true,
-    dbsCheckedBy: 'Office',
-  });
+  await insertDbsCheck(t.ctx.db, { userId: user.id });
   return {
     id: user.id,
     email: `mail-${seq}@example.org`,

@@ -6,8 +6,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenSessionsResponse } from '../../../shared/schemas/offers';
-import { bookingOutbox, bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
+import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
+import { insertDbsCheck } from '../../test/factories';
 import { drainBookingWrites } from './write-back';
 
 const clock = new Date('2026-11-20T10:00:00Z');
@@ -33,13 +34,7 @@ async function facilitator() {
     freelancerId: String(8000 + seq),
   });
   // a DBS check valid for years, so safeguarding never stands in the way of these offers
-  await s.t.ctx.db.insert(safeguardingRecords).values({
-    userId: user.id,
-    dbsCertificateNumber: '001234567890',
-    dbsIssueDate: '2026-01-05',
-    dbsEnhancedWithBarredList: true,
-    dbsCheckedBy: 'Office',
-  });
+  await insertDbsCheck(s.t.ctx.db, { userId: user.id });
   return {
     id: user.id,
     freelancerId: String(8000 + seq),

@@ -7,15 +7,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/schemas/offers';
-import {
-  availability,
-  bookingOutbox,
-  bookings,
-  changeHistory,
-  offers,
-  safeguardingRecords,
-} from '../../db/schema';
-import { insertBooking } from '../../test/factories';
+import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
+import { insertBooking, insertDay, insertDays, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { expireOffers } from './service';
 
@@ -54,13 +47,7 @@ async function facilitator(
   // a DBS check valid for three years from its issue date (the default policy) unless a test says so
   const dbsIssued = options.dbsIssued === undefined ? '2026-01-05' : options.dbsIssued;
   if (dbsIssued) {
-    await t.ctx.db.insert(safeguardingRecords).values({
-      userId: user.id,
-      dbsCertificateNumber: '001234567890',
-      dbsIssueDate: dbsIssued,
-      dbsEnhancedWithBarredList: true,
-      dbsCheckedBy: 'Office',
-    });
+    await insertDbsCheck(t.ctx.db, { userId: user.id, dbsIssueDate: dbsIssued });
   }
   return { id: user.id, cookie: await t.login(user.username, user.password), name };
 }
@@ -196,7 +183,7 @@ describe('offering', () => {
   it('ranks who is free for the session (candidates)', async () => {
     const session = await openSession({ date: DAY_AFTER });
     const a = await facilitator();
-    await t.ctx.db.insert(availability).values({ userId: a.id, date: DAY_AFTER, status: 'available' });
+    await insertDay(t.ctx.db, { userId: a.id, date: DAY_AFTER, status: 'available' });
     const response = await call('GET', `/api/staff/sessions/${session}/candidates`, staff);
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -208,7 +195,7 @@ describe('offering', () => {
     const session = await openSession();
     const away = await facilitator();
     const busy = await facilitator();
-    await t.ctx.db.insert(availability).values({ userId: away.id, date: DAY, status: 'unavailable' });
+    await insertDay(t.ctx.db, { userId: away.id, date: DAY, status: 'unavailable' });
     await openSession({ userId: busy.id, freelancerId: 'x' });
     const before = await t.ctx.db.select().from(offers);
     const refused = await call('POST', `/api/staff/sessions/${session}/offers`, staff, {
@@ -434,7 +421,7 @@ describe('answers', () => {
     const date = '2026-12-04';
     const session = await openSession({ date });
     const [a, b] = [await facilitator(), await facilitator()];
-    await t.ctx.db.insert(availability).values([
+    await insertDays(t.ctx.db, [
       { userId: a.id, date, status: 'available' },
       { userId: b.id, date, status: 'available', startTime: '09:00', endTime: '15:00' },
     ]);
@@ -454,7 +441,7 @@ describe('time', () => {
     const date = '2026-12-07';
     const session = await openSession({ date });
     const [a, b] = [await facilitator(), await facilitator()];
-    await t.ctx.db.insert(availability).values([
+    await insertDays(t.ctx.db, [
       { userId: a.id, date, status: 'available' },
       { userId: b.id, date, status: 'limited' },
     ]);

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { availability, bookings, changeHistory, syncOutbox, users } from '../../db/schema';
 import { dumpTables } from '../../test/db-state';
+import { insertBooking } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -14,7 +15,6 @@ let bob: Awaited<ReturnType<TestApp['createUser']>>;
 let aliceCookie: string;
 let bobCookie: string;
 let staffCookie: string;
-let bookingSeq = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ ORG_TIMEZONE: 'Europe/London' }, { now: () => NOW });
@@ -55,13 +55,6 @@ const fortnightly = (extra: Record<string, unknown> = {}) => ({
 // anchor week Mon 23 Nov (23rd is before the start): Thu 26 Nov, then weeks 2 and 4
 const FORTNIGHT_DAYS = ['2026-11-26', '2026-12-07', '2026-12-10', '2026-12-21', '2026-12-24'];
 
-async function book(userId: number, date: string) {
-  bookingSeq += 1;
-  await t.ctx.db
-    .insert(bookings)
-    .values({ userId, date, title: `Session ${bookingSeq}`, sharePointId: `pattern-${bookingSeq}` });
-}
-
 async function rowsOf(userId: number) {
   return t.ctx.db
     .select()
@@ -84,10 +77,10 @@ async function state() {
 
 describe('POST /api/availability/pattern/preview', () => {
   it('lists the days to set, the booked days to skip and the saved days to replace, and changes nothing', async () => {
-    await book(alice.id, '2026-12-07');
-    await book(alice.id, '2026-12-07'); // two bookings, one skipped day
-    await book(alice.id, '2026-12-08'); // a Tuesday: not in the pattern, not reported
-    await book(bob.id, '2026-12-10'); // somebody else's booking locks nothing of Alice's
+    await insertBooking(t.ctx.db, { userId: alice.id, date: '2026-12-07' });
+    await insertBooking(t.ctx.db, { userId: alice.id, date: '2026-12-07' }); // two bookings, one skipped day
+    await insertBooking(t.ctx.db, { userId: alice.id, date: '2026-12-08' }); // a Tuesday: not in the pattern, not reported
+    await insertBooking(t.ctx.db, { userId: bob.id, date: '2026-12-10' }); // somebody else's booking locks nothing of Alice's
     await post('/api/availability', { date: '2026-12-21', status: 'unavailable' }, aliceCookie);
     await post('/api/availability', { date: '2026-12-14', status: 'unavailable' }, aliceCookie); // week 3
     const before = await state();
@@ -116,7 +109,7 @@ describe('POST /api/availability/pattern/preview', () => {
 describe('POST /api/availability/pattern', () => {
   it('sets exactly the previewed days with the values, skips booked days, and says so', async () => {
     await post('/api/availability', { date: '2026-12-10', status: 'available' }, aliceCookie);
-    await book(alice.id, '2026-12-10');
+    await insertBooking(t.ctx.db, { userId: alice.id, date: '2026-12-10' });
     await t.ctx.db.delete(syncOutbox);
     const preview = (await post(PREVIEW, fortnightly(), aliceCookie)).json();
 
@@ -298,7 +291,7 @@ describe('who may preview and apply', () => {
   it.each([PREVIEW, APPLY])(
     '%s: another facilitator naming Alice gets 403, and learns nothing',
     async (url) => {
-      await book(alice.id, '2026-12-07');
+      await insertBooking(t.ctx.db, { userId: alice.id, date: '2026-12-07' });
       await post('/api/availability', { date: '2026-12-21', status: 'available' }, aliceCookie);
       const before = await state();
       const response = await post(url, fortnightly({ userId: alice.id }), bobCookie);

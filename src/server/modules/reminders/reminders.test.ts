@@ -3,10 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { monthWeekdays } from '../../../shared/calendar';
 import type { ReminderSettingsResponse, SendRemindersResponse } from '../../../shared/schemas/reminders';
 import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
-import { availability, reminderSends, reminderSettings } from '../../db/schema';
+import { reminderSends, reminderSettings } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
 import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
 import { MAIL_ERRORS } from '../../mail/transport';
+import { insertDays } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { smtpDestination } from './service';
 
@@ -112,12 +113,10 @@ beforeAll(async () => {
   staffCookie = await t.loginStaff();
   facilitatorCookie = await t.login('fran@example.org', 'pass-word-1');
   // December: Cara complete, Fran 5 of 23 weekdays, Dan and Sam nothing
-  await t.ctx.db
-    .insert(availability)
-    .values([
-      ...DECEMBER.map((date) => ({ userId: people.Cara!.id, date, status: 'available' })),
-      ...DECEMBER.slice(0, 5).map((date) => ({ userId: people.Fran!.id, date, status: 'limited' })),
-    ]);
+  await insertDays(t.ctx.db, [
+    ...DECEMBER.map((date) => ({ userId: people.Cara!.id, date, status: 'available' })),
+    ...DECEMBER.slice(0, 5).map((date) => ({ userId: people.Fran!.id, date, status: 'limited' })),
+  ]);
 });
 
 afterEach(async () => {

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeguardingRecords, safeguardingReminderSends, users } from '../../db/schema';
+import { safeguardingReminderSends, users } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
 import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
+import { insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /*
@@ -17,13 +18,7 @@ let server: TestSmtpServer;
 let scheduler: Scheduler;
 
 async function dbsFor(userId: number, issueDate: string) {
-  await t.ctx.db.insert(safeguardingRecords).values({
-    userId,
-    dbsCertificateNumber: CERTIFICATE,
-    dbsIssueDate: issueDate,
-    dbsEnhancedWithBarredList: true,
-    dbsCheckedBy: 'Office',
-  });
+  await insertDbsCheck(t.ctx.db, { userId, dbsCertificateNumber: CERTIFICATE, dbsIssueDate: issueDate });
 }
 
 beforeAll(async () => {

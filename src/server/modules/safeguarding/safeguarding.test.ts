@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, changeHistory, safeguardingRecords } from '../../db/schema';
+import { changeHistory, safeguardingRecords } from '../../db/schema';
+import { insertBookings } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { safeguardingStatuses } from './service';
 
@@ -339,7 +340,7 @@ describe('the record for schools', () => {
   it('lists who was sent, their checks on each session day, the certificate masked, cells quoted and neutralised', async () => {
     await setPolicy();
     await setRecords(fran.id, { dbs: dbs({ issueDate: '2024-02-29', checkedBy: '=HYPERLINK("x")' }) });
-    await t.ctx.db.insert(bookings).values([
+    await insertBookings(t.ctx.db, [
       {
         sharePointId: 'sg-1',
         userId: fran.id,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availability, bookings, schedulerState, syncOutbox, users } from '../../db/schema';
+import { availability, schedulerState, syncOutbox, users } from '../../db/schema';
+import { insertBookings, insertDays } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 // Wednesday 4 March 2026, 10:07 in London (winter time = UTC).
@@ -21,14 +22,14 @@ beforeAll(async () => {
   const [staff] = await t.ctx.db.select().from(users).where(eq(users.role, 'staff'));
   staffId = staff!.id;
 
-  await t.ctx.db.insert(availability).values([
+  await insertDays(t.ctx.db, [
     { userId: fran.id, date: '2026-02-27', status: 'available' },
     { userId: fran.id, date: '2026-03-02', status: 'limited', startTime: '09:00', endTime: '12:00' },
     { userId: sam.id, date: '2026-03-02', status: 'unavailable' },
     { userId: sam.id, date: '2026-03-31', status: 'available' },
     { userId: fran.id, date: '2026-04-01', status: 'available' },
   ]);
-  await t.ctx.db.insert(bookings).values([
+  await insertBookings(t.ctx.db, [
     { userId: fran.id, date: '2026-03-03', title: 'Dance', sharePointId: 'sp-1' },
     { userId: null, freelancerId: 'F-404', date: '2026-03-05', title: 'Unlinked', sharePointId: 'sp-2' },
     { userId: sam.id, date: '2026-04-02', title: 'Music', sharePointId: 'sp-3' },

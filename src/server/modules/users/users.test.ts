@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../../shared/schemas/users';
 import { verifyPassword } from '../../auth/passwords';
 import { availability, bookings, sessions, staffNotes, users } from '../../db/schema';
+import { insertBooking, insertBookings, insertDays, insertNotes } from '../../test/factories';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import { deleteUser, findUserById, findUserByUsername } from './service';
 
@@ -296,16 +297,16 @@ describe('delete', () => {
     const user = await t.createUser({ username: 'olga@example.org', password: 'olga-pass-1' });
     const keep = await t.createUser({ username: 'pat@example.org' });
     const cookie = await t.login(user.username, user.password);
-    await t.ctx.db.insert(availability).values([
+    await insertDays(t.ctx.db, [
       { userId: user.id, date: '2026-03-02', status: 'available' },
       { userId: user.id, date: '2026-03-03', status: 'limited' },
       { userId: keep.id, date: '2026-03-02', status: 'unavailable', updatedBy: user.id },
     ]);
-    await t.ctx.db.insert(staffNotes).values([
+    await insertNotes(t.ctx.db, [
       { facilitatorId: user.id, date: '2026-03-02', note: 'about olga', createdBy: staffId },
       { facilitatorId: keep.id, date: '2026-03-02', note: 'written by olga', createdBy: user.id },
     ]);
-    await t.ctx.db.insert(bookings).values([
+    await insertBookings(t.ctx.db, [
       { userId: user.id, date: '2026-03-02', sharePointId: 'sp-olga-1', title: 'Drama', freelancerId: 'F1' },
       { userId: keep.id, date: '2026-03-02', sharePointId: 'sp-pat-1', title: 'Art' },
     ]);
@@ -358,9 +359,7 @@ describe('delete', () => {
     try {
       const only = (await findUserByUsername(fresh.ctx.db, STAFF.username))!;
       const facilitator = await fresh.createUser({ username: 'rob@example.org' });
-      await fresh.ctx.db
-        .insert(bookings)
-        .values({ userId: only.id, date: '2026-03-02', sharePointId: 'sp-staff-1' });
+      await insertBooking(fresh.ctx.db, { userId: only.id, date: '2026-03-02', sharePointId: 'sp-staff-1' });
       // the route refuses self-deletion first; the service rule holds for any caller
       await expect(deleteUser(fresh.ctx.db, only.id, facilitator.id)).rejects.toMatchObject({
         status: 409,
