@@ -156,7 +156,13 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
     refinements.add(done);
   };
 
-  const encode = async (key: string, entry: Entry, encoding: Encoding) => {
+  /** The stored form in this encoding, made now if missing; `afterSent` runs when it only is quick. */
+  const encode = async (
+    key: string,
+    entry: Entry,
+    encoding: Encoding,
+    afterSent: (then: () => void) => void,
+  ) => {
     const done = entry.encoded[encoding];
     if (done) return done;
     const quick = entry.body.length >= QUICK_FROM_BYTES;
@@ -165,7 +171,8 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
     if (entry.encoded[encoding]) return entry.encoded[encoding];
     entry.encoded[encoding] = buffer;
     recount(key, entry);
-    if (quick) refine(key, entry, encoding);
+    // the kept level is made once this answer has gone, so it never shares the CPU with it
+    if (quick) afterSent(() => refine(key, entry, encoding));
     return buffer;
   };
 
@@ -194,7 +201,11 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
       const encoding =
         entry.body.length < COMPRESS_FROM_BYTES ? null : chooseEncoding(request.headers['accept-encoding']);
       if (!encoding) return reply.send(entry.body);
-      const buffer = await encode(key, entry, encoding);
+      const buffer = await encode(key, entry, encoding, (then) => {
+        // 'close' also comes when the client went away before the end
+        reply.raw.once('finish', then);
+        reply.raw.once('close', then);
+      });
       // Already compressed: @fastify/compress leaves an answer with a Content-Encoding alone.
       return reply.header('content-encoding', encoding).send(buffer);
     },
