@@ -2,13 +2,14 @@
  * The list answers built by the database (db/json-list.ts) must be what JSON.stringify of the same
  * rows gives, and must match the shared response schemas, for any text people can store.
  */
-import { and, asc, between, eq, getTableColumns } from 'drizzle-orm';
+import { and, asc, between, eq, getTableColumns, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { availability as availabilitySchema } from '../../shared/schemas/availability';
 import { booking as bookingSchema } from '../../shared/schemas/bookings';
 import { listAvailabilityJson } from '../modules/availability/service';
 import { listBookingsJson } from '../modules/bookings/service';
+import { listUsers, listUsersJson } from '../modules/users/service';
 import { insertBookings, insertDays } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/harness';
 import { availability, bookings } from './schema';
@@ -116,6 +117,25 @@ describe('lists serialised by the database', () => {
     expect(text).toBe(JSON.stringify(rows.map((row) => bookingSchema.parse(row))));
     expect(JSON.parse(await listBookingsJson(t.ctx.db, march, ann.id))).toHaveLength(
       rows.filter((r) => r.userId === ann.id).length,
+    );
+  });
+
+  it('users: the same text as the rows mapped and stringified, nulls and times included, in name order', async () => {
+    // a name needing escapes, no name (sorted by username), no area, a time with milliseconds, none
+    await t.ctx.db.execute(
+      sql`update users set display_name = ${AWKWARD[5]!}, area = null, email = ${AWKWARD[3]!},
+                           last_availability_updated_at = '2026-03-01 10:11:12.345+00'
+          where id = ${ann.id}`,
+    );
+    await t.ctx.db.execute(
+      sql`update users set display_name = null, freelancer_id = ${AWKWARD[2]!}, area = ${AWKWARD[6]!},
+                           last_availability_updated_at = null
+          where id = ${bob.id}`,
+    );
+    const text = await listUsersJson(t.ctx.db);
+    expect(text).toBe(JSON.stringify(await listUsers(t.ctx.db)));
+    expect(JSON.parse(text).map((u: { id: number }) => u.id)).toEqual(
+      expect.arrayContaining([ann.id, bob.id]),
     );
   });
 

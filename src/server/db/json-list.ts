@@ -48,11 +48,14 @@ export async function selectJsonArray(
     Object.keys(selected).map((key) => sql`${selected[key]!} as ${sql.raw(`"${key}"`)}`),
     sql`, `,
   );
-  const members = keys.map((key, i) => {
-    const name = sql.raw(`'${i === 0 ? '{' : ','}"${key}":'`);
-    return sql`${name} || ${jsonValue(sql.raw(`t."${key}"`), fields[key]!, plainText.has(key))}`;
+  // One concat() per row: a chain of || copies the growing row text once per piece.
+  const parts: Array<string | SQL> = [];
+  keys.forEach((key, i) => {
+    parts.push(`${i === 0 ? '{' : ','}"${key}":`);
+    parts.push(...jsonValue(sql.raw(`t."${key}"`), fields[key]!, plainText.has(key)));
   });
-  const row = sql.join([...members, sql`'}'`], sql` || `);
+  parts.push('}');
+  const row = sql`concat(${sql.join(mergeLiterals(parts), sql`, `)})`;
   const order = sql.raw(orderBy.map((key) => `t."${key}"`).join(', '));
   // Both drivers (PGlite and node-postgres) answer execute() with `rows`.
   const result = (await db.execute(
@@ -62,25 +65,43 @@ export async function selectJsonArray(
   return (result.rows[0]?.body ?? '[]') as JsonArrayText;
 }
 
-/** The JSON text of one value, `null` included, chosen by the type of the column it came from. */
-function jsonValue(value: SQL, field: SQLWrapper, plainText: boolean): SQL {
-  const type = is(field, Column) ? field.columnType : '';
-  switch (type) {
+/**
+ * The JSON text of one value, `null` included, chosen by the type of the column it came from, as
+ * concat() arguments: concat writes a number with its type's output function, and leaves out a NULL,
+ * so a column that may be NULL is spelled out whole.
+ */
+function jsonValue(value: SQL, field: SQLWrapper, plainText: boolean): Array<string | SQL> {
+  const column = is(field, Column) ? field : undefined;
+  const notNull = column?.notNull ?? false;
+  switch (column?.columnType) {
     case 'PgSerial':
     case 'PgInteger':
     case 'PgSmallInt':
     case 'PgBigSerial53':
     case 'PgBigInt53':
-      return sql`coalesce(${value}::text, 'null')`;
+      return [notNull ? value : sql`coalesce(${value}::text, 'null')`];
     case 'PgBoolean':
-      return sql`case when ${value} then 'true' when not ${value} then 'false' else 'null' end`;
-    case 'PgTimestamp':
+      return [sql`case when ${value} then 'true' when not ${value} then 'false' else 'null' end`];
+    case 'PgTimestamp': {
       // what Date#toISOString writes (the drivers read timestamps into a Date): UTC, milliseconds
-      return sql`coalesce('"' || to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
+      const iso = sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      return notNull ? ['"', iso, '"'] : [sql`coalesce('"' || ${iso} || '"', 'null')`];
+    }
     case 'PgText':
-      if (plainText) return sql`coalesce('"' || ${value} || '"', 'null')`;
-      return sql`coalesce(to_json(${value})::text, 'null')`;
+      if (plainText) return notNull ? ['"', value, '"'] : [sql`coalesce('"' || ${value} || '"', 'null')`];
+      return [notNull ? sql`to_json(${value})` : sql`coalesce(to_json(${value})::text, 'null')`];
     default:
-      return sql`coalesce(to_json(${value})::text, 'null')`;
+      return [notNull ? sql`to_json(${value})` : sql`coalesce(to_json(${value})::text, 'null')`];
   }
+}
+
+/** Neighbouring literal pieces joined into one SQL string literal (they hold no single quote). */
+function mergeLiterals(parts: Array<string | SQL>): SQL[] {
+  const merged: Array<string | SQL> = [];
+  for (const part of parts) {
+    const last = merged.at(-1);
+    if (typeof part === 'string' && typeof last === 'string') merged[merged.length - 1] = last + part;
+    else merged.push(part);
+  }
+  return merged.map((part) => (typeof part === 'string' ? sql.raw(`'${part}'`) : part));
 }

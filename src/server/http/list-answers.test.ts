@@ -196,6 +196,32 @@ describe('cached range lists', () => {
     }
   });
 
+  it('sends a big list quickly compressed first, then compressed harder for later requests', async () => {
+    // a year of days with ~800-character notes of words picked by hash: about 330 KB, past the size
+    // that is compressed twice
+    await t.ctx.db.execute(
+      sql`insert into availability (user_id, date, status, notes)
+          select ${ben.id}, d::date, 'limited',
+                 (select string_agg((array['mornings', 'afternoons', 'school', 'travel', 'north', 'hall',
+                                          'only', 'after', 'half', 'term', 'not', 'Fridays'])
+                                    [1 + abs(hashtext(d::text || i)) % 12], ' ')
+                  from generate_series(1, 110) i)
+          from generate_series('2028-01-01'::date, '2028-12-31'::date, '1 day') d`,
+    );
+    const url = '/api/staff/availabilities?from=2028-01-01&to=2028-12-31';
+    const expected = await listAvailabilityJson(t.ctx.db, { from: '2028-01-01', to: '2028-12-31' });
+    expect(expected.length).toBeGreaterThan(256 * 1024);
+    for (const encoding of ['br', 'gzip']) {
+      const first = await get(url, staff, encoding);
+      await t.ctx.lists.settled();
+      const later = await get(url, staff, encoding);
+      expect(first.body).toBe(expected);
+      expect(later.body).toBe(expected);
+      expect(later.response.headers.etag).toBe(first.response.headers.etag);
+      expect(later.response.rawPayload.length).toBeLessThan(first.response.rawPayload.length);
+    }
+  });
+
   it('builds a list once for requests that arrive together', async () => {
     await saveAs(ben.cookie, '2027-03-22', 'available');
     const before = hitsAndMisses();
