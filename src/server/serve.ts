@@ -3,10 +3,9 @@ import { type Config, ConfigError, loadConfig } from './config';
 
 /**
  * The portal as a process: configuration from the environment (a bad value exits 1 naming it),
- * listen, and on SIGTERM or SIGINT finish the requests in flight before exiting 0. `options` exist
- * for the system tests' tuned process (system/support/tuned-main.ts), so it runs this same code.
+ * listen, and on SIGTERM or SIGINT finish the requests in flight before exiting 0.
  */
-export async function serve(options: BuildOptions = {}): Promise<void> {
+export async function serve(options: Pick<BuildOptions, 'clientBuilding'> = {}): Promise<void> {
   try {
     await start(options);
   } catch (error) {
@@ -17,7 +16,7 @@ export async function serve(options: BuildOptions = {}): Promise<void> {
   }
 }
 
-async function start(options: BuildOptions) {
+async function start(options: Pick<BuildOptions, 'clientBuilding'>) {
   let config: Config;
   try {
     config = loadConfig();
@@ -30,6 +29,9 @@ async function start(options: BuildOptions) {
   }
   const built = await buildApp(config, options);
   const { app } = built;
+  if (built.createdStaffUsername && built.generatedStaffPassword) {
+    process.stdout.write(generatedPasswordMessage(built.createdStaffUsername, built.generatedStaffPassword));
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,6 +52,11 @@ async function start(options: BuildOptions) {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   process.stdout.write(startupMessage(config.HOST, port, built.createdStaffUsername));
+}
+
+/** The first staff account's generated password, shown once to whoever started the portal. */
+function generatedPasswordMessage(username: string, password: string): string {
+  return `\nFirst staff account created. Sign in at /staff-login with\n  username: ${username}\n  password: ${password}\nThis password is shown only once; change it after signing in.\n\n`;
 }
 
 /** What a person starting the portal needs: where to open it and whether a staff account was made. */

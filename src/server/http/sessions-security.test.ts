@@ -33,6 +33,10 @@ const THROTTLE = {
   windowMs: 10 * MINUTE,
   blockMs: 10 * MINUTE,
 };
+/** THROTTLE as the LOGIN_THROTTLE setting */
+const LOGIN_THROTTLE = Object.entries(THROTTLE)
+  .map(([name, value]) => `${name}=${value}`)
+  .join(',');
 const CROSS_SITE = 'Cross-site requests are not allowed';
 
 // SharePoint secrets, distinctive so any copy of them is found
@@ -137,19 +141,19 @@ beforeAll(async () => {
   [s, secure] = await Promise.all([
     setupConnector({
       seed: { seed: 'sessions', bookingCount: 8, facilitatorCount: 3 },
-      env: { LOG_LEVEL: 'trace', ALLOW_REGISTRATION: 'true' },
+      env: { LOG_LEVEL: 'trace', ALLOW_REGISTRATION: 'true', LOGIN_THROTTLE, CLIENT_DIR: clientDir },
       configure: false,
       build: {
         now: () => new Date(clock),
-        loginThrottle: THROTTLE,
-        clientDir,
         logStream: { write: (line) => void logLines.push(line) },
       },
     }),
-    createTestApp(
-      { COOKIE_SECURE: 'true', TRUST_PROXY: '1', ALLOW_REGISTRATION: 'true' },
-      { loginThrottle: THROTTLE },
-    ),
+    createTestApp({
+      COOKIE_SECURE: 'true',
+      TRUST_PROXY: '1',
+      ALLOW_REGISTRATION: 'true',
+      LOGIN_THROTTLE,
+    }),
   ]);
   t = s.t;
 

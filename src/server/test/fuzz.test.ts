@@ -78,8 +78,8 @@ const setup = await setupConnector({
     ENTRA_TENANT_ID: entra.tenantId,
     ENTRA_CLIENT_ID: entra.clientId,
     ENTRA_CLIENT_SECRET: entra.clientSecret,
+    ENTRA_AUTHORITY_HOST: entra.authorityHost,
   },
-  build: { microsoftSignIn: { authorityHost: entra.authorityHost } },
 });
 const t = setup.t;
 const db = t.ctx.db;

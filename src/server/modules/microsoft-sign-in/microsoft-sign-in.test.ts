@@ -181,7 +181,6 @@ describe('Sign in with Microsoft', () => {
     const { buildApp } = await import('../../app');
     const ahead = await buildApp(t.config, {
       database: t.ctx.database,
-      scheduler: false,
       now: () => new Date(Date.now() + 2 * 60 * 60 * 1000),
     });
     try {
