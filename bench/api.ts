@@ -110,13 +110,11 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
     APP_SECRET: 'bench-secret-bench-secret-bench-secret-01',
     INITIAL_STAFF_USERNAME: STAFF.username,
     INITIAL_STAFF_PASSWORD: STAFF.password,
+    BACKGROUND_JOBS: 'false',
+    LOGIN_THROTTLE: 'perAccount=1000,perAddress=1000,windowMs=60000,blockMs=1000',
     ...env,
   });
-  const built = await buildApp(config, {
-    database,
-    scheduler: false,
-    loginThrottle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000, blockMs: 1000 },
-  });
+  const built = await buildApp(config, { database });
   const { app, ctx } = built;
   const db = ctx.db;
   const results = new Map<string, Map<string, Result>>();

@@ -65,13 +65,12 @@ export async function startSeededApp(options: {
     INITIAL_STAFF_USERNAME: STAFF.username,
     INITIAL_STAFF_PASSWORD: STAFF.password,
     HOST: '127.0.0.1',
-  });
-  const { app, ctx, close } = await buildApp(config, {
-    scheduler: false,
-    clientDir: options.clientDir,
+    BACKGROUND_JOBS: 'false',
+    CLIENT_DIR: options.clientDir,
     // every cold run signs in again; the throttle is not what is measured
-    loginThrottle: { perAccount: 100_000, perAddress: 100_000, windowMs: 60_000, blockMs: 1000 },
+    LOGIN_THROTTLE: 'perAccount=100000,perAddress=100000,windowMs=60000,blockMs=1000',
   });
+  const { app, ctx, close } = await buildApp(config);
   try {
     const today = todayIn(config.ORG_TIMEZONE);
     const month = monthGridRange(startOfMonth(today));

@@ -23,10 +23,11 @@ async function main() {
     cancelledRatio: 0.05,
     columnNames: 'tenant',
   });
-  const t = await createTestApp(
-    { GRAPH_BASE_URL: emu.graphBaseUrl, AUTHORITY_HOST: emu.authorityHost },
-    { sharePoint: { outbox: { batchSize: 200 } } },
-  );
+  const t = await createTestApp({
+    GRAPH_BASE_URL: emu.graphBaseUrl,
+    AUTHORITY_HOST: emu.authorityHost,
+    SHAREPOINT_OUTBOX: 'batchSize=200',
+  });
   const c = emu.control.credentials;
   await saveSettings(t.ctx.db, t.ctx.appSecret, {
     siteUrl: portal.siteUrl,
@@ -97,7 +98,7 @@ async function main() {
         where: (u, { eq }) => eq(u.freelancerId, f.freelancerId),
       });
       await bulkUpdate(
-        t.ctx.db,
+        t.ctx,
         {
           userId: user!.id,
           startDate: `2026-${month}-01`,

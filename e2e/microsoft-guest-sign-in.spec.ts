@@ -6,12 +6,8 @@
  * again, the facilitator page explains it and the password still works. Its own portal and identity
  * provider, as in microsoft-sign-in.spec.ts.
  */
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { type BuiltApp, buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { startTestEntra, type TestEntra } from '../src/server/test/entra-provider';
 import { checkScreen, expect, test } from './fixtures';
+import { type MicrosoftPortal, startMicrosoftPortal } from './microsoft-portal';
 
 const STAFF = { username: 'ms-guest-e2e-staff@example.org', password: 'Staff-guest-e2e-Passw0rd' };
 const FACILITATOR = {
@@ -21,59 +17,34 @@ const FACILITATOR = {
   oid: 'e2e-guest-object-id-robin',
 };
 
-let entra: TestEntra;
-let portal: BuiltApp;
+let running: MicrosoftPortal;
 let portalUrl: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const port = await freePort();
-  portalUrl = `http://127.0.0.1:${port}`;
-  entra = await startTestEntra({
-    portalUrl,
-    accounts: [
-      {
-        oid: FACILITATOR.oid,
-        name: FACILITATOR.displayName,
-        // a guest: no email, an #EXT# sign-in name, and a role that must not make them staff
-        preferredUsername: 'robin.freelance_example.net#EXT#@contoso.onmicrosoft.com',
-        roles: ['Portal.Staff'],
-        guestFrom: 'https://login.microsoftonline.com/aaaaaaaa-0000-4000-8000-00000000aaaa/v2.0',
-      },
-    ],
+  running = await startMicrosoftPortal({
+    staff: STAFF,
+    appSecret: 'e2e-microsoft-guest-sign-in-secret-012345',
+    entra: {
+      accounts: [
+        {
+          oid: FACILITATOR.oid,
+          name: FACILITATOR.displayName,
+          // a guest: no email, an #EXT# sign-in name, and a role that must not make them staff
+          preferredUsername: 'robin.freelance_example.net#EXT#@contoso.onmicrosoft.com',
+          roles: ['Portal.Staff'],
+          guestFrom: 'https://login.microsoftonline.com/aaaaaaaa-0000-4000-8000-00000000aaaa/v2.0',
+        },
+      ],
+    },
   });
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: 'memory://',
-    APP_SECRET: 'e2e-microsoft-guest-sign-in-secret-012345',
-    INITIAL_STAFF_USERNAME: STAFF.username,
-    INITIAL_STAFF_PASSWORD: STAFF.password,
-    PUBLIC_URL: portalUrl,
-    ENTRA_TENANT_ID: entra.tenantId,
-    ENTRA_CLIENT_ID: entra.clientId,
-    ENTRA_CLIENT_SECRET: entra.clientSecret,
-  });
-  portal = await buildApp(config, {
-    scheduler: false,
-    clientDir: process.env.E2E_BUILD_DIR ?? fileURLToPath(new URL('../dist/client', import.meta.url)),
-    microsoftSignIn: { authorityHost: entra.authorityHost },
-  });
-  await portal.app.listen({ port, host: '127.0.0.1' });
+  portalUrl = running.url;
 });
 
 test.afterAll(async () => {
-  await portal?.close();
-  await entra?.close();
+  await running?.close();
 });
 
 test('staff let facilitators in and invite one, who signs in with Microsoft as a facilitator', async ({

@@ -5,13 +5,10 @@
  * explanation. The shared e2e server has no Microsoft configuration, so this spec runs its own portal
  * (the real app, built client, in-memory database) next to its own identity provider.
  */
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { type BuiltApp, buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
 import { makeCertificatePair, removeCertificateFiles } from '../src/server/test/certificate-pair';
-import { startTestEntra, type TestEntra } from '../src/server/test/entra-provider';
+import type { TestEntra } from '../src/server/test/entra-provider';
 import { checkScreen, expect, test } from './fixtures';
+import { type MicrosoftPortal, startMicrosoftPortal } from './microsoft-portal';
 
 const STAFF = { username: 'ms-e2e-staff@example.org', password: 'Staff-ms-e2e-Passw0rd' };
 const INVITED = {
@@ -20,50 +17,24 @@ const INVITED = {
   oid: 'e2e-object-id-morgan',
 };
 
+let running: MicrosoftPortal;
 let entra: TestEntra;
-let portal: BuiltApp;
 let portalUrl: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const port = await freePort();
-  portalUrl = `http://127.0.0.1:${port}`;
-  entra = await startTestEntra({
-    portalUrl,
-    accounts: [{ oid: INVITED.oid, name: INVITED.displayName, email: INVITED.username }],
+  running = await startMicrosoftPortal({
+    staff: STAFF,
+    appSecret: 'e2e-microsoft-sign-in-secret-0123456789',
+    entra: { accounts: [{ oid: INVITED.oid, name: INVITED.displayName, email: INVITED.username }] },
   });
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: 'memory://',
-    APP_SECRET: 'e2e-microsoft-sign-in-secret-0123456789',
-    INITIAL_STAFF_USERNAME: STAFF.username,
-    INITIAL_STAFF_PASSWORD: STAFF.password,
-    PUBLIC_URL: portalUrl,
-    ENTRA_TENANT_ID: entra.tenantId,
-    ENTRA_CLIENT_ID: entra.clientId,
-    ENTRA_CLIENT_SECRET: entra.clientSecret,
-  });
-  portal = await buildApp(config, {
-    scheduler: false,
-    clientDir: process.env.E2E_BUILD_DIR ?? fileURLToPath(new URL('../dist/client', import.meta.url)),
-    microsoftSignIn: { authorityHost: entra.authorityHost },
-  });
-  await portal.app.listen({ port, host: '127.0.0.1' });
+  ({ entra, url: portalUrl } = running);
 });
 
 test.afterAll(async () => {
-  await portal?.close();
-  await entra?.close();
+  await running?.close();
 });
 
 test('staff invite an account, and its owner signs in with Microsoft', async ({
@@ -181,34 +152,23 @@ test('the settings page shows the Microsoft configuration and the password switc
 test.describe('configured on the settings page', () => {
   const CLIENT_ID = '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b';
   const SECRET = 'page-entered-client-secret-0123456789';
+  let paged: MicrosoftPortal;
   let idp: TestEntra;
-  let paged: BuiltApp;
   let pagedUrl: string;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const port = await freePort();
-    pagedUrl = `http://127.0.0.1:${port}`;
-    idp = await startTestEntra({ portalUrl: pagedUrl, clientId: CLIENT_ID, clientSecret: SECRET });
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: 'memory://',
-      APP_SECRET: 'e2e-microsoft-settings-page-secret-0123',
-      INITIAL_STAFF_USERNAME: STAFF.username,
-      INITIAL_STAFF_PASSWORD: STAFF.password,
-      PUBLIC_URL: pagedUrl,
+    paged = await startMicrosoftPortal({
+      staff: STAFF,
+      appSecret: 'e2e-microsoft-settings-page-secret-0123',
+      entra: { clientId: CLIENT_ID, clientSecret: SECRET },
+      configuredBy: 'settings page',
     });
-    paged = await buildApp(config, {
-      scheduler: false,
-      clientDir: process.env.E2E_BUILD_DIR ?? fileURLToPath(new URL('../dist/client', import.meta.url)),
-      microsoftSignIn: { authorityHost: idp.authorityHost },
-    });
-    await paged.app.listen({ port, host: '127.0.0.1' });
+    ({ entra: idp, url: pagedUrl } = paged);
   });
 
   test.afterAll(async () => {
     await paged?.close();
-    await idp?.close();
   });
 
   test('staff enter the directory, application and secret, test them, and the login page offers Microsoft', async ({

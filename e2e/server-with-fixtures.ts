@@ -56,8 +56,8 @@ const config = loadConfig({
   // the test SMTP server above listens on loopback, which the portal refuses unless allowed
   SMTP_ALLOWED_NETWORKS: process.env.SMTP_ALLOWED_NETWORKS ?? '127.0.0.1/32',
 });
-// serve.mjs hands over a snapshot of dist/client so a rebuild during the run cannot break pages
-const built = await buildApp(config, process.env.CLIENT_DIR ? { clientDir: process.env.CLIENT_DIR } : {});
+// serve.mjs hands over a snapshot of dist/client in CLIENT_DIR, so a rebuild during the run cannot break pages
+const built = await buildApp(config);
 const { ctx } = built;
 
 const fixtureUsers = [

@@ -51,10 +51,10 @@ async function startPortal(env: Env): Promise<{ built: BuiltApp; testerSaw: Reso
     LOG_LEVEL: 'silent',
     INITIAL_STAFF_USERNAME: STAFF.username,
     INITIAL_STAFF_PASSWORD: STAFF.password,
+    BACKGROUND_JOBS: 'false',
     ...env,
   });
   const built = await buildApp(config, {
-    scheduler: false,
     connectionTester: async (settings) => {
       testerSaw.push(settings);
       return { success: true, message: 'Connection to SharePoint successful!' };

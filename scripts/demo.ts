@@ -96,7 +96,7 @@ async function main() {
       if ((d + index) % 3 === 0) continue;
       const status = statuses[(d * 7 + index) % statuses.length]!;
       await saveDay(
-        ctx.db,
+        ctx,
         {
           userId: user.id,
           date,

@@ -11,15 +11,10 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ThrottleLimits } from './auth/throttle';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { frameworkErrorHandler } from './http/errors';
-import type { Budgets } from './http/request-limits';
-import type { SchedulerOptions } from './jobs/scheduler';
-import type { MailRuntimeOptions } from './mail/transport';
-import type { MicrosoftSignInRuntimeOptions } from './modules/microsoft-sign-in/service';
 import apiDocs from './plugins/api-docs';
 import client from './plugins/client';
 import context from './plugins/context';
@@ -29,45 +24,36 @@ import initialStaff from './plugins/initial-staff';
 import jobs from './plugins/jobs';
 import listCache from './plugins/list-cache';
 import mailer from './plugins/mailer';
+import microsoftSignIn from './plugins/microsoft-sign-in';
 import routesPlugin from './plugins/routes';
 import sessionsAndAccess, { type ApiRoute } from './plugins/sessions-and-access';
 import sharePoint from './plugins/sharepoint';
 import type { ConnectionTester } from './sharepoint/connection';
-import type { SharePointRuntimeOptions } from './sharepoint/connector';
 
 export type { ApiRoute };
 
+/**
+ * What the configuration cannot carry (ADR 0039): things the caller owns rather than settings. Every
+ * setting, test tuning included, is in Config.
+ */
 export interface BuildOptions {
-  /** Use this database instead of opening one from the configuration (tests share nothing else). */
+  /** an open database to use instead of opening one from the configuration (tests, scripts) */
   database?: Database;
-  /** Sign-in failure limits replacing the defaults (tests lower them). */
-  loginThrottle?: Partial<ThrottleLimits>;
-  /** Request budgets replacing the defaults (tests lower them to reach them quickly). */
-  requestLimits?: Partial<Budgets>;
-  /** Directory of the built client; defaults to dist/client. */
-  clientDir?: string;
+  /** the app's clock (tests pin it) */
+  now?: () => Date;
+  /** where log lines go (default stdout); tests read what was logged */
+  logStream?: { write(line: string): void };
   /**
    * `npm start` is building the client beside this server (ADR 27): until its index.html appears,
-   * page requests answer a "starting" page instead of the client.
+   * page requests answer a "starting" page instead of the client. The process knows it from its
+   * command line.
    */
   clientBuilding?: boolean;
-  now?: () => Date;
-  /** Receives the one-time generated staff password (default: printed to stdout). */
-  onGeneratedStaffPassword?: (username: string, password: string) => void;
-  /** Tries SharePoint settings from the settings page; the SharePoint adapter provides it. */
+  /**
+   * Tries SharePoint settings from the settings page instead of the SharePoint adapter: the tests
+   * of the settings page and of backups watch what it is handed.
+   */
   connectionTester?: ConnectionTester;
-  /** Where log lines go (default stdout); tests use it to read what was logged. */
-  logStream?: { write(line: string): void };
-  /** SharePoint adapter tuning (tests inject short retry delays). */
-  sharePoint?: SharePointRuntimeOptions;
-  /** Memory for cached range lists (default 64 MiB). */
-  listCacheBytes?: number;
-  /** Background jobs (booking refresh, outbox drain); `false` keeps them off (tests). */
-  scheduler?: false | Partial<SchedulerOptions>;
-  /** Outgoing email: extra certificate authorities (a private CA; tests trust their SMTP server's). */
-  mail?: MailRuntimeOptions;
-  /** Sign in with Microsoft tuning (the e2e server points it at its test identity provider). */
-  microsoftSignIn?: MicrosoftSignInRuntimeOptions;
   /**
    * A server already listening, answering "starting" while the app is built (serve.ts, ADR 45).
    * The app takes its requests over once ready, instead of listening itself, and closes it in close().
@@ -83,6 +69,8 @@ export interface BuiltApp {
   routes: ApiRoute[];
   /** The staff account this start created because none existed, or null when one already did. */
   createdStaffUsername: string | null;
+  /** That account's generated password when the configuration named none: shown once, kept nowhere. */
+  generatedStaffPassword: string | null;
   close(): Promise<void>;
 }
 
@@ -183,26 +171,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database: options.database,
     now: options.now ?? (() => new Date()),
   });
-  await app.register(initialStaff, { onGeneratedStaffPassword: options.onGeneratedStaffPassword });
+  await app.register(initialStaff);
   // every request
   await app.register(http);
-  await app.register(sessionsAndAccess, {
-    loginThrottle: options.loginThrottle,
-    requestLimits: options.requestLimits,
-  });
+  await app.register(sessionsAndAccess);
   // services the routes and jobs use
-  await app.register(listCache, { maxBytes: options.listCacheBytes });
-  await app.register(mailer, options.mail ?? {});
-  await app.register(sharePoint, options.sharePoint ?? {});
-  await app.register(jobs, { scheduler: options.scheduler });
+  await app.register(listCache);
+  await app.register(mailer);
+  await app.register(sharePoint);
+  await app.register(microsoftSignIn);
+  await app.register(jobs);
   await app.register(context);
   // what the app answers
   await app.register(apiDocs);
-  await app.register(routesPlugin, {
-    connectionTester: options.connectionTester,
-    microsoftSignIn: options.microsoftSignIn,
-  });
-  await app.register(client, { clientDir: options.clientDir, clientBuilding: options.clientBuilding });
+  await app.register(routesPlugin, { connectionTester: options.connectionTester });
+  await app.register(client, { clientBuilding: options.clientBuilding });
   await app.ready();
   adopted.takeOver();
 
@@ -211,6 +194,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ctx: app.ctx,
     routes: app.apiRoutes,
     createdStaffUsername: app.createdStaffUsername,
+    generatedStaffPassword: app.takeGeneratedStaffPassword(),
     async close() {
       // Stop listening at once (app.close waits for requests in flight) while the scheduler finishes
       // its round; the database closes only when both are done.

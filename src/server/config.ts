@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { Cron } from 'croner';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { checkCertificatePair } from './auth/client-certificate';
+import type { ThrottleLimits } from './auth/throttle';
 import { parseBudgetOverrides } from './http/budgets';
 
 const booleanFlag = z
@@ -108,6 +110,78 @@ const publicUrl = z
   }, 'must be the plain address people open the portal at, without credentials, query or fragment')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/**
+ * `name=number` pairs, comma separated, for the named settings (`maxAttempts=3,requestTimeoutMs=5000`):
+ * each replaces that setting's default, the others keep theirs.
+ */
+function numberPairs<Name extends string>(names: readonly Name[]) {
+  return z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const values: Partial<Record<Name, number>> = {};
+      for (const entry of text.split(',').map((part) => part.trim())) {
+        if (entry === '') continue;
+        const match = /^([A-Za-z]+)\s*=\s*(\d{1,10})$/.exec(entry);
+        if (!match) {
+          ctx.addIssue({ code: 'custom', message: `"${entry}" is not name=number (such as ${names[0]}=5)` });
+          return z.NEVER;
+        }
+        const [, name, value] = match as unknown as [string, Name, string];
+        if (!names.includes(name)) {
+          ctx.addIssue({ code: 'custom', message: `"${name}" is not one of ${names.join(', ')}` });
+          return z.NEVER;
+        }
+        values[name] = Number(value);
+      }
+      return values;
+    });
+}
+
+/** The sign-in failure limits (auth/throttle.ts) an operator may change. */
+const THROTTLE_NAMES = [
+  'perAccountAddress',
+  'perAddress',
+  'perAccount',
+  'accountPauseMs',
+  'windowMs',
+  'blockMs',
+] as const satisfies readonly (keyof ThrottleLimits)[];
+
+/**
+ * SharePoint's retry ladder (sharepoint/retry.ts), in milliseconds and tries. plugins/sharepoint.ts
+ * checks these names against the adapter's options (importing its types here would make a cycle).
+ */
+export const RETRY_NAMES = [
+  'baseDelayMs',
+  'maxDelayMs',
+  'maxAttempts',
+  'maxRetryAfterMs',
+  'requestTimeoutMs',
+  'totalBudgetMs',
+] as const;
+
+/** The availability outbox (sharepoint/outbox-worker.ts) and `idleMs`, its drain loop's wait when nothing is due. */
+export const OUTBOX_NAMES = [
+  'batchSize',
+  'concurrency',
+  'leaseMs',
+  'retryBaseMs',
+  'retryMaxMs',
+  'skipRecheckMs',
+  'lookupChunk',
+  'idleMs',
+] as const;
+
+const cronPattern = z.string().refine((pattern) => {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be a cron pattern with seconds, such as */30 * * * * *');
+
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -167,6 +241,29 @@ const env = z.object({
       }
       return parsed as Exclude<typeof parsed, { error: string }>;
     }),
+  /** sign-in failure limits replacing the defaults, as `name=number` pairs */
+  LOGIN_THROTTLE: numberPairs(THROTTLE_NAMES),
+  /** memory for built list answers kept between requests (ADR 0026) */
+  LIST_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40)
+    .default(64 * 1024 * 1024),
+  /** the built client to serve; unset: dist/client beside the server */
+  CLIENT_DIR: z.string().min(1).optional(),
+  /** the background jobs (bookings refresh, outbox, reminders); off only for tests and one-off scripts */
+  BACKGROUND_JOBS: booleanFlag.default(true),
+  /** how often the background jobs look whether something is due */
+  BACKGROUND_JOBS_TICK: cronPattern.default('*/30 * * * * *'),
+  /** SharePoint's retry waits and timeouts replacing the defaults, as `name=number` pairs */
+  SHAREPOINT_RETRY: numberPairs(RETRY_NAMES),
+  /** the availability outbox's batches, retries and waits replacing the defaults */
+  SHAREPOINT_OUTBOX: numberPairs(OUTBOX_NAMES),
+  /** a PEM file of certificate authorities the email server's certificate may chain to (a private CA) */
+  SMTP_CA_FILE: z.string().min(1).max(4096).optional(),
+  /** how long connecting to the email server, and each step of the conversation, may take */
+  SMTP_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   /** the portal's public address: links in emails, and the origin browsers must send */
   PUBLIC_URL: publicUrl.optional(),
   /** private or local networks the SMTP server may be on (an organisation's internal relay) */
@@ -184,6 +281,8 @@ const env = z.object({
     )
     .optional(),
   ENTRA_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
+  // where Sign in with Microsoft finds the identity provider when it is not AUTHORITY_HOST
+  ENTRA_AUTHORITY_HOST: z.url().optional(),
   ENTRA_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
   // or, instead of the secret, a certificate uploaded to the app registration and its private key
   // (PEM files, read and checked at start; ADR 0025)
@@ -198,6 +297,8 @@ export type Config = Omit<z.output<typeof env>, 'INITIAL_STAFF_USERNAME' | 'INIT
   INITIAL_STAFF_PASSWORD?: string | undefined;
   /** the contents of ENTRA_CLIENT_CERTIFICATE_FILE and ENTRA_CLIENT_KEY_FILE, checked to be a usable pair */
   ENTRA_CLIENT_CERTIFICATE?: { certificatePem: string; privateKeyPem: string } | undefined;
+  /** the contents of SMTP_CA_FILE */
+  SMTP_CA?: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -279,8 +380,25 @@ export function loadConfig(
       'Invalid configuration:\n  PUBLIC_URL is needed for Sign in with Microsoft (the redirect URI is built from it)',
     );
   }
-  if (certificateFile && keyFile) {
-    return { ...config, ENTRA_CLIENT_CERTIFICATE: readEntraCertificate(certificateFile, keyFile, now) };
+  return {
+    ...config,
+    ...(certificateFile && keyFile
+      ? { ENTRA_CLIENT_CERTIFICATE: readEntraCertificate(certificateFile, keyFile, now) }
+      : {}),
+    ...(config.SMTP_CA_FILE ? { SMTP_CA: readSmtpCa(config.SMTP_CA_FILE) } : {}),
+  };
+}
+
+/** The certificate authorities in SMTP_CA_FILE; a file without one stops the start. */
+function readSmtpCa(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new ConfigError(`Invalid configuration:\n  SMTP_CA_FILE: cannot read ${path} (${code})`);
   }
-  return config;
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(`Invalid configuration:\n  SMTP_CA_FILE: ${path} holds no PEM certificate`);
+  return text;
 }

@@ -6,6 +6,7 @@ import type { Database, Db } from './db/client';
 import type { ListAnswers } from './http/list-answers';
 import type { RequestLimits } from './http/request-limits';
 import type { MailRuntime } from './mail/transport';
+import type { DiscoveryCache } from './modules/microsoft-sign-in/service';
 import type { BookingsRefreshResult } from './sharepoint/bookings-refresh';
 import type { SharePointConnector } from './sharepoint/connector';
 
@@ -46,4 +47,6 @@ export interface AppContext {
   bookingsRefresh: BookingsRefresher;
   sharePoint: SharePointConnector;
   mailer: MailRuntime;
+  /** Sign in with Microsoft: the identity provider's discovery, fetched once per app */
+  signInDiscovery: DiscoveryCache;
 }

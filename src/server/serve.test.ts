@@ -44,12 +44,23 @@ async function startPortal(): Promise<{ output: string; url: string; stop: () =>
 }
 
 describe('starting the portal', () => {
-  it('prints the address it answers on and whether it created the first staff account', async () => {
+  it('prints the address it answers on, and whether it created the first staff account and with which password', async () => {
     const first = await startPortal();
     try {
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${first.url}/api/health`)).status).toBeLessThan(500);
       expect(first.output).toContain('First staff account created: admin (sign in at /staff-login).');
+      // the generated password is shown once, by the process, and it signs in
+      const shown = /username: admin\n {2}password: (\S+)\nThis password is shown only once/.exec(
+        first.output,
+      );
+      expect(shown).not.toBeNull();
+      const login = await fetch(`${first.url}/api/auth/staff-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: shown![1] }),
+      });
+      expect(login.status).toBe(200);
     } finally {
       await first.stop();
     }
@@ -58,6 +69,7 @@ describe('starting the portal', () => {
     try {
       expect(second.output).toContain('A staff account already exists; none was created.');
       expect(second.output).not.toContain('First staff account created');
+      expect(second.output).not.toContain('password:');
     } finally {
       await second.stop();
     }

@@ -5,10 +5,9 @@ import { answerWhileStarting } from './http/starting-page';
 
 /**
  * The portal as a process: configuration from the environment (a bad value exits 1 naming it),
- * listen, and on SIGTERM or SIGINT finish the requests in flight before exiting 0. `options` exist
- * for the system tests' tuned process (system/support/tuned-main.ts), so it runs this same code.
+ * listen, and on SIGTERM or SIGINT finish the requests in flight before exiting 0.
  */
-export async function serve(options: BuildOptions = {}): Promise<void> {
+export async function serve(options: Pick<BuildOptions, 'clientBuilding'> = {}): Promise<void> {
   try {
     await start(options);
   } catch (error) {
@@ -19,7 +18,7 @@ export async function serve(options: BuildOptions = {}): Promise<void> {
   }
 }
 
-async function start(options: BuildOptions) {
+async function start(options: Pick<BuildOptions, 'clientBuilding'>) {
   let config: Config;
   try {
     config = loadConfig();
@@ -40,6 +39,9 @@ async function start(options: BuildOptions) {
   const { buildApp } = await import('./app');
   const built = await buildApp(config, { ...options, server });
   const { app } = built;
+  if (built.createdStaffUsername && built.generatedStaffPassword) {
+    process.stdout.write(generatedPasswordMessage(built.createdStaffUsername, built.generatedStaffPassword));
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -69,6 +71,11 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
       resolve(server);
     });
   });
+}
+
+/** The first staff account's generated password, shown once to whoever started the portal. */
+function generatedPasswordMessage(username: string, password: string): string {
+  return `\nFirst staff account created. Sign in at /staff-login with\n  username: ${username}\n  password: ${password}\nThis password is shown only once; change it after signing in.\n\n`;
 }
 
 /** What a person starting the portal needs: where to open it and whether a staff account was made. */

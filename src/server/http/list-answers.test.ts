@@ -233,7 +233,7 @@ describe('cached range lists', () => {
   });
 
   it('keeps within its memory bound, least recently used first out', async () => {
-    const small = await createTestApp({}, { listCacheBytes: 9000 });
+    const small = await createTestApp({ LIST_CACHE_BYTES: '9000' });
     try {
       const cookie = await small.loginStaff();
       const user = await small.createUser({ username: 'dora@example.org' });

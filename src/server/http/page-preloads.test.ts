@@ -29,7 +29,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, '.vite'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
-  app = await createTestApp({}, { clientDir: dir });
+  app = await createTestApp({ CLIENT_DIR: dir });
 });
 beforeAll(async () => {
   staff = await app.loginStaff();

@@ -8,20 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createTestApp, type TestApp } from '../test/harness';
-import { type Budgets, DEFAULT_BUDGETS } from './request-limits';
+import { DEFAULT_BUDGETS } from './request-limits';
 
 const MINUTE = 60_000;
 let clock = Date.parse('2026-05-04T09:00:00Z');
 const now = () => new Date(clock);
 
-const LIMITS: Partial<Budgets> = {
-  staffExport: { max: 3, windowMs: MINUTE, per: 'user' },
-  safeguardingExport: { max: 2, windowMs: MINUTE, per: 'user' },
-  write: { max: 4, windowMs: MINUTE, per: 'user' },
-  dayWrites: { max: 1000, windowMs: 5 * MINUTE, per: 'user' },
-  register: { max: 2, windowMs: 60 * MINUTE, per: 'address' },
-  login: { max: 6, windowMs: MINUTE, per: 'address' },
-};
+/** low maxima, reached quickly; each budget keeps its window (staffExport, write and login: a minute) */
+const LIMITS = 'staffExport=3,safeguardingExport=2,write=4,dayWrites=1000,register=2,login=6';
 
 let t: TestApp;
 /** a second instance on the same database, as a second portal process behind a load balancer */
@@ -29,13 +23,8 @@ let second: BuiltApp;
 let staffCookie: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ ALLOW_REGISTRATION: 'true' }, { requestLimits: LIMITS, now });
-  second = await buildApp(t.config, {
-    database: t.ctx.database,
-    scheduler: false,
-    requestLimits: LIMITS,
-    now,
-  });
+  t = await createTestApp({ ALLOW_REGISTRATION: 'true', REQUEST_BUDGETS: LIMITS }, { now });
+  second = await buildApp(t.config, { database: t.ctx.database, now });
   staffCookie = await t.loginStaff();
 });
 afterAll(async () => {
@@ -200,10 +189,7 @@ describe('REQUEST_BUDGETS', () => {
       dayWrites: { ...DEFAULT_BUDGETS.dayWrites, max: 20000 },
       export: { ...DEFAULT_BUDGETS.export, max: 7 },
     });
-    const app = await buildApp(
-      { ...t.config, REQUEST_BUDGETS },
-      { database: t.ctx.database, scheduler: false, now },
-    );
+    const app = await buildApp({ ...t.config, REQUEST_BUDGETS }, { database: t.ctx.database, now });
     try {
       expect(app.ctx.limits.budgets.dayWrites.max).toBe(20000);
       expect(app.ctx.limits.budgets.staffExport).toEqual(DEFAULT_BUDGETS.staffExport);

@@ -16,7 +16,7 @@ async function appWithoutClient(clientBuilding: boolean): Promise<{ app: TestApp
   const parent = mkdtempSync(join(tmpdir(), 'afp-starting-'));
   cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
   const clientDir = join(parent, 'client');
-  const app = await createTestApp({}, { clientDir, clientBuilding });
+  const app = await createTestApp({ CLIENT_DIR: clientDir }, { clientBuilding });
   cleanups.push(() => app.close());
   return { app, clientDir };
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(clientDir, 'assets', 'packed-1a2b3c.js.br'), prepared.br);
   writeFileSync(join(clientDir, 'assets', 'packed-1a2b3c.js.gz'), prepared.gzip);
   writeFileSync(join(clientDir, 'assets', 'plain-4d5e6f.js'), script);
-  t = await createTestApp({}, { clientDir });
+  t = await createTestApp({ CLIENT_DIR: clientDir });
 });
 afterAll(async () => {
   await t.close();

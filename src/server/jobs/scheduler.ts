@@ -18,7 +18,6 @@ import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modul
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { isWithinOfficeHours, nextRefreshAt } from '../office-hours';
 import { maintainSubscription, type SubscriptionOutcome } from '../sharepoint/notifications';
-import { onAvailabilityQueued } from '../sharepoint/outbox';
 import type { DrainResult } from '../sharepoint/outbox-worker';
 import { type RefreshKind, readJobState, refreshJobOf } from './refresh-job';
 
@@ -78,7 +77,7 @@ export class Scheduler {
       void this.safeguardingTick();
       void this.offersTick();
     });
-    this.stopListening = onAvailabilityQueued(this.ctx.db, () => this.notify());
+    this.stopListening = this.ctx.sharePoint.outboxWakeUp.listen(() => this.notify());
     this.drainLoop = this.runDrainLoop();
     void this.tick();
     void this.subscriptionTick();

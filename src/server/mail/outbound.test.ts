@@ -27,16 +27,14 @@ const servers: TestSmtpServer[] = [];
 
 // This file sends reminders many times over, one transport case each, on a clock that stands still;
 // the send budget itself is tested in http/request-limits.test.ts.
-const MANY_SENDS = { remindersSend: { max: 10_000, windowMs: 60_000, per: 'user' as const } };
-
 beforeAll(async () => {
   t = await createTestApp(
-    { PUBLIC_URL: 'https://portal.example.org' },
     {
-      now: () => new Date('2026-11-23T10:00:00Z'),
-      mail: { connectionTimeoutMs: 3000 },
-      requestLimits: MANY_SENDS,
+      PUBLIC_URL: 'https://portal.example.org',
+      SMTP_TIMEOUT_SECONDS: '3',
+      REQUEST_BUDGETS: 'remindersSend=10000',
     },
+    { now: () => new Date('2026-11-23T10:00:00Z') },
   );
   staffCookie = await t.loginStaff();
   franId = (await t.createUser({ username: 'fran@example.org', email: 'fran@example.org' })).id;

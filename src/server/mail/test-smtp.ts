@@ -3,7 +3,10 @@
  * can require TLS or STARTTLS, a username and password, or refuse chosen recipients. Test support only;
  * nothing in the product imports it. Used by the API tests and by the e2e specs.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
 /**
@@ -27,6 +30,17 @@ MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgx6IWPZzWtaDUBxZ/
 c/tCpsKy+Ksy73/EDS71dXobfkShRANCAATD3DLDXjlElj5eZbENxWYqV2rGAs46
 yilR2mkwNIt4w944Q7i6/b3wump+hfrXXSA08f0kIL9z4yTLmbepP42t
 -----END PRIVATE KEY-----\n`;
+
+let caFile: string | undefined;
+
+/** TEST_SMTP_CERT in a file of its own, for a test app's SMTP_CA_FILE (written once per process). */
+export function testSmtpCaFile(): string {
+  if (!caFile) {
+    caFile = join(mkdtempSync(join(tmpdir(), 'afp-test-smtp-')), 'ca.pem');
+    writeFileSync(caFile, TEST_SMTP_CERT);
+  }
+  return caFile;
+}
 
 export interface ReceivedMail {
   from: string;

@@ -10,8 +10,6 @@ import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
 const defaultClientDir = fileURLToPath(new URL('../../../dist/client', import.meta.url));
 
 export interface ClientPluginOptions {
-  /** directory of the built client; defaults to dist/client */
-  clientDir?: string | undefined;
   /**
    * `npm start` is building the client beside this server (ADR 27): until its index.html appears,
    * page requests answer a "starting" page instead of the client.
@@ -21,7 +19,7 @@ export interface ClientPluginOptions {
 
 /** The built single-page client, and what answers when no route matches. */
 const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, options) => {
-  const clientDir = options.clientDir ?? defaultClientDir;
+  const clientDir = app.config.CLIENT_DIR ?? defaultClientDir;
   const indexFile = `${clientDir}/index.html`;
   const hasClient = existsSync(indexFile);
   const clientBuilding = !hasClient && options.clientBuilding === true;
@@ -89,4 +87,7 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
   });
 };
 
-export default fp(clientPlugin, { name: 'client', dependencies: ['sessions-and-access', 'routes'] });
+export default fp(clientPlugin, {
+  name: 'client',
+  dependencies: ['database', 'sessions-and-access', 'routes'],
+});

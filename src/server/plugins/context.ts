@@ -24,11 +24,20 @@ const contextPlugin: FastifyPluginAsync = async (app) => {
     bookingsRefresh: app.bookingsRefresh,
     sharePoint: app.sharePoint,
     mailer: app.mailer,
+    signInDiscovery: app.signInDiscovery,
   };
   app.decorate('ctx', ctx);
 };
 
 export default fp(contextPlugin, {
   name: 'context',
-  dependencies: ['database', 'sessions-and-access', 'list-cache', 'mailer', 'sharepoint', 'jobs'],
+  dependencies: [
+    'database',
+    'sessions-and-access',
+    'list-cache',
+    'mailer',
+    'sharepoint',
+    'microsoft-sign-in',
+    'jobs',
+  ],
 });

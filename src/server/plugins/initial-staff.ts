@@ -6,29 +6,27 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** the staff account this start created because none existed, or null */
     createdStaffUsername: string | null;
+    /**
+     * The password generated for that account (when the configuration named none), handed out once:
+     * buildApp takes it for whoever started the app to show, and nothing keeps it afterwards.
+     */
+    takeGeneratedStaffPassword(): string | null;
   }
 }
 
-export interface InitialStaffOptions {
-  /** receives the one-time generated staff password (default: printed to stdout) */
-  onGeneratedStaffPassword?: ((username: string, password: string) => void) | undefined;
-}
-
-const printOnce = (username: string, password: string) =>
-  process.stdout.write(
-    `\nFirst staff account created. Sign in at /staff-login with\n  username: ${username}\n  password: ${password}\nThis password is shown only once; change it after signing in.\n\n`,
-  );
-
 /** Someone can always sign in as staff: the first start creates the account (DESIGN.md section 4). */
-const initialStaffPlugin: FastifyPluginAsync<InitialStaffOptions> = async (app, options) => {
+const initialStaffPlugin: FastifyPluginAsync = async (app) => {
   const created = await ensureInitialStaff(app.database.db, {
     username: app.config.INITIAL_STAFF_USERNAME,
     password: app.config.INITIAL_STAFF_PASSWORD,
   });
-  if (created?.generatedPassword) {
-    (options.onGeneratedStaffPassword ?? printOnce)(created.username, created.generatedPassword);
-  }
   app.decorate('createdStaffUsername', created?.username ?? null);
+  let generated = created?.generatedPassword ?? null;
+  app.decorate('takeGeneratedStaffPassword', () => {
+    const password = generated;
+    generated = null;
+    return password;
+  });
 };
 
 export default fp(initialStaffPlugin, { name: 'initial-staff', dependencies: ['database'] });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BookingsRefresher } from '../context';
 import { RefreshJob } from '../jobs/refresh-job';
-import { type Scheduler, type SchedulerOptions, startScheduler } from '../jobs/scheduler';
+import { DEFAULT_SCHEDULER_OPTIONS, type Scheduler, startScheduler } from '../jobs/scheduler';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,17 +13,12 @@ declare module 'fastify' {
   }
 }
 
-export interface JobsPluginOptions {
-  /** `false` keeps the background jobs off (tests start their own Scheduler when they need one) */
-  scheduler?: false | Partial<SchedulerOptions> | undefined;
-}
-
 /**
  * jobs/ is the one orchestrator and nothing imports it: this plugin is where the app gets its handles.
  * The scheduler starts when the app is ready (every route and the context exist by then) and is
  * stopped by BuiltApp.close before the database closes.
  */
-const jobsPlugin: FastifyPluginAsync<JobsPluginOptions> = async (app, options) => {
+const jobsPlugin: FastifyPluginAsync = async (app) => {
   app.decorate(
     'bookingsRefresh',
     new RefreshJob({
@@ -35,10 +30,16 @@ const jobsPlugin: FastifyPluginAsync<JobsPluginOptions> = async (app, options) =
     }),
   );
   app.decorate('scheduler', null);
-  const { scheduler } = options;
-  if (scheduler === false) return;
+  // off for tests, which start their own Scheduler when they need one
+  const { BACKGROUND_JOBS, BACKGROUND_JOBS_TICK, SHAREPOINT_OUTBOX } = app.config;
+  if (!BACKGROUND_JOBS) return;
   app.addHook('onReady', async () => {
-    app.scheduler = startScheduler(app.ctx, scheduler ?? {});
+    app.scheduler = startScheduler(app.ctx, {
+      tickPattern: BACKGROUND_JOBS_TICK,
+      drainIdleMs: SHAREPOINT_OUTBOX.idleMs ?? DEFAULT_SCHEDULER_OPTIONS.drainIdleMs,
+      // the drain loop asks again at once when a round claimed a full batch
+      drainBatchSize: SHAREPOINT_OUTBOX.batchSize ?? DEFAULT_SCHEDULER_OPTIONS.drainBatchSize,
+    });
   });
 };
 

@@ -9,13 +9,8 @@ declare module 'fastify' {
   }
 }
 
-export interface ListCachePluginOptions {
-  /** memory for built list answers (default 64 MiB) */
-  maxBytes?: number | undefined;
-}
-
-const listCachePlugin: FastifyPluginAsync<ListCachePluginOptions> = async (app, options) => {
-  app.decorate('lists', createListAnswers(app.database.db, options.maxBytes));
+const listCachePlugin: FastifyPluginAsync = async (app) => {
+  app.decorate('lists', createListAnswers(app.database.db, app.config.LIST_CACHE_BYTES));
   // every GET answering a list says how it sends it, or the app does not start
   app.addHook('onRoute', requireListDecision);
 };

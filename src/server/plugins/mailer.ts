@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { MailRuntime, type MailRuntimeOptions } from '../mail/transport';
+import { MailRuntime } from '../mail/transport';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,8 +9,15 @@ declare module 'fastify' {
   }
 }
 
-const mailerPlugin: FastifyPluginAsync<MailRuntimeOptions> = async (app, options) => {
-  app.decorate('mailer', new MailRuntime(options));
+const mailerPlugin: FastifyPluginAsync = async (app) => {
+  const { SMTP_CA, SMTP_TIMEOUT_SECONDS } = app.config;
+  app.decorate(
+    'mailer',
+    new MailRuntime({
+      ...(SMTP_CA ? { extraCa: SMTP_CA } : {}),
+      connectionTimeoutMs: SMTP_TIMEOUT_SECONDS * 1000,
+    }),
+  );
 };
 
-export default fp(mailerPlugin, { name: 'mailer' });
+export default fp(mailerPlugin, { name: 'mailer', dependencies: ['database'] });

@@ -11,10 +11,6 @@ import { freeRoutes } from '../modules/free/routes';
 import { healthRoutes } from '../modules/health/routes';
 import { historyRoutes } from '../modules/history/routes';
 import { microsoftSignInRoutes } from '../modules/microsoft-sign-in/routes';
-import {
-  configureMicrosoftSignIn,
-  type MicrosoftSignInRuntimeOptions,
-} from '../modules/microsoft-sign-in/service';
 import { noteRoutes } from '../modules/notes/routes';
 import { offerRoutes } from '../modules/offers/routes';
 import { patternRoutes } from '../modules/patterns/routes';
@@ -30,8 +26,6 @@ import type { ConnectionTester } from '../sharepoint/connection';
 export interface RoutesPluginOptions {
   /** tries SharePoint settings from the settings page (default: the SharePoint adapter's) */
   connectionTester?: ConnectionTester | undefined;
-  /** Sign in with Microsoft tuning (the e2e server points it at its test identity provider) */
-  microsoftSignIn?: MicrosoftSignInRuntimeOptions | undefined;
 }
 
 /** Every module's routes, each declaring its schemas and who may call it (`config.access`). */
@@ -62,7 +56,6 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   await app.register(exportRoutes(ctx));
   await app.register(historyRoutes(ctx));
   await app.register(safeguardingRoutes(ctx));
-  configureMicrosoftSignIn(ctx, options.microsoftSignIn);
   await app.register(microsoftSignInRoutes(ctx));
 };
 

@@ -2,20 +2,10 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { createSessionStore, SESSION_COOKIE, type SessionStore } from '../auth/sessions';
-import {
-  createLoginThrottle,
-  DEFAULT_THROTTLE,
-  type LoginThrottle,
-  type ThrottleLimits,
-} from '../auth/throttle';
+import { createLoginThrottle, DEFAULT_THROTTLE, type LoginThrottle } from '../auth/throttle';
 import { type Access, enforceAccess, requireDeclaredAccess } from '../http/access';
 import { crossSiteGuard } from '../http/cross-site';
-import {
-  type Budgets,
-  createRequestLimits,
-  type RequestLimits,
-  registerRequestLimits,
-} from '../http/request-limits';
+import { createRequestLimits, type RequestLimits, registerRequestLimits } from '../http/request-limits';
 
 /** One registered /api route, as the access and fuzz suites enumerate them. */
 export interface ApiRoute {
@@ -38,30 +28,19 @@ declare module 'fastify' {
   }
 }
 
-export interface SessionsAndAccessOptions {
-  /** sign-in failure limits replacing the defaults (tests lower them) */
-  loginThrottle?: Partial<ThrottleLimits> | undefined;
-  /** request budgets replacing the configured ones (tests lower them to reach them quickly) */
-  requestLimits?: Partial<Budgets> | undefined;
-}
-
 /**
  * Who is asking, and whether they may: the session cookie, the cross-site refusal, each route's
  * declared access (`config.access`, the only access table) and the request budgets.
  */
-const sessionsAndAccessPlugin: FastifyPluginAsync<SessionsAndAccessOptions> = async (app, options) => {
+const sessionsAndAccessPlugin: FastifyPluginAsync = async (app) => {
   const { db } = app.database;
   // Sessions and the login throttle keep time by the app's clock, so expiry and pauses follow `now`.
   app.decorate('sessions', createSessionStore(db, app.appSecret, app.now));
   app.decorate(
     'loginThrottle',
-    createLoginThrottle(db, { ...DEFAULT_THROTTLE, ...options.loginThrottle }, app.now),
+    createLoginThrottle(db, { ...DEFAULT_THROTTLE, ...app.config.LOGIN_THROTTLE }, app.now),
   );
-  const limits = createRequestLimits(
-    db,
-    { ...app.config.REQUEST_BUDGETS, ...options.requestLimits },
-    app.now,
-  );
+  const limits = createRequestLimits(db, app.config.REQUEST_BUDGETS, app.now);
   app.decorate('limits', limits);
 
   app.addHook('onRoute', requireDeclaredAccess);

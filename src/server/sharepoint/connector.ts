@@ -14,6 +14,7 @@ import {
   importFacilitators,
   type RecordImportedAccounts,
 } from './facilitators-import';
+import { OutboxWakeUp } from './outbox';
 import { type DrainResult, drainOutboxOnce, type OutboxOptions, type OutboxRow } from './outbox-worker';
 import { clearProblem, problemFor, recordProblem } from './problems';
 import { missingSettings, SharePointSession, type SharePointTuning, settingsFingerprint } from './session';
@@ -40,6 +41,8 @@ export class SharePointConnector {
   private cached: { fingerprint: string; session: SharePointSession } | undefined;
   /** rows a failed outbox round of this process left leased (outbox-worker.ts hands them back) */
   private readonly abandonedLeases: OutboxRow[] = [];
+  /** wakes this app's drain loop when days are queued (sharepoint/outbox.ts) */
+  readonly outboxWakeUp = new OutboxWakeUp();
 
   constructor(
     private readonly ctx: SharePointDeps,

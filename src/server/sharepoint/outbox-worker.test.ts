@@ -24,7 +24,7 @@ function save(
   times: [string, string] = ['', ''],
 ) {
   return saveDay(
-    s.t.ctx.db,
+    s.t.ctx,
     { userId, date, status, startTime: times[0], endTime: times[1], notes },
     { id: userId, mayOverrideBookings: false, via: 'facilitator' },
   );
@@ -222,7 +222,7 @@ describe('outbox delivery', () => {
 
   it('delivers staff bulk edits; sync-all then has nothing left to send', async () => {
     await bulkUpdate(
-      s.t.ctx.db,
+      s.t.ctx,
       {
         userId: ben.id,
         startDate: '2026-06-01',
@@ -238,7 +238,7 @@ describe('outbox delivery', () => {
     await drainAll();
     const june = [...byKey().keys()].filter((k) => k.startsWith('2002|2026-06-'));
     expect(june).toHaveLength(10);
-    const queued = await requeueAllDays(s.t.ctx.db, ben.id);
+    const queued = await requeueAllDays(s.t.ctx, ben.id);
     const before = items().length;
     await drainAll();
     expect(queued).toBe(0);

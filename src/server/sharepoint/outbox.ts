@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/client';
+import type { Queryable } from '../db/client';
 import { syncOutbox } from '../db/schema';
 
 export interface DayKey {
@@ -22,21 +22,24 @@ export async function enqueueAvailabilitySync(db: Queryable, days: DayKey[]): Pr
   }
 }
 
-/** Who delivers queued days for a database (the scheduler's drain loop registers itself). */
-const deliverers = new WeakMap<Db, Set<() => void>>();
-
-export function onAvailabilityQueued(db: Db, wake: () => void): () => void {
-  const set = deliverers.get(db) ?? new Set();
-  set.add(wake);
-  deliverers.set(db, set);
-  return () => set.delete(wake);
-}
-
 /**
- * Call after the transaction that queued days has committed: the drain loop starts at once instead
- * of at its next idle poll, so a saved day reaches SharePoint within the round trip. Before the
- * commit the worker could not see the rows yet.
+ * Who delivers queued days: the scheduler's drain loop registers itself here. One per app (the
+ * SharePoint connector holds it), so two apps in one process wake only their own loop.
  */
-export function availabilityQueued(db: Db): void {
-  for (const wake of deliverers.get(db) ?? []) wake();
+export class OutboxWakeUp {
+  private readonly wakers = new Set<() => void>();
+
+  listen(wake: () => void): () => void {
+    this.wakers.add(wake);
+    return () => this.wakers.delete(wake);
+  }
+
+  /**
+   * Call after the transaction that queued days has committed: the drain loop starts at once instead
+   * of at its next idle poll, so a saved day reaches SharePoint within the round trip. Before the
+   * commit the worker could not see the rows yet.
+   */
+  queued(): void {
+    for (const wake of this.wakers) wake();
+  }
 }

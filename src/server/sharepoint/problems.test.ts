@@ -39,7 +39,7 @@ const refresh = () =>
 const drain = () => s.t.ctx.sharePoint.drainOutbox();
 const save = (date: string) =>
   saveDay(
-    s.t.ctx.db,
+    s.t.ctx,
     { userId: fran.id, date, status: 'available', startTime: '', endTime: '', notes: '' },
     { id: fran.id, mayOverrideBookings: false, via: 'facilitator' },
   );

@@ -161,7 +161,7 @@ describe('which failures are sent again, and how often', () => {
     const user = await s.t.createUser({ username: 'policy@example.org', freelancerId: '4402' });
     for (const date of ['2026-05-04', '2026-05-05', '2026-05-06']) {
       await saveDay(
-        s.t.ctx.db,
+        s.t.ctx,
         { userId: user.id, date, status: 'available', startTime: '', endTime: '', notes: '' },
         { id: user.id, mayOverrideBookings: false, via: 'facilitator' },
       );
@@ -242,7 +242,7 @@ describe('answers in the wrong shape', () => {
     const { session } = await sessionWith(fakeTime());
     const user = await s.t.createUser({ username: 'shape@example.org', freelancerId: '4403' });
     await saveDay(
-      s.t.ctx.db,
+      s.t.ctx,
       { userId: user.id, date: '2026-05-07', status: 'limited', startTime: '', endTime: '', notes: '' },
       { id: user.id, mayOverrideBookings: false, via: 'facilitator' },
     );

@@ -33,7 +33,7 @@ const graphWrites = () =>
 
 function save(date: string, status: AvailabilityStatus, notes = '', times: [string, string] = ['', '']) {
   return saveDay(
-    s.t.ctx.db,
+    s.t.ctx,
     { userId: fran.id, date, status, startTime: times[0], endTime: times[1], notes },
     { id: fran.id, mayOverrideBookings: false, via: 'facilitator' },
   );

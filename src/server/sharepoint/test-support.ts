@@ -8,7 +8,7 @@ import {
 import { portalSettingsFor, type RunningEmulator } from '../../sharepoint-emulator/index';
 import type { BuildOptions } from '../app';
 import { createTestApp, type TestApp } from '../test/harness';
-import { PauseGate, type RetryTimings } from './retry';
+import type { RetryTimings } from './retry';
 import { storeSettings } from './settings';
 
 /** Real behaviour, millisecond waits. */
@@ -18,6 +18,14 @@ export const FAST_TIMINGS: Partial<RetryTimings> = {
   maxAttempts: 6,
   requestTimeoutMs: 600,
 };
+
+/** Numbers as a `name=number` setting such as SHAREPOINT_RETRY. */
+export function asSetting(values: Record<string, unknown>): string {
+  return Object.entries(values)
+    .filter(([, value]) => typeof value === 'number')
+    .map(([name, value]) => `${name}=${value}`)
+    .join(',');
+}
 
 export interface ConnectorSetup {
   emu: RunningEmulator;
@@ -40,16 +48,14 @@ export async function setupConnector(
   const emu = await startEmulator(options.emulator);
   const portal = emu.control.seedPortalSite(options.seed ?? { seed: 'test', bookingCount: 40 });
   const t = await createTestApp(
-    { GRAPH_BASE_URL: emu.graphBaseUrl, AUTHORITY_HOST: emu.authorityHost, ...options.env },
     {
-      ...options.build,
-      sharePoint: {
-        timings: FAST_TIMINGS,
-        gate: new PauseGate(),
-        outbox: { retryBaseMs: 1000, retryMaxMs: 60_000, concurrency: 4 },
-        ...options.build?.sharePoint,
-      },
+      GRAPH_BASE_URL: emu.graphBaseUrl,
+      AUTHORITY_HOST: emu.authorityHost,
+      SHAREPOINT_RETRY: asSetting(FAST_TIMINGS),
+      SHAREPOINT_OUTBOX: 'retryBaseMs=1000,retryMaxMs=60000,concurrency=4',
+      ...options.env,
     },
+    options.build,
   );
   const configure = async (overrides: Record<string, unknown> = {}) => {
     await storeSettings(t.ctx.db, t.ctx.appSecret, {

@@ -189,8 +189,8 @@ beforeAll(async () => {
       ENTRA_TENANT_ID: entra.tenantId,
       ENTRA_CLIENT_ID: entra.clientId,
       ENTRA_CLIENT_SECRET: entra.clientSecret,
+      ENTRA_AUTHORITY_HOST: entra.authorityHost,
     },
-    build: { microsoftSignIn: { authorityHost: entra.authorityHost } },
   });
   t = s.t;
   const person = async (username: string, password: string): Promise<Person> => {

@@ -94,8 +94,8 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
       ENTRA_TENANT_ID: entra.tenantId,
       ENTRA_CLIENT_ID: entra.clientId,
       ENTRA_CLIENT_SECRET: entra.clientSecret,
+      ENTRA_AUTHORITY_HOST: entra.authorityHost,
     },
-    build: { microsoftSignIn: { authorityHost: entra.authorityHost } },
   });
   const t = setup.t;
   const db = t.ctx.db;

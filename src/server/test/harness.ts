@@ -66,12 +66,13 @@ export async function createTestApp(
     INITIAL_STAFF_USERNAME: STAFF.username,
     INITIAL_STAFF_PASSWORD: STAFF.password,
     DATA_DIR: 'memory://',
+    // Background jobs stay off (they would reach for SharePoint); tests start a Scheduler themselves.
+    BACKGROUND_JOBS: 'false',
     ...env,
   });
   const { onQuery, ...buildOptions } = options;
   const { database, drop } = await freshDatabase(onQuery);
-  // Background jobs stay off unless a test asks for them (they would reach for SharePoint).
-  const built = await buildApp(config, { scheduler: false, ...buildOptions, database });
+  const built = await buildApp(config, { ...buildOptions, database });
   const { app } = built;
 
   const login: TestApp['login'] = async (username, password, loginOptions = {}) => {

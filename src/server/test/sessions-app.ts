@@ -30,6 +30,10 @@ export const THROTTLE = {
   windowMs: 10 * MINUTE,
   blockMs: 10 * MINUTE,
 };
+/** THROTTLE as the LOGIN_THROTTLE setting */
+const LOGIN_THROTTLE = Object.entries(THROTTLE)
+  .map(([name, value]) => `${name}=${value}`)
+  .join(',');
 export const CROSS_SITE = 'Cross-site requests are not allowed';
 
 export interface Person {
@@ -174,20 +178,20 @@ export function sessionsApp(options: { secure?: boolean } = {}): SessionsApp {
     [s, secure] = await Promise.all([
       setupConnector({
         seed: { seed: 'sessions', bookingCount: 8, facilitatorCount: 3 },
-        env: { LOG_LEVEL: 'trace', ALLOW_REGISTRATION: 'true' },
+        env: { LOG_LEVEL: 'trace', ALLOW_REGISTRATION: 'true', LOGIN_THROTTLE, CLIENT_DIR: clientDir },
         configure: false,
         build: {
           now: () => new Date(clock),
-          loginThrottle: THROTTLE,
-          clientDir,
           logStream: { write: (line) => void logLines.push(line) },
         },
       }),
       options.secure
-        ? createTestApp(
-            { COOKIE_SECURE: 'true', TRUST_PROXY: '1', ALLOW_REGISTRATION: 'true' },
-            { loginThrottle: THROTTLE },
-          )
+        ? createTestApp({
+            COOKIE_SECURE: 'true',
+            TRUST_PROXY: '1',
+            ALLOW_REGISTRATION: 'true',
+            LOGIN_THROTTLE,
+          })
         : undefined,
     ]);
     t = s.t;

@@ -5,10 +5,7 @@ let t: TestApp;
 let facilitator: Awaited<ReturnType<TestApp['createUser']>>;
 
 beforeAll(async () => {
-  t = await createTestApp(
-    {},
-    { loginThrottle: { perAccount: 5, perAddress: 1000, windowMs: 60_000, blockMs: 60_000 } },
-  );
+  t = await createTestApp({ LOGIN_THROTTLE: 'perAccount=5,perAddress=1000,windowMs=60000,blockMs=60000' });
   facilitator = await t.createUser({
     username: 'fran@example.org',
     displayName: 'Fran Facilitator',

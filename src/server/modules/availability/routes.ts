@@ -65,7 +65,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { userId: requested, ...day } = request.body;
         const userId = ownUserId(user.id, requested);
         return saveDay(
-          ctx.db,
+          ctx,
           { ...day, userId },
           { id: user.id, mayOverrideBookings: isStaff(user), via: isStaff(user) ? 'staff' : 'facilitator' },
         );
@@ -89,11 +89,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { userId: requested, ...bulk } = request.body;
         const userId = ownUserId(user.id, requested);
         // Bulk always skips booked days, for staff too: the spec's "automatically skipped" promise.
-        return bulkUpdate(
-          ctx.db,
-          { ...bulk, userId },
-          { id: user.id, mayOverrideBookings: false, via: 'bulk' },
-        );
+        return bulkUpdate(ctx, { ...bulk, userId }, { id: user.id, mayOverrideBookings: false, via: 'bulk' });
       },
     );
 
@@ -112,7 +108,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.body.userId);
-        return { queued: await requeueAllDays(ctx.db, userId) };
+        return { queued: await requeueAllDays(ctx, userId) };
       },
     );
   };

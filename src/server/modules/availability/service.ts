@@ -8,15 +8,22 @@ import {
   type BulkAvailabilityResult,
   MAX_BULK_DAYS,
 } from '../../../shared/schemas/availability';
-import type { Db, Queryable } from '../../db/client';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/client';
 import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { availability, bookings, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
-import { availabilityQueued, enqueueAvailabilitySync } from '../../sharepoint/outbox';
+import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
 import { type ChangeEntry, recordChanges } from '../history/record';
 import type { DateRange } from '../range';
 
 type AvailabilityRow = typeof availability.$inferSelect;
+
+/**
+ * What writing days needs: the database, and the app's SharePoint connector, whose drain loop is
+ * woken once the queued days have committed (sharepoint/outbox.ts).
+ */
+export type DayWriter = Pick<AppContext, 'db' | 'sharePoint'>;
 
 /** The answer's keys (the shared `availability` schema) and the columns they come from. */
 const availabilityColumns = {
@@ -85,7 +92,11 @@ export function listAvailabilityJson(
  * Save one day (insert or replace). The booking check, the write, the user's "last updated" time and
  * the SharePoint outbox row commit together.
  */
-export async function saveDay(db: Db, input: DayInput, actor: Actor): Promise<Availability> {
+export async function saveDay(
+  { db, sharePoint }: DayWriter,
+  input: DayInput,
+  actor: Actor,
+): Promise<Availability> {
   const saved = await db.transaction(async (tx) => {
     await assertUserExists(tx, input.userId);
     if (!actor.mayOverrideBookings && (await bookedDates(tx, input.userId, [input.date])).length > 0) {
@@ -94,7 +105,7 @@ export async function saveDay(db: Db, input: DayInput, actor: Actor): Promise<Av
     const [row] = await writeDays(tx, input.userId, [input], actor);
     return toAvailability(row!);
   });
-  availabilityQueued(db);
+  sharePoint.outboxWakeUp.queued();
   return saved;
 }
 
@@ -110,14 +121,18 @@ export interface BulkInput {
 }
 
 /** Apply one status to every chosen weekday in a range, skipping days with bookings; all or nothing. */
-export async function bulkUpdate(db: Db, input: BulkInput, actor: Actor): Promise<BulkAvailabilityResult> {
+export async function bulkUpdate(
+  writer: DayWriter,
+  input: BulkInput,
+  actor: Actor,
+): Promise<BulkAvailabilityResult> {
   if (daysBetween(input.startDate, input.endDate) > MAX_BULK_DAYS) {
     throw badRequest(`A bulk update can cover at most ${MAX_BULK_DAYS} days`, {
       endDate: [`At most ${MAX_BULK_DAYS} days`],
     });
   }
   const { startDate, endDate, daysOfWeek, ...values } = input;
-  return setManyDays(db, { ...values, dates: selectBulkDays(startDate, endDate, daysOfWeek) }, actor);
+  return setManyDays(writer, { ...values, dates: selectBulkDays(startDate, endDate, daysOfWeek) }, actor);
 }
 
 export interface ManyDaysInput {
@@ -137,7 +152,7 @@ export interface ManyDaysInput {
  * same transaction, so the answer is all or nothing.
  */
 export async function setManyDays(
-  db: Db,
+  { db, sharePoint }: DayWriter,
   input: ManyDaysInput,
   actor: Actor,
 ): Promise<BulkAvailabilityResult> {
@@ -157,7 +172,7 @@ export async function setManyDays(
     );
     return { updated: toWrite.length, skippedBookedDates };
   });
-  if (result.updated > 0) availabilityQueued(db);
+  if (result.updated > 0) sharePoint.outboxWakeUp.queued();
   return result;
 }
 
@@ -166,7 +181,7 @@ export async function setManyDays(
  * every one queued costs a read and, unless skipped as unchanged, a write that makes a new item
  * version, so re-sending a facilitator's whole history (hundreds of days) bought nothing.
  */
-export async function requeueAllDays(db: Db, userId: number): Promise<number> {
+export async function requeueAllDays({ db, sharePoint }: DayWriter, userId: number): Promise<number> {
   const queued = await db.transaction(async (tx) => {
     await assertUserExists(tx, userId);
     const rows = await tx
@@ -179,7 +194,7 @@ export async function requeueAllDays(db: Db, userId: number): Promise<number> {
     );
     return rows.length;
   });
-  if (queued > 0) availabilityQueued(db);
+  if (queued > 0) sharePoint.outboxWakeUp.queued();
   return queued;
 }
 

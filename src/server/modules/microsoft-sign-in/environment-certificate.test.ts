@@ -11,8 +11,7 @@ import {
 import { EntraBrowser } from '../../test/entra-browser';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, type TestApp } from '../../test/harness';
-
-const PORTAL = 'http://127.0.0.1:9';
+import { invitationLink, landing, SIGN_IN_PORTAL as PORTAL, whoAmI } from '../../test/microsoft-sign-in';
 
 let dir: string;
 let registered: CertificatePair;
@@ -156,18 +155,12 @@ describe('Staff sign-in with the certificate from the environment', () => {
     const staff = await t.createUser({ username: 'env-cert-staff@example.org', role: 'staff' });
     const oid = '00000000-0000-4000-8000-0000000e0001';
     entra.accounts.set(oid, { oid, name: 'Env certificate staff' });
-    const invited = await t.app.inject({
-      method: 'POST',
-      url: `/api/staff/users/${staff.id}/microsoft-invitation`,
-      headers: { cookie: staffCookie },
-    });
-    expect(invited.statusCode, invited.body).toBe(201);
-    const token = new URL(invited.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = (await invitationLink(t, staffCookie, staff.id)).searchParams.get('invitation') ?? '';
 
     const browser = new EntraBrowser(t, entra, PORTAL);
     const answer = await browser.signIn({ invitation: token, as: oid });
     expect(answer.headers.location).toBe('/staff');
-    expect((await browser.portal('/api/user')).json()).toMatchObject({ id: staff.id, role: 'staff' });
+    expect(await whoAmI(browser)).toMatchObject({ id: staff.id, role: 'staff' });
 
     const settings = await t.app.inject({
       url: '/api/staff/microsoft-sign-in',
@@ -204,16 +197,9 @@ describe('Staff sign-in with the certificate from the environment', () => {
       const oid = '00000000-0000-4000-8000-0000000e0002';
       entra.accounts.set(oid, { oid, name: 'Other staff' });
       const cookie = await other.loginStaff();
-      const invited = await other.app.inject({
-        method: 'POST',
-        url: `/api/staff/users/${staff.id}/microsoft-invitation`,
-        headers: { cookie },
-      });
-      const token = new URL(invited.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+      const token = (await invitationLink(other, cookie, staff.id)).searchParams.get('invitation') ?? '';
       const answer = await new EntraBrowser(other, entra, PORTAL).signIn({ invitation: token, as: oid });
-      expect(new URL(String(answer.headers.location), PORTAL).searchParams.get('microsoftError')).toBe(
-        'client_rejected',
-      );
+      expect(landing(answer).error).toBe('client_rejected');
     } finally {
       await other.close();
     }

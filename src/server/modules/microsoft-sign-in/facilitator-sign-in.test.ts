@@ -3,10 +3,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { microsoftIdentities, microsoftInvitations, users } from '../../db/schema';
 import { EntraBrowser } from '../../test/entra-browser';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import {
+  invitationLink,
+  landing,
+  SIGN_IN_PORTAL as PORTAL,
+  STAFF_APP_ROLE as STAFF_ROLE,
+  signInTestApp,
+  whoAmI,
+} from '../../test/microsoft-sign-in';
 
-const PORTAL = 'http://127.0.0.1:9';
-const STAFF_ROLE = 'Portal.Staff';
 /** where the guests' own accounts live: another organisation's directory */
 const HOME_TENANT = 'https://login.microsoftonline.com/aaaaaaaa-0000-4000-8000-00000000aaaa/v2.0';
 
@@ -16,13 +22,7 @@ let staffCookie: string;
 
 beforeAll(async () => {
   entra = await startTestEntra({ portalUrl: PORTAL });
-  t = await createTestApp({
-    PUBLIC_URL: PORTAL,
-    AUTHORITY_HOST: entra.authorityHost,
-    ENTRA_TENANT_ID: entra.tenantId,
-    ENTRA_CLIENT_ID: entra.clientId,
-    ENTRA_CLIENT_SECRET: entra.clientSecret,
-  });
+  t = await signInTestApp(entra);
   staffCookie = await t.loginStaff();
 }, 180_000);
 
@@ -38,12 +38,6 @@ afterEach(async () => {
 
 const browser = () => new EntraBrowser(t, entra, PORTAL);
 
-/** Where the portal sent the browser back to, and the reason it gives there. */
-function landing(response: { headers: Record<string, unknown> }) {
-  const url = new URL(String(response.headers.location), PORTAL);
-  return { path: url.pathname, error: url.searchParams.get('microsoftError') };
-}
-
 async function saveSettings(values: { facilitatorSignIn?: boolean; createStaffFromRole?: boolean }) {
   const response = await t.app.inject({
     method: 'PUT',
@@ -56,21 +50,10 @@ async function saveSettings(values: { facilitatorSignIn?: boolean; createStaffFr
 }
 
 async function inviteFacilitator(userId: number): Promise<string> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/staff/users/${userId}/microsoft-invitation`,
-    headers: { cookie: staffCookie },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  const link = new URL(response.json<{ link: string }>().link);
+  const link = await invitationLink(t, staffCookie, userId);
   // a facilitator's link opens the facilitator login page
-  expect(`${link.origin}${link.pathname}`).toBe(`${PORTAL}/auth`);
+  expect(link.pathname).toBe('/auth');
   return link.searchParams.get('invitation') ?? '';
-}
-
-async function whoAmI(signedIn: EntraBrowser) {
-  const response = await signedIn.portal('/api/user');
-  return response.statusCode === 200 ? response.json<{ id: number; role: string }>() : null;
 }
 
 let serial = 0;

@@ -16,10 +16,15 @@ import {
 import { EntraBrowser } from '../../test/entra-browser';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
+import {
+  invitationLink,
+  landing,
+  SIGN_IN_PORTAL as PORTAL,
+  STAFF_APP_ROLE as STAFF_ROLE,
+  signInTestApp,
+  whoAmI,
+} from '../../test/microsoft-sign-in';
 import { findUserByUsername } from '../users/service';
-
-const PORTAL = 'http://127.0.0.1:9';
-const STAFF_ROLE = 'Portal.Staff';
 
 let entra: TestEntra;
 let t: TestApp;
@@ -32,36 +37,18 @@ class Browser extends EntraBrowser {
   }
 }
 
-const errorOf = (response: { headers: Record<string, unknown> }) =>
-  new URL(String(response.headers.location), PORTAL).searchParams.get('microsoftError');
+const errorOf = (response: { headers: Record<string, unknown> }) => landing(response).error;
 
 async function invite(userId: number): Promise<string> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/staff/users/${userId}/microsoft-invitation`,
-    headers: { cookie: staffCookie },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  const link = new URL(response.json<{ link: string }>().link);
-  expect(link.origin).toBe(PORTAL);
+  const link = await invitationLink(t, staffCookie, userId);
+  // a staff account's link opens the staff login page
   expect(link.pathname).toBe('/staff-login');
   return link.searchParams.get('invitation') ?? '';
 }
 
-async function whoAmI(browser: Browser) {
-  const response = await browser.portal('/api/user');
-  return response.statusCode === 200 ? response.json<{ username: string; role: string }>() : null;
-}
-
 beforeAll(async () => {
   entra = await startTestEntra({ portalUrl: PORTAL });
-  t = await createTestApp({
-    PUBLIC_URL: PORTAL,
-    AUTHORITY_HOST: entra.authorityHost,
-    ENTRA_TENANT_ID: entra.tenantId,
-    ENTRA_CLIENT_ID: entra.clientId,
-    ENTRA_CLIENT_SECRET: entra.clientSecret,
-  });
+  t = await signInTestApp(entra);
   staffCookie = await t.loginStaff();
   // a fresh database takes a while on a busy machine
 }, 180_000);
@@ -181,7 +168,6 @@ describe('Sign in with Microsoft', () => {
     const { buildApp } = await import('../../app');
     const ahead = await buildApp(t.config, {
       database: t.ctx.database,
-      scheduler: false,
       now: () => new Date(Date.now() + 2 * 60 * 60 * 1000),
     });
     try {
@@ -251,14 +237,7 @@ describe('Sign in with Microsoft with a staff app role', () => {
   let rStaffCookie: string;
 
   beforeAll(async () => {
-    r = await createTestApp({
-      PUBLIC_URL: PORTAL,
-      AUTHORITY_HOST: entra.authorityHost,
-      ENTRA_TENANT_ID: entra.tenantId,
-      ENTRA_CLIENT_ID: entra.clientId,
-      ENTRA_CLIENT_SECRET: entra.clientSecret,
-      ENTRA_STAFF_ROLE: STAFF_ROLE,
-    });
+    r = await signInTestApp(entra, { ENTRA_STAFF_ROLE: STAFF_ROLE });
     rStaffCookie = await r.loginStaff();
   }, 180_000);
   afterAll(() => r?.close());
@@ -267,12 +246,7 @@ describe('Sign in with Microsoft with a staff app role', () => {
     const user = await r.createUser({ username: 'role-staff@example.org', role: 'staff' });
     const oid = '00000000-0000-4000-8000-cccccccccccc';
     entra.accounts.set(oid, { oid, name: 'Role staff', roles: [STAFF_ROLE] });
-    const invitation = await r.app.inject({
-      method: 'POST',
-      url: `/api/staff/users/${user.id}/microsoft-invitation`,
-      headers: { cookie: rStaffCookie },
-    });
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation')!;
+    const token = (await invitationLink(r, rStaffCookie, user.id)).searchParams.get('invitation')!;
     const first = new Browser(r);
     expect((await first.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     expect(await whoAmI(first)).toMatchObject({ role: 'staff' });
@@ -293,14 +267,7 @@ describe('Staff accounts from the app role', () => {
   let rStaffCookie: string;
 
   beforeAll(async () => {
-    r = await createTestApp({
-      PUBLIC_URL: PORTAL,
-      AUTHORITY_HOST: entra.authorityHost,
-      ENTRA_TENANT_ID: entra.tenantId,
-      ENTRA_CLIENT_ID: entra.clientId,
-      ENTRA_CLIENT_SECRET: entra.clientSecret,
-      ENTRA_STAFF_ROLE: STAFF_ROLE,
-    });
+    r = await signInTestApp(entra, { ENTRA_STAFF_ROLE: STAFF_ROLE });
     rStaffCookie = await r.loginStaff();
   }, 180_000);
   afterAll(() => r?.close());

@@ -38,12 +38,6 @@ export const SIGN_IN_REQUEST_MS = 10 * 60 * 1000;
 export const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
 export const CALLBACK_PATH = '/api/auth/microsoft/callback';
 
-/** Test-only tuning passed through BuildOptions; the product reads everything from the configuration. */
-export interface MicrosoftSignInRuntimeOptions {
-  /** Where the identity provider lives instead of AUTHORITY_HOST (the e2e server's test provider). */
-  authorityHost?: string;
-}
-
 export interface MicrosoftSignInConfig {
   /** as configured: the directory's GUID or one of its verified domains */
   tenant: string;
@@ -52,7 +46,7 @@ export interface MicrosoftSignInConfig {
   clientSecret: string;
   /** a client certificate and its private key (PEM): used in preference to the secret (ADR 0023) */
   certificate: { certificatePem: string; privateKeyPem: string } | null;
-  /** the identity provider's host, AUTHORITY_HOST (or the test hook), without a trailing slash */
+  /** the identity provider's host, ENTRA_AUTHORITY_HOST or else AUTHORITY_HOST, without a trailing slash */
   authority: string;
   redirectUri: string;
   staffRole: string;
@@ -73,19 +67,34 @@ export class SignInFailure extends Error {
 }
 
 /** The identity provider as discovered: its metadata and the directory's GUID. */
-interface Discovered {
+export interface Discovered {
   metadata: oidc.ServerMetadata;
   /** the GUID, also when the tenant was configured as a domain */
   tenantId: string;
   issuer: string;
 }
 
-const runtime = new WeakMap<AppContext, MicrosoftSignInRuntimeOptions>();
-/** Discovery per app, by authority, tenant and client: fetched once, again after a failure. */
-const discovered = new WeakMap<AppContext, Map<string, Promise<Discovered>>>();
+/**
+ * Discovery of one app (plugins/microsoft-sign-in.ts holds it), by authority, tenant and client:
+ * fetched once, again after a failure, and forgotten when the settings change.
+ */
+export class DiscoveryCache {
+  private readonly pending = new Map<string, Promise<Discovered>>();
 
-export function configureMicrosoftSignIn(ctx: AppContext, options: MicrosoftSignInRuntimeOptions = {}): void {
-  runtime.set(ctx, options);
+  get(config: MicrosoftSignInConfig): Promise<Discovered> {
+    const key = JSON.stringify([config.authority, config.tenant.toLowerCase(), config.clientId]);
+    let found = this.pending.get(key);
+    if (!found) {
+      found = discover(config);
+      this.pending.set(key, found);
+      found.catch(() => this.pending.delete(key));
+    }
+    return found;
+  }
+
+  clear(): void {
+    this.pending.clear();
+  }
 }
 
 type SettingsRow = typeof microsoftSignInSettings.$inferSelect;
@@ -107,7 +116,7 @@ async function readSettingsRow(db: Queryable, lock = false): Promise<SettingsRow
 }
 
 function authorityOf(ctx: AppContext): string {
-  return (runtime.get(ctx)?.authorityHost ?? ctx.config.AUTHORITY_HOST).replace(/\/+$/, '');
+  return (ctx.config.ENTRA_AUTHORITY_HOST ?? ctx.config.AUTHORITY_HOST).replace(/\/+$/, '');
 }
 
 /** Everything the card and the sign-in need: what is in force and where each part comes from. */
@@ -322,19 +331,7 @@ async function clientFor(
   ctx: AppContext,
   config: MicrosoftSignInConfig,
 ): Promise<{ client: oidc.Configuration; tenantId: string }> {
-  let cache = discovered.get(ctx);
-  if (!cache) {
-    cache = new Map();
-    discovered.set(ctx, cache);
-  }
-  const key = JSON.stringify([config.authority, config.tenant.toLowerCase(), config.clientId]);
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = discover(config);
-    cache.set(key, pending);
-    const forget = cache;
-    pending.catch(() => forget.delete(key));
-  }
+  const pending = ctx.signInDiscovery.get(config);
   let server: Discovered;
   try {
     server = await pending;
@@ -1045,7 +1042,7 @@ export async function saveSignInSettings(
     return { clientSecretCleared: secretCleared, clientCertificateCleared: certificateCleared };
   });
   // the next sign-in discovers the directory afresh
-  discovered.get(ctx)?.clear();
+  ctx.signInDiscovery.clear();
   return getSignInSettings(ctx, me, cleared);
 }
 

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, changeHistory, offers } from '../../db/schema';
-import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
+import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
 import { insertBooking, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
@@ -21,8 +21,13 @@ let seq = 0;
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   t = await createTestApp(
-    { PUBLIC_URL: PORTAL, SMTP_ALLOWED_NETWORKS: '127.0.0.1/32' },
-    { now: () => clock, mail: { extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 } },
+    {
+      PUBLIC_URL: PORTAL,
+      SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
+      SMTP_CA_FILE: testSmtpCaFile(),
+      SMTP_TIMEOUT_SECONDS: '5',
+    },
+    { now: () => clock },
   );
   await saveReminderSettings(
     t.ctx,

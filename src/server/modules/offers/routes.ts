@@ -17,7 +17,6 @@ import {
 } from '../../../shared/schemas/offers';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { availabilityQueued } from '../../sharepoint/outbox';
 import {
   acceptOffer,
   answerByLink,
@@ -71,7 +70,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const id = await createSession(ctx, request.body, currentUser(request).id);
         // the bookings outbox is drained by the same loop as availability: wake it
-        availabilityQueued(ctx.db);
+        ctx.sharePoint.outboxWakeUp.queued();
         return reply.code(201).send({ id });
       },
     );
@@ -179,7 +178,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const answer = await acceptOffer(ctx, request.params.id, currentUser(request).id, 'facilitator');
-        availabilityQueued(ctx.db);
+        ctx.sharePoint.outboxWakeUp.queued();
         return answer;
       },
     );
@@ -228,7 +227,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const answer = await answerByLink(ctx, request.params.token, { accept: true });
-        availabilityQueued(ctx.db);
+        ctx.sharePoint.outboxWakeUp.queued();
         return answer;
       },
     );

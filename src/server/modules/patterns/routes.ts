@@ -60,7 +60,7 @@ export function patternRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const userId = ownUserId(user.id, requested);
         // Booked days are skipped for everyone, as in bulk update.
         return applyPattern(
-          ctx.db,
+          ctx,
           { ...pattern, userId },
           { id: user.id, mayOverrideBookings: false, via: 'pattern' },
         );

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import { type PatternPreview, type PatternResult, selectPatternDays } from '../../../shared/schemas/patterns';
-import type { Db, Queryable } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import { availability } from '../../db/schema';
-import { type Actor, bookedDates, setManyDays } from '../availability/service';
+import { type Actor, bookedDates, type DayWriter, setManyDays } from '../availability/service';
 
 export interface PatternInput {
   userId: number;
@@ -30,10 +30,10 @@ export async function previewPattern(db: Queryable, input: PatternInput): Promis
 }
 
 /** Set the pattern's days through the bulk update's writer: booked days skipped, all or nothing. */
-export function applyPattern(db: Db, input: PatternInput, actor: Actor): Promise<PatternResult> {
+export function applyPattern(writer: DayWriter, input: PatternInput, actor: Actor): Promise<PatternResult> {
   const { startDate, endDate, daysOfWeek, everyWeeks, ...values } = input;
   return setManyDays(
-    db,
+    writer,
     { ...values, dates: selectPatternDays(startDate, endDate, daysOfWeek, everyWeeks) },
     actor,
   );

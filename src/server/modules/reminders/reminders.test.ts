@@ -5,7 +5,12 @@ import type { ReminderSettingsResponse, SendRemindersResponse } from '../../../s
 import { decryptSecret, deriveKey, encryptSecret } from '../../crypto';
 import { reminderSends, reminderSettings } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
-import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
+import {
+  startTestSmtpServer,
+  TEST_SMTP_CERT,
+  type TestSmtpServer,
+  testSmtpCaFile,
+} from '../../mail/test-smtp';
 import { MAIL_ERRORS } from '../../mail/transport';
 import { insertDays } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
@@ -90,17 +95,17 @@ const tableText = async () =>
 
 // This file sends reminders many times over, one transport case each, on a clock that stands still;
 // the send budget itself is tested in http/request-limits.test.ts.
-const MANY_SENDS = { remindersSend: { max: 10_000, windowMs: 60_000, per: 'user' as const } };
-
 beforeAll(async () => {
   // the test SMTP servers listen on 127.0.0.1, which the portal refuses unless the operator allows it
   t = await createTestApp(
-    { PUBLIC_URL: PORTAL, SMTP_ALLOWED_NETWORKS: '127.0.0.1/32' },
     {
-      now: () => clock,
-      mail: { extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 },
-      requestLimits: MANY_SENDS,
+      PUBLIC_URL: PORTAL,
+      SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
+      SMTP_CA_FILE: testSmtpCaFile(),
+      SMTP_TIMEOUT_SECONDS: '5',
+      REQUEST_BUDGETS: 'remindersSend=10000',
     },
+    { now: () => clock },
   );
   const make = async (name: string, username: string, email: string | null, area = 'North') => {
     const row = await t.createUser({ username, displayName: name, email, area, password: 'pass-word-1' });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeguardingReminderSends, users } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
-import { startTestSmtpServer, TEST_SMTP_CERT, type TestSmtpServer } from '../../mail/test-smtp';
+import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
 import { insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
@@ -23,8 +23,13 @@ async function dbsFor(userId: number, issueDate: string) {
 
 beforeAll(async () => {
   t = await createTestApp(
-    { PUBLIC_URL: PORTAL, SMTP_ALLOWED_NETWORKS: '127.0.0.1/32' },
-    { now: () => clock, mail: { extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 5000 } },
+    {
+      PUBLIC_URL: PORTAL,
+      SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
+      SMTP_CA_FILE: testSmtpCaFile(),
+      SMTP_TIMEOUT_SECONDS: '5',
+    },
+    { now: () => clock },
   );
   server = await startTestSmtpServer();
   const fran = await t.createUser({ username: 'fran', displayName: 'Fran', email: 'fran@example.org' });

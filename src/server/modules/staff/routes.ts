@@ -48,7 +48,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       (request) =>
-        saveDay(ctx.db, request.body, {
+        saveDay(ctx, request.body, {
           id: currentUser(request).id,
           mayOverrideBookings: true,
           via: 'staff',

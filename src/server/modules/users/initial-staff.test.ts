@@ -4,15 +4,16 @@ import { loadConfig } from '../../config';
 import { freshPglite } from '../../test/harness';
 
 describe('first staff account', () => {
-  it('is generated once, printed once, and usable; a restart prints nothing', async () => {
+  it('is generated once, handed out once, and usable; a restart hands out nothing', async () => {
     const database = await freshPglite();
     const config = loadConfig({ LOG_LEVEL: 'silent', APP_SECRET: 'y'.repeat(40) });
-    const printed: [string, string][] = [];
-    const onGeneratedStaffPassword = (username: string, password: string) =>
-      printed.push([username, password]);
-    const first = await buildApp(config, { database, onGeneratedStaffPassword });
-    expect(printed).toHaveLength(1);
-    const [username, password] = printed[0]!;
+    const first = await buildApp(config, { database });
+    const username = first.createdStaffUsername;
+    const password = first.generatedStaffPassword;
+    expect(username).toBeTruthy();
+    expect(password).toMatch(/^\S{12,}$/);
+    // taken once: nothing on the app holds it any more
+    expect(first.app.takeGeneratedStaffPassword()).toBeNull();
     const login = await first.app.inject({
       method: 'POST',
       url: '/api/auth/staff-login',
@@ -20,8 +21,9 @@ describe('first staff account', () => {
     });
     expect(login.statusCode).toBe(200);
     await first.close();
-    const second = await buildApp(config, { database, onGeneratedStaffPassword });
-    expect(printed).toHaveLength(1);
+    const second = await buildApp(config, { database });
+    expect(second.createdStaffUsername).toBeNull();
+    expect(second.generatedStaffPassword).toBeNull();
     await second.close();
     await database.close();
   });
@@ -34,15 +36,15 @@ describe('first staff account', () => {
       INITIAL_STAFF_USERNAME: 'boss@example.org',
       INITIAL_STAFF_PASSWORD: 'boss-password',
     });
-    const printed: string[] = [];
-    const built = await buildApp(config, { database, onGeneratedStaffPassword: (u) => printed.push(u) });
+    const built = await buildApp(config, { database });
+    expect(built.createdStaffUsername).toBe('boss@example.org');
+    expect(built.generatedStaffPassword).toBeNull();
     const login = await built.app.inject({
       method: 'POST',
       url: '/api/auth/staff-login',
       payload: { username: 'boss@example.org', password: 'boss-password' },
     });
     expect(login.statusCode).toBe(200);
-    expect(printed).toEqual([]);
     await built.close();
     await database.close();
   });

@@ -8,6 +8,7 @@ import {
 import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, LogIn, Plug, Save } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -16,7 +17,6 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverFieldErrors } from '@/lib/api';
 import {
@@ -25,7 +25,6 @@ import {
   useSaveMicrosoftSignInSettings,
   useTestMicrosoftSignIn,
 } from '../api/microsoft-sign-in-api';
-import { CertificateSummary } from './certificate-summary';
 
 /** The body as typed; the form always holds every field. */
 type SignInFormValues = MicrosoftSignInSettingsBody;
@@ -303,60 +302,31 @@ function SignInForm({
           />
         </FormField>
         {fromEnvironment ? null : (
-          <div className="grid gap-4 md:col-span-2" data-testid="microsoft-certificate-fields">
-            <CertificateSummary
-              certificate={saved.clientCertificate}
-              refusedBy="Microsoft sign-in"
-              testIdPrefix="microsoft-certificate"
-            />
-            <FormField
-              id="microsoft-clientCertificate"
-              label="Client certificate (PEM)"
-              error={errors.clientCertificate?.message}
-              description={
-                saved.clientCertificateUnreadable
-                  ? 'The stored private key could not be read (was APP_SECRET changed?). Enter the certificate and key again.'
-                  : saved.hasClientCertificate
-                    ? 'A certificate is stored and used instead of the client secret. Leave both blank to keep it; paste a new pair to replace it.'
-                    : 'Instead of a client secret: the certificate uploaded to the app registration (Certificates & secrets). Used in preference to the secret.'
-              }
-            >
-              <Textarea
-                rows={4}
-                placeholder="-----BEGIN CERTIFICATE-----"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono text-xs"
-                {...form.register('clientCertificate')}
-              />
-            </FormField>
-            <FormField
-              id="microsoft-clientCertificateKey"
-              label="Certificate private key (PEM)"
-              error={errors.clientCertificateKey?.message}
-              description="The RSA private key of that certificate, without a passphrase. Never shown again once saved."
-            >
-              <Textarea
-                rows={4}
-                placeholder="-----BEGIN PRIVATE KEY-----"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono text-xs"
-                {...form.register('clientCertificateKey')}
-              />
-            </FormField>
-            {saved.hasClientCertificate ? (
-              <label className="flex items-center gap-2 text-sm" htmlFor="microsoft-removeClientCertificate">
-                <input
-                  id="microsoft-removeClientCertificate"
-                  type="checkbox"
-                  className="size-4 accent-primary"
-                  {...form.register('removeClientCertificate')}
-                />
-                Remove the stored certificate
-              </label>
-            ) : null}
-          </div>
+          <CertificateFields
+            data-testid="microsoft-certificate-fields"
+            idPrefix="microsoft"
+            stored={saved.clientCertificate}
+            hasStored={saved.hasClientCertificate}
+            refusedBy="Microsoft sign-in"
+            summaryTestIdPrefix="microsoft-certificate"
+            labels={{ certificate: 'Client certificate (PEM)', key: 'Certificate private key (PEM)' }}
+            certificateDescription={
+              saved.clientCertificateUnreadable
+                ? 'The stored private key could not be read (was APP_SECRET changed?). Enter the certificate and key again.'
+                : saved.hasClientCertificate
+                  ? 'A certificate is stored and used instead of the client secret. Leave both blank to keep it; paste a new pair to replace it.'
+                  : 'Instead of a client secret: the certificate uploaded to the app registration (Certificates & secrets). Used in preference to the secret.'
+            }
+            errors={{
+              certificate: errors.clientCertificate?.message,
+              key: errors.clientCertificateKey?.message,
+            }}
+            fields={{
+              certificate: form.register('clientCertificate'),
+              key: form.register('clientCertificateKey'),
+              remove: form.register('removeClientCertificate'),
+            }}
+          />
         )}
         <FormField
           className="content-start"

@@ -4,16 +4,15 @@ import type { ColumnMapping, ListKind } from '@shared/schemas/sharepoint-columns
 import { Info, Plug, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverFieldErrors } from '@/lib/api';
 import { useCheckColumns, useSaveSettings, useTestConnection } from '../api/settings-api';
-import { CertificateSummary } from './certificate-summary';
 import { type ColumnCheckState, ColumnMappingPanel } from './column-mapping';
 import { type ConnectionState, ConnectionStatus, SUCCESS_TEXT } from './connection-status';
 
@@ -208,24 +207,6 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     </FormField>
   );
 
-  const pem = (
-    name: 'clientCertificate' | 'clientCertificateKey',
-    label: string,
-    placeholder: string,
-    description: string,
-  ) => (
-    <FormField id={`settings-${name}`} label={label} error={errors[name]?.message} description={description}>
-      <Textarea
-        rows={4}
-        placeholder={placeholder}
-        autoComplete="off"
-        spellCheck={false}
-        className="font-mono text-xs"
-        {...form.register(name)}
-      />
-    </FormField>
-  );
-
   const busy = save.isPending || test.isPending || checkColumns.isPending;
 
   return (
@@ -269,34 +250,28 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
           <div className="md:col-span-2">
             {secret('clientSecret', 'Client Secret', saved.hasClientSecret, 'client secret')}
           </div>
-          <div className="grid gap-4 md:col-span-2" data-testid="certificate-fields">
-            <CertificateSummary certificate={saved.clientCertificate} refusedBy="SharePoint" />
-            {pem(
-              'clientCertificate',
-              'Client Certificate (PEM)',
-              '-----BEGIN CERTIFICATE-----',
+          <CertificateFields
+            data-testid="certificate-fields"
+            idPrefix="settings"
+            stored={saved.clientCertificate}
+            hasStored={saved.hasClientCertificate}
+            refusedBy="SharePoint"
+            labels={{ certificate: 'Client Certificate (PEM)', key: 'Certificate Private Key (PEM)' }}
+            certificateDescription={
               saved.hasClientCertificate
                 ? 'A certificate is stored. Leave both blank to keep it; paste a new pair to replace it.'
-                : 'Instead of a client secret: the certificate uploaded to the app registration (Certificates & secrets).',
-            )}
-            {pem(
-              'clientCertificateKey',
-              'Certificate Private Key (PEM)',
-              '-----BEGIN PRIVATE KEY-----',
-              'The RSA private key of that certificate, without a passphrase. Never shown again once saved.',
-            )}
-            {saved.hasClientCertificate ? (
-              <label className="flex items-center gap-2 text-sm" htmlFor="settings-removeClientCertificate">
-                <input
-                  id="settings-removeClientCertificate"
-                  type="checkbox"
-                  className="size-4 accent-primary"
-                  {...form.register('removeClientCertificate')}
-                />
-                Remove the stored certificate
-              </label>
-            ) : null}
-          </div>
+                : 'Instead of a client secret: the certificate uploaded to the app registration (Certificates & secrets).'
+            }
+            errors={{
+              certificate: errors.clientCertificate?.message,
+              key: errors.clientCertificateKey?.message,
+            }}
+            fields={{
+              certificate: form.register('clientCertificate'),
+              key: form.register('clientCertificateKey'),
+              remove: form.register('removeClientCertificate'),
+            }}
+          />
           {text('username', 'Username', { description: 'Optional service account.' })}
           {secret('password', 'Password', saved.hasPassword, 'password')}
           {clearedNote ? (
