@@ -253,7 +253,19 @@ async function main() {
         if (!page) throw new Error(`unknown page ${name}; one of ${Object.keys(PAGES).join(', ')}`);
         const started = performance.now();
         const runs: Lhr[] = [];
-        for (let run = 0; run < RUNS; run++) runs.push(await audit(served, page, preset));
+        for (let run = 0; run < RUNS; run++) {
+          // a run Chromium gave up on (a protocol timeout on a loaded machine) is reported and
+          // skipped rather than losing every page measured so far
+          try {
+            runs.push(await audit(served, page, preset));
+          } catch (error) {
+            console.log(`  ${page.name} (${preset}), run ${run + 1}: ${(error as Error).message}`);
+          }
+        }
+        if (runs.length === 0) {
+          rows.push([page.name, preset, 'failed']);
+          continue;
+        }
         const perf = (r: Lhr) => r.categories.performance?.score ?? 0;
         const sorted = [...runs].sort((a, b) => perf(a) - perf(b));
         const lhr = sorted[Math.floor((sorted.length - 1) / 2)]!;
