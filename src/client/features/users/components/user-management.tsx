@@ -1,7 +1,7 @@
 import { SAFEGUARDING_STATE_LABELS, SAFEGUARDING_STATES, type SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { Plus, ShieldAlert } from 'lucide-react';
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -22,13 +22,6 @@ import {
 import { DeleteUserDialog } from './delete-user-dialog';
 import { UserFormDialog } from './user-form-dialog';
 import { UsersTable } from './users-table';
-
-/**
- * Rows drawn before the rest. A thousand accounts make a table of 54,000 elements, seconds of
- * script and layout before the first row showed; these show first and the rest are drawn just
- * after, in the background (React's deferred value), so the page answers in between.
- */
-const FIRST_ROWS = 100;
 
 interface UserManagementProps {
   /** The signed-in staff member, whose own row cannot be deleted. */
@@ -73,8 +66,6 @@ export function UserManagement({
     return found.filter((user) => safeguarding.get(user.id)?.state === stateFilter);
   }, [rows, search, stateFilter, safeguarding]);
   const filtering = Boolean(search.trim() || stateFilter);
-  const firstRows = useMemo(() => shownRows.slice(0, FIRST_ROWS), [shownRows]);
-  const drawnRows = useDeferredValue(shownRows, firstRows);
   const areas = useMemo(() => knownAreas(rows), [rows]);
 
   const create = (values: UserFormValues) => {
@@ -241,7 +232,7 @@ export function UserManagement({
                   ) : null}
                 </div>
                 <UsersTable
-                  users={drawnRows}
+                  users={shownRows}
                   currentUserId={currentUserId}
                   onEdit={startEdit}
                   onDelete={setDeleting}
