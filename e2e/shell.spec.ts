@@ -26,6 +26,39 @@ test('pages load without console errors or CSP violations', async ({ page }) => 
   expect(problems).toEqual([]);
 });
 
+/** JavaScript bytes as sent (Brotli, headers included) for a page opened in a fresh page. */
+async function scriptsOf(page: import('@playwright/test').Page, path: string) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  // Chromium asks for Brotli over https only; the portal runs on https, so ask for it here too
+  await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'br, gzip, deflate' } });
+  const urls = new Map<string, string>();
+  const scripts: Array<{ url: string; bytes: number }> = [];
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (e.type === 'Script') urls.set(e.requestId, e.request.url);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const url = urls.get(e.requestId);
+    if (url) scripts.push({ url, bytes: e.encodedDataLength });
+  });
+  await page.goto(path);
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await cdp.detach();
+  return scripts;
+}
+
+test('the login pages load under 100 KB of compressed JavaScript and no staff code', {
+  tag: '@desktop-only',
+}, async ({ page }) => {
+  for (const path of ['/auth', '/staff-login']) {
+    const scripts = await scriptsOf(page, path);
+    const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
+    expect(total, `${path}: ${scripts.map((s) => `${s.url} ${s.bytes}`).join(', ')}`).toBeLessThan(100_000);
+    expect(scripts.filter((script) => /staff-|schedule-grid|zod/.test(script.url))).toEqual([]);
+  }
+});
+
 test('the document title', { tag: '@desktop-only' }, async ({ page }) => {
   await page.goto('/auth');
   await expect(page).toHaveTitle('Facilitator Availability Calendar');

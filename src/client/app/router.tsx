@@ -18,11 +18,12 @@ const HomeRoute = lazyPage(() => import('./routes/home'));
 const SettingsRoute = lazyPage(() => import('./routes/settings'));
 const ChangePasswordRoute = lazyPage(() => import('./routes/change-password'));
 const StaffDashboardRoute = lazyPage(() => import('./routes/staff-dashboard'));
-const StaffUsersRoute = lazy(() => import('./routes/staff-users'));
-const StaffFreeRoute = lazy(() => import('./routes/staff-free'));
-const StaffCompletenessRoute = lazy(() => import('./routes/staff-completeness'));
-const StaffSessionsRoute = lazy(() => import('./routes/staff-sessions'));
-const OffersRoute = lazy(() => import('./routes/offers'));
+const StaffUsersRoute = lazyPage(() => import('./routes/staff-users'));
+const StaffFreeRoute = lazyPage(() => import('./routes/staff-free'));
+const StaffCompletenessRoute = lazyPage(() => import('./routes/staff-completeness'));
+const StaffSessionsRoute = lazyPage(() => import('./routes/staff-sessions'));
+const OffersRoute = lazyPage(() => import('./routes/offers'));
+// opened from an e-mail by anyone, signed in or not: nothing of it to start early
 const OfferLinkRoute = lazy(() => import('./routes/offer-link'));
 
 // The page the app opens on gets its data, the session and its code fetched at once, not one after
@@ -34,8 +35,13 @@ const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
   '/': HomeRoute,
   '/settings': SettingsRoute,
   '/change-password': ChangePasswordRoute,
+  '/offers': OffersRoute,
   '/staff': StaffDashboardRoute,
   '/staff-dashboard': StaffDashboardRoute,
+  '/staff/users': StaffUsersRoute,
+  '/staff/free': StaffFreeRoute,
+  '/staff/completeness': StaffCompletenessRoute,
+  '/staff/sessions': StaffSessionsRoute,
 };
 // an anonymous visitor is sent to a login page: nothing of theirs to fetch
 const signedIn = maySignedIn();
@@ -45,7 +51,8 @@ if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {
   void import('./staff-prefetch').then((staff) => staff.prefetchStaffDashboard());
 }
 void queryClient.prefetchQuery({ queryKey: currentUserQueryKey, queryFn: currentUserQueryFn<PublicUser>() });
-void pageCode[startPath]?.preload();
+// an anonymous visitor is sent to a login page, which is in the main script already
+if (signedIn) void pageCode[startPath]?.preload();
 
 export function AppRouter() {
   return (

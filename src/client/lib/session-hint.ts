@@ -1,4 +1,4 @@
-import { SESSION_HINT_COOKIE } from '@shared/schemas/auth';
+import { SESSION_HINT_COOKIE } from '@shared/sign-in';
 
 /**
  * Whether this browser may be signed in: the server sets a script-readable hint beside its HttpOnly

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STAFF_VIEW, monthGridRange, staffViewRange } from '../../shared/calendar';
 import { createTestApp, type TestApp } from '../test/harness';
 import { PAGE_MODULES } from './page-preloads';
 
@@ -29,7 +30,11 @@ beforeAll(async () => {
   mkdirSync(join(dir, '.vite'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
-  app = await createTestApp({ CLIENT_DIR: dir });
+  // 23:30 on 31 March in London is already 1 April in Auckland: the day is the organisation's
+  app = await createTestApp(
+    { ORG_TIMEZONE: 'Pacific/Auckland', CLIENT_DIR: dir },
+    { now: () => new Date('2026-03-31T23:30:00Z') },
+  );
 });
 beforeAll(async () => {
   staff = await app.loginStaff();
@@ -69,9 +74,60 @@ describe("a page's HTML names the page's own code", () => {
   it('nobody signed in, a facilitator on a staff page, or a page without its own code: the plain page', async () => {
     expect(await page('/', undefined)).toBe(INDEX);
     expect(await page('/staff', undefined)).toBe(INDEX);
+    expect(await page('/staff/users', undefined)).toBe(INDEX);
     expect(await page('/staff', facilitator)).toBe(INDEX);
     expect(await page('/auth', staff)).toBe(INDEX);
     expect(await page('/no-such-page', staff)).toBe(INDEX);
+  });
+});
+
+const dataPreloads = (html: string) =>
+  [...html.matchAll(/<link rel="preload" as="fetch" crossorigin="use-credentials" href="([^"]+)">/g)].map(
+    (m) => m[1]!,
+  );
+const range = ({ from, to }: { from: string; to: string }) => `from=${from}&to=${to}`;
+
+describe("a page's HTML starts the page's first reads", () => {
+  it("the dashboard's session, users and the month around the organisation's today, before its scripts", async () => {
+    const month = staffViewRange(DEFAULT_STAFF_VIEW, '2026-04-01');
+    const html = await page('/staff', staff);
+    expect(dataPreloads(html)).toEqual([
+      '/api/user',
+      '/api/staff/users',
+      `/api/staff/availabilities?${range(month)}`,
+      `/api/staff/bookings?${range(month)}`,
+      `/api/staff/notes?date=${month.from}&view=${DEFAULT_STAFF_VIEW}`,
+      '/api/admin/scheduler/status',
+    ]);
+    expect(html.indexOf('rel="preload"')).toBeLessThan(html.indexOf('modulepreload'));
+    // each is a read this person may make, answered as the page will ask for it
+    for (const url of dataPreloads(html)) {
+      const response = await app.app.inject({ url, headers: { cookie: staff } });
+      expect(response.statusCode, url).toBe(200);
+    }
+  });
+
+  it("a facilitator's calendar starts their own month", async () => {
+    const month = monthGridRange('2026-04-01');
+    const html = await page('/', facilitator);
+    expect(dataPreloads(html)).toEqual([
+      '/api/user',
+      `/api/availability?${range(month)}`,
+      `/api/bookings?${range(month)}`,
+    ]);
+    for (const url of dataPreloads(html)) {
+      const response = await app.app.inject({ url, headers: { cookie: facilitator } });
+      expect(response.statusCode, url).toBe(200);
+    }
+  });
+
+  it('every signed-in page at least starts the session read; nobody else gets a preload', async () => {
+    for (const path of Object.keys(PAGE_MODULES)) {
+      const cookie = PAGE_MODULES[path]!.staff ? staff : facilitator;
+      expect(dataPreloads(await page(path, cookie))[0], path).toBe('/api/user');
+    }
+    expect(dataPreloads(await page('/staff', facilitator))).toEqual([]);
+    expect(dataPreloads(await page('/auth', staff))).toEqual([]);
   });
 });
 

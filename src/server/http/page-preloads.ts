@@ -1,5 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  type DateRange,
+  type DateString,
+  DEFAULT_STAFF_VIEW,
+  monthGridRange,
+  staffViewRange,
+  startOfMonth,
+} from '../../shared/calendar';
 
 /**
  * Each page's own code, named in the page's HTML (docs/decisions/0028-preload-each-page-s-code-in-its-html.md).
@@ -65,4 +73,55 @@ export function pagesWithPreloads(indexHtml: string, manifest: Manifest | null):
     if (links) pages.set(path, indexHtml.replace('</head>', `${links}  </head>`));
   }
   return pages;
+}
+
+const rangeQuery = (range: DateRange) =>
+  `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
+
+/**
+ * The API reads each page makes first, written exactly as the client asks for them (the same
+ * address, so the browser hands the preloaded answer to the client's own request;
+ * docs/decisions/0043-preload-each-page-s-first-reads-in-its-html.md). `today` is the organisation's:
+ * where the browser's day differs (a visitor in another time zone, around midnight) the client asks
+ * for another range and the preloaded one goes unused.
+ */
+export function pageDataUrls(path: string, today: DateString): string[] {
+  switch (path) {
+    case '/': {
+      const month = monthGridRange(startOfMonth(today));
+      return [`/api/availability?${rangeQuery(month)}`, `/api/bookings?${rangeQuery(month)}`];
+    }
+    case '/offers':
+      return ['/api/offers'];
+    case '/staff':
+    case '/staff-dashboard': {
+      const range = staffViewRange(DEFAULT_STAFF_VIEW, today);
+      return [
+        '/api/staff/users',
+        `/api/staff/availabilities?${rangeQuery(range)}`,
+        `/api/staff/bookings?${rangeQuery(range)}`,
+        `/api/staff/notes?date=${encodeURIComponent(range.from)}&view=${DEFAULT_STAFF_VIEW}`,
+        '/api/admin/scheduler/status',
+      ];
+    }
+    case '/staff/users':
+      return ['/api/staff/users', '/api/staff/safeguarding'];
+    case '/staff/sessions':
+      return ['/api/staff/sessions'];
+    default:
+      return [];
+  }
+}
+
+/**
+ * `<link rel="preload" as="fetch">` for the session read every signed-in page starts with and the
+ * page's first reads, placed before the page's scripts so they start as the HTML arrives instead
+ * of after the scripts have run. `use-credentials` matches the client's `credentials: 'include'`.
+ */
+export function withDataPreloads(html: string, path: string, today: DateString): string {
+  const links = ['/api/user', ...pageDataUrls(path, today)]
+    .map((url) => `    <link rel="preload" as="fetch" crossorigin="use-credentials" href="${url}">\n`)
+    .join('');
+  // first in the head: the browser starts requests in the order it meets them
+  return html.replace(/<head>\n?/, (head) => `${head}${links}`);
 }

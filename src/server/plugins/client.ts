@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { todayIn } from '../../shared/calendar';
 import { accessForUnmatched, isStaff } from '../http/access';
-import { PAGE_MODULES, pagesWithPreloads, readManifest } from '../http/page-preloads';
+import { PAGE_MODULES, pagesWithPreloads, readManifest, withDataPreloads } from '../http/page-preloads';
 import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
 
 const defaultClientDir = fileURLToPath(new URL('../../../dist/client', import.meta.url));
@@ -51,12 +52,19 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
     return indexHtml;
   };
-  /** A signed-in person's page names its own code for the browser to fetch at once (ADR 28). */
+  /**
+   * A signed-in person's page names its own code (ADR 28) and its first reads (ADR 43) for the
+   * browser to fetch at once.
+   */
   const pageHtml = (request: FastifyRequest, path: string) => {
     const index = builtIndexHtml();
     const page = PAGE_MODULES[path];
     if (!index || !page || !request.user || (page.staff && !isStaff(request.user))) return index;
-    return pagesHtml.get(path) ?? index;
+    return withDataPreloads(
+      pagesHtml.get(path) ?? index,
+      path,
+      todayIn(app.ctx.config.ORG_TIMEZONE, app.ctx.now()),
+    );
   };
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -66,16 +66,8 @@ export const changePasswordForm = z
   });
 export type ChangePasswordForm = z.infer<typeof changePasswordForm>;
 
-/**
- * A cookie scripts may read, set beside the (HttpOnly) session cookie and cleared with it. It holds no
- * secret, only "someone may be signed in here": without it the client knows the visitor is anonymous
- * and does not ask `/api/user` (a 401 the browser would log as an error) or prefetch their calendar.
- */
-export const SESSION_HINT_COOKIE = 'afp_signed_in';
+export { SESSION_HINT_COOKIE, SIGNED_OUT_OF_PORTAL_ONLY } from '../sign-in';
 
 /** Signing out: `microsoftSignOut` says the session came from Microsoft, which can be signed out of too. */
 export const logoutResponse = z.object({ message: z.string(), microsoftSignOut: z.boolean() });
 export type LogoutResponse = z.infer<typeof logoutResponse>;
-
-/** Where the portal sends someone it signed out who may still be signed in to Microsoft. */
-export const SIGNED_OUT_OF_PORTAL_ONLY = '/staff-login?signedOut=microsoft';

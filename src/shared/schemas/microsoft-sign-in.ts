@@ -1,27 +1,7 @@
 import { z } from 'zod';
 import { certificateDescription, pemInput } from './settings';
 
-/**
- * Why a Microsoft sign-in did not end in a session. The callback sends the browser back to the login
- * page it started from (staff or facilitator) with one of these; the page says what happened and what
- * to do.
- */
-export const MICROSOFT_SIGN_IN_ERRORS = [
-  'not_configured',
-  'cancelled',
-  'expired_request',
-  'wrong_tenant',
-  'wrong_issuer',
-  'no_invitation',
-  'invitation_invalid',
-  'missing_role',
-  'facilitators_off',
-  'clock_skew',
-  'provider_unreachable',
-  'client_rejected',
-  'failed',
-] as const;
-export type MicrosoftSignInError = (typeof MICROSOFT_SIGN_IN_ERRORS)[number];
+export { MICROSOFT_SIGN_IN_ERRORS, type MicrosoftSignInError } from '../sign-in';
 
 /** An invitation token as it travels in a link: base64url, 43 characters for 32 random bytes. */
 export const invitationToken = z

@@ -1,4 +1,4 @@
-import { MICROSOFT_SIGN_IN_ERRORS, type MicrosoftSignInError } from '@shared/schemas/microsoft-sign-in';
+import { MICROSOFT_SIGN_IN_ERRORS, type MicrosoftSignInError } from '@shared/sign-in';
 
 /** What went wrong and what to do about it, for each reason the server sends back. */
 export const MICROSOFT_ERROR_MESSAGES: Record<MicrosoftSignInError, string> = {

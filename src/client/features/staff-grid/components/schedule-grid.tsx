@@ -23,7 +23,6 @@ import {
   CELL_TONE_CLASS,
   type CellTone,
   cellDescription,
-  cellKey,
   cellTone,
   columnLabel,
   DAY_COLUMN_WIDTH,
@@ -435,9 +434,8 @@ const GridRow = memo(function GridRow({
         </span>
       </th>
       {columns.map(({ day, className }) => {
-        const key = cellKey(user.id, day);
-        const availability = index.availability.get(key);
-        const bookingCount = index.bookings.get(key)?.length ?? 0;
+        const availability = index.availability(user.id, day);
+        const bookingCount = index.bookingCount(user.id, day);
         const priority = notePriority?.(user.id, day);
         return (
           <GridCell

@@ -8,7 +8,8 @@ import { useSchedulerStatus } from '../api/staff-grid-api';
  */
 export function SchedulerStatusLine() {
   const { data } = useSchedulerStatus();
-  if (!data) return null;
+  // the line's height held while it loads, so the schedule below does not move when it arrives
+  if (!data) return <div aria-hidden className="h-5" data-testid="scheduler-status-pending" />;
   const [dot, text] = data.isUpdating
     ? ['bg-blue-500 animate-pulse', 'Updating booking cache...']
     : data.isOfficeHours

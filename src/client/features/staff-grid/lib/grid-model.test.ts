@@ -97,6 +97,43 @@ describe('grid model', () => {
     expect(lastUpdatedText(stamped, '2026-03-09')).toBe('Last updated: 10 Feb 2026');
   });
 
+  it("finds each facilitator's day and counts its bookings, ignoring bookings without a facilitator", () => {
+    const day = (id: number, userId: number, date: string, status: 'available' | 'limited') => ({
+      id,
+      userId,
+      date,
+      status,
+      startTime: '',
+      endTime: '',
+      notes: '',
+      syncedToSharePoint: false,
+    });
+    const booking = (id: number, userId: number | null, date: string) =>
+      ({ id, userId, date }) as unknown as Parameters<typeof indexGridData>[1][number];
+    const index = indexGridData(
+      [
+        day(1, 3, '2026-03-02', 'available'),
+        day(2, 4, '2026-03-02', 'limited'),
+        day(3, 3, '2026-03-03', 'limited'),
+      ],
+      [
+        booking(1, 3, '2026-03-02'),
+        booking(2, 3, '2026-03-02'),
+        booking(3, null, '2026-03-03'),
+        booking(4, 4, '2026-03-03'),
+      ],
+    );
+    expect(index.availability(3, '2026-03-02')?.status).toBe('available');
+    expect(index.availability(4, '2026-03-02')?.status).toBe('limited');
+    expect(index.availability(3, '2026-03-03')?.status).toBe('limited');
+    expect(index.availability(4, '2026-03-03')).toBeUndefined();
+    expect(index.availability(9, '2026-03-02')).toBeUndefined();
+    expect(index.bookingCount(3, '2026-03-02')).toBe(2);
+    expect(index.bookingCount(3, '2026-03-03')).toBe(0);
+    expect(index.bookingCount(4, '2026-03-03')).toBe(1);
+    expect(index.bookingCount(4, '2026-03-02')).toBe(0);
+  });
+
   it('labels the view', () => {
     expect(viewLabel('month', '2026-03-15')).toBe('March 2026');
     expect(viewLabel('week', '2026-03-04')).toBe('2 Mar – 6 Mar 2026');

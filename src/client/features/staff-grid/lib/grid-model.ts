@@ -79,35 +79,65 @@ export function visibleFacilitators(
   return facilitators.filter((user) => selectedAreas.has(areaKey(user)) && !deselected.has(user.id));
 }
 
-export const cellKey = (userId: number, date: string) => `${userId}|${date}`;
-
 export interface GridIndex {
-  availability: Map<string, Availability>;
-  bookings: Map<string, Booking[]>;
+  /** a facilitator's availability on a day, if they set any */
+  availability(userId: number, date: string): Availability | undefined;
+  /** how many sessions a facilitator has booked on a day */
+  bookingCount(userId: number, date: string): number;
   /** latest availability date per user among the loaded rows */
   latestDate: Map<number, string>;
 }
 
+interface DayLookup {
+  availability: Map<string, Availability>;
+  bookings: Map<string, number>;
+}
+
+/**
+ * The loaded rows grouped by facilitator in one pass with numeric keys; a facilitator's days are
+ * looked up by date only when their row is drawn. At 5,000 facilitators a month is over 100,000
+ * rows, and keying each by a "user|date" string before the first row could be drawn cost about as
+ * long as reading the JSON; the grid draws some twenty rows at a time.
+ */
 export function indexGridData(
   availabilities: readonly Availability[],
   bookings: readonly Booking[],
 ): GridIndex {
-  const availability = new Map<string, Availability>();
+  const availabilityByUser = new Map<number, Availability[]>();
   const latestDate = new Map<number, string>();
   for (const row of availabilities) {
-    availability.set(cellKey(row.userId, row.date), row);
+    const list = availabilityByUser.get(row.userId);
+    if (list) list.push(row);
+    else availabilityByUser.set(row.userId, [row]);
     const latest = latestDate.get(row.userId);
-    if (!latest || row.date > latest) latestDate.set(row.userId, row.date);
+    if (latest === undefined || row.date > latest) latestDate.set(row.userId, row.date);
   }
-  const byCell = new Map<string, Booking[]>();
+  const bookingsByUser = new Map<number, Booking[]>();
   for (const booking of bookings) {
     if (booking.userId === null) continue;
-    const key = cellKey(booking.userId, booking.date);
-    const list = byCell.get(key);
+    const list = bookingsByUser.get(booking.userId);
     if (list) list.push(booking);
-    else byCell.set(key, [booking]);
+    else bookingsByUser.set(booking.userId, [booking]);
   }
-  return { availability, bookings: byCell, latestDate };
+  const lookups = new Map<number, DayLookup>();
+  const lookup = (userId: number): DayLookup => {
+    let found = lookups.get(userId);
+    if (!found) {
+      const availability = new Map<string, Availability>();
+      for (const row of availabilityByUser.get(userId) ?? []) availability.set(row.date, row);
+      const counts = new Map<string, number>();
+      for (const booking of bookingsByUser.get(userId) ?? [])
+        counts.set(booking.date, (counts.get(booking.date) ?? 0) + 1);
+      found = { availability, bookings: counts };
+      lookups.set(userId, found);
+    }
+    return found;
+  };
+  return {
+    availability: (userId, date) => lookup(userId).availability.get(date),
+    bookingCount: (userId, date) => lookup(userId).bookings.get(date) ?? 0,
+    latestDate,
+  };
 }
 
 /** "4 Mar 2026" from a date string or an ISO timestamp (read in the browser's zone). */

@@ -1,6 +1,7 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { useDeferredValue, useMemo } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -47,6 +48,14 @@ function Breakable({ text }: { text: string }) {
 
 const dash = (value: string | null) => (value?.trim() ? value : '-');
 
+/**
+ * Rows drawn when the table first shows. A thousand accounts make a table of 54,000 elements: one
+ * task of seconds before the first row. These come first; the whole list follows as a deferred
+ * value, which React renders in the background in slices, so the page answers in between. Later
+ * changes (a search) are deferred the same way.
+ */
+const FIRST_ROWS = 100;
+
 interface UsersTableProps {
   /** Already sorted. */
   users: PublicUser[];
@@ -66,7 +75,7 @@ interface UsersTableProps {
 }
 
 export function UsersTable({
-  users,
+  users: allUsers,
   currentUserId,
   onEdit,
   onDelete,
@@ -77,6 +86,8 @@ export function UsersTable({
   onSafeguarding,
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
+  const firstUsers = useMemo(() => allUsers.slice(0, FIRST_ROWS), [allUsers]);
+  const users = useDeferredValue(allUsers, firstUsers);
   const columns = safeguarding ? 8 : 7;
   return (
     <Table containerLabel="Facilitators">
