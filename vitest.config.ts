@@ -15,7 +15,7 @@ const SLOW_FIRST = [
   /scripts\/backup\.test\.ts$/,
   /src\/server\/test\/fuzz[^/]*\.test\.ts$/,
   /scripts\/demo\.test\.ts$/,
-  /src\/server\/http\/sessions-security[^/]*\.test\.ts$/,
+  /src\/server\/http\/sessions-[^/]*\.test\.ts$/,
   /src\/server\/modules\/microsoft-sign-in\/microsoft-sign-in\.test\.ts$/,
   /src\/server\/serve\.test\.ts$/,
   /src\/server\/test\/access-matrix[^/]*\.test\.ts$/,
