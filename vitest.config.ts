@@ -9,7 +9,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * demo, a backup) or on hundreds of requests (fuzz, the cross-site table). Vitest orders files by their
  * last duration only when it has a cache of it; a fresh clone (CI) gets them ordered by size, which left
  * the demo's small file for last, one worker busy with it while the other sat idle. Starting these first
- * lets the short files fill in around them (docs/decisions/0037-test-workers-and-order.md).
+ * lets the short files fill in around them (docs/decisions/0036-test-workers-and-order.md).
  */
 const SLOW_FIRST = [
   /scripts\/backup\.test\.ts$/,
@@ -46,11 +46,11 @@ export default defineConfig({
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one on the two-core machines the project
     // and its CI run on. Much of a file's time is waiting (for PGlite, PostgreSQL, a child process),
-    // so two side by side finish sooner even on two cores (ADR 0037).
+    // so two side by side finish sooner even on two cores (ADR 0036).
     maxWorkers: 2,
     // A worker keeps the modules it loaded for the next file instead of starting a new process and
     // loading the app, PGlite's WebAssembly and the template again for each of the 80 files. The code
-    // keeps no state in modules that outlives an app (ADR 0037 lists what was checked).
+    // keeps no state in modules that outlives an app (ADR 0036 lists what was checked).
     isolate: false,
     sequence: { sequencer: SlowFilesFirst },
     // One migrated database for the run; each test file starts from a copy of it.

@@ -1,5 +1,5 @@
 /**
- * `npm start` on a fresh clone, timed to its first answer (ADR 45).
+ * `npm start` on a fresh clone, timed to its first answer (ADR 42).
  *
  *   npm run bench:start -- [--ref HEAD] [--port 5871]
  *

@@ -149,7 +149,7 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa'];
  * switch changes nothing else: it swaps one class on <html>, whose only effect is the colour
  * variables and `color-scheme` (the `dark:` variants in the client are all colours), and the DOM,
  * layout and visibility stay as they were. So the second theme needs only these rules; every other
- * rule would give the same answer again (ADR 46). color-contrast is also most of an axe run's time.
+ * rule would give the same answer again (ADR 43). color-contrast is also most of an axe run's time.
  */
 const THEME_DEPENDENT_RULES = ['color-contrast', 'link-in-text-block'];
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -33,7 +33,7 @@ import type { ConnectionTester } from './sharepoint/connection';
 export type { ApiRoute };
 
 /**
- * What the configuration cannot carry (ADR 0039): things the caller owns rather than settings. Every
+ * What the configuration cannot carry (ADR 0037): things the caller owns rather than settings. Every
  * setting, test tuning included, is in Config.
  */
 export interface BuildOptions {
@@ -55,7 +55,7 @@ export interface BuildOptions {
    */
   connectionTester?: ConnectionTester;
   /**
-   * A server already listening, answering "starting" while the app is built (serve.ts, ADR 45).
+   * A server already listening, answering "starting" while the app is built (serve.ts, ADR 42).
    * The app takes its requests over once ready, instead of listening itself, and closes it in close().
    */
   server?: Server;

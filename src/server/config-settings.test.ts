@@ -1,5 +1,5 @@
 /**
- * The settings that were buildApp options (ADR 0039): parsed and refused like every other variable,
+ * The settings that were buildApp options (ADR 0037): parsed and refused like every other variable,
  * and what each plugin makes of them.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

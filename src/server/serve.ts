@@ -32,7 +32,7 @@ async function start(options: Pick<BuildOptions, 'clientBuilding'>) {
   /*
    * Answer at once, before the app's modules load and the database opens (on a first start PGlite
    * creates its cluster: most of the start's time). Until the app is ready every request gets a 503
-   * "starting" answer; then the app takes this server's requests over (ADR 45). The app's modules are
+   * "starting" answer; then the app takes this server's requests over (ADR 42). The app's modules are
    * imported only after the server listens, for the same reason.
    */
   const server = await listen(createServer(answerWhileStarting), config.PORT, config.HOST);

@@ -34,7 +34,7 @@ const ENCODINGS: Encoding[] = ['br', 'gzip'];
 const COMPRESS_FROM_BYTES = 1024;
 
 /**
- * How hard each encoding works (ADR 41). An answer's first request waits for the quick level; the
+ * How hard each encoding works (ADR 38). An answer's first request waits for the quick level; the
  * kept level is made afterwards, off that request, and replaces it for every later one. On the staff
  * month at 5,000 facilitators (13 MiB) Brotli 1 takes 22 ms of CPU for 771 KiB, Brotli 4 took
  * 120 ms for 680 KiB and Brotli 5 takes 170 ms for 605 KiB. Below `QUICK_FROM_BYTES` the kept level
@@ -61,7 +61,7 @@ export interface ListAnswers {
    * else from memory when nothing in the list has changed since it was built, else built now. The
    * version is read from the database first, so no answer is older than what was committed when the
    * request began. Compressed forms are kept beside the stored answer: a big one is first made
-   * quickly, then once more at the kept level after that answer has gone (ADR 41).
+   * quickly, then once more at the kept level after that answer has gone (ADR 38).
    */
   send(
     request: FastifyRequest,

@@ -81,7 +81,7 @@ const rangeQuery = (range: DateRange) =>
 /**
  * The API reads each page makes first, written exactly as the client asks for them (the same
  * address, so the browser hands the preloaded answer to the client's own request;
- * docs/decisions/0043-preload-each-page-s-first-reads-in-its-html.md). `today` is the organisation's:
+ * docs/decisions/0040-each-page-s-html-starts-its-first-reads.md). `today` is the organisation's:
  * where the browser's day differs (a visitor in another time zone, around midnight) the client asks
  * for another range and the preloaded one goes unused.
  */

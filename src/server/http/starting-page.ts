@@ -37,7 +37,7 @@ export const STARTING_PAGE = `<!doctype html>
 const STARTING_API_ANSWER = JSON.stringify({ message: 'The portal is starting; try again in a moment' });
 
 /**
- * The request handler of the portal's server before the app exists (serve.ts, ADR 45): every request
+ * The request handler of the portal's server before the app exists (serve.ts, ADR 42): every request
  * answers 503 at once, a page the starting page, the API a JSON error, both with Retry-After. Nothing
  * here reads the request: no session, no body, so nothing to check and nothing to leak. The headers
  * that matter for a page without the app's helmet are set here: a policy allowing only the inline

@@ -53,7 +53,7 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     return indexHtml;
   };
   /**
-   * A signed-in person's page names its own code (ADR 28) and its first reads (ADR 43) for the
+   * A signed-in person's page names its own code (ADR 28) and its first reads (ADR 40) for the
    * browser to fetch at once.
    */
   const pageHtml = (request: FastifyRequest, path: string) => {
