@@ -140,7 +140,8 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
 
   const refinements = new Set<Promise<void>>();
   const refine = (key: string, entry: Entry, encoding: Encoding) => {
-    if (entry.refining.has(encoding)) return;
+    // an answer a newer version replaced (or memory let go) while it was sent is not worth the work
+    if (entry.refining.has(encoding) || cache.peek(key) !== entry) return;
     entry.refining.add(encoding);
     const done = compress(entry.body, encoding, LEVELS[encoding].kept)
       .then((buffer) => {
@@ -202,8 +203,7 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
         entry.body.length < COMPRESS_FROM_BYTES ? null : chooseEncoding(request.headers['accept-encoding']);
       if (!encoding) return reply.send(entry.body);
       const buffer = await encode(key, entry, encoding, (then) => {
-        // 'close' also comes when the client went away before the end
-        reply.raw.once('finish', then);
+        // 'close' comes once: after the answer has gone, or when the client went away before the end
         reply.raw.once('close', then);
       });
       // Already compressed: @fastify/compress leaves an answer with a Content-Encoding alone.
