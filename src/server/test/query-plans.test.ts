@@ -76,6 +76,9 @@ function reads(month: string) {
     { url: `/api/staff/availabilities?from=${month}&to=${monthEnd}`, as: 'staff' },
     { url: `/api/staff/availabilities?from=${weekStart}&to=${addDays(weekStart, 4)}`, as: 'staff' },
     { url: `/api/staff/bookings?from=${month}&to=${monthEnd}`, as: 'staff' },
+    // the staff grid's first rows: a few facilitators of the month
+    { url: `/api/staff/availabilities?from=${month}&to=${monthEnd}&userIds=${facilitator.id}`, as: 'staff' },
+    { url: `/api/staff/bookings?from=${month}&to=${monthEnd}&userIds=${facilitator.id}`, as: 'staff' },
     { url: `/api/staff/notes?date=${month}&view=month`, as: 'staff' },
     { url: `/api/staff/notes?date=${weekStart}&view=week`, as: 'staff' },
     // patterns, reminders, feeds and history

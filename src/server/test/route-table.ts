@@ -639,8 +639,15 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'calendar',
-    matrix: one((f) => ({ query: range(f) }), staffOnly(200)),
-    fuzz: (x) => ({ query: x.range() }),
+    matrix: [
+      { name: 'valid request', call: (f) => ({ query: range(f) }), expect: staffOnly(200) },
+      {
+        name: 'narrowed to some facilitators',
+        call: (f) => ({ query: { ...range(f), userIds: `${f.a.id},${f.b.id}` } }),
+        expect: staffOnly(200),
+      },
+    ],
+    fuzz: (x, caller) => ({ query: { ...x.range(), userIds: x.ownId(caller) } }),
   },
   'POST /api/staff/bookings/refresh': {
     access: 'staff',
@@ -654,8 +661,15 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'calendar',
-    matrix: one((f) => ({ query: range(f) }), staffOnly(200)),
-    fuzz: (x) => ({ query: x.range() }),
+    matrix: [
+      { name: 'valid request', call: (f) => ({ query: range(f) }), expect: staffOnly(200) },
+      {
+        name: 'narrowed to some facilitators',
+        call: (f) => ({ query: { ...range(f), userIds: `${f.a.id},${f.b.id}` } }),
+        expect: staffOnly(200),
+      },
+    ],
+    fuzz: (x, caller) => ({ query: { ...x.range(), userIds: x.ownId(caller) } }),
   },
   'POST /api/staff/availability': {
     access: 'staff',

@@ -89,6 +89,25 @@ export function listAvailabilityJson(
 }
 
 /**
+ * Availability of some facilitators in an inclusive range, in the same order and shape as the whole
+ * list: the staff grid's first rows, asked for before the whole range (ADR 46).
+ */
+export function listAvailabilityOfUsersJson(
+  db: Queryable,
+  range: DateRange,
+  userIds: readonly number[],
+): Promise<JsonArrayText> {
+  const a = availability;
+  return selectJsonArray(
+    db,
+    availabilityColumns,
+    sql`from ${a} where ${and(inArray(a.userId, [...userIds]), between(a.date, range.from, range.to))}`,
+    ['date', 'userId'],
+    { plainText: ['status', 'startTime', 'endTime'] },
+  );
+}
+
+/**
  * Save one day (insert or replace). The booking check, the write, the user's "last updated" time and
  * the SharePoint outbox row commit together.
  */

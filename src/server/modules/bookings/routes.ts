@@ -1,12 +1,13 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { booking, refreshResult } from '../../../shared/schemas/bookings';
-import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
+import { errorResponse, staffListQuery } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { listBookingsJson } from './service';
+import { listBookingsJson, listBookingsOfUsersJson } from './service';
 
 const errors = {
   400: errorResponse,
@@ -48,13 +49,24 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary: 'Every booking (all facilitators, unlinked included) in an inclusive date range',
-          querystring: dateRangeQuery,
+          summary:
+            'Every booking (all facilitators, unlinked included) in an inclusive date range, or those of the facilitators in userIds',
+          querystring: staffListQuery,
           response: { 200: z.array(booking), ...errors },
         },
       },
       async (request, reply) => {
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
+        const { userIds } = request.query;
+        if (userIds) {
+          // a few facilitators' rows, asked for once as a page opens: answered, not kept (ADR 46)
+          const body = await listBookingsOfUsersJson(ctx.db, range, userIds);
+          // the text is the schema's array already (json-list.ts), sent as it is like the kept lists
+          return (reply as FastifyReply)
+            .header('cache-control', 'private, no-cache')
+            .type('application/json; charset=utf-8')
+            .send(body);
+        }
         return ctx.lists.send(request, reply, { name: 'bookings', ...range }, () =>
           listBookingsJson(ctx.db, range),
         );

@@ -1,4 +1,4 @@
-import { and, between, eq, sql } from 'drizzle-orm';
+import { and, between, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
 import { bookings } from '../../db/schema';
@@ -35,6 +35,21 @@ export function listBookingsJson(db: Queryable, range: DateRange, userId?: numbe
     db,
     bookingColumns,
     sql`from ${b} where ${userId === undefined ? inRange : and(eq(b.userId, userId), inRange)}`,
+    ['date', 'startTime', 'id'],
+  );
+}
+
+/** Bookings of some facilitators in an inclusive range, in the same order and shape as the whole list (ADR 46). */
+export function listBookingsOfUsersJson(
+  db: Queryable,
+  range: DateRange,
+  userIds: readonly number[],
+): Promise<JsonArrayText> {
+  const b = bookings;
+  return selectJsonArray(
+    db,
+    bookingColumns,
+    sql`from ${b} where ${and(inArray(b.userId, [...userIds]), between(b.date, range.from, range.to))}`,
     ['date', 'startTime', 'id'],
   );
 }

@@ -1,10 +1,11 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { availability, staffSaveAvailabilityBody } from '../../../shared/schemas/availability';
-import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
+import { errorResponse, staffListQuery } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { listAvailabilityJson, saveDay } from '../availability/service';
+import { listAvailabilityJson, listAvailabilityOfUsersJson, saveDay } from '../availability/service';
 import { resolveRange } from '../range';
 
 const errors = {
@@ -23,13 +24,24 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary: "Every facilitator's availability in an inclusive date range",
-          querystring: dateRangeQuery,
+          summary:
+            "Every facilitator's availability in an inclusive date range, or that of the facilitators in userIds",
+          querystring: staffListQuery,
           response: { 200: z.array(availability), ...errors },
         },
       },
       async (request, reply) => {
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
+        const { userIds } = request.query;
+        if (userIds) {
+          // a few facilitators' rows, asked for once as a page opens: answered, not kept (ADR 46)
+          const body = await listAvailabilityOfUsersJson(ctx.db, range, userIds);
+          // the text is the schema's array already (json-list.ts), sent as it is like the kept lists
+          return (reply as FastifyReply)
+            .header('cache-control', 'private, no-cache')
+            .type('application/json; charset=utf-8')
+            .send(body);
+        }
         return ctx.lists.send(request, reply, { name: 'availability', ...range }, () =>
           listAvailabilityJson(ctx.db, range),
         );

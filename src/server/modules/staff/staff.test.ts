@@ -148,6 +148,77 @@ describe('GET /api/staff/bookings', () => {
   });
 });
 
+describe('the staff lists narrowed to some facilitators (userIds)', () => {
+  const full = async (path: string) =>
+    (await call('GET', `${path}?from=2026-03-01&to=2026-04-30`, staffCookie)).json() as {
+      userId: number | null;
+    }[];
+
+  it.each(['/api/staff/availabilities', '/api/staff/bookings'])(
+    "%s answers exactly the whole list's rows of those facilitators, in its order, not kept",
+    async (path) => {
+      const whole = await full(path);
+      for (const ids of [[fran.id], [sam.id], [sam.id, fran.id]]) {
+        const response = await call(
+          'GET',
+          `${path}?from=2026-03-01&to=2026-04-30&userIds=${ids.join(',')}`,
+          staffCookie,
+        );
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['cache-control']).toBe('private, no-cache');
+        expect(response.headers.etag).toBeUndefined();
+        const rows = response.json() as { userId: number | null }[];
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows).toEqual(whole.filter((row) => ids.includes(row.userId ?? 0)));
+      }
+    },
+  );
+
+  it('the range still applies, and an id with no rows (or no account) answers an empty list', async () => {
+    const march = await call(
+      'GET',
+      `/api/staff/availabilities?from=2026-03-01&to=2026-03-31&userIds=${fran.id}`,
+      staffCookie,
+    );
+    expect((march.json() as { date: string }[]).map((row) => row.date)).toEqual(['2026-03-02']);
+    const nobody = await call(
+      'GET',
+      '/api/staff/availabilities?from=2026-03-01&to=2026-03-31&userIds=999999',
+      staffCookie,
+    );
+    expect(nobody.statusCode).toBe(200);
+    expect(nobody.json()).toEqual([]);
+  });
+
+  it('a facilitator may not use it', async () => {
+    const response = await call(
+      'GET',
+      `/api/staff/availabilities?from=2026-03-01&to=2026-03-31&userIds=${fran.id}`,
+      facilitatorCookie,
+    );
+    expect(response.statusCode).toBe(403);
+  });
+
+  const hundredAndOne = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+  it.each([
+    ['userIds=', 'Must be ids written in digits, separated by commas'],
+    ['userIds=1,,2', 'Must be ids written in digits, separated by commas'],
+    ['userIds=0', 'Must be ids written in digits, separated by commas'],
+    ['userIds=-1', 'Must be ids written in digits, separated by commas'],
+    ['userIds=1%202', 'Must be ids written in digits, separated by commas'],
+    ['userIds=0x10', 'Must be ids written in digits, separated by commas'],
+    ['userIds=9999999999', 'Must be ids written in digits, separated by commas'],
+    [`userIds=${hundredAndOne}`, 'At most 100 facilitators'],
+  ])('refuses %s with 400 and the field named', async (query, expected) => {
+    for (const path of ['/api/staff/availabilities', '/api/staff/bookings']) {
+      const response = await call('GET', `${path}?from=2026-03-01&to=2026-03-31&${query}`, staffCookie);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toContain(expected);
+      expect(Object.keys(response.json().fieldErrors ?? {})).toContain('userIds');
+    }
+  });
+});
+
 describe('POST /api/staff/availability', () => {
   it("saves any facilitator's day, even a booked one, and queues it for SharePoint", async () => {
     const before = (await t.ctx.db.select().from(syncOutbox)).length;
