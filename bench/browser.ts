@@ -48,6 +48,8 @@ const SCROLL_STEPS = Number(argument(args, 'scroll-steps', '40'));
 const TIMEOUT = 120_000;
 /** Print where the scroll's CPU time goes (by function; build with --minify false for real names). */
 const PROFILE_SCROLL = args.includes('--profile-scroll');
+/** Print where the CPU time to the staff grid's first row goes, and the page's long tasks until then. */
+const PROFILE_FIRST_ROW = args.includes('--profile-first-row');
 const ROUTE_NAMES = argument(args, 'routes', '').split(',').filter(Boolean);
 
 const CHROMIUM_FLAGS = [
@@ -113,8 +115,9 @@ const ROUTES: Record<string, RouteSpec> = {
     name: 'staff dashboard /staff',
     path: '/staff',
     who: 'staff',
-    ready: visible('[data-testid="grid-row"]'),
-    readyLabel: 'first grid row visible',
+    // a row with its days drawn: not one still waiting for its rows (aria-busy)
+    ready: visible('[data-testid="grid-row"]:not([aria-busy="true"])'),
+    readyLabel: 'first grid row visible with its days',
   },
   users: {
     name: 'staff users /staff/users',
@@ -299,9 +302,24 @@ async function load(
     } as RequestRecord);
   });
 
+  const profiling = PROFILE_FIRST_ROW && route === ROUTES.dashboard;
+  if (profiling) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    // before the page's own scripts, so the first long tasks are seen
+    await page.addInitScript(observeLongTasks);
+  }
   await page.goto(served.address + route.path, { waitUntil: 'commit', timeout: TIMEOUT });
   const handle = await page.waitForFunction(readyAt, route.ready, { polling: 'raf', timeout: TIMEOUT });
   const readyMs = (await handle.jsonValue()) as number;
+  if (profiling) {
+    printProfile((await cdp.send('Profiler.stop')).profile, 'first row');
+    const tasks = (await page.evaluate(() => (globalThis as { __longTasks?: number[][] }).__longTasks)) ?? [];
+    console.log(
+      `   long tasks before the first row (${ms(readyMs)}), start+duration: ${tasks.map(([start, duration]) => `${Math.round(start!)}+${Math.round(duration!)}`).join(', ')}`,
+    );
+  }
   // Late requests (the notes, the scheduler status) still count as this route's first load: wait
   // for 500 ms without a request in flight (at most 15 s).
   const quietSince = performance.now();
@@ -355,6 +373,15 @@ async function coldRuns(served: SeededApp, route: RouteSpec): Promise<ColdRun[]>
   }
   return runs;
 }
+
+/** Records the page's long tasks as [start, duration] in `globalThis.__longTasks`. */
+const observeLongTasks = () => {
+  const tasks: number[][] = [];
+  (globalThis as { __longTasks?: number[][] }).__longTasks = tasks;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) tasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: 'longtask' });
+};
 
 interface ScrollResult {
   longTasks: number[];
@@ -414,7 +441,7 @@ async function scrollGrid(served: SeededApp): Promise<ScrollResult> {
         rowsInDom: el.querySelectorAll('[data-testid="grid-row"]').length,
       };
     }, SCROLL_STEPS);
-    if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
+    if (cdp) printProfile((await cdp.send('Profiler.stop')).profile, 'scroll');
     return result;
   });
 }
@@ -430,7 +457,7 @@ interface CpuProfile {
 }
 
 /** Self time per function and, bottom-up, total time per function (each sample counted once). */
-function printProfile(profile: CpuProfile) {
+function printProfile(profile: CpuProfile, what: string) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -460,7 +487,7 @@ function printProfile(profile: CpuProfile) {
       .slice(0, 25)
       .map(([name, t]) => `      ${t.toFixed(0).padStart(6)} ms  ${name}`)
       .join('\n');
-  console.log(`   scroll CPU profile, self time:\n${top(self)}\n   total time:\n${top(total)}`);
+  console.log(`   ${what} CPU profile, self time:\n${top(self)}\n   total time:\n${top(total)}`);
 }
 
 /** Pairs (a, b) of API requests where b started only after a had finished. */

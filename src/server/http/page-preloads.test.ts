@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STAFF_VIEW, monthGridRange, staffViewRange } from '../../shared/calendar';
+import type { PublicUser } from '../../shared/schemas/users';
+import { firstGridIds } from '../../shared/staff-grid-order';
 import { createTestApp, type TestApp } from '../test/harness';
 import { PAGE_MODULES } from './page-preloads';
 
@@ -86,14 +88,20 @@ const dataPreloads = (html: string) =>
     (m) => m[1]!,
   );
 const range = ({ from, to }: { from: string; to: string }) => `from=${from}&to=${to}`;
+const staffUsers = async () =>
+  (await app.app.inject({ url: '/api/staff/users', headers: { cookie: staff } })).json() as PublicUser[];
 
 describe("a page's HTML starts the page's first reads", () => {
-  it("the dashboard's session, users and the month around the organisation's today, before its scripts", async () => {
+  it("the dashboard's session, users, the grid's first rows and the month around the organisation's today, before its scripts", async () => {
     const month = staffViewRange(DEFAULT_STAFF_VIEW, '2026-04-01');
     const html = await page('/staff', staff);
+    const ids = firstGridIds(await staffUsers()).join(',');
+    expect(ids).not.toBe('');
     expect(dataPreloads(html)).toEqual([
       '/api/user',
       '/api/staff/users',
+      `/api/staff/availabilities?${range(month)}&userIds=${ids}`,
+      `/api/staff/bookings?${range(month)}&userIds=${ids}`,
       `/api/staff/availabilities?${range(month)}`,
       `/api/staff/bookings?${range(month)}`,
       `/api/staff/notes?date=${month.from}&view=${DEFAULT_STAFF_VIEW}`,
@@ -105,6 +113,22 @@ describe("a page's HTML starts the page's first reads", () => {
       const response = await app.app.inject({ url, headers: { cookie: staff } });
       expect(response.statusCode, url).toBe(200);
     }
+  });
+
+  it("the grid's first rows are the ones the client works out from the users list, and follow its changes", async () => {
+    const firstRows = async () => {
+      const url = dataPreloads(await page('/staff', staff)).find((u) => u.includes('userIds='))!;
+      return new URL(url, 'http://x').searchParams.get('userIds')!.split(',').map(Number);
+    };
+    const before = await firstRows();
+    expect(before).toEqual(firstGridIds(await staffUsers()));
+    // a name that sorts first (case apart) leads them at once; staff are never among them
+    const first = await app.createUser({ username: 'AAA-first@example.org', password: 'password-123' });
+    const after = await firstRows();
+    expect(after[0]).toBe(first.id);
+    expect(after).toEqual(firstGridIds(await staffUsers()));
+    const staffIds = (await staffUsers()).filter((u) => u.role === 'staff').map((u) => u.id);
+    expect(after.some((id) => staffIds.includes(id))).toBe(false);
   });
 
   it("a facilitator's calendar starts their own month", async () => {

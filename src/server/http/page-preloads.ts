@@ -83,9 +83,15 @@ const rangeQuery = (range: DateRange) =>
  * address, so the browser hands the preloaded answer to the client's own request;
  * docs/decisions/0040-each-page-s-html-starts-its-first-reads.md). `today` is the organisation's:
  * where the browser's day differs (a visitor in another time zone, around midnight) the client asks
- * for another range and the preloaded one goes unused.
+ * for another range and the preloaded one goes unused. `firstGridIds` are the staff grid's first
+ * rows as the server sees them; the client works them out from its own users list the same way
+ * (src/shared/staff-grid-order.ts), and if the two differ that preload goes unused.
  */
-export function pageDataUrls(path: string, today: DateString): string[] {
+export function pageDataUrls(
+  path: string,
+  today: DateString,
+  firstGridIds: readonly number[] = [],
+): string[] {
   switch (path) {
     case '/': {
       const month = monthGridRange(startOfMonth(today));
@@ -96,8 +102,16 @@ export function pageDataUrls(path: string, today: DateString): string[] {
     case '/staff':
     case '/staff-dashboard': {
       const range = staffViewRange(DEFAULT_STAFF_VIEW, today);
+      // the grid's first rows before the whole range, which the grid reads once they are drawn (ADR 46)
+      const firstRows = firstGridIds.length
+        ? [
+            `/api/staff/availabilities?${rangeQuery(range)}&userIds=${firstGridIds.join(',')}`,
+            `/api/staff/bookings?${rangeQuery(range)}&userIds=${firstGridIds.join(',')}`,
+          ]
+        : [];
       return [
         '/api/staff/users',
+        ...firstRows,
         `/api/staff/availabilities?${rangeQuery(range)}`,
         `/api/staff/bookings?${rangeQuery(range)}`,
         `/api/staff/notes?date=${encodeURIComponent(range.from)}&view=${DEFAULT_STAFF_VIEW}`,
@@ -118,8 +132,13 @@ export function pageDataUrls(path: string, today: DateString): string[] {
  * page's first reads, placed before the page's scripts so they start as the HTML arrives instead
  * of after the scripts have run. `use-credentials` matches the client's `credentials: 'include'`.
  */
-export function withDataPreloads(html: string, path: string, today: DateString): string {
-  const links = ['/api/user', ...pageDataUrls(path, today)]
+export function withDataPreloads(
+  html: string,
+  path: string,
+  today: DateString,
+  firstGridIds: readonly number[] = [],
+): string {
+  const links = ['/api/user', ...pageDataUrls(path, today, firstGridIds)]
     .map((url) => `    <link rel="preload" as="fetch" crossorigin="use-credentials" href="${url}">\n`)
     .join('');
   // first in the head: the browser starts requests in the order it meets them

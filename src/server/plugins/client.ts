@@ -4,9 +4,11 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { todayIn } from '../../shared/calendar';
+import { readListVersion } from '../db/list-versions';
 import { accessForUnmatched, isStaff } from '../http/access';
 import { PAGE_MODULES, pagesWithPreloads, readManifest, withDataPreloads } from '../http/page-preloads';
 import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
+import { firstGridRowIds } from '../modules/users/service';
 
 const defaultClientDir = fileURLToPath(new URL('../../../dist/client', import.meta.url));
 
@@ -52,18 +54,30 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
     return indexHtml;
   };
+  // The grid's first rows change only with the accounts: worked out again when their version moves.
+  let firstRows: { epoch: string; version: bigint; ids: number[] } | null = null;
+  const firstGridRows = async () => {
+    const at = await readListVersion(app.ctx.db, 'users');
+    if (firstRows?.epoch === at.epoch && firstRows.version === at.version) return firstRows.ids;
+    const ids = await firstGridRowIds(app.ctx.db);
+    firstRows = { ...at, ids };
+    return ids;
+  };
   /**
    * A signed-in person's page names its own code (ADR 28) and its first reads (ADR 40) for the
    * browser to fetch at once.
    */
-  const pageHtml = (request: FastifyRequest, path: string) => {
+  const pageHtml = async (request: FastifyRequest, path: string) => {
     const index = builtIndexHtml();
     const page = PAGE_MODULES[path];
     if (!index || !page || !request.user || (page.staff && !isStaff(request.user))) return index;
+    // the staff grid's first rows, named so their lists start with the HTML (ADR 46)
+    const firstRows = path === '/staff' || path === '/staff-dashboard' ? await firstGridRows() : [];
     return withDataPreloads(
       pagesHtml.get(path) ?? index,
       path,
       todayIn(app.ctx.config.ORG_TIMEZONE, app.ctx.now()),
+      firstRows,
     );
   };
 
@@ -77,7 +91,7 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
         return reply.code(403).send({ message: 'This is for staff only' });
       return reply.code(404).send({ message: 'Not found' });
     }
-    const page = request.method === 'GET' || request.method === 'HEAD' ? pageHtml(request, path) : null;
+    const page = request.method === 'GET' || request.method === 'HEAD' ? await pageHtml(request, path) : null;
     if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
       return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);

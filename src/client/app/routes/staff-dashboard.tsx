@@ -16,11 +16,7 @@ import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { highestPriorityByCell, noteCellKey, notesOfDay } from '@/features/notes/lib/note-model';
 import { useSafeguardingList } from '@/features/safeguarding';
-import {
-  useStaffAvailabilities,
-  useStaffBookings,
-  useStaffUsers,
-} from '@/features/staff-grid/api/staff-grid-api';
+import { useStaffGridLists, useStaffUsers } from '@/features/staff-grid/api/staff-grid-api';
 import {
   RefreshBookingsButton,
   RefreshProgress,
@@ -28,7 +24,7 @@ import {
 } from '@/features/staff-grid/components/refresh-bookings';
 import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
-import { NO_AREA } from '@/features/staff-grid/lib/grid-model';
+import { firstFacilitatorIds, NO_AREA } from '@/features/staff-grid/lib/grid-model';
 import { apiJson } from '@/lib/api';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
@@ -45,8 +41,8 @@ export default function StaffDashboardRoute() {
   const range = staffViewRange(view, date);
 
   const users = useStaffUsers();
-  const availabilities = useStaffAvailabilities(range);
-  const bookings = useStaffBookings(range);
+  const firstIds = useMemo(() => (users.data ? firstFacilitatorIds(users.data) : null), [users.data]);
+  const lists = useStaffGridLists(range, firstIds);
   const notes = useStaffNotes(view, range.from);
   const refresh = useBookingRefresh();
   const [selection, setSelection] = useState<DaySelection | null>(null);
@@ -76,14 +72,14 @@ export default function StaffDashboardRoute() {
     }
   };
 
-  const loading = users.isPending || availabilities.isPending || bookings.isPending;
-  const loadError = users.error ?? availabilities.error ?? bookings.error;
+  const loading = users.isPending || lists.isPending;
+  const loadError = users.error ?? lists.error;
 
   const selectedAvailability = selection
-    ? availabilities.data?.find((a) => a.userId === selection.user.id && a.date === selection.date)
+    ? lists.availabilities.find((a) => a.userId === selection.user.id && a.date === selection.date)
     : undefined;
   const selectedBookings = selection
-    ? (bookings.data ?? []).filter((b) => b.userId === selection.user.id && b.date === selection.date)
+    ? lists.bookings.filter((b) => b.userId === selection.user.id && b.date === selection.date)
     : [];
   const selectedNotes = selection ? notesOfDay(notes.data ?? [], selection.user.id, selection.date) : [];
 
@@ -133,7 +129,7 @@ export default function StaffDashboardRoute() {
             <RefreshBookingsButton
               onClick={refresh.start}
               isRefreshing={refresh.isRefreshing}
-              bookingsLoading={bookings.isFetching}
+              bookingsLoading={lists.bookingsFetching}
             />
           </div>
         </div>
@@ -160,8 +156,9 @@ export default function StaffDashboardRoute() {
             ) : (
               <ScheduleGrid
                 users={users.data ?? []}
-                availabilities={availabilities.data ?? []}
-                bookings={bookings.data ?? []}
+                availabilities={lists.availabilities}
+                bookings={lists.bookings}
+                loadedUserIds={lists.loadedUserIds}
                 view={view}
                 date={date}
                 today={today}
@@ -169,7 +166,7 @@ export default function StaffDashboardRoute() {
                 onDateChange={setDate}
                 notePriority={notePriority}
                 onCellClick={(user, day) => setSelection({ user, date: day })}
-                isUpdating={availabilities.isPlaceholderData || bookings.isPlaceholderData}
+                isUpdating={lists.isUpdating}
                 onFiltersChange={setGridFilters}
                 safeguardingOf={safeguardingOf}
               />

@@ -4,6 +4,7 @@ import type { Booking, RefreshResult } from '@shared/schemas/bookings';
 import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { PublicUser } from '@shared/schemas/users';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -52,6 +53,27 @@ export const staffBookingsQuery = (range: DateRange) =>
     queryFn: () => apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_URL}?${rangeQuery(range)}`),
   });
 
+/**
+ * The same lists narrowed to some facilitators (the grid's first rows). Their keys extend the whole
+ * range's, so whatever refreshes a range's list refreshes these too.
+ */
+export const staffAvailabilitiesOfQuery = (range: DateRange, userIds: readonly number[]) =>
+  queryOptions<Availability[]>({
+    queryKey: [...staffGridKeys.availabilities.range(range), userIds.join(',')],
+    queryFn: () =>
+      apiJson<Availability[]>(
+        'GET',
+        `${STAFF_AVAILABILITIES_URL}?${rangeQuery(range)}&userIds=${userIds.join(',')}`,
+      ),
+  });
+
+export const staffBookingsOfQuery = (range: DateRange, userIds: readonly number[]) =>
+  queryOptions<Booking[]>({
+    queryKey: [...staffGridKeys.bookings.range(range), userIds.join(',')],
+    queryFn: () =>
+      apiJson<Booking[]>('GET', `${STAFF_BOOKINGS_URL}?${rangeQuery(range)}&userIds=${userIds.join(',')}`),
+  });
+
 export const schedulerStatusQuery = () =>
   queryOptions<SchedulerStatus>({
     // shared with the settings page, which shows the same SharePoint problems
@@ -64,12 +86,114 @@ export function useStaffUsers() {
 }
 
 /** Every facilitator's availability for exactly the range the grid shows. */
+/** Every facilitator's availability for exactly the range asked for. */
 export function useStaffAvailabilities(range: DateRange) {
   return useQuery({ ...staffAvailabilitiesQuery(range), placeholderData: keepPreviousData });
 }
 
 export function useStaffBookings(range: DateRange) {
   return useQuery({ ...staffBookingsQuery(range), placeholderData: keepPreviousData });
+}
+
+export interface StaffGridLists {
+  availabilities: Availability[];
+  bookings: Booking[];
+  /** whose rows the lists hold while only the first rows are in; null once they are the whole range's */
+  loadedUserIds: ReadonlySet<number> | null;
+  /** nothing to draw yet */
+  isPending: boolean;
+  error: Error | null;
+  /** what is drawn is an earlier range's, or only the first rows: more is on its way */
+  isUpdating: boolean;
+  bookingsFetching: boolean;
+}
+
+/**
+ * The grid's availability and bookings for `range`. At 5,000 facilitators the whole month is
+ * 13 MiB of JSON: reading it, and drawing after it, held the first row for a second while the
+ * grid shows some twenty. So the rows of `firstIds` (the grid's opening rows, null until the users
+ * are in) are asked for first and drawn; the whole range is read once they are on screen, and
+ * replaces them (docs/decisions/0046-the-staff-grid-draws-its-first-rows-from-their-own-lists.md).
+ * A range already in the cache (a return to the page) is drawn whole at once.
+ */
+export function useStaffGridLists(range: DateRange, firstIds: readonly number[] | null): StaffGridLists {
+  const queryClient = useQueryClient();
+  const wholeAvailabilities = staffAvailabilitiesQuery(range);
+  const wholeBookings = staffBookingsQuery(range);
+  const [wholeWanted, setWholeWanted] = useState(
+    () =>
+      queryClient.getQueryData(wholeAvailabilities.queryKey) !== undefined &&
+      queryClient.getQueryData(wholeBookings.queryKey) !== undefined,
+  );
+  const firstWanted = !wholeWanted && firstIds !== null && firstIds.length > 0;
+  const firstAvailabilities = useQuery({
+    ...staffAvailabilitiesOfQuery(range, firstIds ?? []),
+    placeholderData: keepPreviousData,
+    enabled: firstWanted,
+  });
+  const firstBookings = useQuery({
+    ...staffBookingsOfQuery(range, firstIds ?? []),
+    placeholderData: keepPreviousData,
+    enabled: firstWanted,
+  });
+  const availabilities = useQuery({
+    ...wholeAvailabilities,
+    placeholderData: keepPreviousData,
+    enabled: wholeWanted,
+  });
+  const bookings = useQuery({ ...wholeBookings, placeholderData: keepPreviousData, enabled: wholeWanted });
+
+  // Settled either way: first rows that failed to load leave the whole range to try.
+  const settled = (query: { isPending: boolean; isError: boolean }) => !query.isPending || query.isError;
+  const firstSettled =
+    firstIds !== null && (firstIds.length === 0 || (settled(firstAvailabilities) && settled(firstBookings)));
+  useEffect(() => {
+    if (wholeWanted || !firstSettled) return;
+    // after the frame that shows the first rows, so reading the whole range does not hold it back
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setWholeWanted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [wholeWanted, firstSettled]);
+
+  const firstIdSet = useMemo(() => new Set(firstIds ?? []), [firstIds]);
+  const bookingsFetching = bookings.isFetching || firstBookings.isFetching;
+  const error = availabilities.error ?? bookings.error;
+  if (availabilities.data !== undefined && bookings.data !== undefined) {
+    return {
+      availabilities: availabilities.data,
+      bookings: bookings.data,
+      loadedUserIds: null,
+      isPending: false,
+      error,
+      isUpdating: availabilities.isPlaceholderData || bookings.isPlaceholderData,
+      bookingsFetching,
+    };
+  }
+  if (firstAvailabilities.data !== undefined && firstBookings.data !== undefined) {
+    return {
+      availabilities: firstAvailabilities.data,
+      bookings: firstBookings.data,
+      loadedUserIds: firstIdSet,
+      isPending: false,
+      error,
+      isUpdating: true,
+      bookingsFetching,
+    };
+  }
+  return {
+    availabilities: [],
+    bookings: [],
+    loadedUserIds: null,
+    isPending: true,
+    error,
+    isUpdating: false,
+    bookingsFetching,
+  };
 }
 
 export function useSchedulerStatus() {

@@ -50,6 +50,8 @@ export interface ScheduleGridProps {
   users: PublicUser[];
   availabilities: Availability[];
   bookings: Booking[];
+  /** whose rows `availabilities` and `bookings` hold while only the first rows are in; null: everyone's */
+  loadedUserIds?: ReadonlySet<number> | null;
   view: StaffView;
   date: DateString;
   today: DateString;
@@ -103,7 +105,11 @@ export function ScheduleGrid(props: ScheduleGridProps) {
       shown: rows.length,
     });
   }, [onFiltersChange, selectedAreas, areas, deselected, rows.length]);
-  const index = useMemo(() => indexGridData(availabilities, bookings), [availabilities, bookings]);
+  const { loadedUserIds = null } = props;
+  const index = useMemo(
+    () => indexGridData(availabilities, bookings, loadedUserIds),
+    [availabilities, bookings, loadedUserIds],
+  );
 
   // bumped by Today, so pressing it again brings today's week back into view after scrolling away
   const [scrollRequest, setScrollRequest] = useState(0);
@@ -371,6 +377,7 @@ const CELL_BUTTON_BASE =
 const CELL_BUTTON_CLASS = Object.fromEntries(
   Object.entries(CELL_TONE_CLASS).map(([tone, className]) => [tone, cn(CELL_BUTTON_BASE, className)]),
 ) as Record<CellTone, string>;
+const CELL_LOADING_CLASS = 'size-full rounded-sm bg-muted/50';
 const NOTE_ICON_FULL_CLASS = Object.fromEntries(
   Object.entries(NOTE_ICON_CLASS).map(([priority, className]) => [
     priority,
@@ -403,9 +410,12 @@ const GridRow = memo(function GridRow({
   onCellClick,
   safeguarding,
 }: GridRowProps) {
+  // a row beyond the first rows, drawn before the whole range is in: its days are not known yet
+  const loading = !index.loaded(user.id);
   return (
     <tr
       aria-rowindex={rowIndex}
+      aria-busy={loading || undefined}
       className="absolute top-0 left-0 flex border-b"
       style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${top}px)` }}
       data-testid="grid-row"
@@ -430,10 +440,19 @@ const GridRow = memo(function GridRow({
           </span>
         ) : null}
         <span className="truncate text-muted-foreground" data-testid="row-updated">
-          {lastUpdatedText(user, index.latestDate.get(user.id))}
+          {loading && !user.lastAvailabilityUpdatedAt
+            ? 'Loading...'
+            : lastUpdatedText(user, index.latestDate.get(user.id))}
         </span>
       </th>
       {columns.map(({ day, className }) => {
+        if (loading) {
+          return (
+            <td key={day} className={className} data-testid="grid-cell-loading">
+              <div className={CELL_LOADING_CLASS} />
+            </td>
+          );
+        }
         const availability = index.availability(user.id, day);
         const bookingCount = index.bookingCount(user.id, day);
         const priority = notePriority?.(user.id, day);

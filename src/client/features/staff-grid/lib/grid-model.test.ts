@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   areaOptions,
   cellTone,
+  firstFacilitatorIds,
   gridFacilitators,
   indexGridData,
   lastUpdatedText,
@@ -132,6 +133,22 @@ describe('grid model', () => {
     expect(index.bookingCount(3, '2026-03-03')).toBe(0);
     expect(index.bookingCount(4, '2026-03-03')).toBe(1);
     expect(index.bookingCount(4, '2026-03-02')).toBe(0);
+  });
+
+  it("the first rows' ids are the grid's opening order, staff left out, cut at the count asked for", () => {
+    expect(firstFacilitatorIds(users, 3)).toEqual([2, 3, 5]);
+    expect(firstFacilitatorIds(users, 10)).toEqual([2, 3, 5, 1]);
+    // names equal but for case keep the id order, as the grid does
+    const twins = [user(9, 'Sam', null), user(7, 'sam', null), user(8, 'SAM', null)];
+    expect(firstFacilitatorIds(twins, 2)).toEqual([7, 8]);
+    expect(gridFacilitators(twins).map((u) => u.id)).toEqual([7, 8, 9]);
+  });
+
+  it('an index of the first rows only says which facilitators it has; a whole one has everyone', () => {
+    const first = indexGridData([], [], new Set([2, 3]));
+    expect([1, 2, 3, 5].map((id) => first.loaded(id))).toEqual([false, true, true, false]);
+    const whole = indexGridData([], []);
+    expect([1, 2, 3, 5].map((id) => whole.loaded(id))).toEqual([true, true, true, true]);
   });
 
   it('labels the view', () => {

@@ -11,6 +11,7 @@ import type { Availability, AvailabilityStatus } from '@shared/schemas/availabil
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
 import type { PublicUser } from '@shared/schemas/users';
+import { FIRST_GRID_ROWS, firstGridIds, gridName, gridOrder } from '@shared/staff-grid-order';
 
 /**
  * Users without an area are listed under this option of the area filter. It is preselected with the
@@ -41,7 +42,7 @@ import { STATUS_LABELS as STATUS_LABEL } from '@/lib/availability-status';
 export { STATUS_LABEL };
 
 export function displayName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
-  return user.displayName?.trim() || user.username;
+  return gridName(user);
 }
 
 export function areaKey(user: Pick<PublicUser, 'area'>): string {
@@ -50,13 +51,12 @@ export function areaKey(user: Pick<PublicUser, 'area'>): string {
 
 /** Everyone the grid may show: all users except staff, sorted by display name case-insensitively. */
 export function gridFacilitators(users: readonly PublicUser[]): PublicUser[] {
-  return users
-    .filter((user) => user.role !== 'staff')
-    .sort((a, b) => {
-      const an = displayName(a).toLowerCase();
-      const bn = displayName(b).toLowerCase();
-      return an < bn ? -1 : an > bn ? 1 : a.id - b.id;
-    });
+  return gridOrder(users);
+}
+
+/** The ids of the grid's first `count` rows as it opens (every area chosen, nobody left out). */
+export function firstFacilitatorIds(users: readonly PublicUser[], count = FIRST_GRID_ROWS): number[] {
+  return firstGridIds(users, count);
 }
 
 /** The area options derived from the facilitators: real areas A-Z, then "No area" if anyone lacks one. */
@@ -80,6 +80,8 @@ export function visibleFacilitators(
 }
 
 export interface GridIndex {
+  /** false for a facilitator whose rows are not in yet (only the first rows are) */
+  loaded(userId: number): boolean;
   /** a facilitator's availability on a day, if they set any */
   availability(userId: number, date: string): Availability | undefined;
   /** how many sessions a facilitator has booked on a day */
@@ -102,6 +104,8 @@ interface DayLookup {
 export function indexGridData(
   availabilities: readonly Availability[],
   bookings: readonly Booking[],
+  /** the facilitators the rows are of, when they are not everyone's (the grid's first rows) */
+  loadedUserIds: ReadonlySet<number> | null = null,
 ): GridIndex {
   const availabilityByUser = new Map<number, Availability[]>();
   const latestDate = new Map<number, string>();
@@ -134,6 +138,7 @@ export function indexGridData(
     return found;
   };
   return {
+    loaded: (userId) => loadedUserIds === null || loadedUserIds.has(userId),
     availability: (userId, date) => lookup(userId).availability.get(date),
     bookingCount: (userId, date) => lookup(userId).bookings.get(date) ?? 0,
     latestDate,
