@@ -223,6 +223,64 @@ test.describe('staff dashboard', () => {
     await checkScreen(page, testInfo, 'staff-dashboard-month');
   });
 
+  test('the first rows are drawn from their own lists while the whole month is still on its way', async ({
+    page,
+  }, testInfo) => {
+    // a facilitator whose name sorts before everyone's (digits before letters): the grid's first row
+    const api = await staffApi();
+    const tag = `${testInfo.project.name}${testInfo.workerIndex}-${Date.now()}`;
+    const first = await createPerson(api, `0First ${tag}`, scenario.area, tag);
+    try {
+      const saved = await api.post('/api/staff/availability', {
+        data: { userId: first.id, date: D0, status: 'limited' },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+      await loginAsStaff(page);
+      await serveBookings(page, [booking(990_000 + sequence++, first.id, D1)]);
+      // the whole month's lists (no userIds) are held until the first rows have been checked
+      let releaseWhole: () => void = () => {};
+      const wholeHeld = new Promise<void>((resolve) => {
+        releaseWhole = resolve;
+      });
+      const wholeAsked: string[] = [];
+      await page.route(/\/api\/staff\/(availabilities|bookings)\?(?!.*userIds=)/, async (route) => {
+        wholeAsked.push(route.request().url());
+        await wholeHeld;
+        await route.fallback();
+      });
+      const firstRowsAsked = page.waitForRequest(
+        (r) => r.url().includes('/api/staff/availabilities?') && r.url().includes('userIds='),
+      );
+      await page.goto('/staff');
+      const askedFor = new URL((await firstRowsAsked).url()).searchParams.get('userIds')!.split(',');
+      expect(askedFor[0]).toBe(String(first.id));
+
+      const row = page.locator(`[data-testid="grid-row"][data-user-id="${first.id}"]`);
+      const dayCell = (date: string) => row.locator(`[data-testid="grid-cell"][data-date="${date}"]`);
+      await expect(row).toBeVisible();
+      await expect(row).not.toHaveAttribute('aria-busy', 'true');
+      await expect(dayCell(D0)).toHaveAttribute('data-tone', 'limited');
+      await expect(dayCell(D1)).toHaveAttribute('data-tone', 'booked-only');
+      await expect(dayCell(D2)).toHaveAttribute('data-tone', 'empty');
+      await expect(page.getByTestId('grid-count')).toContainText('(updating...)');
+      expect(wholeAsked.length).toBeGreaterThan(0);
+
+      releaseWhole();
+      await expect(page.getByTestId('grid-count')).not.toContainText('(updating...)');
+      await expect(page.locator('[data-testid="grid-row"][aria-busy="true"]')).toHaveCount(0);
+      await expect(dayCell(D0)).toHaveAttribute('data-tone', 'limited');
+      await expect(dayCell(D1)).toHaveAttribute('data-tone', 'booked-only');
+      // the day dialog reads the same lists
+      await dayCell(D0).click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toContainText('0First');
+      await closeDialog(dialog);
+    } finally {
+      await api.delete(`/api/staff/users/${first.id}`);
+      await api.dispose();
+    }
+  });
+
   test('grid geometry: column widths, 70vh, sticky header and first column, Monday borders', async ({
     page,
   }, testInfo) => {
