@@ -5,6 +5,8 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { todayIn } from '../../shared/calendar';
 import { accessForUnmatched, isStaff } from '../http/access';
+import { chooseEncoding } from '../http/list-answers';
+import { pageCompressor } from '../http/page-compression';
 import { PAGE_MODULES, pagesWithPreloads, readManifest, withDataPreloads } from '../http/page-preloads';
 import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
 
@@ -67,6 +69,8 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     );
   };
 
+  const compressPage = pageCompressor();
+
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path === '/api') {
@@ -80,7 +84,14 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     const page = request.method === 'GET' || request.method === 'HEAD' ? pageHtml(request, path) : null;
     if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding');
+      const encoding = chooseEncoding(request.headers['accept-encoding']);
+      if (!encoding) return reply.send(page);
+      return reply.header('content-encoding', encoding).send(compressPage(page, encoding));
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && clientBuilding) {
       return reply
