@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { SpacerRow, useRowWindow } from '@/components/ui/windowed-rows';
 import { cn } from '@/lib/utils';
 import { useCompleteness } from '../api/completeness-api';
 import {
@@ -21,6 +22,8 @@ import {
 } from '../lib/completeness';
 
 const ALL_AREAS = '__all__';
+/** A row: a checkbox, a badge and one line of text. */
+const ROW_HEIGHT = 49;
 
 const STATUS_BADGE = {
   complete: 'success',
@@ -60,6 +63,8 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const remindable = rows.filter(needsReminder);
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
+  // a whole organisation's month draws only the rows in view
+  const rowWindow = useRowWindow({ count: rows.length, estimateRowHeight: ROW_HEIGHT });
 
   return (
     <div className="grid gap-4">
@@ -134,9 +139,14 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
               </li>
             ))}
           </ul>
-          <Table containerLabel={`Availability completeness, ${report.label}`} aria-busy={query.isFetching}>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
+          <Table
+            containerLabel={`Availability completeness, ${report.label}`}
+            aria-busy={query.isFetching}
+            aria-rowcount={rows.length + 1}
+            scrollRef={rowWindow.windowed ? rowWindow.scrollRef : undefined}
+          >
+            <TableHeader className={rowWindow.windowed ? 'sticky top-0 z-20 bg-card' : undefined}>
+              <TableRow className="hover:bg-transparent" aria-rowindex={1}>
                 <TableHead scope="col" className="w-10">
                   <Checkbox
                     aria-label="Choose everyone who is partial or missing"
@@ -165,19 +175,28 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                   </TableCell>
                 </TableRow>
               ) : (
-                rows.map((f) => (
-                  <CompletenessRow
-                    key={f.userId}
-                    facilitator={f}
-                    checked={selected.has(f.userId)}
-                    onCheckedChange={(checked) => {
-                      const next = new Set(selected);
-                      if (checked) next.add(f.userId);
-                      else next.delete(f.userId);
-                      onSelectedChange(next);
-                    }}
-                  />
-                ))
+                <>
+                  <SpacerRow height={rowWindow.before} columns={7} />
+                  {rowWindow.rows.map((position) => {
+                    const f = rows[position]!;
+                    return (
+                      <CompletenessRow
+                        key={f.userId}
+                        position={position}
+                        measureRow={rowWindow.measureRow}
+                        facilitator={f}
+                        checked={selected.has(f.userId)}
+                        onCheckedChange={(checked) => {
+                          const next = new Set(selected);
+                          if (checked) next.add(f.userId);
+                          else next.delete(f.userId);
+                          onSelectedChange(next);
+                        }}
+                      />
+                    );
+                  })}
+                  <SpacerRow height={rowWindow.after} columns={7} />
+                </>
               )}
             </TableBody>
           </Table>
@@ -212,16 +231,27 @@ function SortableHead({
 
 function CompletenessRow({
   facilitator: f,
+  position,
+  measureRow,
   checked,
   onCheckedChange,
 }: {
   facilitator: FacilitatorCompleteness;
+  /** the row's place in the sorted list, from 0 */
+  position: number;
+  measureRow: ((row: HTMLTableRowElement | null) => void) | undefined;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
 }) {
   const remindable = needsReminder(f);
   return (
-    <TableRow data-testid="completeness-row" data-status={f.status}>
+    <TableRow
+      data-testid="completeness-row"
+      data-status={f.status}
+      aria-rowindex={position + 2}
+      data-index={position}
+      ref={measureRow}
+    >
       <TableCell>
         {remindable ? (
           <Checkbox
