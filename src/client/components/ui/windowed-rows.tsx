@@ -9,7 +9,7 @@ import { type ReactNode, useRef } from 'react';
 export const WINDOWED_FROM_ROWS = 100;
 
 /** Rows drawn beyond the visible ones on each side, so a short scroll or Tab finds them ready. */
-const OVERSCAN = 12;
+const OVERSCAN = 6;
 
 interface RowWindowOptions {
   count: number;
@@ -34,8 +34,9 @@ export function useRowWindow({ count, estimateRowHeight }: RowWindowOptions) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => estimateRowHeight,
     overscan: OVERSCAN,
-    // the first render, before the container is measured, draws a screenful rather than nothing
-    initialRect: { width: 0, height: 800 },
+    // the first render, before the container is measured, draws about what a phone shows (the
+    // container is at most 70% of the window's height) rather than nothing
+    initialRect: { width: 0, height: 600 },
   });
   if (!windowed) {
     return {

@@ -1,11 +1,12 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { useDeferredValue } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { SpacerRow, useRowWindow } from '@/components/ui/windowed-rows';
+import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { cn } from '@/lib/utils';
 import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
 import { roleLook, userName } from '../lib/users';
@@ -50,6 +51,7 @@ const dash = (value: string | null) => (value?.trim() ? value : '-');
 
 /** A row with one line of text in each cell (a long address wraps onto more). */
 const ROW_HEIGHT = 57;
+const NO_USERS: PublicUser[] = [];
 
 interface UsersTableProps {
   /** Already sorted. */
@@ -70,7 +72,7 @@ interface UsersTableProps {
 }
 
 export function UsersTable({
-  users,
+  users: listed,
   currentUserId,
   onEdit,
   onDelete,
@@ -82,15 +84,21 @@ export function UsersTable({
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
   const columns = safeguarding ? 8 : 7;
+  // The list arrives in a synchronous update (a query's answer); its rows are drawn in a render
+  // React can pause, so the page answers while they are drawn. A search is drawn the same way.
+  const users = useDeferredValue(listed, NO_USERS);
+  // until the first rows are drawn the table keeps their place, so what is below it does not move
+  const firstDraw = users.length === 0 && listed.length > 0;
   // a thousand accounts draw only the rows in view; the search finds any of them
   const rowWindow = useRowWindow({ count: users.length, estimateRowHeight: ROW_HEIGHT });
+  const scrolls = Math.max(users.length, listed.length) > WINDOWED_FROM_ROWS;
   return (
     <Table
       containerLabel="Facilitators"
       aria-rowcount={users.length + 1}
-      scrollRef={rowWindow.windowed ? rowWindow.scrollRef : undefined}
+      scrollRef={scrolls ? rowWindow.scrollRef : undefined}
     >
-      <TableHeader className={rowWindow.windowed ? 'sticky top-0 z-20 bg-card' : undefined}>
+      <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
         <TableRow className="hover:bg-transparent" aria-rowindex={1}>
           <TableHead scope="col">Name</TableHead>
           {safeguarding ? <TableHead scope="col">Safeguarding</TableHead> : null}
@@ -105,7 +113,9 @@ export function UsersTable({
         </TableRow>
       </TableHeader>
       <TableBody>
-        {users.length === 0 ? (
+        {firstDraw ? (
+          <SpacerRow height={listed.length * ROW_HEIGHT} columns={columns} />
+        ) : users.length === 0 ? (
           <TableRow>
             <TableCell colSpan={columns} className="whitespace-normal py-8 text-center text-muted-foreground">
               {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
