@@ -8,7 +8,7 @@ import {
 import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
 import { EXPORT_NO_AREA } from '@shared/schemas/exports';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -76,11 +76,7 @@ export default function StaffDashboardRoute() {
     }
   };
 
-  // The heading and the rest of the page above the grid are drawn in a render of their own: the
-  // grid's first render is the page's longest task, and the heading (the page's largest content
-  // at first paint) waited for it (docs/decisions/0052-page-heading-before-its-data.md).
-  const gridTurn = useDeferredValue(true, false);
-  const loading = !gridTurn || users.isPending || availabilities.isPending || bookings.isPending;
+  const loading = users.isPending || availabilities.isPending || bookings.isPending;
   const loadError = users.error ?? availabilities.error ?? bookings.error;
 
   const selectedAvailability = selection
