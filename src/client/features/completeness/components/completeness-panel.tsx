@@ -1,7 +1,7 @@
 import { formatClockTime, monthLabel } from '@shared/calendar';
 import type { FacilitatorCompleteness } from '@shared/schemas/completeness';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { SpacerRow, useRowWindow } from '@/components/ui/windowed-rows';
+import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { cn } from '@/lib/utils';
 import { useCompleteness } from '../api/completeness-api';
 import {
@@ -24,6 +24,7 @@ import {
 const ALL_AREAS = '__all__';
 /** A row: a checkbox, a badge and one line of text. */
 const ROW_HEIGHT = 49;
+const NO_ROWS: FacilitatorCompleteness[] = [];
 
 const STATUS_BADGE = {
   complete: 'success',
@@ -50,7 +51,14 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const query = useCompleteness(month, area);
   const [sort, setSort] = useState<SortState>({ key: 'name', direction: 'ascending' });
   const report = query.data;
-  const rows = useMemo(() => (report ? sortFacilitators(report.facilitators, sort) : []), [report, sort]);
+  const sorted = useMemo(
+    () => (report ? sortFacilitators(report.facilitators, sort) : NO_ROWS),
+    [report, sort],
+  );
+  // The report arrives in a synchronous update (a query's answer); its rows are drawn in a render
+  // React can pause, and so is a new order. Until the first rows are drawn the table keeps their place.
+  const rows = useDeferredValue(sorted, NO_ROWS);
+  const firstDraw = rows.length === 0 && sorted.length > 0;
   const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
 
   const toggleSort = (key: SortKey) =>
@@ -60,11 +68,12 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
         : { key, direction: 'ascending' },
     );
 
-  const remindable = rows.filter(needsReminder);
+  const remindable = sorted.filter(needsReminder);
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
   // a whole organisation's month draws only the rows in view
   const rowWindow = useRowWindow({ count: rows.length, estimateRowHeight: ROW_HEIGHT });
+  const scrolls = Math.max(rows.length, sorted.length) > WINDOWED_FROM_ROWS;
 
   return (
     <div className="grid gap-4">
@@ -143,9 +152,9 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
             containerLabel={`Availability completeness, ${report.label}`}
             aria-busy={query.isFetching}
             aria-rowcount={rows.length + 1}
-            scrollRef={rowWindow.windowed ? rowWindow.scrollRef : undefined}
+            scrollRef={scrolls ? rowWindow.scrollRef : undefined}
           >
-            <TableHeader className={rowWindow.windowed ? 'sticky top-0 z-20 bg-card' : undefined}>
+            <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
               <TableRow className="hover:bg-transparent" aria-rowindex={1}>
                 <TableHead scope="col" className="w-10">
                   <Checkbox
@@ -168,7 +177,9 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {rows.length === 0 ? (
+              {firstDraw ? (
+                <SpacerRow height={sorted.length * ROW_HEIGHT} columns={7} />
+              ) : rows.length === 0 ? (
                 <TableRow>
                   <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
                     No facilitators{area ? ` in ${area}` : ''}.
