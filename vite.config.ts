@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:z
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { THEME_INIT_SCRIPT } from './src/shared/theme-init-script';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -46,11 +47,23 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The theme script, inline at the top of the head (docs/decisions/0050-inline-theme-script-by-hash.md):
+ * it runs before the first paint without a request of its own. The server's content security
+ * policy names this exact text by its hash.
+ */
+function inlineThemeScript(): Plugin {
+  return {
+    name: 'afp-inline-theme-script',
+    transformIndexHtml: () => [{ tag: 'script', children: THEME_INIT_SCRIPT, injectTo: 'head-prepend' }],
+  };
+}
+
 // The client lives in src/client; the server serves its build from dist/client.
 export default defineConfig({
   root: here('./src/client'),
   publicDir: here('./src/client/public'),
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), inlineThemeScript(), precompress()],
   resolve: {
     alias: {
       '@': here('./src/client'),

@@ -14,12 +14,10 @@ test('pages load without console errors or CSP violations', async ({ page }) => 
     if (msg.type() === 'error') problems.push(msg.text());
   });
   page.on('pageerror', (err) => problems.push(err.message));
-  const themeScript = page.waitForResponse((res) => res.url().endsWith('/theme-init.js'));
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await page.goto('/auth');
-  expect((await themeScript).status()).toBe(200);
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await page.goto('/staff-login');
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
@@ -68,11 +66,39 @@ test('the stored theme applies before the app script runs (no flash)', { tag: '@
   page,
 }) => {
   await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
-  // without the app bundle only theme-init.js can set the class
+  // without the app bundle only the inline theme script can set the class
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
   await page.route('**/main.tsx', (route) => route.abort());
   await page.goto('/auth');
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+});
+
+test('the policy runs the inline theme script and blocks any other inline script', {
+  tag: '@desktop-only',
+}, async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
+  await page.goto('/auth');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  // the theme script ran (inline, allowed by its hash): the page is dark
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  const outcome = await page.evaluate(
+    () =>
+      new Promise<{ ran: boolean; blocked: string }>((resolve) => {
+        document.addEventListener(
+          'securitypolicyviolation',
+          (event) =>
+            resolve({
+              ran: (window as unknown as { injected?: boolean }).injected === true,
+              blocked: event.violatedDirective,
+            }),
+          { once: true },
+        );
+        const script = document.createElement('script');
+        script.textContent = 'window.injected = true;';
+        document.head.append(script);
+      }),
+  );
+  expect(outcome).toEqual({ ran: false, blocked: 'script-src-elem' });
 });
 
 test('the theme defaults to light', { tag: '@desktop-only' }, async ({ page }) => {

@@ -27,7 +27,7 @@ export type ListSource =
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
 
 /** Answers below this size are sent as they are: compressing them saves less than it costs. */

@@ -6,6 +6,8 @@ import fp from 'fastify-plugin';
 import { todayIn } from '../../shared/calendar';
 import { readListVersion } from '../db/list-versions';
 import { accessForUnmatched, isStaff } from '../http/access';
+import { chooseEncoding } from '../http/list-answers';
+import { pageCompressor } from '../http/page-compression';
 import { PAGE_MODULES, pagesWithPreloads, readManifest, withDataPreloads } from '../http/page-preloads';
 import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
 import { firstGridRowIds } from '../modules/users/service';
@@ -81,6 +83,8 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     );
   };
 
+  const compressPage = pageCompressor();
+
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path === '/api') {
@@ -94,7 +98,14 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     const page = request.method === 'GET' || request.method === 'HEAD' ? await pageHtml(request, path) : null;
     if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding');
+      const encoding = chooseEncoding(request.headers['accept-encoding']);
+      if (!encoding) return reply.send(page);
+      return reply.header('content-encoding', encoding).send(compressPage(page, encoding));
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && clientBuilding) {
       return reply

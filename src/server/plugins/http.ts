@@ -1,11 +1,19 @@
+import { createHash } from 'node:crypto';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { THEME_INIT_SCRIPT } from '../../shared/theme-init-script';
 import { registerErrorHandling } from '../http/errors';
 import { refuseUnstorableText } from '../http/text-input';
+
+/**
+ * The one inline script a page may run: the theme script the build writes into the page's head,
+ * named by its hash so that no other inline script runs (docs/decisions/0050-inline-theme-script-by-hash.md).
+ */
+export const THEME_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_INIT_SCRIPT).digest('base64')}'`;
 
 /** What every answer shares: zod validation, the one error shape, security headers, compression. */
 const httpPlugin: FastifyPluginAsync = async (app) => {
@@ -18,7 +26,7 @@ const httpPlugin: FastifyPluginAsync = async (app) => {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", THEME_SCRIPT_SOURCE],
         // Radix positions popovers with inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],

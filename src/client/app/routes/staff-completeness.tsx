@@ -26,7 +26,9 @@ export default function StaffCompletenessRoute() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const requested = params.get('month');
-  const month = isMonth(requested) ? requested : defaultMonth();
+  // worked out once: it asks the browser for its time zone, a costly call on a slow phone
+  const [usualMonth] = useState(defaultMonth);
+  const month = isMonth(requested) ? requested : usualMonth;
   const area = params.get('area') ?? '';
   const [selected, setSelected] = useState<Set<number>>(new Set());
 

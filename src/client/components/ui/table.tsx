@@ -1,14 +1,30 @@
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-/** A table that scrolls sideways inside its container when the screen is narrow. */
+/**
+ * A table that scrolls sideways inside its container when the screen is narrow. A long table that
+ * draws only the rows in view (components/ui/windowed-rows.tsx) scrolls down inside its container
+ * too: `scrollRef` is that container, a region reachable by keyboard.
+ */
 function Table({
   className,
   containerLabel,
+  scrollRef,
   ...props
-}: React.ComponentProps<'table'> & { containerLabel?: string }) {
+}: React.ComponentProps<'table'> & {
+  containerLabel?: string;
+  scrollRef?: React.Ref<HTMLDivElement> | undefined;
+}) {
+  const scrolls = scrollRef !== undefined;
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      ref={scrollRef}
+      data-slot="table-container"
+      className={cn('relative w-full overflow-x-auto', scrolls && 'max-h-[70vh] overflow-y-auto')}
+      {...(scrolls
+        ? { role: 'region', 'aria-label': `${containerLabel ?? 'Table'}, scrollable`, tabIndex: 0 }
+        : {})}
+    >
       <table
         data-slot="table"
         aria-label={containerLabel}

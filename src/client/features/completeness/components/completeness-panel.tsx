@@ -1,7 +1,7 @@
 import { formatClockTime, monthLabel } from '@shared/calendar';
 import type { FacilitatorCompleteness } from '@shared/schemas/completeness';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { cn } from '@/lib/utils';
 import { useCompleteness } from '../api/completeness-api';
 import {
@@ -21,6 +22,9 @@ import {
 } from '../lib/completeness';
 
 const ALL_AREAS = '__all__';
+/** A row: a checkbox, a badge and one line of text. */
+const ROW_HEIGHT = 49;
+const NO_ROWS: FacilitatorCompleteness[] = [];
 
 const STATUS_BADGE = {
   complete: 'success',
@@ -47,7 +51,14 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const query = useCompleteness(month, area);
   const [sort, setSort] = useState<SortState>({ key: 'name', direction: 'ascending' });
   const report = query.data;
-  const rows = useMemo(() => (report ? sortFacilitators(report.facilitators, sort) : []), [report, sort]);
+  const sorted = useMemo(
+    () => (report ? sortFacilitators(report.facilitators, sort) : NO_ROWS),
+    [report, sort],
+  );
+  // The report arrives in a synchronous update (a query's answer); its rows are drawn in a render
+  // React can pause, and so is a new order. Until the first rows are drawn the table keeps their place.
+  const rows = useDeferredValue(sorted, NO_ROWS);
+  const firstDraw = rows.length === 0 && sorted.length > 0;
   const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
 
   const toggleSort = (key: SortKey) =>
@@ -57,9 +68,12 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
         : { key, direction: 'ascending' },
     );
 
-  const remindable = rows.filter(needsReminder);
+  const remindable = sorted.filter(needsReminder);
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
+  // a whole organisation's month draws only the rows in view
+  const rowWindow = useRowWindow({ count: rows.length, estimateRowHeight: ROW_HEIGHT });
+  const scrolls = Math.max(rows.length, sorted.length) > WINDOWED_FROM_ROWS;
 
   return (
     <div className="grid gap-4">
@@ -134,9 +148,14 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
               </li>
             ))}
           </ul>
-          <Table containerLabel={`Availability completeness, ${report.label}`} aria-busy={query.isFetching}>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
+          <Table
+            containerLabel={`Availability completeness, ${report.label}`}
+            aria-busy={query.isFetching}
+            aria-rowcount={rows.length + 1}
+            scrollRef={scrolls ? rowWindow.scrollRef : undefined}
+          >
+            <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
+              <TableRow className="hover:bg-transparent" aria-rowindex={1}>
                 <TableHead scope="col" className="w-10">
                   <Checkbox
                     aria-label="Choose everyone who is partial or missing"
@@ -158,26 +177,37 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {rows.length === 0 ? (
+              {firstDraw ? (
+                <SpacerRow height={sorted.length * ROW_HEIGHT} columns={7} />
+              ) : rows.length === 0 ? (
                 <TableRow>
                   <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
                     No facilitators{area ? ` in ${area}` : ''}.
                   </TableCell>
                 </TableRow>
               ) : (
-                rows.map((f) => (
-                  <CompletenessRow
-                    key={f.userId}
-                    facilitator={f}
-                    checked={selected.has(f.userId)}
-                    onCheckedChange={(checked) => {
-                      const next = new Set(selected);
-                      if (checked) next.add(f.userId);
-                      else next.delete(f.userId);
-                      onSelectedChange(next);
-                    }}
-                  />
-                ))
+                <>
+                  <SpacerRow height={rowWindow.before} columns={7} />
+                  {rowWindow.rows.map((position) => {
+                    const f = rows[position]!;
+                    return (
+                      <CompletenessRow
+                        key={f.userId}
+                        position={position}
+                        measureRow={rowWindow.measureRow}
+                        facilitator={f}
+                        checked={selected.has(f.userId)}
+                        onCheckedChange={(checked) => {
+                          const next = new Set(selected);
+                          if (checked) next.add(f.userId);
+                          else next.delete(f.userId);
+                          onSelectedChange(next);
+                        }}
+                      />
+                    );
+                  })}
+                  <SpacerRow height={rowWindow.after} columns={7} />
+                </>
               )}
             </TableBody>
           </Table>
@@ -212,16 +242,27 @@ function SortableHead({
 
 function CompletenessRow({
   facilitator: f,
+  position,
+  measureRow,
   checked,
   onCheckedChange,
 }: {
   facilitator: FacilitatorCompleteness;
+  /** the row's place in the sorted list, from 0 */
+  position: number;
+  measureRow: ((row: HTMLTableRowElement | null) => void) | undefined;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
 }) {
   const remindable = needsReminder(f);
   return (
-    <TableRow data-testid="completeness-row" data-status={f.status}>
+    <TableRow
+      data-testid="completeness-row"
+      data-status={f.status}
+      aria-rowindex={position + 2}
+      data-index={position}
+      ref={measureRow}
+    >
       <TableCell>
         {remindable ? (
           <Checkbox

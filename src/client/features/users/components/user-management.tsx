@@ -244,7 +244,9 @@ export function UserManagement({
                 />
               </div>
             ) : (
-              <div className="grid gap-3" role="status">
+              // as tall as the table to come (a list is usually longer than the screen), so the
+              // cards below it do not jump down when it arrives
+              <div className="grid min-h-[70vh] content-start gap-3" role="status">
                 <span className="sr-only">Loading accounts</span>
                 {[0, 1, 2, 3].map((i) => (
                   <Skeleton key={i} className="h-9 w-full" />

@@ -1,11 +1,12 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { cn } from '@/lib/utils';
 import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
 import { roleLook, userName } from '../lib/users';
@@ -48,13 +49,9 @@ function Breakable({ text }: { text: string }) {
 
 const dash = (value: string | null) => (value?.trim() ? value : '-');
 
-/**
- * Rows drawn when the table first shows. A thousand accounts make a table of 54,000 elements: one
- * task of seconds before the first row. These come first; the whole list follows as a deferred
- * value, which React renders in the background in slices, so the page answers in between. Later
- * changes (a search) are deferred the same way.
- */
-const FIRST_ROWS = 100;
+/** A row with one line of text in each cell (a long address wraps onto more). */
+const ROW_HEIGHT = 57;
+const NO_USERS: PublicUser[] = [];
 
 interface UsersTableProps {
   /** Already sorted. */
@@ -75,7 +72,7 @@ interface UsersTableProps {
 }
 
 export function UsersTable({
-  users: allUsers,
+  users: listed,
   currentUserId,
   onEdit,
   onDelete,
@@ -86,13 +83,23 @@ export function UsersTable({
   onSafeguarding,
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
-  const firstUsers = useMemo(() => allUsers.slice(0, FIRST_ROWS), [allUsers]);
-  const users = useDeferredValue(allUsers, firstUsers);
   const columns = safeguarding ? 8 : 7;
+  // The list arrives in a synchronous update (a query's answer); its rows are drawn in a render
+  // React can pause, so the page answers while they are drawn. A search is drawn the same way.
+  const users = useDeferredValue(listed, NO_USERS);
+  // until the first rows are drawn the table keeps their place, so what is below it does not move
+  const firstDraw = users.length === 0 && listed.length > 0;
+  // a thousand accounts draw only the rows in view; the search finds any of them
+  const rowWindow = useRowWindow({ count: users.length, estimateRowHeight: ROW_HEIGHT });
+  const scrolls = Math.max(users.length, listed.length) > WINDOWED_FROM_ROWS;
   return (
-    <Table containerLabel="Facilitators">
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
+    <Table
+      containerLabel="Facilitators"
+      aria-rowcount={users.length + 1}
+      scrollRef={scrolls ? rowWindow.scrollRef : undefined}
+    >
+      <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
+        <TableRow className="hover:bg-transparent" aria-rowindex={1}>
           <TableHead scope="col">Name</TableHead>
           {safeguarding ? <TableHead scope="col">Safeguarding</TableHead> : null}
           <TableHead scope="col">Username</TableHead>
@@ -106,120 +113,133 @@ export function UsersTable({
         </TableRow>
       </TableHeader>
       <TableBody>
-        {users.length === 0 ? (
+        {firstDraw ? (
+          <SpacerRow height={listed.length * ROW_HEIGHT} columns={columns} />
+        ) : users.length === 0 ? (
           <TableRow>
             <TableCell colSpan={columns} className="whitespace-normal py-8 text-center text-muted-foreground">
               {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
             </TableCell>
           </TableRow>
         ) : (
-          users.map((user) => {
-            const name = userName(user);
-            const self = user.id === currentUserId;
-            const checks = safeguarding?.get(user.id);
-            return (
-              <TableRow key={user.id} data-testid={`user-row-${user.id}`}>
-                <TableCell className="font-medium">
-                  {/* a long name ends in an ellipsis; the whole name is in the title and the actions' labels */}
-                  <span className="flex max-w-56 items-baseline" title={name}>
-                    <span className="truncate" data-testid="user-name">
-                      {name}
+          <>
+            <SpacerRow height={rowWindow.before} columns={columns} />
+            {rowWindow.rows.map((position) => {
+              const user = users[position]!;
+              const name = userName(user);
+              const self = user.id === currentUserId;
+              const checks = safeguarding?.get(user.id);
+              return (
+                <TableRow
+                  key={user.id}
+                  data-testid={`user-row-${user.id}`}
+                  aria-rowindex={position + 2}
+                  data-index={position}
+                  ref={rowWindow.measureRow}
+                >
+                  <TableCell className="font-medium">
+                    {/* a long name ends in an ellipsis; the whole name is in the title and the actions' labels */}
+                    <span className="flex max-w-56 items-baseline" title={name}>
+                      <span className="truncate" data-testid="user-name">
+                        {name}
+                      </span>
+                      {self ? (
+                        <span className="ml-1 shrink-0 font-normal text-muted-foreground">(you)</span>
+                      ) : null}
                     </span>
-                    {self ? (
-                      <span className="ml-1 shrink-0 font-normal text-muted-foreground">(you)</span>
+                    {linkedToMicrosoft.has(user.id) ? (
+                      <span
+                        className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
+                        data-testid="user-microsoft-linked"
+                      >
+                        <KeyRound className="size-3" aria-hidden />
+                        Linked to Microsoft
+                      </span>
                     ) : null}
-                  </span>
-                  {linkedToMicrosoft.has(user.id) ? (
-                    <span
-                      className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
-                      data-testid="user-microsoft-linked"
-                    >
-                      <KeyRound className="size-3" aria-hidden />
-                      Linked to Microsoft
-                    </span>
-                  ) : null}
-                </TableCell>
-                {safeguarding ? (
-                  <TableCell data-testid="user-safeguarding">
-                    {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
                   </TableCell>
-                ) : null}
-                <TableCell className={wrap}>
-                  <Breakable text={user.username} />
-                </TableCell>
-                <TableCell className={wrap}>
-                  {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
-                </TableCell>
-                <TableCell>{dash(user.freelancerId)}</TableCell>
-                <TableCell className="min-w-28 max-w-48 whitespace-normal break-words">
-                  {dash(user.area)}
-                </TableCell>
-                <TableCell>
-                  <RoleBadge role={user.role} />
-                </TableCell>
-                <TableCell className="sticky right-0 bg-card text-right">
-                  <div className="flex justify-end gap-1">
-                    {onHistory ? (
+                  {safeguarding ? (
+                    <TableCell data-testid="user-safeguarding">
+                      {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
+                    </TableCell>
+                  ) : null}
+                  <TableCell className={wrap}>
+                    <Breakable text={user.username} />
+                  </TableCell>
+                  <TableCell className={wrap}>
+                    {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
+                  </TableCell>
+                  <TableCell>{dash(user.freelancerId)}</TableCell>
+                  <TableCell className="min-w-28 max-w-48 whitespace-normal break-words">
+                    {dash(user.area)}
+                  </TableCell>
+                  <TableCell>
+                    <RoleBadge role={user.role} />
+                  </TableCell>
+                  <TableCell className="sticky right-0 bg-card text-right">
+                    <div className="flex justify-end gap-1">
+                      {onHistory ? (
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          className="size-9"
+                          aria-label={`History of ${name}`}
+                          title="History"
+                          onClick={() => onHistory(user)}
+                        >
+                          <History aria-hidden />
+                        </Button>
+                      ) : null}
+                      {onSafeguarding && checks ? (
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          className="size-9"
+                          aria-label={`Safeguarding records of ${name}`}
+                          title="Safeguarding records"
+                          onClick={() => onSafeguarding(user)}
+                        >
+                          <ShieldCheck aria-hidden />
+                        </Button>
+                      ) : null}
                       <Button
                         variant="ghost"
                         size="icon"
                         className="size-9"
-                        aria-label={`History of ${name}`}
-                        title="History"
-                        onClick={() => onHistory(user)}
+                        aria-label={`Edit ${name}`}
+                        title="Edit"
+                        onClick={() => onEdit(user)}
                       >
-                        <History aria-hidden />
+                        <Pencil aria-hidden />
                       </Button>
-                    ) : null}
-                    {onSafeguarding && checks ? (
+                      <MicrosoftInviteButton user={user} />
                       <Button
                         variant="ghost"
                         size="icon"
                         className="size-9"
-                        aria-label={`Safeguarding records of ${name}`}
-                        title="Safeguarding records"
-                        onClick={() => onSafeguarding(user)}
+                        aria-label={`Clear sign-in pauses of ${name}`}
+                        title="Clear sign-in pauses"
+                        onClick={() => onUnlock(user)}
                       >
-                        <ShieldCheck aria-hidden />
+                        <LockOpen aria-hidden />
                       </Button>
-                    ) : null}
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="size-9"
-                      aria-label={`Edit ${name}`}
-                      title="Edit"
-                      onClick={() => onEdit(user)}
-                    >
-                      <Pencil aria-hidden />
-                    </Button>
-                    <MicrosoftInviteButton user={user} />
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="size-9"
-                      aria-label={`Clear sign-in pauses of ${name}`}
-                      title="Clear sign-in pauses"
-                      onClick={() => onUnlock(user)}
-                    >
-                      <LockOpen aria-hidden />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="size-9 text-destructive hover:text-destructive"
-                      aria-label={self ? 'You cannot delete your own account' : `Delete ${name}`}
-                      title={self ? 'You cannot delete your own account' : 'Delete'}
-                      disabled={self}
-                      onClick={() => onDelete(user)}
-                    >
-                      <Trash2 aria-hidden />
-                    </Button>
-                  </div>
-                </TableCell>
-              </TableRow>
-            );
-          })
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="size-9 text-destructive hover:text-destructive"
+                        aria-label={self ? 'You cannot delete your own account' : `Delete ${name}`}
+                        title={self ? 'You cannot delete your own account' : 'Delete'}
+                        disabled={self}
+                        onClick={() => onDelete(user)}
+                      >
+                        <Trash2 aria-hidden />
+                      </Button>
+                    </div>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+            <SpacerRow height={rowWindow.after} columns={columns} />
+          </>
         )}
       </TableBody>
     </Table>

@@ -1,0 +1,121 @@
+import type { Locator, Page } from '@playwright/test';
+import {
+  DEFAULT_CLIENT_DIR,
+  SESSION_COOKIE_NAME,
+  type SeededApp,
+  startSeededApp,
+} from '../bench/serve-seeded';
+import { SESSION_HINT_COOKIE } from '../src/shared/sign-in';
+import { expect as baseExpect, checkScreen, test } from './fixtures';
+
+/*
+ * Tables of more than a hundred rows draw only the rows in view (ADR 51). The shared e2e server
+ * has far fewer accounts, so these tests run the real app seeded with an organisation of its own
+ * (bench/serve-seeded.ts, the one the Lighthouse bench measures), on a port of its own.
+ */
+const FACILITATORS = 300;
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+let app: SeededApp;
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startSeededApp({ facilitators: FACILITATORS, clientDir: DEFAULT_CLIENT_DIR });
+});
+test.afterAll(async () => {
+  await app?.close();
+});
+
+async function openAsStaff(page: Page, path: string) {
+  await page.context().addCookies([
+    { name: SESSION_COOKIE_NAME, value: app.staffSession, url: app.address, httpOnly: true, sameSite: 'Lax' },
+    { name: SESSION_HINT_COOKIE, value: '1', url: app.address, sameSite: 'Lax' },
+  ]);
+  await page.goto(`${app.address}${path}`);
+}
+
+/** Scrolls the table's region to its end until the row at `rowIndex` is drawn (rows are measured as they come). */
+async function scrollToRow(region: Locator, table: Locator, rowIndex: number) {
+  const row = table.locator(`tr[aria-rowindex="${rowIndex}"]`);
+  await expect
+    .poll(async () => {
+      await region.evaluate((element) => {
+        element.scrollTop = element.scrollHeight;
+      });
+      return row.count();
+    })
+    .toBe(1);
+  await expect(row).toBeVisible();
+  return row;
+}
+
+test('the users table of 301 accounts draws the rows in view, and finds, scrolls and reads as a table of 301', async ({
+  page,
+}, testInfo) => {
+  await openAsStaff(page, '/staff/users');
+  await expect(page.getByRole('heading', { name: `Facilitators (${FACILITATORS + 1})` })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Facilitators' });
+  const region = page.getByRole('region', { name: 'Facilitators, scrollable' });
+  // the header row and every account, for assistive technology
+  await expect(table).toHaveAttribute('aria-rowcount', String(FACILITATORS + 2));
+  const rows = table.locator('tbody tr[aria-rowindex]');
+  await expect(rows.first()).toHaveAttribute('aria-rowindex', '2');
+  const drawn = await rows.count();
+  expect(drawn).toBeGreaterThan(5);
+  expect(drawn).toBeLessThan(60);
+  await checkScreen(page, testInfo, 'users-long-table');
+
+  // the last account is reached by scrolling, with its place in the whole list
+  const last = await scrollToRow(region, table, FACILITATORS + 2);
+  await expect(last.getByRole('button', { name: /^Edit / })).toBeVisible();
+  expect(await rows.count()).toBeLessThan(60);
+
+  // the region scrolls from the keyboard
+  await region.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  await region.focus();
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => region.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+
+  // any account is found by the search, wherever it is in the list
+  await page.getByRole('searchbox', { name: 'Search facilitators' }).fill('Facilitator 0250');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Facilitator 0250');
+  await expect(page.getByText(`1 of ${FACILITATORS + 1} shown`)).toBeVisible();
+  await expect(table).toHaveAttribute('aria-rowcount', '2');
+  await expect(page.getByRole('region', { name: 'Facilitators, scrollable' })).toHaveCount(0);
+});
+
+test('the completeness table of 300 facilitators draws the rows in view and sorts the whole list', async ({
+  page,
+}, testInfo) => {
+  await openAsStaff(page, '/staff/completeness');
+  await expect(page.getByRole('heading', { name: 'Availability completeness', level: 1 })).toBeVisible();
+  const table = page.getByRole('table', { name: /^Availability completeness, / });
+  await expect(table).toHaveAttribute('aria-rowcount', String(FACILITATORS + 1));
+  const rows = page.getByTestId('completeness-row');
+  await expect(rows.first()).toHaveAttribute('aria-rowindex', '2');
+  expect(await rows.count()).toBeLessThan(60);
+  await checkScreen(page, testInfo, 'completeness-long-table');
+
+  // the name that sorts last, read at the end of the list, comes first sorted the other way
+  const region = page.getByRole('region', { name: /^Availability completeness, .*, scrollable$/ });
+  const last = await scrollToRow(region, table, FACILITATORS + 1);
+  const lastName = (await last.getByRole('cell').nth(1).textContent())?.trim();
+  expect(lastName).toMatch(/Facilitator \d{4}/);
+  const nameHeader = page.getByRole('columnheader', { name: 'Name' });
+  await nameHeader.getByRole('button').click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
+  await region.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  await expect(table.locator('tr[aria-rowindex="2"]').getByRole('cell').nth(1)).toHaveText(lastName!);
+
+  // a row's checkbox is reached and ticked from the keyboard (next month, the page's first, has
+  // no availability yet: everyone can be reminded)
+  const firstBox = table.locator('tr[aria-rowindex="2"]').getByRole('checkbox');
+  await firstBox.focus();
+  await page.keyboard.press('Space');
+  await expect(firstBox).toBeChecked();
+});

@@ -1,0 +1,73 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useRef } from 'react';
+
+/**
+ * Tables longer than this draw only the rows in view (docs/decisions/0051-long-tables-draw-the-rows-in-view.md).
+ * A thousand accounts drawn at once were 54,000 elements: seconds of one task before the page
+ * answered. Up to this many rows every row is in the page, as before.
+ */
+export const WINDOWED_FROM_ROWS = 100;
+
+/** Rows drawn beyond the visible ones on each side, so a short scroll or Tab finds them ready. */
+const OVERSCAN = 6;
+
+interface RowWindowOptions {
+  count: number;
+  /** a row's usual height in pixels, until it is measured */
+  estimateRowHeight: number;
+}
+
+/**
+ * Which rows of a table to draw, the same way the staff grid windows its rows (TanStack Virtual),
+ * but for a table that keeps the browser's table layout: the rows above and below the window are
+ * stood in for by one empty row each, so column widths still come from the rows drawn. Rows are
+ * measured as drawn (an address that wraps makes a taller row).
+ *
+ * `scrollRef` goes on the element that scrolls (the table's container), `measureRow` on each row
+ * with `data-index`. `rows` is every index when the table is short enough to draw whole.
+ */
+export function useRowWindow({ count, estimateRowHeight }: RowWindowOptions) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const windowed = count > WINDOWED_FROM_ROWS;
+  const virtualizer = useVirtualizer({
+    count: windowed ? count : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimateRowHeight,
+    overscan: OVERSCAN,
+    // the first render, before the container is measured, draws about what a phone shows (the
+    // container is at most 70% of the window's height) rather than nothing
+    initialRect: { width: 0, height: 600 },
+  });
+  if (!windowed) {
+    return {
+      windowed,
+      scrollRef,
+      rows: Array.from({ length: count }, (_, index) => index),
+      before: 0,
+      after: 0,
+      measureRow: undefined,
+    };
+  }
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  return {
+    windowed,
+    scrollRef,
+    rows: items.map((item) => item.index),
+    before: first ? first.start : 0,
+    after: last ? virtualizer.getTotalSize() - last.end : 0,
+    measureRow: virtualizer.measureElement,
+  };
+}
+
+/** An empty row standing in for the rows outside the window (not a row to assistive technology). */
+export function SpacerRow({ height, columns }: { height: number; columns: number }): ReactNode {
+  if (height <= 0) return null;
+  return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an empty row holds nothing focusable; hidden, it is not read as a row
+    <tr aria-hidden="true" data-slot="table-spacer" style={{ height }}>
+      <td colSpan={columns} className="p-0" />
+    </tr>
+  );
+}
