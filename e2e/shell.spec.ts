@@ -137,8 +137,13 @@ test.describe('toasts', () => {
       await expect(toastLocator(page)).toHaveCount(1);
       await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
       // the page's time stands still from here, so the second toast's timer starts at this moment
+      await toastLocator(page).evaluate((toast) => toast.setAttribute('data-first', ''));
       await pausePageClock(page);
+      const refused = page.waitForResponse('**/api/login');
       await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
+      await refused;
+      // the second toast has replaced the first
+      await expect(page.locator('[data-slot="toast"][data-first]')).toHaveCount(0);
       await expect(toastLocator(page)).toHaveCount(1);
       await expect(toastLocator(page)).toBeVisible();
       // keep the pointer off the toast: hovering one pauses its timer
