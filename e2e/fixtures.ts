@@ -142,6 +142,22 @@ export function toastLocator(page: Page) {
   return page.locator('[data-slot="toast"]');
 }
 
+/**
+ * Stops the page's clock (page.clock.install() before the page loaded) a little ahead of the page's
+ * present time and answers that moment; from then on only page.clock.runFor moves the page's time,
+ * so a test asserts what a timer does without waiting for it in real time. The page's clock runs on
+ * while the pause is asked for, so on a busy machine the chosen moment can already be past; it is
+ * then chosen again from the page's new time.
+ */
+export async function pausePageClock(page: Page, ahead = 500): Promise<number> {
+  let pausedAt = 0;
+  await expect(async () => {
+    pausedAt = (await page.evaluate(() => Date.now())) + ahead;
+    await page.clock.pauseAt(pausedAt);
+  }).toPass();
+  return pausedAt;
+}
+
 /** The WCAG levels every screen is checked against. */
 const AXE_TAGS = ['wcag2a', 'wcag2aa'];
 /**

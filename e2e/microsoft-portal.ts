@@ -1,13 +1,17 @@
 /**
  * A portal of its own next to an identity provider of its own (oidc-provider answering like Entra ID),
  * for the Sign in with Microsoft specs: the shared e2e server has no Microsoft configuration. The real
- * app and the built client, on an in-memory database, listening on a free loopback port.
+ * app and the built client, on a database of its own, listening on a free loopback port.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltApp, buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { startTestEntra, type TestEntra, type TestEntraOptions } from '../src/server/test/entra-provider';
+import { seedDataDir } from './pglite-template.mjs';
 
 export interface MicrosoftPortal {
   /** `http://127.0.0.1:{port}`, the portal's PUBLIC_URL */
@@ -52,9 +56,44 @@ async function startPortal(
   entra: TestEntra,
   options: Parameters<typeof startMicrosoftPortal>[0],
 ): Promise<MicrosoftPortal> {
+  /*
+   * A data directory of its own, started from the e2e server's empty cluster: a new in-memory
+   * database would run initdb in WebAssembly first, 3 to 17 s depending on the machine's load, in
+   * the first test of every spec that starts a portal, in both projects.
+   */
+  const dataDir = mkdtempSync(join(tmpdir(), 'afp-e2e-portal-'));
+  await seedDataDir(dataDir);
+  try {
+    const portal = await listening(url, port, dataDir, entra, options);
+    return {
+      url,
+      portal,
+      entra,
+      async close() {
+        try {
+          await portal.close();
+          await entra.close();
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function listening(
+  url: string,
+  port: number,
+  dataDir: string,
+  entra: TestEntra,
+  options: Parameters<typeof startMicrosoftPortal>[0],
+): Promise<BuiltApp> {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
-    DATA_DIR: 'memory://',
+    DATA_DIR: dataDir,
     APP_SECRET: options.appSecret,
     INITIAL_STAFF_USERNAME: options.staff.username,
     INITIAL_STAFF_PASSWORD: options.staff.password,
@@ -71,14 +110,11 @@ async function startPortal(
         }),
   });
   const portal = await buildApp(config);
-  await portal.app.listen({ port, host: '127.0.0.1' });
-  return {
-    url,
-    portal,
-    entra,
-    async close() {
-      await portal.close();
-      await entra.close();
-    },
-  };
+  try {
+    await portal.app.listen({ port, host: '127.0.0.1' });
+  } catch (error) {
+    await portal.close();
+    throw error;
+  }
+  return portal;
 }

@@ -2,10 +2,11 @@
 // PORT, INITIAL_STAFF_USERNAME and INITIAL_STAFF_PASSWORD come from playwright.config.ts.
 // DATA_DIR and CLIENT_DIR live in one temp folder that is removed when the server stops.
 import { execSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedDataDir } from './pglite-template.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,44 +28,8 @@ const dataDir = join(runDir, 'data');
 const clientDir = join(runDir, 'client');
 cpSync(buildDir, clientDir, { recursive: true });
 
-/**
- * A fresh PGlite database costs an initdb (in WebAssembly) of several seconds, 15 s on a busy machine,
- * and most of the server's start-up; opening an existing one takes under a second. So the empty
- * cluster that initdb makes is kept once per PGlite version (node_modules/.cache, next to the package
- * that made it) and copied into this run's DATA_DIR: the server opens it the way it opens its data
- * after a restart and applies every migration itself, so the database it starts with is the same.
- */
-async function emptyClusterTemplate() {
-  const pglitePackage = join(root, 'node_modules/@electric-sql/pglite/package.json');
-  const { version } = JSON.parse(readFileSync(pglitePackage, 'utf8'));
-  const cacheRoot = join(root, 'node_modules/.cache/afp-e2e');
-  const template = join(cacheRoot, `pglite-${version}-empty`);
-  if (existsSync(join(template, 'PG_VERSION'))) return template;
-  mkdirSync(cacheRoot, { recursive: true });
-  // made aside and renamed into place, so a run never copies a half-made template (two runs starting
-  // together each make one; the second rename loses and its copy is dropped)
-  const making = mkdtempSync(join(cacheRoot, 'making-'));
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = new PGlite(making);
-  await db.waitReady;
-  await db.close();
-  try {
-    renameSync(making, template);
-  } catch {
-    rmSync(making, { recursive: true, force: true });
-  }
-  return existsSync(join(template, 'PG_VERSION')) ? template : undefined;
-}
-
-try {
-  const template = await emptyClusterTemplate();
-  // openDatabase (src/server/db/client.ts) keeps PGlite's files in DATA_DIR/pglite
-  if (template) cpSync(template, join(dataDir, 'pglite'), { recursive: true });
-} catch (error) {
-  // not fatal: the server then makes its database from scratch, only more slowly
-  console.error('e2e: no PGlite template, the server starts on a new cluster:', error);
-  rmSync(join(dataDir, 'pglite'), { recursive: true, force: true });
-}
+// openDatabase (src/server/db/client.ts) keeps PGlite's files in DATA_DIR/pglite
+await seedDataDir(dataDir);
 
 const env = {
   ...process.env,

@@ -1,0 +1,1 @@
+export declare function seedDataDir(dataDir: string): Promise<void>;
