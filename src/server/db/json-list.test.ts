@@ -76,7 +76,7 @@ afterAll(() => t.close());
 const march = { from: '2026-03-01', to: '2026-03-31' };
 
 describe('lists serialised by the database', () => {
-  it('availability: the same text as JSON.stringify of the rows, in date then user order', async () => {
+  it('availability: the same text as JSON.stringify of the rows, in user then date order', async () => {
     for (const userId of [undefined, ann.id]) {
       const rows = await t.ctx.db
         .select({
@@ -96,7 +96,7 @@ describe('lists serialised by the database', () => {
             userId === undefined ? undefined : eq(availability.userId, userId),
           ),
         )
-        .orderBy(asc(availability.date), asc(availability.userId));
+        .orderBy(asc(availability.userId), asc(availability.date));
       expect(rows.length).toBe(userId === undefined ? AWKWARD.length * 2 : AWKWARD.length);
       const text = await listAvailabilityJson(t.ctx.db, march, userId);
       expect(text).toBe(JSON.stringify(rows));

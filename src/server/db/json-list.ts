@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Column, is, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client';
 
 /**
@@ -24,28 +26,56 @@ const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
  * `string_agg` joins the rows with a bare comma, in the order asked for.
  *
  * `fields` maps each answer key to a column (or expression: encoded with `to_json`), `from` is the
- * rest of the query (FROM … WHERE …), `orderBy` lists answer keys or `sortBy` keys (expressions to
- * sort by that are not part of the answer), ascending, NULLs last. The text equals JSON.stringify
- * of the same rows (tested per list, on both databases).
+ * rest of the query (FROM … WHERE …), `orderBy` lists answer keys, ascending, NULLs last. The text
+ * equals JSON.stringify of the same rows (tested per list, on both databases).
  */
 export async function selectJsonArray(
   db: Queryable,
   fields: Record<string, SQLWrapper>,
   from: SQL,
   orderBy: string[],
-  options: { plainText?: string[]; sortBy?: Record<string, SQLWrapper> } = {},
+  options: JsonRowOptions = {},
 ): Promise<JsonArrayText> {
+  const { columns, row } = jsonRow(fields, options);
+  for (const key of orderBy) {
+    if (!(key in fields)) throw new Error(`selectJsonArray: bad key ${key}`);
+  }
+  const order = sql.raw(orderBy.map((key) => `t."${key}"`).join(', '));
+  // Both drivers (PGlite and node-postgres) answer execute() with `rows`.
+  const result = (await db.execute(
+    sql`select '[' || coalesce(string_agg(${row}, ',' order by ${order}), '') || ']' as body
+        from (select ${columns} ${from}) t`,
+  )) as unknown as { rows: Array<{ body: string }> };
+  return (result.rows[0]?.body ?? '[]') as JsonArrayText;
+}
+
+export interface JsonRowOptions {
+  /** answer keys whose values JSON never escapes (see selectJsonArray) */
+  plainText?: string[];
+}
+
+export interface JsonRow {
+  /** the select list of the subquery `t` the row reads: each field as its answer key */
+  columns: SQL;
+  /** one row's JSON text, an expression over `t` */
+  row: SQL;
+  /**
+   * The row format, as a short hash of the columns and the expression: a JSON text kept in the
+   * database is only used by code that writes rows the same way (ADR 44).
+   */
+  shape: string;
+}
+
+/** The pieces selectJsonArray is made of, for a list assembled some other way (ADR 44). */
+export function jsonRow(fields: Record<string, SQLWrapper>, options: JsonRowOptions = {}): JsonRow {
   const keys = Object.keys(fields);
-  const sortBy = options.sortBy ?? {};
-  const selected = { ...sortBy, ...fields };
   const plainText = new Set(options.plainText ?? []);
   // keys are written into the SQL text: only plain names, which the code itself supplies
-  for (const key of [...keys, ...orderBy, ...plainText, ...Object.keys(sortBy)]) {
-    const known = keys.includes(key) || (key in sortBy && !plainText.has(key));
-    if (!PLAIN_KEY.test(key) || !known) throw new Error(`selectJsonArray: bad key ${key}`);
+  for (const key of [...keys, ...plainText]) {
+    if (!PLAIN_KEY.test(key) || !keys.includes(key)) throw new Error(`selectJsonArray: bad key ${key}`);
   }
   const columns = sql.join(
-    Object.keys(selected).map((key) => sql`${selected[key]!} as ${sql.raw(`"${key}"`)}`),
+    keys.map((key) => sql`${fields[key]!} as ${sql.raw(`"${key}"`)}`),
     sql`, `,
   );
   // One concat() per row: a chain of || copies the growing row text once per piece.
@@ -56,14 +86,12 @@ export async function selectJsonArray(
   });
   parts.push('}');
   const row = sql`concat(${sql.join(mergeLiterals(parts), sql`, `)})`;
-  const order = sql.raw(orderBy.map((key) => `t."${key}"`).join(', '));
-  // Both drivers (PGlite and node-postgres) answer execute() with `rows`.
-  const result = (await db.execute(
-    sql`select '[' || coalesce(string_agg(${row}, ',' order by ${order}), '') || ']' as body
-        from (select ${columns} ${from}) t`,
-  )) as unknown as { rows: Array<{ body: string }> };
-  return (result.rows[0]?.body ?? '[]') as JsonArrayText;
+  // what each key reads and how it is written; a change to either is a new shape
+  const text = DIALECT.sqlToQuery(sql`${columns} ${row}`).sql;
+  return { columns, row, shape: createHash('sha256').update(text).digest('base64url').slice(0, 16) };
 }
+
+const DIALECT = new PgDialect();
 
 /**
  * The JSON text of one value, `null` included, chosen by the type of the column it came from, as

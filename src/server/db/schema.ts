@@ -334,6 +334,42 @@ export const listVersions = pgTable(
   (t) => [primaryKey({ columns: [t.list, t.userId] })],
 );
 
+/**
+ * The staff grid's month answer written ahead, one facilitator at a time (ADR 44): the JSON text of
+ * one facilitator's availability rows in one range, valid while `version` is still that
+ * facilitator's availability counter in `list_versions` and `shape` the row format of the code that
+ * reads it. Filled by the reads themselves, so it holds only ranges someone has looked at; nothing
+ * else reads it, and a restore that brings back the counters brings back matching texts.
+ */
+export const availabilityRangeJson = pgTable(
+  'availability_range_json',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rangeFrom: date('range_from', { mode: 'string' }).notNull(),
+    rangeTo: date('range_to', { mode: 'string' }).notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+    shape: text('shape').notNull(),
+    json: text('json').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rangeFrom, t.rangeTo, t.userId] })],
+);
+
+/**
+ * The accounts list written ahead (ADR 45): each account's JSON text in `GET /api/staff/users`, valid
+ * while `version` is still the account's counter in `list_versions` (list 'users') and `shape` the
+ * row format of the code that reads it. Filled by the reads themselves.
+ */
+export const usersListJson = pgTable('users_list_json', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  shape: text('shape').notNull(),
+  json: text('json').notNull(),
+});
+
 /** Generated secrets live here when APP_SECRET is not given and DATA_DIR is not used (PostgreSQL). */
 export const appMeta = pgTable('app_meta', {
   key: text('key').primaryKey(),

@@ -2,7 +2,8 @@
  * The whole database as text, table by table, for suites that prove a refused request changed
  * nothing: dump before, dump after, compare. Every table the app writes is listed; a new table
  * belongs here too. Left out: list_versions and request_limits, counters kept by the database and by
- * the request budgets that every request (refused ones included) may move.
+ * the request budgets that every request (refused ones included) may move, and the lists' texts
+ * written ahead (availability_range_json, users_list_json), which any read may write (ADR 44).
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';

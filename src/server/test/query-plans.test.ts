@@ -107,24 +107,22 @@ describe('statements per request', () => {
     await addFacilitators(2);
     const small = startOfMonth('2027-01-15');
     await seedDays(small, addDays(addMonths(small, 1), -1));
-    const before = new Map<string, number>();
+    // by position in the list: two reads of one route may have URLs of the same length
+    const before: number[] = [];
     for (const read of reads(small)) {
       const { status, statements } = await statementsOf(read.url, cookieFor(read.as));
       expect(status, read.url).toBe(200);
-      before.set(read.url.replace(/\?.*/, `?${read.as}`) + read.url.length, statements.length);
+      before.push(statements.length);
     }
 
     await addFacilitators(297);
     const large = startOfMonth('2027-02-15');
     await seedDays(large, addDays(addMonths(large, 1), -1));
-    for (const read of reads(large)) {
+    for (const [i, read] of reads(large).entries()) {
       const { status, body, statements } = await statementsOf(read.url, cookieFor(read.as));
       expect(status, read.url).toBe(200);
       expect(body.length, `${read.url} has the larger organisation's rows`).toBeGreaterThan(2);
-      const key = read.url.replace(/\?.*/, `?${read.as}`) + read.url.length;
-      expect(statements.length, `${read.url}: ${statements.map((s) => s.query).join('\n')}`).toBe(
-        before.get(key),
-      );
+      expect(statements.length, `${read.url}: ${statements.map((s) => s.query).join('\n')}`).toBe(before[i]);
     }
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import type { ChangeSource } from '@shared/schemas/history';
-import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, between, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { daysBetween, selectBulkDays } from '../../../shared/calendar';
 import {
   type Availability,
@@ -10,8 +10,8 @@ import {
 } from '../../../shared/schemas/availability';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/client';
-import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
-import { availability, bookings, users } from '../../db/schema';
+import { type JsonArrayText, jsonRow, selectJsonArray } from '../../db/json-list';
+import { availability, availabilityRangeJson, bookings, listVersions, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
 import { type ChangeEntry, recordChanges } from '../history/record';
@@ -67,25 +67,96 @@ export interface Actor {
   via: ChangeSource;
 }
 
+/** the table's check constraints admit only the three statuses and HH:MM (or empty) times */
+const availabilityRowOptions = { plainText: ['status', 'startTime', 'endTime'] };
+
 /**
  * Availability of one user, or of everyone when userId is omitted, in an inclusive range, ordered by
- * date then user: the JSON array of `Availability` the list routes answer with.
+ * user then date: the JSON array of `Availability` the list routes answer with. Everyone's month is
+ * put together from each facilitator's text kept in the database (ADR 44).
  */
 export function listAvailabilityJson(
   db: Queryable,
   range: DateRange,
   userId?: number,
 ): Promise<JsonArrayText> {
+  if (userId === undefined && keptByFacilitator(range)) return everyonesKeptRangeJson(db, range);
   const a = availability;
   const inRange = between(a.date, range.from, range.to);
   return selectJsonArray(
     db,
     availabilityColumns,
     sql`from ${a} where ${userId === undefined ? inRange : and(eq(a.userId, userId), inRange)}`,
-    ['date', 'userId'],
-    // the table's check constraints admit only the three statuses and HH:MM (or empty) times
-    { plainText: ['status', 'startTime', 'endTime'] },
+    ['userId', 'date'],
+    availabilityRowOptions,
   );
+}
+
+/** Ranges whose texts are kept: a month's view (at least this many days, inside one calendar month). */
+const KEPT_FROM_DAYS = 14;
+
+/**
+ * Whether a range of everyone's availability is put together from kept texts: only ranges the size
+ * of a month view, inside one calendar month, so at most a few ranges per month are ever kept (the
+ * month as the staff grid asks for it, first to last weekday, or the whole month). Shorter ranges
+ * are cheap to build each time.
+ */
+export function keptByFacilitator(range: DateRange): boolean {
+  return (
+    range.from.slice(0, 7) === range.to.slice(0, 7) && daysBetween(range.from, range.to) >= KEPT_FROM_DAYS
+  );
+}
+
+/**
+ * Everyone's availability in the range as one JSON text, joined from each facilitator's text in
+ * `availability_range_json` (ADR 44). A text is used only while its version is still the
+ * facilitator's availability version (every change to their days moves it on:
+ * drizzle/0004_list_versions.sql) and its shape the code's row format. When any is missing or
+ * older, one statement writes those (and saves them for the next read) and answers with the whole
+ * list, reading versions and rows at the same moment.
+ */
+async function everyonesKeptRangeJson(db: Queryable, range: DateRange): Promise<JsonArrayText> {
+  const { columns, row, shape } = jsonRow(availabilityColumns, availabilityRowOptions);
+  const kept = availabilityRangeJson;
+  const version = sql`coalesce(${listVersions.version}, 0)`;
+  const keptForUser = sql`${kept.rangeFrom} = ${range.from} and ${kept.rangeTo} = ${range.to}
+    and ${kept.userId} = ${users.id} and ${kept.version} = ${version} and ${kept.shape} = ${shape}`;
+  const everyone = sql`${users} left join ${listVersions}
+    on ${listVersions.list} = 'availability' and ${listVersions.userId} = ${users.id}`;
+  const joined = (json: SQLWrapper, from: SQL) =>
+    sql`'[' || coalesce(string_agg(${json}, ',' order by ${users.id}) filter (where ${json} <> ''), '') || ']' as body ${from}`;
+  // Usually every text is there: one plain read.
+  const whole = (await db.execute(
+    sql`select count(*) filter (where ${kept.userId} is null) as missing,
+               ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`,
+  )) as unknown as { rows: Array<{ missing: number | string; body: string }> };
+  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
+
+  const result = (await db.execute(sql`
+    with written as (
+      select ${users.id} as user_id, ${version} as version,
+             coalesce((select string_agg(${row}, ',' order by t."date")
+                       from (select ${columns} from ${availability}
+                             where ${availability.userId} = ${users.id}
+                               and ${availability.date} between ${range.from} and ${range.to}) t), '') as json
+      from ${everyone}
+      where not exists (select 1 from ${kept} where ${keptForUser})
+    ),
+    saved as (
+      insert into ${kept} (user_id, range_from, range_to, version, shape, json)
+      select user_id, ${range.from}::date, ${range.to}::date, version, ${shape}, json from written order by user_id
+      on conflict (range_from, range_to, user_id) do update
+        set version = excluded.version, shape = excluded.shape, json = excluded.json
+        where ${kept.version} < excluded.version or ${kept.shape} <> excluded.shape
+    )
+    select ${joined(
+      sql`coalesce(written.json, ${kept.json})`,
+      sql`from ${everyone}
+      left join written on written.user_id = ${users.id}
+      left join ${kept} on written.user_id is null and ${keptForUser}`,
+    )}
+  `)) as unknown as { rows: Array<{ body: string }> };
+  return (result.rows[0]?.body ?? '[]') as JsonArrayText;
 }
 
 /**

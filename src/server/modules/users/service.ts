@@ -1,12 +1,12 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
 import { FIRST_GRID_ROWS } from '../../../shared/staff-grid-order';
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
 import { hashPassword } from '../../auth/passwords';
 import type { Db, Queryable } from '../../db/client';
-import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
-import { bookings, sessions, users } from '../../db/schema';
+import { type JsonArrayText, jsonRow } from '../../db/json-list';
+import { bookings, listVersions, sessions, users, usersListJson } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
 import { turnOffFeed } from '../calendar-feed/service';
 import { type ChangeBy, recordChanges } from '../history/record';
@@ -80,14 +80,51 @@ const publicUserColumns = {
 };
 
 /**
- * Every account as the JSON text of `PublicUser[]`, built by the database (ADR 6): at 5,000 accounts
- * the rows, the mapping and the serializer cost 90 ms on PGlite; this is a few milliseconds. Sorted
- * by name as people read it, then id.
+ * Every account as the JSON text of `PublicUser[]`, sorted by name as people read it, then id. Each
+ * account's text is kept in `users_list_json` (ADR 45) and used while its version is still the
+ * account's list version (every change to an account moves it on: drizzle/0018_users_list_version.sql)
+ * and its shape the code's row format; when any is missing or older, one statement writes those
+ * (saving them for the next read) and answers with the whole list. Before, the database wrote every
+ * account's text on each build (ADR 6, ADR 39).
  */
-export function listUsersJson(db: Queryable): Promise<JsonArrayText> {
-  return selectJsonArray(db, publicUserColumns, sql`from ${users}`, ['sortName', 'id'], {
-    sortBy: { sortName: sql`lower(coalesce(${users.displayName}, ${users.username}))` },
-  });
+export async function listUsersJson(db: Queryable): Promise<JsonArrayText> {
+  const { columns, row, shape } = jsonRow(publicUserColumns);
+  const kept = usersListJson;
+  const version = sql`coalesce(${listVersions.version}, 0)`;
+  const everyone = sql`${users} left join ${listVersions}
+    on ${listVersions.list} = 'users' and ${listVersions.userId} = ${users.id}`;
+  const keptForUser = sql`${kept.userId} = ${users.id} and ${kept.version} = ${version} and ${kept.shape} = ${shape}`;
+  const joined = (json: SQLWrapper, from: SQL) =>
+    sql`'[' || coalesce(string_agg(${json}, ','
+          order by lower(coalesce(${users.displayName}, ${users.username})), ${users.id}), '') || ']' as body ${from}`;
+  // Usually every text is there: one plain read.
+  const whole = (await db.execute(
+    sql`select count(*) filter (where ${kept.userId} is null) as missing,
+               ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`,
+  )) as unknown as { rows: Array<{ missing: number | string; body: string }> };
+  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
+
+  const result = (await db.execute(sql`
+    with written as (
+      select t."id" as user_id, t.list_version as version, ${row} as json
+      from (select ${columns}, ${version} as list_version from ${everyone}
+            where not exists (select 1 from ${kept} where ${keptForUser})) t
+    ),
+    saved as (
+      insert into ${kept} (user_id, version, shape, json)
+      select user_id, version, ${shape}, json from written order by user_id
+      on conflict (user_id) do update
+        set version = excluded.version, shape = excluded.shape, json = excluded.json
+        where ${kept.version} < excluded.version or ${kept.shape} <> excluded.shape
+    )
+    select ${joined(
+      sql`coalesce(written.json, ${kept.json})`,
+      sql`from ${everyone}
+      left join written on written.user_id = ${users.id}
+      left join ${kept} on written.user_id is null and ${keptForUser}`,
+    )}
+  `)) as unknown as { rows: Array<{ body: string }> };
+  return (result.rows[0]?.body ?? '[]') as JsonArrayText;
 }
 
 /**
