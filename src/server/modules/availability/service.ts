@@ -173,8 +173,8 @@ export function listAvailabilityOfUsersJson(
     db,
     availabilityColumns,
     sql`from ${a} where ${and(inArray(a.userId, [...userIds]), between(a.date, range.from, range.to))}`,
-    ['date', 'userId'],
-    { plainText: ['status', 'startTime', 'endTime'] },
+    ['userId', 'date'],
+    availabilityRowOptions,
   );
 }
 
