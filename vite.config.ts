@@ -48,7 +48,7 @@ function precompress(): Plugin {
 }
 
 /**
- * The theme script, inline at the top of the head (docs/decisions/0050-inline-theme-script-by-hash.md):
+ * The theme script, inline at the top of the head (docs/decisions/0048-inline-theme-script-by-hash.md):
  * it runs before the first paint without a request of its own. The server's content security
  * policy names this exact text by its hash.
  */

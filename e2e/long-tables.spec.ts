@@ -9,7 +9,7 @@ import { SESSION_HINT_COOKIE } from '../src/shared/sign-in';
 import { expect as baseExpect, checkScreen, test } from './fixtures';
 
 /*
- * Tables of more than a hundred rows draw only the rows in view (ADR 51). The shared e2e server
+ * Tables of more than a hundred rows draw only the rows in view (ADR 49). The shared e2e server
  * has far fewer accounts, so these tests run the real app seeded with an organisation of its own
  * (bench/serve-seeded.ts, the one the Lighthouse bench measures), on a port of its own.
  */

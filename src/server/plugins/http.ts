@@ -11,7 +11,7 @@ import { refuseUnstorableText } from '../http/text-input';
 
 /**
  * The one inline script a page may run: the theme script the build writes into the page's head,
- * named by its hash so that no other inline script runs (docs/decisions/0050-inline-theme-script-by-hash.md).
+ * named by its hash so that no other inline script runs (docs/decisions/0048-inline-theme-script-by-hash.md).
  */
 export const THEME_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_INIT_SCRIPT).digest('base64')}'`;
 

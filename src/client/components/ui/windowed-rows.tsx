@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useRef } from 'react';
 
 /**
- * Tables longer than this draw only the rows in view (docs/decisions/0051-long-tables-draw-the-rows-in-view.md).
+ * Tables longer than this draw only the rows in view (docs/decisions/0049-long-tables-draw-the-rows-in-view.md).
  * A thousand accounts drawn at once were 54,000 elements: seconds of one task before the page
  * answered. Up to this many rows every row is in the page, as before.
  */
