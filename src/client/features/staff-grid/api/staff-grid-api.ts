@@ -85,7 +85,6 @@ export function useStaffUsers() {
   return useQuery(staffUsersQuery());
 }
 
-/** Every facilitator's availability for exactly the range the grid shows. */
 /** Every facilitator's availability for exactly the range asked for. */
 export function useStaffAvailabilities(range: DateRange) {
   return useQuery({ ...staffAvailabilitiesQuery(range), placeholderData: keepPreviousData });
