@@ -17,7 +17,7 @@ import { queryClient } from '@/lib/query-client';
  *
  * The grid's first rows are asked for as soon as the users are in, while the dashboard's code is
  * still loading; the whole range's availability and bookings are read by the grid once those rows
- * are drawn (the page's HTML has already started downloading them; ADR 46).
+ * are drawn (ADR 46; the page's HTML starts only the first rows, ADR 51).
  */
 export function prefetchStaffDashboard(): void {
   // the dashboard's opening view: the default view around the browser's today

@@ -102,18 +102,21 @@ export function pageDataUrls(
     case '/staff':
     case '/staff-dashboard': {
       const range = staffViewRange(DEFAULT_STAFF_VIEW, today);
-      // the grid's first rows before the whole range, which the grid reads once they are drawn (ADR 46)
-      const firstRows = firstGridIds.length
+      /*
+       * With first rows, only they are preloaded: the grid reads the whole range once they are
+       * drawn (ADR 46). Preloading the whole range as well filled the browser's six connections
+       * ahead of the page's scripts and, on a slow phone network, shared its bandwidth with them
+       * (ADR 51). Without first rows (no facilitators yet) the whole range is small: preload it.
+       */
+      const lists = firstGridIds.length
         ? [
             `/api/staff/availabilities?${rangeQuery(range)}&userIds=${firstGridIds.join(',')}`,
             `/api/staff/bookings?${rangeQuery(range)}&userIds=${firstGridIds.join(',')}`,
           ]
-        : [];
+        : [`/api/staff/availabilities?${rangeQuery(range)}`, `/api/staff/bookings?${rangeQuery(range)}`];
       return [
         '/api/staff/users',
-        ...firstRows,
-        `/api/staff/availabilities?${rangeQuery(range)}`,
-        `/api/staff/bookings?${rangeQuery(range)}`,
+        ...lists,
         `/api/staff/notes?date=${encodeURIComponent(range.from)}&view=${DEFAULT_STAFF_VIEW}`,
         '/api/admin/scheduler/status',
       ];
