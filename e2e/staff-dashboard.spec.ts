@@ -264,6 +264,8 @@ test.describe('staff dashboard', () => {
       await expect(dayCell(D2)).toHaveAttribute('data-tone', 'empty');
       await expect(page.getByTestId('grid-count')).toContainText('(updating...)');
       expect(wholeAsked.length).toBeGreaterThan(0);
+      // the state a cold dashboard shows until the whole month is in (ADR 51), checked like any screen
+      await checkScreen(page, testInfo, 'staff-dashboard-first-rows');
 
       releaseWhole();
       await expect(page.getByTestId('grid-count')).not.toContainText('(updating...)');
