@@ -76,6 +76,17 @@ export default defineConfig({
     sourcemap: false,
     // the server reads it to preload each page's own code with the page (ADR 28)
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // A page's code as one file beside the main script, not two dozen small shared ones: on a
+          // slow phone link each file is a round trip (docs/decisions/0052-one-file-per-page.md).
+          // The shared modules are copied into each page's file; Rolldown's runtime keeps one
+          // instance of each. Stylesheets stay files of their own, as Vite needs them.
+          experimentalInlineCommonChunks: { maxSize: Number.POSITIVE_INFINITY, exclude: /\.css(\?|$)/ },
+        },
+      },
+    },
   },
   server: {
     port: 5173,
