@@ -13,6 +13,8 @@ let clock = Date.now();
 let ann: { id: number };
 let ben: { id: number };
 let noId: { id: number };
+/** the statements sent while it is an array (the database's query hook) */
+let captured: string[] | null = null;
 const list = () => s.portal.lists.availability!;
 const items = () => s.emu.control.items(list());
 
@@ -50,7 +52,7 @@ function byKey() {
 beforeAll(async () => {
   s = await setupConnector({
     seed: { seed: 'outbox', bookingCount: 0, availability: [] },
-    build: { now: () => new Date(clock) },
+    build: { now: () => new Date(clock), onQuery: (query) => captured?.push(query) },
   });
   ann = await s.t.createUser({
     username: 'ann@example.org',
@@ -218,6 +220,36 @@ describe('outbox delivery', () => {
     expect(row?.lastError).toMatch(/no freelancer ID/);
     expect(row?.attempts).toBe(0);
     await s.t.ctx.db.delete(syncOutbox).where(eq(syncOutbox.userId, noId.id));
+  });
+
+  it('sets aside a round of days without a freelancer ID in as many statements for 30 days as for 3', async () => {
+    const statementsToSkip = async (days: number) => {
+      await bulkUpdate(
+        s.t.ctx,
+        {
+          userId: noId.id,
+          startDate: '2026-08-01',
+          endDate: `2026-08-${String(days).padStart(2, '0')}`,
+          daysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+          status: 'available',
+          startTime: '',
+          endTime: '',
+          notes: '',
+        },
+        { id: noId.id, mayOverrideBookings: false, via: 'facilitator' },
+      );
+      captured = [];
+      const result = await drain();
+      const sent = captured;
+      captured = null;
+      expect(result).toMatchObject({ skipped: days, delivered: 0 });
+      const kept = await s.t.ctx.db.select().from(syncOutbox).where(eq(syncOutbox.userId, noId.id));
+      expect(kept).toHaveLength(days);
+      expect(kept.every((row) => /no freelancer ID/.test(row.lastError ?? ''))).toBe(true);
+      await s.t.ctx.db.delete(syncOutbox).where(eq(syncOutbox.userId, noId.id));
+      return sent.length;
+    };
+    expect(await statementsToSkip(30)).toBe(await statementsToSkip(3));
   });
 
   it('delivers staff bulk edits; sync-all then has nothing left to send', async () => {

@@ -431,25 +431,24 @@ async function daysToSend(
   );
 
   const deliverables: Deliverable[] = [];
+  // Rows not sent are set aside in one statement each, not one per day: a round can hold a whole
+  // batch of them (an 800-day bulk update by someone without a freelancer ID), and on PGlite each
+  // statement holds every other request back.
+  const gone: OutboxRow[] = [];
+  const waiting: OutboxRow[] = [];
   for (const job of jobs) {
     const person = people.get(job.userId);
     const day = days.get(job.key);
     if (!person || !day) {
       // The account or the day is gone (deleted account): there is nothing left to send.
-      await removeRows(db, job.rows);
+      gone.push(...job.rows);
       result.skipped++;
       continue;
     }
     const freelancerId = normaliseFreelancerId(person.freelancerId);
     if (!freelancerId) {
       // Kept, so the days go out once staff give the facilitator a freelancer ID.
-      await reschedule(
-        db,
-        job.rows,
-        new Date(now().getTime() + options.skipRecheckMs),
-        'Not sent: the facilitator has no freelancer ID',
-        false,
-      );
+      waiting.push(...job.rows);
       result.skipped++;
       continue;
     }
@@ -461,6 +460,14 @@ async function daysToSend(
       key: availabilityKey(freelancerId, job.date),
     });
   }
+  await removeRows(db, gone);
+  await reschedule(
+    db,
+    waiting,
+    new Date(now().getTime() + options.skipRecheckMs),
+    'Not sent: the facilitator has no freelancer ID',
+    false,
+  );
   return deliverables;
 }
 

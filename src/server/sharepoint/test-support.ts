@@ -6,7 +6,6 @@ import {
   startEmulator,
 } from '../../sharepoint-emulator';
 import { portalSettingsFor, type RunningEmulator } from '../../sharepoint-emulator/index';
-import type { BuildOptions } from '../app';
 import { createTestApp, type TestApp } from '../test/harness';
 import type { RetryTimings } from './retry';
 import { storeSettings } from './settings';
@@ -41,7 +40,7 @@ export async function setupConnector(
     seed?: PortalSiteOptions;
     emulator?: EmulatorOptions;
     env?: Record<string, string>;
-    build?: Omit<BuildOptions, 'database'>;
+    build?: Parameters<typeof createTestApp>[1];
     configure?: boolean;
   } = {},
 ): Promise<ConnectorSetup> {
