@@ -108,15 +108,11 @@ export function pageDataUrls(
        * ahead of the page's scripts and, on a slow phone network, shared its bandwidth with them
        * (ADR 51). Without first rows (no facilitators yet) the whole range is small: preload it.
        */
-      const lists = firstGridIds.length
-        ? [
-            `/api/staff/availabilities?${rangeQuery(range)}&userIds=${firstGridIds.join(',')}`,
-            `/api/staff/bookings?${rangeQuery(range)}&userIds=${firstGridIds.join(',')}`,
-          ]
-        : [`/api/staff/availabilities?${rangeQuery(range)}`, `/api/staff/bookings?${rangeQuery(range)}`];
+      const listQuery = `${rangeQuery(range)}${firstGridIds.length ? `&userIds=${firstGridIds.join(',')}` : ''}`;
       return [
         '/api/staff/users',
-        ...lists,
+        `/api/staff/availabilities?${listQuery}`,
+        `/api/staff/bookings?${listQuery}`,
         `/api/staff/notes?date=${encodeURIComponent(range.from)}&view=${DEFAULT_STAFF_VIEW}`,
         '/api/admin/scheduler/status',
       ];

@@ -431,9 +431,9 @@ async function daysToSend(
   );
 
   const deliverables: Deliverable[] = [];
-  // Rows not sent are set aside in one statement each, not one per day: a round can hold a whole
-  // batch of them (an 800-day bulk update by someone without a freelancer ID), and on PGlite each
-  // statement holds every other request back.
+  // Rows not sent are set aside after the loop, one statement for those gone and one for those
+  // waiting, not one per day: a round can be a whole batch of them (an 800-day bulk update by
+  // someone without a freelancer ID), and on PGlite each statement holds every other request back.
   const gone: OutboxRow[] = [];
   const waiting: OutboxRow[] = [];
   for (const job of jobs) {
