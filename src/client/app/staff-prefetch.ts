@@ -1,4 +1,4 @@
-import { DEFAULT_STAFF_VIEW, staffViewRange, todayIn } from '@shared/calendar';
+import { DEFAULT_STAFF_VIEW, staffViewRange } from '@shared/calendar';
 import { staffNotesQuery } from '@/features/notes/api/notes-api';
 import {
   schedulerStatusQuery,
@@ -7,6 +7,7 @@ import {
   staffUsersQuery,
 } from '@/features/staff-grid/api/staff-grid-api';
 import { firstFacilitatorIds } from '@/features/staff-grid/lib/grid-model';
+import { browserToday } from '@/lib/browser-today';
 import { queryClient } from '@/lib/query-client';
 
 /**
@@ -21,7 +22,7 @@ import { queryClient } from '@/lib/query-client';
  */
 export function prefetchStaffDashboard(): void {
   // the dashboard's opening view: the default view around the browser's today
-  const today = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const today = browserToday();
   const range = staffViewRange(DEFAULT_STAFF_VIEW, today);
   queryClient.fetchQuery(staffUsersQuery()).then(
     (users) => {

@@ -1,4 +1,4 @@
-import { addMonths, monthLabel, todayIn } from '@shared/calendar';
+import { addMonths, monthLabel } from '@shared/calendar';
 import { useQueryClient } from '@tanstack/react-query';
 import { Settings, Users } from 'lucide-react';
 import { useState } from 'react';
@@ -8,12 +8,13 @@ import { completenessKeys, useCompleteness } from '@/features/completeness/api/c
 import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
 import { isMonth, needsReminder } from '@/features/completeness/lib/completeness';
 import { SendReminders } from '@/features/reminders/components/send-reminders';
+import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { StaffPagesNav } from '../layouts/staff-pages-nav';
 
 /** The month staff usually chase: the next one (the one being planned). */
 function defaultMonth(): string {
-  const today = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const today = browserToday();
   return addMonths(`${today.slice(0, 7)}-01`, 1).slice(0, 7);
 }
 

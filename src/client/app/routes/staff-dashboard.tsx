@@ -1,10 +1,4 @@
-import {
-  type DateString,
-  DEFAULT_STAFF_VIEW,
-  type StaffView,
-  staffViewRange,
-  todayIn,
-} from '@shared/calendar';
+import { type DateString, DEFAULT_STAFF_VIEW, type StaffView, staffViewRange } from '@shared/calendar';
 import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
 import { EXPORT_NO_AREA } from '@shared/schemas/exports';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
@@ -26,12 +20,9 @@ import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/compon
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
 import { firstFacilitatorIds, NO_AREA } from '@/features/staff-grid/lib/grid-model';
 import { apiJson } from '@/lib/api';
+import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
-
-function browserToday(): DateString {
-  return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
-}
 
 export default function StaffDashboardRoute() {
   const [, navigate] = useLocation();

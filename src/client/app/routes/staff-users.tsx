@@ -1,4 +1,3 @@
-import { todayIn } from '@shared/calendar';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarDays, UserSearch } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -14,6 +13,7 @@ import {
 import { useUsers } from '@/features/users/api/users-api';
 import { UserManagement } from '@/features/users/components/user-management';
 import { userName } from '@/features/users/lib/users';
+import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { StaffPagesNav } from '../layouts/staff-pages-nav';
 
@@ -56,7 +56,7 @@ export default function StaffUsersRoute() {
               }
             : {})}
         />
-        <SchoolRecordDownload today={todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone)} />
+        <SchoolRecordDownload today={browserToday()} />
         <PersonHistoryDialog person={historyOf} onClose={() => setHistoryOf(null)} />
         <SafeguardingRecordsDialog person={recordsOf} onClose={() => setRecordsOf(null)} />
       </div>

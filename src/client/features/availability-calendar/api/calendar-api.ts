@@ -1,4 +1,4 @@
-import { type DateRange, monthGridRange, startOfMonth, todayIn } from '@shared/calendar';
+import { type DateRange, monthGridRange, startOfMonth } from '@shared/calendar';
 import type {
   Availability,
   BulkAvailabilityBody,
@@ -8,6 +8,7 @@ import type {
 import type { Booking } from '@shared/schemas/bookings';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, throwIfResNotOk } from '@/lib/api';
+import { browserToday } from '@/lib/browser-today';
 import { queryKeys } from '@/lib/query-keys';
 
 export const availabilityKey = (userId: number, range: DateRange) =>
@@ -19,15 +20,6 @@ const rangeQuery = (range: DateRange) =>
   `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
 const availabilityUrl = (range: DateRange) => `/api/availability?${rangeQuery(range)}`;
 const bookingsUrl = (range: DateRange) => `/api/bookings?${rangeQuery(range)}`;
-
-/** The browser's calendar day: what "today" means to the person looking at the calendar. */
-export function browserToday(): string {
-  try {
-    return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  } catch {
-    return todayIn('UTC');
-  }
-}
 
 /** Reads started at page load, each taken over by the first query for the same address. */
 const early = new Map<string, { at: number; response: Promise<Response | null> }>();

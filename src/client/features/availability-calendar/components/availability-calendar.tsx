@@ -6,14 +6,8 @@ import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'r
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
-import {
-  browserToday,
-  useAvailability,
-  useBookings,
-  useBulkUpdate,
-  useSaveDay,
-  useSyncAll,
-} from '../api/calendar-api';
+import { browserToday } from '@/lib/browser-today';
+import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import { BulkDialog, type BulkFormValues } from './bulk-dialog';
 import { CalendarGrid } from './calendar-grid';

@@ -1,4 +1,4 @@
-import { daysBetween, endOfMonth, isDateString, startOfMonth, todayIn } from '@shared/calendar';
+import { daysBetween, endOfMonth, isDateString, startOfMonth } from '@shared/calendar';
 import { MAX_EXPORT_DAYS } from '@shared/schemas/exports';
 import { Download } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -15,11 +15,12 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
+import { browserToday } from '@/lib/browser-today';
 import { downloadFile } from '../api/download';
 import { ownExportUrl } from '../lib/export-urls';
 
 function thisMonth() {
-  const today = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const today = browserToday();
   return { from: startOfMonth(today), to: endOfMonth(today) };
 }
 

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, isDateString, todayIn } from '@shared/calendar';
+import { addDays, daysBetween, isDateString } from '@shared/calendar';
 import { MAX_RANGE_DAYS } from '@shared/schemas/common';
 import { History } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -13,10 +13,9 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { browserToday } from '@/lib/browser-today';
 import { useOwnHistory, useRefreshHistoryOnChanges } from '../api/history-api';
 import { HistoryList } from './history-list';
-
-const browserToday = () => todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /** "History" on the facilitator's calendar: who changed which of their days, when and how. */
 export function MyHistory({ userId }: { userId: number }) {

@@ -22,14 +22,9 @@ import {
 } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { serverFieldErrors } from '@/lib/api';
+import { browserToday } from '@/lib/browser-today';
 import { useApplyPattern, usePatternPreview } from '../api/patterns-api';
-import {
-  anchorExplanation,
-  browserToday,
-  defaultEndDate,
-  formatLongDate,
-  plural,
-} from '../lib/pattern-format';
+import { anchorExplanation, defaultEndDate, formatLongDate, plural } from '../lib/pattern-format';
 import { FrequencyChoice } from './pattern-fields';
 
 const ERROR_FALLBACK = 'An error occurred. Please try again.';

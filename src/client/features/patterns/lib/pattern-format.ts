@@ -4,7 +4,6 @@ import {
   MONTH_NAMES,
   parseDateString,
   startOfWeekMonday,
-  todayIn,
   WEEKDAY_NAMES,
 } from '@shared/calendar';
 import { dateString } from '@shared/schemas/common';
@@ -23,15 +22,6 @@ export const FREQUENCY_LABELS: Record<PatternFrequency, string> = {
 export function formatLongDate(date: string): string {
   const { year, month, day } = parseDateString(date);
   return `${WEEKDAY_NAMES[dayOfWeek(date)]}, ${day} ${MONTH_NAMES[month - 1]} ${year}`;
-}
-
-/** The browser's calendar day: what "today" means to the person filling in the form. */
-export function browserToday(): string {
-  try {
-    return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  } catch {
-    return todayIn('UTC');
-  }
 }
 
 export function defaultEndDate(startDate: string): string {
