@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, useDeferredValue } from 'react';
 import { Redirect, Route } from 'wouter';
 import { useAuth } from '@/features/auth/auth-provider';
 import { PageSpinner } from './page-spinner';
@@ -14,7 +14,9 @@ export function ProtectedRoute({ path, component: Component }: { path: string; c
 
 function Guard({ component: Component }: { component: ComponentType }) {
   const { user, isLoading } = useAuth();
+  const pageShown = useDeferredValue(!isLoading && user !== null);
   if (isLoading) return <PageSpinner label="Loading your session" />;
   if (!user) return <Redirect to="/auth" replace />;
+  if (!pageShown) return <PageSpinner label="Loading your session" />;
   return <Component />;
 }

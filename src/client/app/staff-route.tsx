@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, useEffect } from 'react';
+import { type ComponentType, useDeferredValue, useEffect } from 'react';
 import { Route, useLocation } from 'wouter';
 import { currentUserQueryKey } from '@/features/auth/api/auth-api';
 import { useAuth } from '@/features/auth/auth-provider';
@@ -30,7 +30,8 @@ function StaffGuard({ component: Component }: { component: ComponentType }) {
   useEffect(() => {
     if (signedOut) navigate(staffLoginHref(here()), { replace: true });
   }, [signedOut, navigate]);
-  if (isLoading || signedOut) return <PageSpinner label="Loading your session" />;
+  const pageShown = useDeferredValue(!isLoading && !signedOut);
+  if (isLoading || signedOut || !pageShown) return <PageSpinner label="Loading your session" />;
   return <Component />;
 }
 

@@ -7,7 +7,7 @@ import {
   type SmtpSecurity,
 } from '@shared/schemas/reminders';
 import { Mail, Save } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -71,7 +71,8 @@ const resolver = zodResolver(z.preprocess(toBody, reminderSettingsBody), undefin
 
 /** Staff only: the SMTP server reminders go through, and the optional monthly automatic reminder. */
 export function EmailSettings() {
-  const settings = useReminderSettings();
+  // the form is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
+  const settings = useDeferredValue(useReminderSettings());
   if (settings.isPending) {
     return (
       <div role="status">

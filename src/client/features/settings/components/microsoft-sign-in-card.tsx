@@ -6,7 +6,7 @@ import {
   microsoftSignInSettingsBody,
 } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, LogIn, Plug, Save } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
@@ -74,7 +74,8 @@ function Detail({ label, value }: { label: string; value: string }) {
  * directory at Microsoft, linking your own account, and the switch for staff passwords.
  */
 export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number | undefined }) {
-  const settings = useMicrosoftSignInSettings();
+  // the form is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
+  const settings = useDeferredValue(useMicrosoftSignInSettings());
 
   return (
     <Card>

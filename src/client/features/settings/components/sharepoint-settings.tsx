@@ -1,5 +1,5 @@
 import { ShieldAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useDeferredValue } from 'react';
 import { SharePointProblems } from '@/components/sharepoint-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -15,7 +15,8 @@ interface SharePointSettingsProps {
 
 /** The settings page body: loading, the form, or why it cannot be shown (403 for facilitators). */
 export function SharePointSettings({ backLink }: SharePointSettingsProps) {
-  const settings = useSharePointSettings();
+  // the form is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
+  const settings = useDeferredValue(useSharePointSettings());
 
   if (settings.isPending) {
     return (
