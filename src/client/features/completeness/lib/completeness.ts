@@ -1,3 +1,4 @@
+import { collatorCompare } from '@shared/collate';
 import type { CompletenessStatus, FacilitatorCompleteness } from '@shared/schemas/completeness';
 
 export type SortKey = 'name' | 'area' | 'status' | 'count';
@@ -16,11 +17,7 @@ export const STATUS_LABELS: Record<CompletenessStatus, string> = {
 // ascending puts the people who need chasing first
 const STATUS_ORDER: Record<CompletenessStatus, number> = { missing: 0, partial: 1, complete: 2 };
 
-// One collator for every comparison: localeCompare with options builds the equivalent collator on
-// each call, which made sorting a thousand names take about 80 ms where one collator takes 3.
-let textCollator: Intl.Collator | undefined;
-const byText = (a: string, b: string) =>
-  (textCollator ??= new Intl.Collator('en', { sensitivity: 'base', numeric: true })).compare(a, b);
+const byText = collatorCompare('en', { sensitivity: 'base', numeric: true });
 
 /** Sorted copy; ties fall back to the name, and facilitators without an area go last. */
 export function sortFacilitators(
