@@ -33,6 +33,7 @@ import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
+import { BENCH_PAGES, type BenchPage } from './pages';
 import {
   argument,
   DEFAULT_CLIENT_DIR,
@@ -94,51 +95,10 @@ const CHROME_FLAGS = [
   '--disable-sync',
 ];
 
-interface PageSpec {
-  name: string;
-  path: string;
-  session: (served: SeededApp) => string | null;
-}
-
-const PAGES: Record<string, PageSpec> = {
-  login: { name: 'login page /auth', path: '/auth', session: () => null },
-  staffLogin: { name: 'staff login /staff-login', path: '/staff-login', session: () => null },
-  calendar: { name: 'facilitator calendar /', path: '/', session: (s) => s.facilitatorSession },
-  offers: { name: 'offers /offers', path: '/offers', session: (s) => s.facilitatorSession },
-  settings: {
-    name: 'settings, own safeguarding checks /settings',
-    path: '/settings',
-    session: (s) => s.facilitatorSession,
-  },
-  changePassword: {
-    name: 'change password /change-password',
-    path: '/change-password',
-    session: (s) => s.facilitatorSession,
-  },
-  dashboard: { name: 'staff dashboard /staff', path: '/staff', session: (s) => s.staffSession },
-  users: { name: 'users, safeguarding /staff/users', path: '/staff/users', session: (s) => s.staffSession },
-  free: { name: 'who is free /staff/free', path: '/staff/free', session: (s) => s.staffSession },
-  completeness: {
-    name: 'completeness /staff/completeness',
-    path: '/staff/completeness',
-    session: (s) => s.staffSession,
-  },
-  sessions: {
-    name: 'open sessions /staff/sessions',
-    path: '/staff/sessions',
-    session: (s) => s.staffSession,
-  },
-  staffSettings: {
-    name: 'staff settings, safeguarding policy /settings',
-    path: '/settings',
-    session: (s) => s.staffSession,
-  },
-};
-
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 type AuditResult = Lhr['audits'][string];
 
-async function audit(served: SeededApp, page: PageSpec, preset: 'mobile' | 'desktop'): Promise<Lhr> {
+async function audit(served: SeededApp, page: BenchPage, preset: 'mobile' | 'desktop'): Promise<Lhr> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'afp-lighthouse-profile-'));
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
@@ -249,8 +209,8 @@ async function main() {
   try {
     for (const preset of PRESETS) {
       for (const name of PAGE_NAMES) {
-        const page = PAGES[name];
-        if (!page) throw new Error(`unknown page ${name}; one of ${Object.keys(PAGES).join(', ')}`);
+        const page = BENCH_PAGES[name];
+        if (!page) throw new Error(`unknown page ${name}; one of ${Object.keys(BENCH_PAGES).join(', ')}`);
         const started = performance.now();
         const runs: Lhr[] = [];
         for (let run = 0; run < RUNS; run++) {
