@@ -32,6 +32,7 @@ import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import {
   argument,
+  CHROMIUM_FLAGS,
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
   SESSION_COOKIE_NAME,
@@ -55,14 +56,6 @@ const PROFILE_SCROLL = args.includes('--profile-scroll');
 /** Print where the CPU time to the staff grid's first row goes, and the page's long tasks until then. */
 const PROFILE_FIRST_ROW = args.includes('--profile-first-row');
 const ROUTE_NAMES = argument(args, 'routes', '').split(',').filter(Boolean);
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type Who = 'anonymous' | 'facilitator' | 'staff';
 

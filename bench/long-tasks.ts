@@ -22,6 +22,7 @@ import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import { BENCH_PAGES } from './pages';
 import {
   argument,
+  CHROMIUM_FLAGS,
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
   SESSION_COOKIE_NAME,
@@ -119,13 +120,7 @@ async function main() {
         // a browser of its own per load: Playwright gives each launch a fresh, empty profile
         const browser = await chromium.launch({
           executablePath: existsSync(systemChromium) ? systemChromium : undefined,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+          args: CHROMIUM_FLAGS,
         });
         try {
           const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });

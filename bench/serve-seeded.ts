@@ -21,6 +21,14 @@ export const STAFF = { username: 'bench-staff@example.org', password: 'bench-sta
 /** The facilitator the benchmarks sign in as: facilitator 1, who has availability and bookings. */
 export const FACILITATOR = { username: facilitatorUsername(1), password: BENCH_PASSWORD };
 export const SESSION_COOKIE_NAME = 'afp_session';
+/** What headless Chromium needs on this machine, for the benches that drive it. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_CLIENT_DIR = join(root, 'dist/client');
