@@ -29,14 +29,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from '@playwright/test';
-import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import {
   argument,
   CHROMIUM_FLAGS,
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
-  SESSION_COOKIE_NAME,
   type SeededApp,
+  sessionCookies,
   startSeededApp,
 } from './serve-seeded';
 
@@ -238,12 +237,7 @@ async function withColdBrowser<T>(fn: (context: BrowserContext, page: Page) => P
 async function signIn(context: BrowserContext, served: SeededApp, who: Who) {
   if (who === 'anonymous') return;
   const value = who === 'staff' ? served.staffSession : served.facilitatorSession;
-  await context.addCookies([
-    { name: SESSION_COOKIE_NAME, value, url: served.address, httpOnly: true, sameSite: 'Lax' },
-    // the script-readable hint a sign-in sets beside it; without it the app takes the visitor for
-    // anonymous and sends them to a login page
-    { name: SESSION_HINT_COOKIE, value: '1', url: served.address, sameSite: 'Lax' },
-  ]);
+  await context.addCookies(sessionCookies(served.address, value));
 }
 
 /**

@@ -32,14 +32,14 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
-import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import { BENCH_PAGES, type BenchPage } from './pages';
 import {
   argument,
+  CHROMIUM_FLAGS,
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
-  SESSION_COOKIE_NAME,
   type SeededApp,
+  sessionCookies,
   startSeededApp,
 } from './serve-seeded';
 
@@ -47,8 +47,7 @@ const args = process.argv.slice(2);
 const CLIENT_DIR = resolveClientDir(argument(args, 'client-dir', DEFAULT_CLIENT_DIR));
 const FACILITATORS = Number(argument(args, 'facilitators', '1000'));
 const PRESETS = argument(args, 'presets', 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
-const ALL_PAGES =
-  'login,staffLogin,calendar,offers,settings,changePassword,dashboard,users,free,completeness,sessions,staffSettings';
+const ALL_PAGES = Object.keys(BENCH_PAGES).join(',');
 const PAGE_NAMES = argument(args, 'pages', ALL_PAGES).split(',');
 // The login page is the reference every run reports beside the others: scores move with the
 // machine's load, so a page is compared with the login page measured in the same run.
@@ -86,14 +85,7 @@ const METRICS = [
   'cumulative-layout-shift',
   'speed-index',
 ];
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 type AuditResult = Lhr['audits'][string];
@@ -136,10 +128,7 @@ async function signIn(port: number, address: string, session: string) {
   try {
     const context = browser.contexts()[0];
     if (!context) throw new Error('the launched Chromium has no default context');
-    await context.addCookies([
-      { name: SESSION_COOKIE_NAME, value: session, url: address, httpOnly: true, sameSite: 'Lax' },
-      { name: SESSION_HINT_COOKIE, value: '1', url: address, sameSite: 'Lax' },
-    ]);
+    await context.addCookies(sessionCookies(address, session));
   } finally {
     // disconnects; the browser and its default context (with the cookies) stay
     await browser.close();

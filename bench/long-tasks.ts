@@ -18,14 +18,13 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
-import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import { BENCH_PAGES } from './pages';
 import {
   argument,
   CHROMIUM_FLAGS,
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
-  SESSION_COOKIE_NAME,
+  sessionCookies,
   startSeededApp,
 } from './serve-seeded';
 
@@ -126,16 +125,7 @@ async function main() {
           const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
           const session = page.session(served);
           if (session) {
-            await context.addCookies([
-              {
-                name: SESSION_COOKIE_NAME,
-                value: session,
-                url: served.address,
-                httpOnly: true,
-                sameSite: 'Lax',
-              },
-              { name: SESSION_HINT_COOKIE, value: '1', url: served.address, sameSite: 'Lax' },
-            ]);
+            await context.addCookies(sessionCookies(served.address, session));
           }
           const tab = await context.newPage();
           const cdp = await context.newCDPSession(tab);

@@ -15,12 +15,24 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { monthGridRange, staffViewRange, startOfMonth, todayIn } from '../src/shared/calendar';
+import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import { BENCH_PASSWORD, facilitatorUsername, seedDays, seedFacilitators } from './seed';
 
 export const STAFF = { username: 'bench-staff@example.org', password: 'bench-staff-password' };
 /** The facilitator the benchmarks sign in as: facilitator 1, who has availability and bookings. */
 export const FACILITATOR = { username: facilitatorUsername(1), password: BENCH_PASSWORD };
 export const SESSION_COOKIE_NAME = 'afp_session';
+/**
+ * The cookies a sign-in leaves in the browser: the session, and beside it the script-readable hint
+ * without which the app takes the visitor for anonymous and sends them to a login page.
+ */
+export function sessionCookies(address: string, session: string) {
+  return [
+    { name: SESSION_COOKIE_NAME, value: session, url: address, httpOnly: true, sameSite: 'Lax' as const },
+    { name: SESSION_HINT_COOKIE, value: '1', url: address, sameSite: 'Lax' as const },
+  ];
+}
+
 /** What headless Chromium needs on this machine, for the benches that drive it. */
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',

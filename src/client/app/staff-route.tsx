@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, useDeferredValue, useEffect } from 'react';
+import { type ComponentType, useEffect } from 'react';
 import { Route, useLocation } from 'wouter';
 import { currentUserQueryKey } from '@/features/auth/api/auth-api';
 import { useAuth } from '@/features/auth/auth-provider';
 import { ApiError } from '@/lib/api';
 import { staffLoginHref } from '@/lib/return-path';
 import { PageSpinner } from './page-spinner';
+import { usePageShown } from './use-page-shown';
 
 const here = () => `${window.location.pathname}${window.location.search}`;
 
@@ -30,7 +31,7 @@ function StaffGuard({ component: Component }: { component: ComponentType }) {
   useEffect(() => {
     if (signedOut) navigate(staffLoginHref(here()), { replace: true });
   }, [signedOut, navigate]);
-  const pageShown = useDeferredValue(!isLoading && !signedOut);
+  const pageShown = usePageShown(!isLoading && Boolean(user));
   if (isLoading || signedOut || !pageShown) return <PageSpinner label="Loading your session" />;
   return <Component />;
 }

@@ -1,7 +1,12 @@
 import type { CertificateDescription } from '@shared/schemas/settings';
 import { ShieldCheck, TriangleAlert } from 'lucide-react';
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+// built when a certificate is first shown, not as the settings pages' code loads (ADR 53)
+let dateFormat: Intl.DateTimeFormat | undefined;
+function formatExpiry(iso: string): string {
+  dateFormat ??= new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+  return dateFormat.format(new Date(iso));
+}
 
 function daysText(days: number): string {
   return days === 1 ? '1 day' : `${days} days`;
@@ -23,7 +28,7 @@ export function CertificateSummary({
   testIdPrefix?: string;
 }) {
   if (!certificate) return null;
-  const expiresOn = dateFormat.format(new Date(certificate.expiresAt));
+  const expiresOn = formatExpiry(certificate.expiresAt);
   return (
     <div className="grid gap-2 rounded-md border p-3 text-sm" data-testid={`${testIdPrefix}-summary`}>
       <p className="flex items-start gap-2 font-medium">

@@ -1,14 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { browserToday } from './browser-today';
 
 describe('browserToday', () => {
-  it('is the calendar day of the local clock, not of UTC', () => {
-    // constructed from local fields: the same local day whatever zone the tests run in
-    expect(browserToday(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
-    expect(browserToday(new Date(2026, 11, 31, 0, 0))).toBe('2026-12-31');
+  const original = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = original;
+  });
+
+  it("is the day in the browser's own zone, where UTC is still on the day before", () => {
+    process.env.TZ = 'Pacific/Kiritimati'; // UTC+14
+    const earlyMorning = new Date(Date.UTC(2026, 0, 4, 18, 30)); // 08:30 on 5 January there
+    expect(browserToday(earlyMorning)).toBe('2026-01-05');
+  });
+
+  it("is the day in the browser's own zone, where UTC is already on the day after", () => {
+    process.env.TZ = 'Pacific/Pago_Pago'; // UTC−11
+    const lateEvening = new Date(Date.UTC(2026, 11, 31, 10, 0)); // 23:00 on 30 December there
+    expect(browserToday(lateEvening)).toBe('2026-12-30');
   });
 
   it('pads months and days to two digits', () => {
-    expect(browserToday(new Date(2027, 1, 3, 12))).toBe('2027-02-03');
+    process.env.TZ = 'Europe/London';
+    expect(browserToday(new Date(Date.UTC(2027, 1, 3, 12)))).toBe('2027-02-03');
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { endOfMonth, monthLabel, monthWeekdays, todayIn } from '../../../shared/calendar';
-import { collatorCompare } from '../../../shared/collate';
+import { compareAreaNames } from '../../../shared/collate';
 import type {
   CompletenessResponse,
   CompletenessStatus,
@@ -9,8 +9,6 @@ import type {
 import { isEmailAddress } from '../../../shared/schemas/reminders';
 import type { Queryable } from '../../db/client';
 import { STAFF_ROLE } from '../users/service';
-
-const byAreaName = collatorCompare('en', { sensitivity: 'base' });
 
 export interface CompletenessOptions {
   /** `yyyy-MM` */
@@ -93,7 +91,7 @@ export async function computeCompleteness(
 
   const areas = [
     ...new Set(rows.map((row) => row.area).filter((area): area is string => Boolean(area))),
-  ].sort(byAreaName);
+  ].sort(compareAreaNames);
   const facilitators: FacilitatorCompleteness[] = rows
     .filter((row) => !options.area || row.area === options.area)
     .map((row) => {

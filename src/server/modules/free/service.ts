@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import { formatTimeRange } from '../../../shared/calendar';
-import { collatorCompare } from '../../../shared/collate';
+import { compareAreaNames } from '../../../shared/collate';
 import { mayBeSent } from '../../../shared/safeguarding';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import type {
@@ -33,7 +33,6 @@ export interface TimeWindow {
 
 /** At most this many bookings are named in a "Booked:" reason; the rest are counted. */
 const NAMED_BOOKINGS = 3;
-const byAreaName = collatorCompare('en', { sensitivity: 'base' });
 
 /**
  * How a day's times sit against a window. No times at all is "open" (the facilitator gave no hours,
@@ -152,7 +151,7 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
     const area = person.area?.trim();
     if (area && !areaByKey.has(area.toLowerCase())) areaByKey.set(area.toLowerCase(), area);
   }
-  const availableAreas = [...areaByKey.values()].sort(byAreaName);
+  const availableAreas = [...areaByKey.values()].sort(compareAreaNames);
   const wanted = new Set(search.areas.map((area) => area.toLowerCase()));
   const chosen =
     wanted.size === 0 ? people : people.filter((p) => wanted.has(p.area?.trim().toLowerCase() ?? ''));

@@ -2,7 +2,7 @@ import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } fro
 import { type Availability, BOOKED_DAY_MESSAGE } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { AlertCircle, Lightbulb } from 'lucide-react';
-import { type ReactNode, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
@@ -77,9 +77,8 @@ export function AvailabilityCalendar({
 
   const weeks = useMemo(() => monthGrid(month), [month]);
   const range = useMemo(() => monthGridRange(month), [month]);
-  // the month is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
-  const availabilityQuery = useDeferredValue(useAvailability(userId, range));
-  const bookingsQuery = useDeferredValue(useBookings(userId, range));
+  const availabilityQuery = useAvailability(userId, range);
+  const bookingsQuery = useBookings(userId, range);
   const saveDay = useSaveDay();
   const bulkUpdate = useBulkUpdate();
   const syncAll = useSyncAll();

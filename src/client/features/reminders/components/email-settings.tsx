@@ -71,16 +71,10 @@ const resolver = zodResolver(z.preprocess(toBody, reminderSettingsBody), undefin
 
 /** Staff only: the SMTP server reminders go through, and the optional monthly automatic reminder. */
 export function EmailSettings() {
-  // the form is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
-  const settings = useDeferredValue(useReminderSettings());
-  if (settings.isPending) {
-    return (
-      <div role="status">
-        <span className="sr-only">Loading email settings</span>
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
+  const settings = useReminderSettings();
+  // The form is drawn from a deferred copy of the answer: the render in which the answer arrives
+  // keeps the skeleton, and the form follows in React's interruptible pass, in slices (ADR 53).
+  const saved = useDeferredValue(settings.data);
   if (settings.isError) {
     return (
       <p role="alert" className="text-destructive">
@@ -88,7 +82,15 @@ export function EmailSettings() {
       </p>
     );
   }
-  return <EmailSettingsForm saved={settings.data} />;
+  if (saved === undefined) {
+    return (
+      <div role="status">
+        <span className="sr-only">Loading email settings</span>
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  return <EmailSettingsForm saved={saved} />;
 }
 
 function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {

@@ -74,8 +74,10 @@ function Detail({ label, value }: { label: string; value: string }) {
  * directory at Microsoft, linking your own account, and the switch for staff passwords.
  */
 export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number | undefined }) {
-  // the form is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
-  const settings = useDeferredValue(useMicrosoftSignInSettings());
+  const settings = useMicrosoftSignInSettings();
+  // The form is drawn from a deferred copy of the answer: the render in which the answer arrives
+  // keeps the skeleton, and the form follows in React's interruptible pass, in slices (ADR 53).
+  const saved = useDeferredValue(settings.data);
 
   return (
     <Card>
@@ -90,14 +92,14 @@ export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number |
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">
-        {settings.isPending ? (
-          <Skeleton className="h-24 w-full" />
-        ) : settings.isError || !settings.data ? (
+        {settings.isError || (!settings.isPending && !settings.data) ? (
           <p role="alert" className="text-destructive text-sm">
             {getErrorMessage(settings.error, 'The sign-in settings could not be loaded')}
           </p>
+        ) : saved === undefined ? (
+          <Skeleton className="h-24 w-full" />
         ) : (
-          <SignInForm saved={settings.data} currentUserId={currentUserId} />
+          <SignInForm saved={saved} currentUserId={currentUserId} />
         )}
       </CardContent>
     </Card>

@@ -15,18 +15,10 @@ interface SharePointSettingsProps {
 
 /** The settings page body: loading, the form, or why it cannot be shown (403 for facilitators). */
 export function SharePointSettings({ backLink }: SharePointSettingsProps) {
-  // the form is drawn in React's interruptible pass, in slices, not in one long task (ADR 53)
-  const settings = useDeferredValue(useSharePointSettings());
-
-  if (settings.isPending) {
-    return (
-      <div className="grid gap-4" role="status">
-        <span className="sr-only">Loading SharePoint settings</span>
-        <Skeleton className="h-48 w-full" />
-        <Skeleton className="h-48 w-full" />
-      </div>
-    );
-  }
+  const settings = useSharePointSettings();
+  // The form is drawn from a deferred copy of the answer: the render in which the answer arrives
+  // keeps the skeleton, and the form follows in React's interruptible pass, in slices (ADR 53).
+  const saved = useDeferredValue(settings.data);
 
   if (settings.isError) {
     const status = settings.error instanceof ApiError ? settings.error.status : 0;
@@ -65,10 +57,20 @@ export function SharePointSettings({ backLink }: SharePointSettingsProps) {
     );
   }
 
+  if (saved === undefined) {
+    return (
+      <div className="grid gap-4" role="status">
+        <span className="sr-only">Loading SharePoint settings</span>
+        <Skeleton className="h-48 w-full" />
+        <Skeleton className="h-48 w-full" />
+      </div>
+    );
+  }
+
   return (
     <>
       <ProblemsCard />
-      <SettingsForm saved={settings.data} />
+      <SettingsForm saved={saved} />
     </>
   );
 }

@@ -7,7 +7,7 @@ import {
   staffViewDays,
   WEEKDAY_NAMES,
 } from '@shared/calendar';
-import { collatorCompare } from '@shared/collate';
+import { compareAreaNames } from '@shared/collate';
 import type { Availability, AvailabilityStatus } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
@@ -60,12 +60,10 @@ export function firstFacilitatorIds(users: readonly PublicUser[], count = FIRST_
   return firstGridIds(users, count);
 }
 
-const byAreaName = collatorCompare(undefined, { sensitivity: 'base' });
-
 /** The area options derived from the facilitators: real areas A-Z, then "No area" if anyone lacks one. */
 export function areaOptions(facilitators: readonly PublicUser[]): { value: string; label: string }[] {
   const keys = new Set(facilitators.map(areaKey));
-  const real = [...keys].filter((key) => key !== NO_AREA).sort(byAreaName);
+  const real = [...keys].filter((key) => key !== NO_AREA).sort(compareAreaNames);
   const options = real.map((value) => ({ value, label: value }));
   if (keys.has(NO_AREA)) options.push({ value: NO_AREA, label: NO_AREA_LABEL });
   return options;

@@ -1,4 +1,4 @@
-import { collatorCompare } from '@shared/collate';
+import { compareAreaNames } from '@shared/collate';
 import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
 import { serverFieldErrors } from '@/lib/api';
 
@@ -85,12 +85,10 @@ export function userChanges(user: PublicUser, values: UserFormValues): UpdateUse
   return body;
 }
 
-const byAreaName = collatorCompare(undefined, { sensitivity: 'base' });
-
 /** The areas already in use, A-Z, offered while typing one so the same area is spelt the same way. */
 export function knownAreas(users: readonly PublicUser[]): string[] {
   const areas = new Set(users.map((u) => u.area?.trim()).filter((a): a is string => Boolean(a)));
-  return [...areas].sort(byAreaName);
+  return [...areas].sort(compareAreaNames);
 }
 
 /** Rows whose name, username, email, freelancer ID or area contains the search text. */
