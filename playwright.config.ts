@@ -2,8 +2,14 @@ import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { BASE_URL, E2E_PORT, STAFF } from './e2e/constants';
 
-// use the system Chromium when there is one; never download browsers
-const systemChromium = '/usr/bin/chromium';
+/*
+ * Debian's Chromium when the machine has it; never download browsers. Its headless shell comes first:
+ * the full browser's headless mode runs the whole of Chrome, and the shell did the same tests with
+ * about a fifth less time and CPU (ADR 54). Playwright's own browser is the fallback elsewhere.
+ */
+const systemChromium = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) =>
+  existsSync(path),
+);
 
 export default defineConfig({
   testDir: './e2e',
@@ -29,7 +35,7 @@ export default defineConfig({
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: existsSync(systemChromium) ? systemChromium : undefined,
+      executablePath: systemChromium,
       args: [
         '--no-sandbox',
         '--disable-gpu',
