@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserToday } from './browser-today';
+import { browserClockTime, browserToday } from './browser-today';
 
 describe('browserToday', () => {
   const original = process.env.TZ;
@@ -22,5 +22,23 @@ describe('browserToday', () => {
   it('pads months and days to two digits', () => {
     process.env.TZ = 'Europe/London';
     expect(browserToday(new Date(Date.UTC(2027, 1, 3, 12)))).toBe('2027-02-03');
+  });
+});
+
+describe('browserClockTime', () => {
+  const original = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = original;
+  });
+
+  it("reads the browser's own zone, not UTC", () => {
+    process.env.TZ = 'Asia/Kolkata'; // UTC+5:30
+    expect(browserClockTime(new Date(Date.UTC(2026, 5, 1, 8, 5)))).toBe('1:35 PM');
+  });
+
+  it('writes midnight and noon as the portal does', () => {
+    process.env.TZ = 'Europe/London';
+    expect(browserClockTime(new Date(Date.UTC(2026, 0, 10, 0, 7)))).toBe('12:07 AM');
+    expect(browserClockTime(new Date(Date.UTC(2026, 0, 10, 12, 0)))).toBe('12:00 PM');
   });
 });

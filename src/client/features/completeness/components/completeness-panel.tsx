@@ -1,4 +1,4 @@
-import { formatClockTime, monthLabel } from '@shared/calendar';
+import { monthLabel } from '@shared/calendar';
 import type { FacilitatorCompleteness } from '@shared/schemas/completeness';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useDeferredValue, useMemo, useState } from 'react';
@@ -10,6 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
+import { browserClockTime } from '@/lib/browser-today';
 import { cn } from '@/lib/utils';
 import { useCompleteness } from '../api/completeness-api';
 import {
@@ -51,14 +52,15 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const query = useCompleteness(month, area);
   const [sort, setSort] = useState<SortState>({ key: 'name', direction: 'ascending' });
   const report = query.data;
-  const sorted = useMemo(
-    () => (report ? sortFacilitators(report.facilitators, sort) : NO_ROWS),
-    [report, sort],
-  );
-  // The report arrives in a synchronous update (a query's answer); its rows are drawn in a render
-  // React can pause, and so is a new order. Until the first rows are drawn the table keeps their place.
-  const rows = useDeferredValue(sorted, NO_ROWS);
-  const firstDraw = rows.length === 0 && sorted.length > 0;
+  const facilitators = report?.facilitators ?? NO_ROWS;
+  // The report arrives in a synchronous update (a query's answer). Sorting a whole organisation and
+  // drawing its rows happen in a render React can pause, from deferred copies of the list and the
+  // order, so neither a new report nor a click on a column waits for them. Until the first rows are
+  // drawn the table keeps their place.
+  const listed = useDeferredValue(facilitators, NO_ROWS);
+  const order = useDeferredValue(sort);
+  const rows = useMemo(() => sortFacilitators(listed, order), [listed, order]);
+  const firstDraw = rows.length === 0 && facilitators.length > 0;
   const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
 
   const toggleSort = (key: SortKey) =>
@@ -68,12 +70,12 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
         : { key, direction: 'ascending' },
     );
 
-  const remindable = sorted.filter(needsReminder);
+  const remindable = facilitators.filter(needsReminder);
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
   // a whole organisation's month draws only the rows in view
   const rowWindow = useRowWindow({ count: rows.length, estimateRowHeight: ROW_HEIGHT });
-  const scrolls = Math.max(rows.length, sorted.length) > WINDOWED_FROM_ROWS;
+  const scrolls = Math.max(rows.length, facilitators.length) > WINDOWED_FROM_ROWS;
 
   return (
     <div className="grid gap-4">
@@ -178,7 +180,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
             </TableHeader>
             <TableBody>
               {firstDraw ? (
-                <SpacerRow height={sorted.length * ROW_HEIGHT} columns={7} />
+                <SpacerRow height={facilitators.length * ROW_HEIGHT} columns={7} />
               ) : rows.length === 0 ? (
                 <TableRow>
                   <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
@@ -288,9 +290,13 @@ function CompletenessRow({
   );
 }
 
+// built on first use, once: toLocaleDateString with options builds a new formatter on every call
+let reminderDay: Intl.DateTimeFormat | undefined;
+
 function formatWhen(iso: string, today: boolean): string {
   const date = new Date(iso);
-  const time = formatClockTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const time = browserClockTime(date);
   if (today) return `Today, ${time}`;
-  return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${time}`;
+  reminderDay ??= new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  return `${reminderDay.format(date)}, ${time}`;
 }
