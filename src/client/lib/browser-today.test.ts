@@ -4,7 +4,9 @@ import { browserClockTime, browserToday } from './browser-today';
 describe('browserToday', () => {
   const original = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = original;
+    // an unset variable must stay unset: assigning undefined stores the text "undefined"
+    if (original === undefined) delete process.env.TZ;
+    else process.env.TZ = original;
   });
 
   it("is the day in the browser's own zone, where UTC is still on the day before", () => {
@@ -28,7 +30,9 @@ describe('browserToday', () => {
 describe('browserClockTime', () => {
   const original = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = original;
+    // an unset variable must stay unset: assigning undefined stores the text "undefined"
+    if (original === undefined) delete process.env.TZ;
+    else process.env.TZ = original;
   });
 
   it("reads the browser's own zone, not UTC", () => {
