@@ -35,6 +35,7 @@ import {
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
   type SeededApp,
+  SYSTEM_CHROMIUM,
   sessionCookies,
   startSeededApp,
 } from './serve-seeded';
@@ -218,7 +219,7 @@ const isApi = (r: RequestRecord) => new URL(r.url).pathname.startsWith('/api/');
 async function withColdBrowser<T>(fn: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'afp-bench-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: SYSTEM_CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
     args: CHROMIUM_FLAGS,

@@ -39,6 +39,7 @@ import {
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
   type SeededApp,
+  SYSTEM_CHROMIUM,
   sessionCookies,
   startSeededApp,
 } from './serve-seeded';
@@ -93,7 +94,7 @@ type AuditResult = Lhr['audits'][string];
 async function audit(served: SeededApp, page: BenchPage, preset: 'mobile' | 'desktop'): Promise<Lhr> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'afp-lighthouse-profile-'));
   const chrome = await chromeLauncher.launch({
-    chromePath: '/usr/bin/chromium',
+    chromePath: SYSTEM_CHROMIUM,
     chromeFlags: CHROME_FLAGS,
     userDataDir,
     logLevel: 'silent',
@@ -284,7 +285,7 @@ async function main() {
       .join(' | ')
       .trimEnd();
   console.log(
-    `\nLighthouse ${version} scores, Chromium from /usr/bin/chromium (${FACILITATORS} facilitators; ` +
+    `\nLighthouse ${version} scores, Chromium from ${SYSTEM_CHROMIUM} (${FACILITATORS} facilitators; ` +
       `median of ${RUNS} runs by performance, its metrics; load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')})\n`,

@@ -24,6 +24,7 @@ import {
   CHROMIUM_FLAGS,
   DEFAULT_CLIENT_DIR,
   resolveClientDir,
+  SYSTEM_CHROMIUM,
   sessionCookies,
   startSeededApp,
 } from './serve-seeded';
@@ -35,7 +36,6 @@ const PAGE_NAMES = argument(args, 'pages', 'calendar,dashboard,users,completenes
 const RUNS = Math.max(1, Number(argument(args, 'runs', '1')));
 const SLOWDOWN = Math.max(1, Number(argument(args, 'slowdown', '4')));
 
-const systemChromium = '/usr/bin/chromium';
 const LONG_TASK_MS = 50;
 /** Trace events worth naming inside a task; the rest are their parents or too small to matter. */
 const SHOWN_EVENTS = new Set([
@@ -118,7 +118,7 @@ async function main() {
       for (let run = 1; run <= RUNS; run++) {
         // a browser of its own per load: Playwright gives each launch a fresh, empty profile
         const browser = await chromium.launch({
-          executablePath: existsSync(systemChromium) ? systemChromium : undefined,
+          executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
           args: CHROMIUM_FLAGS,
         });
         try {

@@ -33,6 +33,9 @@ export function sessionCookies(address: string, session: string) {
   ];
 }
 
+/** The benches measure Debian's full browser, what a person runs (not the tests' headless shell). */
+export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
 /** What headless Chromium needs on this machine, for the benches that drive it. */
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',

@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserClockTime, browserToday } from './browser-today';
 
-describe('browserToday', () => {
-  const original = process.env.TZ;
-  afterEach(() => {
-    // an unset variable must stay unset: assigning undefined stores the text "undefined"
-    if (original === undefined) delete process.env.TZ;
-    else process.env.TZ = original;
-  });
+// every test sets the zone under test; the worker's own zone comes back after each
+const originalZone = process.env.TZ;
+afterEach(() => {
+  // an unset variable must stay unset: assigning undefined stores the text "undefined"
+  if (originalZone === undefined) delete process.env.TZ;
+  else process.env.TZ = originalZone;
+});
 
+describe('browserToday', () => {
   it("is the day in the browser's own zone, where UTC is still on the day before", () => {
     process.env.TZ = 'Pacific/Kiritimati'; // UTC+14
     const earlyMorning = new Date(Date.UTC(2026, 0, 4, 18, 30)); // 08:30 on 5 January there
@@ -28,13 +29,6 @@ describe('browserToday', () => {
 });
 
 describe('browserClockTime', () => {
-  const original = process.env.TZ;
-  afterEach(() => {
-    // an unset variable must stay unset: assigning undefined stores the text "undefined"
-    if (original === undefined) delete process.env.TZ;
-    else process.env.TZ = original;
-  });
-
   it("reads the browser's own zone, not UTC", () => {
     process.env.TZ = 'Asia/Kolkata'; // UTC+5:30
     expect(browserClockTime(new Date(Date.UTC(2026, 5, 1, 8, 5)))).toBe('1:35 PM');
