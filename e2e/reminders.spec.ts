@@ -5,6 +5,7 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseOption,
+  holdRequests,
   loginAsStaff,
   staffApi,
   test,
@@ -146,6 +147,21 @@ test('Send reminder: emails the partial and missing once a day, says what was se
     await expect(result).toContainText(`Reminders for ${LABEL}: 0 sent, 1 skipped, 0 failed.`);
     await expect(result).toContainText('Pia Partial: skipped (Already reminded today)');
     expect(receivedMail().filter((m) => m.to.includes(pia))).toHaveLength(1);
+
+    // Another area's report loading: the one still on screen can be neither chosen nor sent to.
+    const release = await holdRequests(page, /\/api\/staff\/completeness\?/);
+    await chooseOption(page.getByLabel('Area'), 'All areas');
+    await expect(page).not.toHaveURL(/area=/);
+    const sendButton = page.getByRole('button', { name: 'Send reminder', exact: true });
+    const everyone = page.getByRole('checkbox', { name: 'Choose everyone who is partial or missing' });
+    await expect(sendButton).toBeDisabled();
+    await expect(everyone).toBeDisabled();
+    await expect(page.getByRole('checkbox', { name: 'Choose Pia Partial' })).toBeDisabled();
+    await expect(page.getByText(/Everyone shown has filled in/)).toHaveCount(0);
+    release();
+    // every facilitator on the shared server without this month's availability is missing
+    await expect(sendButton).toBeEnabled();
+    await expect(everyone).toBeEnabled();
   } finally {
     for (const id of ids) await api.delete(`/api/staff/users/${id}`);
     await api.dispose();

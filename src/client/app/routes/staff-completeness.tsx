@@ -40,7 +40,10 @@ export default function StaffCompletenessRoute() {
   };
 
   const report = useCompleteness(month, area);
-  const shown = report.data?.month === month ? report.data.facilitators : [];
+  // Until this month's and area's report is in, the one on screen is the one before (kept while the
+  // next loads): none of its people may be counted, chosen or sent to.
+  const current = report.data !== undefined && !report.isPlaceholderData;
+  const shown = current ? report.data.facilitators : [];
   const candidates = shown.filter(needsReminder);
   const chosen = candidates.filter((f) => selected.has(f.userId)).map((f) => f.userId);
 
@@ -65,6 +68,7 @@ export default function StaffCompletenessRoute() {
             <SendReminders
               month={month}
               label={monthLabel(`${month}-01`)}
+              loading={!current}
               candidates={candidates.length}
               // narrowed to an area, "everyone" means everyone shown
               shownIds={area ? candidates.map((f) => f.userId) : undefined}

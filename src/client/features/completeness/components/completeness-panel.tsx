@@ -70,6 +70,8 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
         : { key, direction: 'ascending' },
     );
 
+  // the report kept on screen while another month's or area's loads: its people cannot be chosen
+  const choosable = !query.isPlaceholderData;
   const remindable = facilitators.filter(needsReminder);
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
@@ -162,7 +164,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                   <Checkbox
                     aria-label="Choose everyone who is partial or missing"
                     checked={allChosen ? true : chosen.length > 0 ? 'indeterminate' : false}
-                    disabled={remindable.length === 0}
+                    disabled={!choosable || remindable.length === 0}
                     onCheckedChange={(checked) =>
                       onSelectedChange(
                         checked === true ? new Set(remindable.map((f) => f.userId)) : new Set(),
@@ -199,6 +201,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                         measureRow={rowWindow.measureRow}
                         facilitator={f}
                         checked={selected.has(f.userId)}
+                        disabled={!choosable}
                         onCheckedChange={(checked) => {
                           const next = new Set(selected);
                           if (checked) next.add(f.userId);
@@ -247,6 +250,7 @@ function CompletenessRow({
   position,
   measureRow,
   checked,
+  disabled,
   onCheckedChange,
 }: {
   facilitator: FacilitatorCompleteness;
@@ -254,6 +258,7 @@ function CompletenessRow({
   position: number;
   measureRow: ((row: HTMLTableRowElement | null) => void) | undefined;
   checked: boolean;
+  disabled: boolean;
   onCheckedChange: (checked: boolean) => void;
 }) {
   const remindable = needsReminder(f);
@@ -270,6 +275,7 @@ function CompletenessRow({
           <Checkbox
             aria-label={`Choose ${f.name}`}
             checked={checked}
+            disabled={disabled}
             onCheckedChange={(value) => onCheckedChange(value === true)}
           />
         ) : null}

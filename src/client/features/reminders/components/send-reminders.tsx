@@ -20,6 +20,8 @@ interface SendRemindersProps {
   month: string;
   /** "December 2026" */
   label: string;
+  /** while the report of this month and view loads: nothing is counted or sent yet */
+  loading: boolean;
   /** how many are partial or missing among those shown (the default recipients) */
   candidates: number;
   /** the partial and missing shown, when the view is narrowed (an area): they, not everyone, are "all" */
@@ -34,6 +36,7 @@ interface SendRemindersProps {
 export function SendReminders({
   month,
   label,
+  loading,
   candidates,
   shownIds,
   selectedIds,
@@ -79,7 +82,10 @@ export function SendReminders({
   return (
     <div className="grid gap-3">
       <div className="flex flex-wrap items-center gap-3">
-        <Button onClick={() => setConfirming(true)} disabled={!configured || count === 0 || send.isPending}>
+        <Button
+          onClick={() => setConfirming(true)}
+          disabled={!configured || loading || count === 0 || send.isPending}
+        >
           <Send aria-hidden />
           {send.isPending
             ? 'Sending...'
@@ -95,7 +101,7 @@ export function SendReminders({
             </Link>{' '}
             to send reminders.
           </p>
-        ) : count === 0 ? (
+        ) : count === 0 && !loading ? (
           <p className="text-muted-foreground text-sm">Everyone shown has filled in {label}.</p>
         ) : null}
       </div>
