@@ -1,5 +1,6 @@
 // The empty PGlite cluster every e2e server starts from (the shared one in serve.mjs and the Microsoft
-// specs' own portals in microsoft-portal.ts). Plain JavaScript: serve.mjs runs under plain Node.
+// specs' own portals in microsoft-portal.ts), and the system tests' portals on the embedded database
+// (system/support/portal.ts). Plain JavaScript: serve.mjs runs under plain Node.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

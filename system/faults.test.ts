@@ -9,9 +9,8 @@
  *
  * Short form for CI (two kills per database). AFP_SYSTEM_LONG=1: six kills per database.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -29,7 +28,13 @@ import {
 } from './support/data';
 import { type EmulatedSharePoint, startEmulatedSharePoint } from './support/emulated-sharepoint';
 import { ApiClient } from './support/http';
-import { type PortalOptions, type PortalProcess, SYSTEM_STAFF, startPortal } from './support/portal';
+import {
+  emptyDataDir,
+  type PortalOptions,
+  type PortalProcess,
+  SYSTEM_STAFF,
+  startPortal,
+} from './support/portal';
 import { type PostgresCluster, startPostgres } from './support/postgres';
 
 const LONG = process.env.AFP_SYSTEM_LONG === '1';
@@ -283,9 +288,12 @@ async function gracefulShutdown(
 // ---------------------------------------------------------------------------------------------
 
 describe('embedded database (DATA_DIR)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'afp-faults-'));
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  let dataDir = '';
   let result: SigkillResult | undefined;
+  beforeAll(async () => {
+    dataDir = await emptyDataDir('afp-faults-');
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  });
 
   /** The WAL segments' sizes and times: they change only when a transaction commits. */
   const walState = () => {

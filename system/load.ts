@@ -33,8 +33,7 @@
  * note present. Errors are every answer that is neither the expected status nor the expected 409, and
  * every network failure.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -46,7 +45,7 @@ import { defaultColumns, type RunningEmulator, startEmulator } from '../src/shar
 import { createRng } from '../src/sharepoint-emulator/random';
 import type { ListInfo } from '../src/sharepoint-emulator/types';
 import { ApiClient } from './support/http';
-import { type PortalProcess, SYSTEM_STAFF, startPortal } from './support/portal';
+import { emptyDataDir, type PortalProcess, SYSTEM_STAFF, startPortal } from './support/portal';
 import { type PostgresCluster, startPostgres } from './support/postgres';
 import { type PortalTuning, startTunedPortal } from './support/tuned-portal';
 
@@ -441,7 +440,7 @@ async function startEnvironment(options: LoadOptions): Promise<Environment> {
         environment.databaseUrl = await environment.cluster.createDatabase();
       }
     } else {
-      environment.dataDir = mkdtempSync(join(tmpdir(), 'afp-load-'));
+      environment.dataDir = await emptyDataDir('afp-load-');
     }
     const instances = options.db === 'postgres' ? (options.instances ?? 1) : 1;
     const env = {
@@ -457,7 +456,8 @@ async function startEnvironment(options: LoadOptions): Promise<Environment> {
         ...(environment.dataDir ? { dataDir: environment.dataDir } : {}),
         ...(environment.databaseUrl ? { databaseUrl: environment.databaseUrl } : {}),
         env,
-        // a fresh PGlite data directory (initdb) takes over a minute on a busy shared machine
+        // a first start (every migration, and a new cluster where no template could be made) can
+        // take a minute on a busy shared machine
         startTimeout: 150_000,
       };
       environment.portals.push(

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { seedDataDir } from '../e2e/pglite-template.mjs';
 import {
   createFacilitators,
   type Facilitator,
@@ -32,11 +33,13 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 });
 
-// The embedded-database check needs a first portal that has initialised a fresh DATA_DIR, which
-// is slow (initdb); it starts now and runs alongside the PostgreSQL tests.
+// The embedded-database check needs a first portal running on a DATA_DIR; it starts now and runs
+// alongside the PostgreSQL tests.
 const pgliteDir = mkdtempSync(join(tmpdir(), 'afp-scale-'));
 cleanups.push(async () => rmSync(pgliteDir, { recursive: true, force: true }));
-const firstOnDataDir = startPortal({ dataDir: pgliteDir, startTimeout: 150_000 });
+const firstOnDataDir = seedDataDir(pgliteDir).then(() =>
+  startPortal({ dataDir: pgliteDir, startTimeout: 150_000 }),
+);
 firstOnDataDir.catch(() => {});
 cleanups.push(async () => (await firstOnDataDir).stop('SIGKILL'));
 
