@@ -48,7 +48,7 @@ export async function seedDataDir(dataDir) {
     const template = await emptyClusterTemplate();
     if (template) cpSync(template, target, { recursive: true });
   } catch (error) {
-    console.error('e2e: no PGlite template, the server starts on a new cluster:', error);
+    console.error('No PGlite template: the portal starts on a new cluster.', error);
     rmSync(target, { recursive: true, force: true });
   }
 }

@@ -47,7 +47,8 @@ afterAll(async () => {
 
 /** A portal process that is killed at the end of the file whatever happens. */
 async function portalOn(options: PortalOptions): Promise<PortalProcess> {
-  // A first start on a fresh embedded database runs initdb: slow on a busy machine.
+  // A first start applies every migration (and runs initdb where no template could be made): slow
+  // on a busy machine.
   // These tests write whole years as one person again and again on purpose: no day-write budget.
   const env = { REQUEST_BUDGETS: 'dayWrites=100000000', ...options.env };
   const portal = await startPortal({ startTimeout: 150_000, ...options, env });

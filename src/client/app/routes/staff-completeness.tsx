@@ -42,7 +42,7 @@ export default function StaffCompletenessRoute() {
   const report = useCompleteness(month, area);
   // Until this month's and area's report is in, the one on screen is the one before (kept while the
   // next loads): none of its people may be counted, chosen or sent to.
-  const current = report.data !== undefined && !report.isPlaceholderData;
+  const current = report.isSuccess && !report.isPlaceholderData;
   const shown = current ? report.data.facilitators : [];
   const candidates = shown.filter(needsReminder);
   const chosen = candidates.filter((f) => selected.has(f.userId)).map((f) => f.userId);

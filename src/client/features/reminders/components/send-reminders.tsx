@@ -20,7 +20,7 @@ interface SendRemindersProps {
   month: string;
   /** "December 2026" */
   label: string;
-  /** while the report of this month and view loads: nothing is counted or sent yet */
+  /** until the report of this month and view is in (loading, or it failed): nothing is counted or sent */
   loading: boolean;
   /** how many are partial or missing among those shown (the default recipients) */
   candidates: number;
