@@ -159,7 +159,6 @@ test('Send reminder: emails the partial and missing once a day, says what was se
     await expect(page.getByRole('checkbox', { name: 'Choose Pia Partial' })).toBeDisabled();
     // nor another month's: until its report is in, nobody is said to have filled it in
     await page.getByRole('button', { name: 'Previous month' }).click();
-    await expect(page).toHaveURL(/month=/);
     await expect(page).not.toHaveURL(new RegExp(`month=${MONTH}`));
     await expect(sendButton).toBeDisabled();
     await expect(page.getByText(/Everyone shown has filled in/)).toHaveCount(0);

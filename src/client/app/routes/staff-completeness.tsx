@@ -4,7 +4,11 @@ import { Settings, Users } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Card, CardContent } from '@/components/ui/card';
-import { completenessKeys, useCompleteness } from '@/features/completeness/api/completeness-api';
+import {
+  completenessKeys,
+  showsAskedReport,
+  useCompleteness,
+} from '@/features/completeness/api/completeness-api';
 import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
 import { isMonth, needsReminder } from '@/features/completeness/lib/completeness';
 import { SendReminders } from '@/features/reminders/components/send-reminders';
@@ -40,9 +44,7 @@ export default function StaffCompletenessRoute() {
   };
 
   const report = useCompleteness(month, area);
-  // Until this month's and area's report is in, the one on screen is the one before (kept while the
-  // next loads): none of its people may be counted, chosen or sent to.
-  const current = report.isSuccess && !report.isPlaceholderData;
+  const current = showsAskedReport(report);
   const shown = current ? report.data.facilitators : [];
   const candidates = shown.filter(needsReminder);
   const chosen = candidates.filter((f) => selected.has(f.userId)).map((f) => f.userId);

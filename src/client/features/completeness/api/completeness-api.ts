@@ -1,5 +1,10 @@
 import type { CompletenessResponse } from '@shared/schemas/completeness';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryObserverSuccessResult,
+  type UseQueryResult,
+  useQuery,
+} from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
 const COMPLETENESS_URL = '/api/staff/completeness';
@@ -18,4 +23,14 @@ export function useCompleteness(month: string, area: string) {
     queryFn: () => apiJson<CompletenessResponse>('GET', `${COMPLETENESS_URL}?${query.toString()}`),
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * Whether the report on screen is the one asked for: neither the one before, kept on screen while the
+ * next month's or area's loads, nor a failed load. Only its people may be counted, chosen or sent to.
+ */
+export function showsAskedReport(
+  query: UseQueryResult<CompletenessResponse>,
+): query is QueryObserverSuccessResult<CompletenessResponse> {
+  return query.isSuccess && !query.isPlaceholderData;
 }

@@ -12,7 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { browserClockTime } from '@/lib/browser-today';
 import { cn } from '@/lib/utils';
-import { useCompleteness } from '../api/completeness-api';
+import { showsAskedReport, useCompleteness } from '../api/completeness-api';
 import {
   needsReminder,
   type SortKey,
@@ -70,8 +70,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
         : { key, direction: 'ascending' },
     );
 
-  // the report kept on screen while another month's or area's loads: its people cannot be chosen
-  const choosable = !query.isPlaceholderData;
+  const choosable = showsAskedReport(query);
   const remindable = facilitators.filter(needsReminder);
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
