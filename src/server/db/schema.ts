@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -368,6 +369,27 @@ export const usersListJson = pgTable('users_list_json', {
   version: bigint('version', { mode: 'number' }).notNull(),
   shape: text('shape').notNull(),
   json: text('json').notNull(),
+});
+
+/** Bytes as they are: PGlite reads `bytea` into a Uint8Array, node-postgres into a Buffer. */
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+/**
+ * Big list answers as they were last sent, compressed (ADR 56): one row per list and range, the
+ * Brotli text of the answer at the list version it was built at, and the format of the code that
+ * wrote it. Used instead of building the list while `version` is still the list's version and
+ * `format` the running code's, so the first request after a start (or on another instance) sends
+ * it as it is. Written after an answer's kept-level compression; nothing else writes it, and a
+ * restore brings back answers and counters from the same moment.
+ */
+export const listAnswersKept = pgTable('list_answers_kept', {
+  key: text('key').primaryKey(),
+  version: bigint('version', { mode: 'bigint' }).notNull(),
+  format: text('format').notNull(),
+  brotli: bytes('brotli').notNull(),
+  savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
 /** Generated secrets live here when APP_SECRET is not given and DATA_DIR is not used (PostgreSQL). */

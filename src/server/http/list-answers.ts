@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
+import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { ZodArray } from 'zod';
 import type { Queryable } from '../db/client';
 import type { JsonArrayText } from '../db/json-list';
 import { readListVersion } from '../db/list-versions';
+import { listAnswersKept } from '../db/schema';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,7 +40,8 @@ const COMPRESS_FROM_BYTES = 1024;
  * kept level is made afterwards, off that request, and replaces it for every later one. On the staff
  * month at 5,000 facilitators (13 MiB) Brotli 1 takes 22 ms of CPU for 771 KiB, Brotli 4 took
  * 120 ms for 680 KiB and Brotli 5 takes 170 ms for 605 KiB. Below `QUICK_FROM_BYTES` the kept level
- * is cheap enough to make at once.
+ * is cheap enough to make at once. Above it, a list that may grow big (`mayGrowBig`) also saves its
+ * kept Brotli form in the database (ADR 56).
  */
 const LEVELS: Record<Encoding, { quick: number; kept: number }> = {
   br: { quick: 1, kept: 5 },
@@ -46,13 +49,25 @@ const LEVELS: Record<Encoding, { quick: number; kept: number }> = {
 };
 const QUICK_FROM_BYTES = 256 * 1024;
 
+/** How long a kept answer nobody has built again stays in the database (ADR 56). */
+const KEPT_FOR_DAYS = 31;
+
+/** A list's build, and the format of the text it writes: its row format and order (ADR 56). */
+export interface ListBuild {
+  format: string;
+  build: () => Promise<JsonArrayText>;
+}
+
 interface Entry {
   epoch: string;
   version: bigint;
-  body: JsonArrayText;
+  /** undefined for an answer read back from the database, which holds only its Brotli form */
+  body?: JsonArrayText;
   encoded: Partial<Record<Encoding, Buffer>>;
   /** encodings still at their quick level, their kept level being made */
   refining: Set<Encoding>;
+  /** the format to keep the answer's Brotli form under in the database, for lists that may be big */
+  keepAs?: string;
 }
 
 export interface ListAnswers {
@@ -61,19 +76,34 @@ export interface ListAnswers {
    * else from memory when nothing in the list has changed since it was built, else built now. The
    * version is read from the database first, so no answer is older than what was committed when the
    * request began. Compressed forms are kept beside the stored answer: a big one is first made
-   * quickly, then once more at the kept level after that answer has gone (ADR 38).
+   * quickly, then once more at the kept level after that answer has gone (ADR 38). A big list's
+   * kept Brotli form is also saved in the database, and read back when memory has no answer of the
+   * current version (after a start, or on another instance; ADR 56).
    */
   send(
     request: FastifyRequest,
     reply: FastifyReply,
     source: ListSource,
-    build: () => Promise<JsonArrayText>,
+    list: ListBuild,
   ): Promise<FastifyReply>;
-  /** entries and bytes held, builds and reuses, for tests and the bench */
-  stats(): { entries: number; bytes: number; hits: number; misses: number; notModified: number };
-  /** forget every stored answer (the bench measures cold answers after it) */
+  /**
+   * entries and bytes held, builds and reuses, answers read back from the database (`kept`), for
+   * tests and the bench
+   */
+  stats(): {
+    entries: number;
+    bytes: number;
+    hits: number;
+    misses: number;
+    kept: number;
+    notModified: number;
+  };
+  /** forget every answer held in memory, as a start does (the bench measures cold answers after it) */
   clear(): void;
-  /** resolves when no kept-level compression is still being made (tests and the bench wait for it) */
+  /**
+   * resolves when no kept-level compression is still being made or saved (tests and the bench wait
+   * for it)
+   */
   settled(): Promise<void>;
 }
 
@@ -85,37 +115,84 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry) =>
-      Math.max(1, entry.body.length + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0)),
+      Math.max(
+        1,
+        (entry.body?.length ?? 0) + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0),
+      ),
   });
   const building = new Map<string, Promise<Entry>>();
   let hits = 0;
   let misses = 0;
+  let kept = 0;
   let notModified = 0;
+
+  /**
+   * The answer's Brotli form kept in the database at this version and format, if there is one. The
+   * bytes cross the driver as base64: PGlite's reading of a 700 KiB `bytea` took 65–115 ms, the
+   * same bytes as base64 text 8–17 ms.
+   */
+  const readKept = async (key: string, version: bigint, format: string): Promise<Buffer | undefined> => {
+    const k = listAnswersKept;
+    const result = (await db.execute(
+      sql`select encode(${k.brotli}, 'base64') as brotli from ${k}
+          where ${k.key} = ${key} and ${k.version} = ${version.toString()}::bigint and ${k.format} = ${format}`,
+    )) as unknown as { rows: Array<{ brotli: string }> };
+    const base64 = result.rows[0]?.brotli;
+    return base64 === undefined ? undefined : Buffer.from(base64, 'base64');
+  };
+
+  /**
+   * Saves the answer's kept Brotli form, unless the database already has this list at a newer
+   * version (another instance, or a later request, got there first); answers nobody has built for
+   * a month go.
+   */
+  const saveKept = async (key: string, entry: Entry, format: string, brotli: Buffer) => {
+    const k = listAnswersKept;
+    await db.execute(
+      sql`insert into ${k} (key, version, format, brotli)
+          values (${key}, ${entry.version.toString()}::bigint, ${format}, decode(${brotli.toString('base64')}, 'base64'))
+          on conflict (key) do update
+            set version = excluded.version, format = excluded.format, brotli = excluded.brotli, saved_at = now()
+            where ${k.version} < excluded.version or ${k.format} <> excluded.format`,
+    );
+    await db.execute(
+      sql`delete from ${k} where ${k.savedAt} < now() - make_interval(days => ${KEPT_FOR_DAYS})`,
+    );
+  };
 
   const entryFor = (
     key: string,
     at: { version: bigint; epoch: string },
-    build: () => Promise<JsonArrayText>,
+    list: ListBuild,
+    { keep, brotliWanted }: { keep: boolean; brotliWanted: boolean },
   ) => {
     const { version, epoch } = at;
     const cached = cache.get(key);
-    if (cached?.version === version && cached.epoch === epoch) {
+    // an answer read back from the database has only its Brotli form
+    if (cached?.version === version && cached.epoch === epoch && (cached.body || brotliWanted)) {
       hits++;
       return Promise.resolve(cached);
     }
+    const fromKept = keep && brotliWanted;
     // Requests for the same list at the same version share one build; a newer version never waits
     // for (or takes) an older one's.
-    const buildKey = `${epoch}\u0000${version}\u0000${key}`;
+    const buildKey = `${epoch}\u0000${version}\u0000${key}\u0000${fromKept ? 'br' : 'text'}`;
     let pending = building.get(buildKey);
     if (!pending) {
       misses++;
-      pending = build().then((body) => {
-        const entry: Entry = { epoch, version, body, encoded: {}, refining: new Set() };
-        const current = cache.peek(key);
-        // a slower build of an older version must not replace a newer one
-        if (!current || current.epoch !== epoch || current.version <= version) cache.set(key, entry);
-        return entry;
-      });
+      const keepAs = keep ? list.format : undefined;
+      pending = (fromKept ? readKept(key, version, list.format) : Promise.resolve(undefined)).then(
+        async (brotli) => {
+          if (brotli) kept++;
+          const entry: Entry = brotli
+            ? { epoch, version, encoded: { br: brotli }, refining: new Set(), keepAs }
+            : { epoch, version, body: await list.build(), encoded: {}, refining: new Set(), keepAs };
+          const current = cache.peek(key);
+          // a slower build of an older version must not replace a newer one
+          if (!current || current.epoch !== epoch || current.version <= version) cache.set(key, entry);
+          return entry;
+        },
+      );
       building.set(buildKey, pending);
       pending.finally(() => building.delete(buildKey)).catch(() => {});
     }
@@ -139,14 +216,15 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
   };
 
   const refinements = new Set<Promise<void>>();
-  const refine = (key: string, entry: Entry, encoding: Encoding) => {
+  const refine = (key: string, entry: Entry, body: string, encoding: Encoding) => {
     // an answer a newer version replaced (or memory let go) while it was sent is not worth the work
     if (entry.refining.has(encoding) || cache.peek(key) !== entry) return;
     entry.refining.add(encoding);
-    const done = compress(entry.body, encoding, LEVELS[encoding].kept)
-      .then((buffer) => {
+    const done = compress(body, encoding, LEVELS[encoding].kept)
+      .then(async (buffer) => {
         entry.encoded[encoding] = buffer;
         recount(key, entry);
+        if (encoding === 'br' && entry.keepAs) await saveKept(key, entry, entry.keepAs, buffer);
       })
       // the quick form stays: an answer is still sent, only larger
       .catch(() => {})
@@ -157,28 +235,32 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
     refinements.add(done);
   };
 
-  /** The stored form in this encoding, made now if missing; `afterSent` runs when it only is quick. */
+  /**
+   * The stored form in this encoding, made now if missing; `afterSent` runs when it only is quick.
+   * (An entry without its text always has the Brotli form it was read back with.)
+   */
   const encode = async (
     key: string,
     entry: Entry,
+    body: string,
     encoding: Encoding,
     afterSent: (then: () => void) => void,
   ) => {
     const done = entry.encoded[encoding];
     if (done) return done;
-    const quick = entry.body.length >= QUICK_FROM_BYTES;
+    const quick = body.length >= QUICK_FROM_BYTES;
     const level = quick ? LEVELS[encoding].quick : LEVELS[encoding].kept;
-    const buffer = await compress(entry.body, encoding, level);
+    const buffer = await compress(body, encoding, level);
     if (entry.encoded[encoding]) return entry.encoded[encoding];
     entry.encoded[encoding] = buffer;
     recount(key, entry);
     // the kept level is made once this answer has gone, so it never shares the CPU with it
-    if (quick) afterSent(() => refine(key, entry, encoding));
+    if (quick) afterSent(() => refine(key, entry, body, encoding));
     return buffer;
   };
 
   return {
-    async send(request, reply, source, build) {
+    async send(request, reply, source, list) {
       if (request.routeOptions.config.list !== 'versioned') {
         throw new Error(`${request.routeOptions.url}: a list answer needs config.list 'versioned'`);
       }
@@ -197,24 +279,37 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
         notModified++;
         return reply.code(304).send();
       }
-      const entry = await entryFor(key, at, build);
+      const accepted = chooseEncoding(request.headers['accept-encoding']);
+      const entry = await entryFor(key, at, list, {
+        keep: mayGrowBig(source),
+        brotliWanted: accepted === 'br',
+      });
       reply.type('application/json; charset=utf-8');
-      const encoding =
-        entry.body.length < COMPRESS_FROM_BYTES ? null : chooseEncoding(request.headers['accept-encoding']);
-      if (!encoding) return reply.send(entry.body);
-      const buffer = await encode(key, entry, encoding, (then) => {
+      const { body } = entry;
+      if (body === undefined) return reply.header('content-encoding', 'br').send(entry.encoded.br);
+      const encoding = body.length < COMPRESS_FROM_BYTES ? null : accepted;
+      if (!encoding) return reply.send(body);
+      const buffer = await encode(key, entry, body, encoding, (then) => {
         // 'close' comes once: after the answer has gone, or when the client went away before the end
         reply.raw.once('close', then);
       });
       // Already compressed: @fastify/compress leaves an answer with a Content-Encoding alone.
       return reply.header('content-encoding', encoding).send(buffer);
     },
-    stats: () => ({ entries: cache.size, bytes: cache.calculatedSize, hits, misses, notModified }),
+    stats: () => ({ entries: cache.size, bytes: cache.calculatedSize, hits, misses, kept, notModified }),
     clear: () => cache.clear(),
     async settled() {
       while (refinements.size > 0) await Promise.all(refinements);
     },
   };
+}
+
+/**
+ * Lists whose answers are kept in the database once big (ADR 56): everyone's, and the accounts. One
+ * facilitator's own lists stay small.
+ */
+function mayGrowBig(source: ListSource): boolean {
+  return source.name === 'users' || source.userId === undefined;
 }
 
 /**

@@ -3,7 +3,8 @@
  * nothing: dump before, dump after, compare. Every table the app writes is listed; a new table
  * belongs here too. Left out: list_versions and request_limits, counters kept by the database and by
  * the request budgets that every request (refused ones included) may move, and the lists' texts
- * written ahead (availability_range_json, users_list_json), which any read may write (ADR 44).
+ * and answers written ahead (availability_range_json, users_list_json, list_answers_kept), which any
+ * read may write (ADRs 44, 56).
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';

@@ -16,7 +16,13 @@ import { currentUser, isStaff } from '../../http/access';
 import { spendDayWrites } from '../../http/request-limits';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { bulkUpdate, listAvailabilityJson, requeueAllDays, saveDay } from './service';
+import {
+  AVAILABILITY_LIST_FORMAT,
+  bulkUpdate,
+  listAvailabilityJson,
+  requeueAllDays,
+  saveDay,
+} from './service';
 
 const errors = {
   400: errorResponse,
@@ -43,8 +49,14 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.query.userId);
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return ctx.lists.send(request, reply, { name: 'availability', userId, ...range }, () =>
-          listAvailabilityJson(ctx.db, range, userId),
+        return ctx.lists.send(
+          request,
+          reply,
+          { name: 'availability', userId, ...range },
+          {
+            format: AVAILABILITY_LIST_FORMAT,
+            build: () => listAvailabilityJson(ctx.db, range, userId),
+          },
         );
       },
     );

@@ -71,6 +71,12 @@ export interface Actor {
 const availabilityRowOptions = { plainText: ['status', 'startTime', 'endTime'] };
 
 /**
+ * How the availability lists' text is written, for the answers kept in the database (ADR 56): the
+ * row format, then the order, which is named here and must be renamed when it changes.
+ */
+export const AVAILABILITY_LIST_FORMAT = `${jsonRow(availabilityColumns, availabilityRowOptions).shape}:userId,date`;
+
+/**
  * Availability of one user, or of everyone when userId is omitted, in an inclusive range, ordered by
  * user then date: the JSON array of `Availability` the list routes answer with. Everyone's month is
  * put together from each facilitator's text kept in the database (ADR 44).

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { listBookingsJson, listBookingsOfUsersJson } from './service';
+import { BOOKINGS_LIST_FORMAT, listBookingsJson, listBookingsOfUsersJson } from './service';
 
 const errors = {
   400: errorResponse,
@@ -34,8 +34,14 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const userId = ownUserId(user.id, request.query.userId);
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return ctx.lists.send(request, reply, { name: 'bookings', userId, ...range }, () =>
-          listBookingsJson(ctx.db, range, userId),
+        return ctx.lists.send(
+          request,
+          reply,
+          { name: 'bookings', userId, ...range },
+          {
+            format: BOOKINGS_LIST_FORMAT,
+            build: () => listBookingsJson(ctx.db, range, userId),
+          },
         );
       },
     );
@@ -67,8 +73,14 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             .type('application/json; charset=utf-8')
             .send(body);
         }
-        return ctx.lists.send(request, reply, { name: 'bookings', ...range }, () =>
-          listBookingsJson(ctx.db, range),
+        return ctx.lists.send(
+          request,
+          reply,
+          { name: 'bookings', ...range },
+          {
+            format: BOOKINGS_LIST_FORMAT,
+            build: () => listBookingsJson(ctx.db, range),
+          },
         );
       },
     );

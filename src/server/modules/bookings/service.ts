@@ -1,6 +1,6 @@
 import { and, between, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { type JsonArrayText, selectJsonArray } from '../../db/json-list';
+import { type JsonArrayText, jsonRow, selectJsonArray } from '../../db/json-list';
 import { bookings } from '../../db/schema';
 import type { DateRange } from '../range';
 
@@ -24,6 +24,15 @@ const bookingColumns = {
   year: bookings.year,
 };
 
+/** The order of the bookings lists. */
+const BOOKINGS_ORDER = ['date', 'startTime', 'id'];
+
+/**
+ * How the bookings lists' text is written, for the answers kept in the database (ADR 56): the row
+ * format, then the order.
+ */
+export const BOOKINGS_LIST_FORMAT = `${jsonRow(bookingColumns).shape}:${BOOKINGS_ORDER.join(',')}`;
+
 /**
  * Bookings of one user, or of everyone (linked or not) when userId is omitted, in an inclusive range,
  * ordered by date, start time and id: the JSON array of `Booking` the list routes answer with.
@@ -35,7 +44,7 @@ export function listBookingsJson(db: Queryable, range: DateRange, userId?: numbe
     db,
     bookingColumns,
     sql`from ${b} where ${userId === undefined ? inRange : and(eq(b.userId, userId), inRange)}`,
-    ['date', 'startTime', 'id'],
+    BOOKINGS_ORDER,
   );
 }
 
@@ -50,6 +59,6 @@ export function listBookingsOfUsersJson(
     db,
     bookingColumns,
     sql`from ${b} where ${and(inArray(b.userId, [...userIds]), between(b.date, range.from, range.to))}`,
-    ['date', 'startTime', 'id'],
+    BOOKINGS_ORDER,
   );
 }

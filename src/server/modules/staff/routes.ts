@@ -5,7 +5,12 @@ import { availability, staffSaveAvailabilityBody } from '../../../shared/schemas
 import { errorResponse, staffListQuery } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { listAvailabilityJson, listAvailabilityOfUsersJson, saveDay } from '../availability/service';
+import {
+  AVAILABILITY_LIST_FORMAT,
+  listAvailabilityJson,
+  listAvailabilityOfUsersJson,
+  saveDay,
+} from '../availability/service';
 import { resolveRange } from '../range';
 
 const errors = {
@@ -42,8 +47,14 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             .type('application/json; charset=utf-8')
             .send(body);
         }
-        return ctx.lists.send(request, reply, { name: 'availability', ...range }, () =>
-          listAvailabilityJson(ctx.db, range),
+        return ctx.lists.send(
+          request,
+          reply,
+          { name: 'availability', ...range },
+          {
+            format: AVAILABILITY_LIST_FORMAT,
+            build: () => listAvailabilityJson(ctx.db, range),
+          },
         );
       },
     );

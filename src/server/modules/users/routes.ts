@@ -4,7 +4,14 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { createUser, deleteUser, listUsersJson, toPublicUser, updateUser } from './service';
+import {
+  createUser,
+  deleteUser,
+  listUsersJson,
+  toPublicUser,
+  USERS_LIST_FORMAT,
+  updateUser,
+} from './service';
 
 const errors = {
   400: errorResponse,
@@ -27,7 +34,15 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        ctx.lists.send(request, reply, { name: 'users' }, () => listUsersJson(ctx.db)),
+        ctx.lists.send(
+          request,
+          reply,
+          { name: 'users' },
+          {
+            format: USERS_LIST_FORMAT,
+            build: () => listUsersJson(ctx.db),
+          },
+        ),
     );
 
     app.post(

@@ -80,6 +80,12 @@ const publicUserColumns = {
 };
 
 /**
+ * How the accounts list's text is written, for the answer kept in the database (ADR 56): the row
+ * format, then the order (by name as people read it, then id), which must be renamed when it changes.
+ */
+export const USERS_LIST_FORMAT = `${jsonRow(publicUserColumns).shape}:name,id`;
+
+/**
  * Every account as the JSON text of `PublicUser[]`, sorted by name as people read it, then id. Each
  * account's text is kept in `users_list_json` (ADR 45) and used while its version is still the
  * account's list version (every change to an account moves it on: drizzle/0018_users_list_version.sql)

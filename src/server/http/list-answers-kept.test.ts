@@ -1,0 +1,192 @@
+/**
+ * Big list answers kept compressed in the database (list_answers_kept, ADR 56). After a start (the
+ * list answers' memory emptied) a browser asking for Brotli gets the kept answer of the list's
+ * current version as it is, without the list being built; once anything in the list changed, or
+ * the code writes it in another format, the kept answer is never sent again. Every answer below is
+ * compared with the list built straight from the rows. Runs on PGlite, or on PostgreSQL when
+ * TEST_DATABASE_URL is set.
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAvailabilityJson } from '../modules/availability/service';
+import { listUsersJson } from '../modules/users/service';
+import { createTestApp, type TestApp } from '../test/harness';
+
+// More than 256 KiB of answer each: 1,600 facilitators, and every weekday of a month for each.
+const FACILITATORS = 1600;
+const MONTH = { from: '2027-05-03', to: '2027-05-31' };
+const STAFF_MONTH = `/api/staff/availabilities?from=${MONTH.from}&to=${MONTH.to}`;
+const MONTH_KEY = `availability:all:${MONTH.from}:${MONTH.to}`;
+
+let t: TestApp;
+let staff: string;
+let firstId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  staff = await t.loginStaff();
+  const inserted = (await t.ctx.db.execute(sql`
+    insert into users (username, username_canonical, password_hash, display_name, email, role, area)
+    select 'kept' || n || '@example.org', 'kept' || n || '@example.org', 'not-a-hash',
+           'Kept Facilitator ' || lpad(n::text, 4, '0'), 'kept' || n || '@example.org', 'facilitator', 'North'
+    from generate_series(1, ${FACILITATORS}) n
+    returning id`)) as unknown as { rows: Array<{ id: number }> };
+  firstId = Math.min(...inserted.rows.map((row) => row.id));
+  await t.ctx.db.execute(sql`
+    insert into availability (user_id, date, status, notes)
+    select u.id, d.day, (array['available', 'limited', 'unavailable'])[1 + (u.id + extract(day from d.day)::int) % 3],
+           case when u.id % 7 = 0 then 'Mornings only, "please"' else '' end
+    from users u
+    cross join generate_series(${MONTH.from}::date, ${MONTH.to}::date, '1 day') d(day)
+    where u.role = 'facilitator' and extract(isodow from d.day) < 6`);
+}, 120_000);
+afterAll(() => t?.close());
+
+interface Answer {
+  text: string;
+  encoding: string | undefined;
+  raw: Buffer;
+}
+
+async function get(url: string, encoding: string): Promise<Answer> {
+  const response = await t.app.inject({ url, headers: { cookie: staff, 'accept-encoding': encoding } });
+  expect(response.statusCode, response.body).toBe(200);
+  const coding = response.headers['content-encoding'] as string | undefined;
+  const text =
+    coding === 'br'
+      ? brotliDecompressSync(response.rawPayload).toString('utf8')
+      : coding === 'gzip'
+        ? gunzipSync(response.rawPayload).toString('utf8')
+        : response.body;
+  return { text, encoding: coding, raw: response.rawPayload };
+}
+
+/** An answer as after a start: nothing in memory, the kept-level compression of the last one done. */
+async function afterStart(url: string, encoding = 'br, gzip') {
+  await t.ctx.lists.settled();
+  t.ctx.lists.clear();
+  return get(url, encoding);
+}
+
+async function keptRow(key: string) {
+  const result = (await t.ctx.db.execute(
+    sql`select version::text as version, format, brotli from list_answers_kept where key = ${key}`,
+  )) as unknown as { rows: Array<{ version: string; format: string; brotli: Uint8Array }> };
+  const row = result.rows[0];
+  return row && { version: row.version, format: row.format, brotli: Buffer.from(row.brotli) };
+}
+
+async function currentVersion(list: 'availability' | 'users') {
+  const result = (await t.ctx.db.execute(
+    sql`select coalesce(sum(version), 0)::text as version from list_versions where list = ${list}`,
+  )) as unknown as { rows: Array<{ version: string }> };
+  return result.rows[0]!.version;
+}
+
+describe('big list answers kept in the database', () => {
+  it('the staff month is kept after it is sent, and after a start sent from the database as it is', async () => {
+    const first = await get(STAFF_MONTH, 'br');
+    expect(first.text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
+    expect(first.text.length).toBeGreaterThan(256 * 1024);
+    await t.ctx.lists.settled();
+    const kept = await keptRow(MONTH_KEY);
+    expect(kept?.version).toBe(await currentVersion('availability'));
+    expect(brotliDecompressSync(kept!.brotli).toString('utf8')).toBe(first.text);
+
+    const before = t.ctx.lists.stats().kept;
+    const again = await afterStart(STAFF_MONTH);
+    expect(t.ctx.lists.stats().kept).toBe(before + 1);
+    expect(again.encoding).toBe('br');
+    expect(again.raw.equals(kept!.brotli)).toBe(true);
+    // and it is held in memory from then on
+    const hits = t.ctx.lists.stats().hits;
+    expect((await get(STAFF_MONTH, 'br')).raw.equals(kept!.brotli)).toBe(true);
+    expect(t.ctx.lists.stats().hits).toBe(hits + 1);
+  });
+
+  it('after any change to the list the kept answer is not sent: the list is built and kept again', async () => {
+    await afterStart(STAFF_MONTH);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/availability',
+      headers: { cookie: staff },
+      payload: { userId: firstId, date: MONTH.to, status: 'unavailable', notes: 'Changed after it was kept' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // a change by plain SQL moves the version too
+    await t.ctx.db.execute(
+      sql`update availability set notes = 'Changed by hand' where user_id = ${firstId + 1} and date = ${MONTH.from}`,
+    );
+    const before = t.ctx.lists.stats().kept;
+    const answer = await afterStart(STAFF_MONTH);
+    expect(t.ctx.lists.stats().kept).toBe(before);
+    expect(answer.text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
+    expect(answer.text).toContain('Changed after it was kept');
+    expect(answer.text).toContain('Changed by hand');
+    await t.ctx.lists.settled();
+    const kept = await keptRow(MONTH_KEY);
+    expect(kept?.version).toBe(await currentVersion('availability'));
+    expect(brotliDecompressSync(kept!.brotli).toString('utf8')).toBe(answer.text);
+    // and that one is sent after the next start
+    expect((await afterStart(STAFF_MONTH)).raw.equals(kept!.brotli)).toBe(true);
+    expect(t.ctx.lists.stats().kept).toBe(before + 1);
+  });
+
+  it('an answer kept in another format (code that writes the list differently) is not sent', async () => {
+    await afterStart(STAFF_MONTH);
+    await t.ctx.db.execute(
+      sql`update list_answers_kept set format = 'an-older-format', brotli = ${Buffer.from('not brotli')}
+          where key = ${MONTH_KEY}`,
+    );
+    const before = t.ctx.lists.stats().kept;
+    const answer = await afterStart(STAFF_MONTH);
+    expect(t.ctx.lists.stats().kept).toBe(before);
+    expect(answer.text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
+    await t.ctx.lists.settled();
+    const kept = await keptRow(MONTH_KEY);
+    expect(kept?.format).not.toBe('an-older-format');
+    expect(brotliDecompressSync(kept!.brotli).toString('utf8')).toBe(answer.text);
+  });
+
+  it('a browser without Brotli gets the list built, whatever is kept or held in memory', async () => {
+    await afterStart(STAFF_MONTH);
+    const expected = await listAvailabilityJson(t.ctx.db, MONTH);
+    // memory holds only the Brotli form read back from the database
+    expect((await get(STAFF_MONTH, 'br')).encoding).toBe('br');
+    const gzip = await get(STAFF_MONTH, 'gzip');
+    expect(gzip.encoding).toBe('gzip');
+    expect(gzip.text).toBe(expected);
+    const plain = await afterStart(STAFF_MONTH, 'identity');
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.text).toBe(expected);
+    expect((await get(STAFF_MONTH, 'br')).text).toBe(expected);
+  });
+
+  it('the accounts list is kept too, and an account changed since is never sent from the old answer', async () => {
+    const first = await get('/api/staff/users', 'br');
+    expect(first.text).toBe(await listUsersJson(t.ctx.db));
+    expect(first.text.length).toBeGreaterThan(256 * 1024);
+    await t.ctx.lists.settled();
+    expect((await keptRow('users'))?.version).toBe(await currentVersion('users'));
+    const before = t.ctx.lists.stats().kept;
+    expect((await afterStart('/api/staff/users')).text).toBe(first.text);
+    expect(t.ctx.lists.stats().kept).toBe(before + 1);
+
+    await t.ctx.db.execute(sql`update users set display_name = 'Renamed Facilitator' where id = ${firstId}`);
+    const renamed = await afterStart('/api/staff/users');
+    expect(t.ctx.lists.stats().kept).toBe(before + 1);
+    expect(renamed.text).toBe(await listUsersJson(t.ctx.db));
+    expect(renamed.text).toContain('Renamed Facilitator');
+  });
+
+  it('lists under 256 KiB are not kept', async () => {
+    const oneDay = '/api/staff/availabilities?from=2027-05-10&to=2027-05-10';
+    expect((await get(oneDay, 'br')).text.length).toBeLessThan(256 * 1024);
+    await t.ctx.lists.settled();
+    const keys = (await t.ctx.db.execute(sql`select key from list_answers_kept order by key`)) as unknown as {
+      rows: Array<{ key: string }>;
+    };
+    expect(keys.rows.map((row) => row.key)).toEqual([MONTH_KEY, 'users']);
+  });
+});
