@@ -11,7 +11,9 @@
  * browser asks for it), and beside each is the bare database query for the same rows through the
  * same driver, so the ratio is our overhead. Cached lists are measured warm (the same answer asked
  * for again), after a write that changes them, cold (the list answers' memory emptied first, as in
- * the first request after start-up) and revalidated (If-None-Match with the ETag: 304, no body).
+ * the first request after start-up; a big list's last answer kept in the database, ADR 56), cold
+ * with nothing kept (that kept answer deleted too) and revalidated (If-None-Match with the ETag:
+ * 304, no body).
  * A row's reference is measured in the same run: the bare query, or what it replaced.
  * Prints one table per size and history, then how each measure grows with size and with history.
  * Nothing fails on a budget: the figures go to docs/performance.md.
@@ -227,9 +229,16 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
           reference: options.reference,
         });
       };
-      // Cold: the list answers' memory emptied, as in the first request after start-up. The
-      // database's own page cache stays as the earlier requests left it.
+      // Cold: the list answers' memory emptied, as in the first request after start-up; a big
+      // list's last answer is still kept in the database (ADR 56). The database's own page cache
+      // stays as the earlier requests left it.
       const emptyListMemory = async () => ctx.lists.clear();
+      // Cold with nothing kept: memory and the kept answers emptied, as on the first view of a
+      // list since it last changed (the texts kept per facilitator and account stay: ADR 44, 45).
+      const emptyListMemoryAndKept = async () => {
+        ctx.lists.clear();
+        await db.execute(sql`delete from list_answers_kept`);
+      };
       // The reference for a 304: the same request answered in full.
       const fullAnswer = (url: string, cookie: string) => () =>
         app.inject({ method: 'GET', url, headers: headers(cookie) });
@@ -283,6 +292,14 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         { reference: 'rows + JSON.stringify (before)' },
       );
       await read(
+        'staff month: users, cold, nothing kept',
+        '/api/staff/users',
+        staff,
+        async () => JSON.stringify(await listUsers(db)),
+        emptyListMemoryAndKept,
+        { reference: 'rows + JSON.stringify (before)' },
+      );
+      await read(
         'staff month: users, revalidated (304)',
         '/api/staff/users',
         staff,
@@ -306,6 +323,13 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         staff,
         () => availabilityRows(m.from, m.to),
         emptyListMemory,
+      );
+      await read(
+        'staff month: availabilities, cold, nothing kept',
+        `/api/staff/availabilities?${q(m)}`,
+        staff,
+        () => availabilityRows(m.from, m.to),
+        emptyListMemoryAndKept,
       );
       await read(
         'staff month: availabilities, revalidated (304)',
