@@ -36,17 +36,42 @@ export async function selectJsonArray(
   orderBy: string[],
   options: JsonRowOptions = {},
 ): Promise<JsonArrayText> {
+  return readJsonArray(db, jsonArrayStatement(fields, from, orderBy, options));
+}
+
+/** The statement selectJsonArray runs: one row, its `body` the whole array. */
+export function jsonArrayStatement(
+  fields: Record<string, SQLWrapper>,
+  from: SQL,
+  orderBy: string[],
+  options: JsonRowOptions = {},
+): SQL {
   const { columns, row } = jsonRow(fields, options);
   for (const key of orderBy) {
     if (!(key in fields)) throw new Error(`selectJsonArray: bad key ${key}`);
   }
   const order = sql.raw(orderBy.map((key) => `t."${key}"`).join(', '));
+  return sql`select '[' || coalesce(string_agg(${row}, ',' order by ${order}), '') || ']' as body
+      from (select ${columns} ${from}) t`;
+}
+
+/** Runs a statement whose one row's `body` is a JSON array's text (an empty answer is `[]`). */
+export async function readJsonArray(db: Queryable, statement: SQL): Promise<JsonArrayText> {
   // Both drivers (PGlite and node-postgres) answer execute() with `rows`.
-  const result = (await db.execute(
-    sql`select '[' || coalesce(string_agg(${row}, ',' order by ${order}), '') || ']' as body
-        from (select ${columns} ${from}) t`,
-  )) as unknown as { rows: Array<{ body: string }> };
+  const result = (await db.execute(statement)) as unknown as { rows: Array<{ body: string }> };
   return (result.rows[0]?.body ?? '[]') as JsonArrayText;
+}
+
+/**
+ * The format of a list's text, for answers kept in the database (ADR 56): a hash of the SQL text
+ * of the statements that build it. Values are parameters and not part of that text, so every range
+ * of a list built the same way has the same format, and any change to what the statements select,
+ * filter, join or order by is a new one.
+ */
+export function statementsFormat(...statements: SQL[]): string {
+  const hash = createHash('sha256');
+  for (const statement of statements) hash.update(DIALECT.sqlToQuery(statement).sql).update('\u0000');
+  return hash.digest('base64url').slice(0, 16);
 }
 
 export interface JsonRowOptions {

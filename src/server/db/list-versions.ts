@@ -16,6 +16,12 @@ export type VersionedList = 'availability' | 'bookings' | 'users';
  * object id) or the database (PGlite: a new start time). Versions are compared only within an epoch,
  * and ETags include it, so an answer from before a restore never passes for one after it.
  */
+/**
+ * The database's epoch as SQL (see readListVersion): the list_versions table's object id and when
+ * the server started.
+ */
+export const LIST_EPOCH = sql`'list_versions'::regclass::oid::text || '@' || pg_postmaster_start_time()::text`;
+
 export async function readListVersion(
   db: Queryable,
   list: VersionedList,
@@ -26,8 +32,7 @@ export async function readListVersion(
       ? sql`list = ${list} and user_id = ${userId}`
       : sql`list = ${list}`;
   const result = (await db.execute(
-    sql`select coalesce(sum(version), 0)::text as version,
-               'list_versions'::regclass::oid::text || '@' || pg_postmaster_start_time()::text as epoch
+    sql`select coalesce(sum(version), 0)::text as version, ${LIST_EPOCH} as epoch
         from list_versions where ${where}`,
   )) as unknown as { rows: Array<{ version: string; epoch: string }> };
   const row = result.rows[0];

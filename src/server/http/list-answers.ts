@@ -6,9 +6,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { ZodArray } from 'zod';
+import { isMonthSizedRange } from '../../shared/calendar';
 import type { Queryable } from '../db/client';
 import type { JsonArrayText } from '../db/json-list';
-import { readListVersion } from '../db/list-versions';
+import { LIST_EPOCH, readListVersion } from '../db/list-versions';
 import { listAnswersKept } from '../db/schema';
 
 declare module 'fastify' {
@@ -40,7 +41,7 @@ const COMPRESS_FROM_BYTES = 1024;
  * kept level is made afterwards, off that request, and replaces it for every later one. On the staff
  * month at 5,000 facilitators (13 MiB) Brotli 1 takes 22 ms of CPU for 771 KiB, Brotli 4 took
  * 120 ms for 680 KiB and Brotli 5 takes 170 ms for 605 KiB. Below `QUICK_FROM_BYTES` the kept level
- * is cheap enough to make at once. Above it, a list that may grow big (`mayGrowBig`) also saves its
+ * is cheap enough to make at once. Above it, a list worth keeping (`worthKeeping`) also saves its
  * kept Brotli form in the database (ADR 56).
  */
 const LEVELS: Record<Encoding, { quick: number; kept: number }> = {
@@ -49,13 +50,16 @@ const LEVELS: Record<Encoding, { quick: number; kept: number }> = {
 };
 const QUICK_FROM_BYTES = 256 * 1024;
 
-/** How long a kept answer nobody has built again stays in the database (ADR 56). */
-const KEPT_FOR_DAYS = 31;
-
-/** A list's build, and the format of the text it writes: its row format and order (ADR 56). */
+/** A list's build, and the format of the text it writes (ADR 56). */
 export interface ListBuild {
-  format: string;
   build: () => Promise<JsonArrayText>;
+  /** what the build's text is written by (statementsFormat, db/json-list.ts); asked for only to keep it */
+  format: () => string;
+}
+
+/** Where failures that cost no answer are reported: reading or saving a kept answer. */
+export interface ListAnswersLog {
+  warn(details: object, message: string): void;
 }
 
 interface Entry {
@@ -111,7 +115,11 @@ export interface ListAnswers {
  * The list answers' one place: the version read, the ETag, the 304, the memory of built answers
  * (least recently used out past `maxBytes`) and their compressed forms (ADR 26).
  */
-export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): ListAnswers {
+export function createListAnswers(
+  db: Queryable,
+  maxBytes = 64 * 1024 * 1024,
+  log: ListAnswersLog = { warn: () => {} },
+): ListAnswers {
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry) =>
@@ -127,36 +135,44 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
   let notModified = 0;
 
   /**
-   * The answer's Brotli form kept in the database at this version and format, if there is one. The
-   * bytes cross the driver as base64: PGlite's reading of a 700 KiB `bytea` took 65–115 ms, the
-   * same bytes as base64 text 8–17 ms.
+   * The answer's Brotli form kept in the database at this version and format, if there is one; a
+   * failed read is reported and the list built instead. The bytes cross the driver as base64:
+   * PGlite's reading of a 700 KiB `bytea` took 65–115 ms, the same bytes as base64 text 8–17 ms.
    */
   const readKept = async (key: string, version: bigint, format: string): Promise<Buffer | undefined> => {
     const k = listAnswersKept;
-    const result = (await db.execute(
-      sql`select encode(${k.brotli}, 'base64') as brotli from ${k}
-          where ${k.key} = ${key} and ${k.version} = ${version.toString()}::bigint and ${k.format} = ${format}`,
-    )) as unknown as { rows: Array<{ brotli: string }> };
-    const base64 = result.rows[0]?.brotli;
-    return base64 === undefined ? undefined : Buffer.from(base64, 'base64');
+    try {
+      const result = (await db.execute(
+        sql`select encode(${k.brotli}, 'base64') as brotli from ${k}
+            where ${k.key} = ${key} and ${k.version} = ${version.toString()}::bigint and ${k.format} = ${format}`,
+      )) as unknown as { rows: Array<{ brotli: string }> };
+      const base64 = result.rows[0]?.brotli;
+      return base64 === undefined ? undefined : Buffer.from(base64, 'base64');
+    } catch (error) {
+      log.warn({ err: error, list: key }, 'reading a kept list answer failed; building it');
+      return undefined;
+    }
   };
 
   /**
-   * Saves the answer's kept Brotli form, unless the database already has this list at a newer
-   * version (another instance, or a later request, got there first); answers nobody has built for
-   * a month go.
+   * Saves the answer's kept Brotli form, unless the database already holds this list at a newer
+   * version (another instance, or a later request, got there first) or is no longer the one the
+   * version was read from (a restore since: its counters may reach that version again with other
+   * rows). Then the list's other ranges kept at an older version go: they can never be sent again.
    */
   const saveKept = async (key: string, entry: Entry, format: string, brotli: Buffer) => {
     const k = listAnswersKept;
+    const version = entry.version.toString();
     await db.execute(
       sql`insert into ${k} (key, version, format, brotli)
-          values (${key}, ${entry.version.toString()}::bigint, ${format}, decode(${brotli.toString('base64')}, 'base64'))
+          select ${key}, ${version}::bigint, ${format}, decode(${brotli.toString('base64')}, 'base64')
+          where ${LIST_EPOCH} = ${entry.epoch}
           on conflict (key) do update
             set version = excluded.version, format = excluded.format, brotli = excluded.brotli, saved_at = now()
             where ${k.version} < excluded.version or ${k.format} <> excluded.format`,
     );
     await db.execute(
-      sql`delete from ${k} where ${k.savedAt} < now() - make_interval(days => ${KEPT_FOR_DAYS})`,
+      sql`delete from ${k} where ${k.key} like ${`${sameList(key)}%`} and ${k.version} < ${version}::bigint`,
     );
   };
 
@@ -173,20 +189,20 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
       hits++;
       return Promise.resolve(cached);
     }
-    const fromKept = keep && brotliWanted;
+    const format = keep ? list.format() : undefined;
+    const fromKept = format !== undefined && brotliWanted;
     // Requests for the same list at the same version share one build; a newer version never waits
     // for (or takes) an older one's.
     const buildKey = `${epoch}\u0000${version}\u0000${key}\u0000${fromKept ? 'br' : 'text'}`;
     let pending = building.get(buildKey);
     if (!pending) {
       misses++;
-      const keepAs = keep ? list.format : undefined;
-      pending = (fromKept ? readKept(key, version, list.format) : Promise.resolve(undefined)).then(
+      pending = (fromKept ? readKept(key, version, format) : Promise.resolve(undefined)).then(
         async (brotli) => {
           if (brotli) kept++;
           const entry: Entry = brotli
-            ? { epoch, version, encoded: { br: brotli }, refining: new Set(), keepAs }
-            : { epoch, version, body: await list.build(), encoded: {}, refining: new Set(), keepAs };
+            ? { epoch, version, encoded: { br: brotli }, refining: new Set(), keepAs: format }
+            : { epoch, version, body: await list.build(), encoded: {}, refining: new Set(), keepAs: format };
           const current = cache.peek(key);
           // a slower build of an older version must not replace a newer one
           if (!current || current.epoch !== epoch || current.version <= version) cache.set(key, entry);
@@ -224,7 +240,11 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
       .then(async (buffer) => {
         entry.encoded[encoding] = buffer;
         recount(key, entry);
-        if (encoding === 'br' && entry.keepAs) await saveKept(key, entry, entry.keepAs, buffer);
+        if (encoding === 'br' && entry.keepAs) {
+          await saveKept(key, entry, entry.keepAs, buffer).catch((error: unknown) => {
+            log.warn({ err: error, list: key }, 'saving a kept list answer failed');
+          });
+        }
       })
       // the quick form stays: an answer is still sent, only larger
       .catch(() => {})
@@ -280,13 +300,16 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
         return reply.code(304).send();
       }
       const accepted = chooseEncoding(request.headers['accept-encoding']);
-      const entry = await entryFor(key, at, list, {
-        keep: mayGrowBig(source),
-        brotliWanted: accepted === 'br',
-      });
+      const brotliWanted = accepted === 'br';
+      const entry = await entryFor(key, at, list, { keep: worthKeeping(source), brotliWanted });
       reply.type('application/json; charset=utf-8');
       const { body } = entry;
-      if (body === undefined) return reply.header('content-encoding', 'br').send(entry.encoded.br);
+      if (body === undefined) {
+        // entryFor hands an entry without its text only to a request that takes Brotli
+        if (!brotliWanted || !entry.encoded.br)
+          throw new Error(`${key}: a kept answer without its Brotli form`);
+        return reply.header('content-encoding', 'br').send(entry.encoded.br);
+      }
       const encoding = body.length < COMPRESS_FROM_BYTES ? null : accepted;
       if (!encoding) return reply.send(body);
       const buffer = await encode(key, entry, body, encoding, (then) => {
@@ -305,11 +328,18 @@ export function createListAnswers(db: Queryable, maxBytes = 64 * 1024 * 1024): L
 }
 
 /**
- * Lists whose answers are kept in the database once big (ADR 56): everyone's, and the accounts. One
- * facilitator's own lists stay small.
+ * Lists whose answers are kept in the database once big (ADR 56): the accounts, and everyone's
+ * availability or bookings over a month view, so a few ranges per month at most. One facilitator's
+ * own lists stay small; weeks are quick to build.
  */
-function mayGrowBig(source: ListSource): boolean {
-  return source.name === 'users' || source.userId === undefined;
+function worthKeeping(source: ListSource): boolean {
+  if (source.name === 'users') return true;
+  return source.userId === undefined && isMonthSizedRange(source.from, source.to);
+}
+
+/** What every key of the same list starts with: `availability:all:` for `availability:all:<range>`. */
+function sameList(key: string): string {
+  return key.split(':').slice(0, 2).join(':');
 }
 
 /**

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 const listCachePlugin: FastifyPluginAsync = async (app) => {
-  app.decorate('lists', createListAnswers(app.database.db, app.config.LIST_CACHE_BYTES));
+  app.decorate('lists', createListAnswers(app.database.db, app.config.LIST_CACHE_BYTES, app.log));
   // every GET answering a list says how it sends it, or the app does not start
   app.addHook('onRoute', requireListDecision);
 };

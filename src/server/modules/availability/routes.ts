@@ -16,13 +16,7 @@ import { currentUser, isStaff } from '../../http/access';
 import { spendDayWrites } from '../../http/request-limits';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import {
-  AVAILABILITY_LIST_FORMAT,
-  bulkUpdate,
-  listAvailabilityJson,
-  requeueAllDays,
-  saveDay,
-} from './service';
+import { availabilityListFormat, bulkUpdate, listAvailabilityJson, requeueAllDays, saveDay } from './service';
 
 const errors = {
   400: errorResponse,
@@ -54,7 +48,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           { name: 'availability', userId, ...range },
           {
-            format: AVAILABILITY_LIST_FORMAT,
+            format: () => availabilityListFormat(range, userId),
             build: () => listAvailabilityJson(ctx.db, range, userId),
           },
         );

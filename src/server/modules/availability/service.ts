@@ -1,6 +1,6 @@
 import type { ChangeSource } from '@shared/schemas/history';
 import { and, asc, between, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { daysBetween, selectBulkDays } from '../../../shared/calendar';
+import { daysBetween, isMonthSizedRange, selectBulkDays } from '../../../shared/calendar';
 import {
   type Availability,
   type AvailabilityStatus,
@@ -10,7 +10,14 @@ import {
 } from '../../../shared/schemas/availability';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/client';
-import { type JsonArrayText, jsonRow, selectJsonArray } from '../../db/json-list';
+import {
+  type JsonArrayText,
+  jsonArrayStatement,
+  jsonRow,
+  readJsonArray,
+  selectJsonArray,
+  statementsFormat,
+} from '../../db/json-list';
 import { availability, availabilityRangeJson, bookings, listVersions, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
@@ -71,12 +78,6 @@ export interface Actor {
 const availabilityRowOptions = { plainText: ['status', 'startTime', 'endTime'] };
 
 /**
- * How the availability lists' text is written, for the answers kept in the database (ADR 56): the
- * row format, then the order, which is named here and must be renamed when it changes.
- */
-export const AVAILABILITY_LIST_FORMAT = `${jsonRow(availabilityColumns, availabilityRowOptions).shape}:userId,date`;
-
-/**
  * Availability of one user, or of everyone when userId is omitted, in an inclusive range, ordered by
  * user then date: the JSON array of `Availability` the list routes answer with. Everyone's month is
  * put together from each facilitator's text kept in the database (ADR 44).
@@ -87,10 +88,22 @@ export function listAvailabilityJson(
   userId?: number,
 ): Promise<JsonArrayText> {
   if (userId === undefined && keptByFacilitator(range)) return everyonesKeptRangeJson(db, range);
+  return readJsonArray(db, availabilityArrayStatement(range, userId));
+}
+
+/** The format of the text listAvailabilityJson answers with for this range (ADR 56). */
+export function availabilityListFormat(range: DateRange, userId?: number): string {
+  if (userId === undefined && keptByFacilitator(range)) {
+    const { read, writeAndAnswer } = keptRangeStatements(range);
+    return statementsFormat(read, writeAndAnswer);
+  }
+  return statementsFormat(availabilityArrayStatement(range, userId));
+}
+
+function availabilityArrayStatement(range: DateRange, userId?: number): SQL {
   const a = availability;
   const inRange = between(a.date, range.from, range.to);
-  return selectJsonArray(
-    db,
+  return jsonArrayStatement(
     availabilityColumns,
     sql`from ${a} where ${userId === undefined ? inRange : and(eq(a.userId, userId), inRange)}`,
     ['userId', 'date'],
@@ -98,19 +111,13 @@ export function listAvailabilityJson(
   );
 }
 
-/** Ranges whose texts are kept: a month's view (at least this many days, inside one calendar month). */
-const KEPT_FROM_DAYS = 14;
-
 /**
- * Whether a range of everyone's availability is put together from kept texts: only ranges the size
- * of a month view, inside one calendar month, so at most a few ranges per month are ever kept (the
- * month as the staff grid asks for it, first to last weekday, or the whole month). Shorter ranges
- * are cheap to build each time.
+ * Whether a range of everyone's availability is put together from kept texts: only month-sized
+ * ranges, so at most a few ranges per month are ever kept. Shorter ranges are cheap to build each
+ * time.
  */
 export function keptByFacilitator(range: DateRange): boolean {
-  return (
-    range.from.slice(0, 7) === range.to.slice(0, 7) && daysBetween(range.from, range.to) >= KEPT_FROM_DAYS
-  );
+  return isMonthSizedRange(range.from, range.to);
 }
 
 /**
@@ -122,6 +129,20 @@ export function keptByFacilitator(range: DateRange): boolean {
  * list, reading versions and rows at the same moment.
  */
 async function everyonesKeptRangeJson(db: Queryable, range: DateRange): Promise<JsonArrayText> {
+  const { read, writeAndAnswer } = keptRangeStatements(range);
+  // Usually every text is there: one plain read.
+  const whole = (await db.execute(read)) as unknown as {
+    rows: Array<{ missing: number | string; body: string }>;
+  };
+  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
+  return readJsonArray(db, writeAndAnswer);
+}
+
+/**
+ * everyonesKeptRangeJson's two statements: the plain read of the kept texts (with how many are
+ * missing or older), and the one that writes those and answers with the whole list.
+ */
+function keptRangeStatements(range: DateRange): { read: SQL; writeAndAnswer: SQL } {
   const { columns, row, shape } = jsonRow(availabilityColumns, availabilityRowOptions);
   const kept = availabilityRangeJson;
   const version = sql`coalesce(${listVersions.version}, 0)`;
@@ -131,14 +152,9 @@ async function everyonesKeptRangeJson(db: Queryable, range: DateRange): Promise<
     on ${listVersions.list} = 'availability' and ${listVersions.userId} = ${users.id}`;
   const joined = (json: SQLWrapper, from: SQL) =>
     sql`'[' || coalesce(string_agg(${json}, ',' order by ${users.id}) filter (where ${json} <> ''), '') || ']' as body ${from}`;
-  // Usually every text is there: one plain read.
-  const whole = (await db.execute(
-    sql`select count(*) filter (where ${kept.userId} is null) as missing,
-               ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`,
-  )) as unknown as { rows: Array<{ missing: number | string; body: string }> };
-  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
-
-  const result = (await db.execute(sql`
+  const read = sql`select count(*) filter (where ${kept.userId} is null) as missing,
+      ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`;
+  const writeAndAnswer = sql`
     with written as (
       select ${users.id} as user_id, ${version} as version,
              coalesce((select string_agg(${row}, ',' order by t."date")
@@ -161,8 +177,8 @@ async function everyonesKeptRangeJson(db: Queryable, range: DateRange): Promise<
       left join written on written.user_id = ${users.id}
       left join ${kept} on written.user_id is null and ${keptForUser}`,
     )}
-  `)) as unknown as { rows: Array<{ body: string }> };
-  return (result.rows[0]?.body ?? '[]') as JsonArrayText;
+  `;
+  return { read, writeAndAnswer };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { BOOKINGS_LIST_FORMAT, listBookingsJson, listBookingsOfUsersJson } from './service';
+import { bookingsListFormat, listBookingsJson, listBookingsOfUsersJson } from './service';
 
 const errors = {
   400: errorResponse,
@@ -39,7 +39,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           { name: 'bookings', userId, ...range },
           {
-            format: BOOKINGS_LIST_FORMAT,
+            format: () => bookingsListFormat(range, userId),
             build: () => listBookingsJson(ctx.db, range, userId),
           },
         );
@@ -78,7 +78,7 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           { name: 'bookings', ...range },
           {
-            format: BOOKINGS_LIST_FORMAT,
+            format: () => bookingsListFormat(range),
             build: () => listBookingsJson(ctx.db, range),
           },
         );

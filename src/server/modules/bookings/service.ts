@@ -1,6 +1,12 @@
 import { and, between, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { type JsonArrayText, jsonRow, selectJsonArray } from '../../db/json-list';
+import {
+  type JsonArrayText,
+  jsonArrayStatement,
+  readJsonArray,
+  selectJsonArray,
+  statementsFormat,
+} from '../../db/json-list';
 import { bookings } from '../../db/schema';
 import type { DateRange } from '../range';
 
@@ -28,20 +34,22 @@ const bookingColumns = {
 const BOOKINGS_ORDER = ['date', 'startTime', 'id'];
 
 /**
- * How the bookings lists' text is written, for the answers kept in the database (ADR 56): the row
- * format, then the order.
- */
-export const BOOKINGS_LIST_FORMAT = `${jsonRow(bookingColumns).shape}:${BOOKINGS_ORDER.join(',')}`;
-
-/**
  * Bookings of one user, or of everyone (linked or not) when userId is omitted, in an inclusive range,
  * ordered by date, start time and id: the JSON array of `Booking` the list routes answer with.
  */
 export function listBookingsJson(db: Queryable, range: DateRange, userId?: number): Promise<JsonArrayText> {
+  return readJsonArray(db, bookingsArrayStatement(range, userId));
+}
+
+/** The format of the text listBookingsJson answers with (ADR 56). */
+export function bookingsListFormat(range: DateRange, userId?: number): string {
+  return statementsFormat(bookingsArrayStatement(range, userId));
+}
+
+function bookingsArrayStatement(range: DateRange, userId?: number) {
   const b = bookings;
   const inRange = between(b.date, range.from, range.to);
-  return selectJsonArray(
-    db,
+  return jsonArrayStatement(
     bookingColumns,
     sql`from ${b} where ${userId === undefined ? inRange : and(eq(b.userId, userId), inRange)}`,
     BOOKINGS_ORDER,

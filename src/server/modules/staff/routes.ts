@@ -6,7 +6,7 @@ import { errorResponse, staffListQuery } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import {
-  AVAILABILITY_LIST_FORMAT,
+  availabilityListFormat,
   listAvailabilityJson,
   listAvailabilityOfUsersJson,
   saveDay,
@@ -52,7 +52,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           { name: 'availability', ...range },
           {
-            format: AVAILABILITY_LIST_FORMAT,
+            format: () => availabilityListFormat(range),
             build: () => listAvailabilityJson(ctx.db, range),
           },
         );

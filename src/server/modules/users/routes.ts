@@ -39,7 +39,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply,
           { name: 'users' },
           {
-            format: USERS_LIST_FORMAT,
+            format: () => USERS_LIST_FORMAT,
             build: () => listUsersJson(ctx.db),
           },
         ),

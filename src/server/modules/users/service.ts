@@ -5,7 +5,7 @@ import { FIRST_GRID_ROWS } from '../../../shared/staff-grid-order';
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
 import { hashPassword } from '../../auth/passwords';
 import type { Db, Queryable } from '../../db/client';
-import { type JsonArrayText, jsonRow } from '../../db/json-list';
+import { type JsonArrayText, jsonRow, readJsonArray, statementsFormat } from '../../db/json-list';
 import { bookings, listVersions, sessions, users, usersListJson } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
 import { turnOffFeed } from '../calendar-feed/service';
@@ -80,12 +80,6 @@ const publicUserColumns = {
 };
 
 /**
- * How the accounts list's text is written, for the answer kept in the database (ADR 56): the row
- * format, then the order (by name as people read it, then id), which must be renamed when it changes.
- */
-export const USERS_LIST_FORMAT = `${jsonRow(publicUserColumns).shape}:name,id`;
-
-/**
  * Every account as the JSON text of `PublicUser[]`, sorted by name as people read it, then id. Each
  * account's text is kept in `users_list_json` (ADR 45) and used while its version is still the
  * account's list version (every change to an account moves it on: drizzle/0018_users_list_version.sql)
@@ -94,6 +88,20 @@ export const USERS_LIST_FORMAT = `${jsonRow(publicUserColumns).shape}:name,id`;
  * account's text on each build (ADR 6, ADR 39).
  */
 export async function listUsersJson(db: Queryable): Promise<JsonArrayText> {
+  const { read, writeAndAnswer } = usersListStatements();
+  // Usually every text is there: one plain read.
+  const whole = (await db.execute(read)) as unknown as {
+    rows: Array<{ missing: number | string; body: string }>;
+  };
+  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
+  return readJsonArray(db, writeAndAnswer);
+}
+
+/**
+ * listUsersJson's two statements: the plain read of the kept texts (with how many are missing or
+ * older), and the one that writes those and answers with the whole list.
+ */
+function usersListStatements(): { read: SQL; writeAndAnswer: SQL } {
   const { columns, row, shape } = jsonRow(publicUserColumns);
   const kept = usersListJson;
   const version = sql`coalesce(${listVersions.version}, 0)`;
@@ -103,14 +111,9 @@ export async function listUsersJson(db: Queryable): Promise<JsonArrayText> {
   const joined = (json: SQLWrapper, from: SQL) =>
     sql`'[' || coalesce(string_agg(${json}, ','
           order by lower(coalesce(${users.displayName}, ${users.username})), ${users.id}), '') || ']' as body ${from}`;
-  // Usually every text is there: one plain read.
-  const whole = (await db.execute(
-    sql`select count(*) filter (where ${kept.userId} is null) as missing,
-               ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`,
-  )) as unknown as { rows: Array<{ missing: number | string; body: string }> };
-  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
-
-  const result = (await db.execute(sql`
+  const read = sql`select count(*) filter (where ${kept.userId} is null) as missing,
+               ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`;
+  const writeAndAnswer = sql`
     with written as (
       select t."id" as user_id, t.list_version as version, ${row} as json
       from (select ${columns}, ${version} as list_version from ${everyone}
@@ -129,9 +132,15 @@ export async function listUsersJson(db: Queryable): Promise<JsonArrayText> {
       left join written on written.user_id = ${users.id}
       left join ${kept} on written.user_id is null and ${keptForUser}`,
     )}
-  `)) as unknown as { rows: Array<{ body: string }> };
-  return (result.rows[0]?.body ?? '[]') as JsonArrayText;
+  `;
+  return { read, writeAndAnswer };
 }
+
+/** The format of the accounts list's text (ADR 56). */
+export const USERS_LIST_FORMAT = (() => {
+  const { read, writeAndAnswer } = usersListStatements();
+  return statementsFormat(read, writeAndAnswer);
+})();
 
 /**
  * The ids of the staff grid's first rows as it opens, for the dashboard's HTML to preload (ADR 46).
