@@ -164,6 +164,9 @@ describe('big list answers kept in the database', () => {
     const gzip = await get(STAFF_MONTH, 'gzip');
     expect(gzip.encoding).toBe('gzip');
     expect(gzip.text).toBe(expected);
+    // the Brotli form read back stays beside the text built for gzip: not made again
+    const kept = await keptRow(MONTH_KEY);
+    expect((await get(STAFF_MONTH, 'br')).raw.equals(kept!.brotli)).toBe(true);
     const plain = await afterStart(STAFF_MONTH, 'identity');
     expect(plain.encoding).toBeUndefined();
     expect(plain.text).toBe(expected);

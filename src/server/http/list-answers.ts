@@ -205,7 +205,12 @@ export function createListAnswers(
             : { epoch, version, body: await list.build(), encoded: {}, refining: new Set(), keepAs: format };
           const current = cache.peek(key);
           // a slower build of an older version must not replace a newer one
-          if (!current || current.epoch !== epoch || current.version <= version) cache.set(key, entry);
+          if (current && current.epoch === epoch && current.version > version) return entry;
+          // the text built for a client without Brotli joins the Brotli form read back for this version
+          if (current?.epoch === epoch && current.version === version && current.encoded.br && entry.body) {
+            entry.encoded.br ??= current.encoded.br;
+          }
+          cache.set(key, entry);
           return entry;
         },
       );
