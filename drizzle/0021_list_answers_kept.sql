@@ -8,8 +8,7 @@ CREATE TABLE "list_answers_kept" (
 	"key" text PRIMARY KEY NOT NULL,
 	"version" bigint NOT NULL,
 	"format" text NOT NULL,
-	"brotli" "bytea" NOT NULL,
-	"saved_at" timestamp with time zone DEFAULT now() NOT NULL
+	"brotli" "bytea" NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "list_answers_kept" ALTER COLUMN "brotli" SET STORAGE EXTERNAL;
@@ -25,4 +24,7 @@ END
 $$;
 --> statement-breakpoint
 CREATE TRIGGER "users_delete_forget_kept_list_answers" AFTER DELETE ON "users"
+	FOR EACH STATEMENT EXECUTE FUNCTION "forget_kept_list_answers"();
+--> statement-breakpoint
+CREATE TRIGGER "users_truncate_forget_kept_list_answers" AFTER TRUNCATE ON "users"
 	FOR EACH STATEMENT EXECUTE FUNCTION "forget_kept_list_answers"();

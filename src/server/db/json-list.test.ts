@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { availability as availabilitySchema } from '../../shared/schemas/availability';
 import { booking as bookingSchema } from '../../shared/schemas/bookings';
-import { listAvailabilityJson } from '../modules/availability/service';
-import { listBookingsJson } from '../modules/bookings/service';
+import { availabilityListFormat, listAvailabilityJson } from '../modules/availability/service';
+import { bookingsListFormat, listBookingsJson } from '../modules/bookings/service';
 import { listUsers, listUsersJson } from '../modules/users/service';
 import { insertBookings, insertDays } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/harness';
+import { jsonArrayStatement, statementsFormat } from './json-list';
 import { availability, bookings } from './schema';
 
 let t: TestApp;
@@ -142,5 +143,49 @@ describe('lists serialised by the database', () => {
   it('an empty range is an empty array', async () => {
     expect(await listAvailabilityJson(t.ctx.db, { from: '2030-01-01', to: '2030-01-31' })).toBe('[]');
     expect(await listBookingsJson(t.ctx.db, { from: '2030-01-01', to: '2030-01-31' })).toBe('[]');
+  });
+});
+
+describe('the format of a list text (kept answers, ADR 56)', () => {
+  const byDate = (from: string) =>
+    jsonArrayStatement(
+      { id: bookings.id, date: bookings.date },
+      sql`from ${bookings} where ${bookings.date} >= ${from}`,
+      ['date'],
+    );
+
+  it('is the same for every range built by the same statements', () => {
+    expect(statementsFormat(byDate('2027-01-01'))).toBe(statementsFormat(byDate('2027-06-01')));
+    expect(availabilityListFormat({ from: '2027-05-03', to: '2027-05-31' })).toBe(
+      availabilityListFormat({ from: '2027-06-01', to: '2027-06-30' }),
+    );
+    expect(bookingsListFormat({ from: '2027-05-03', to: '2027-05-31' })).toBe(
+      bookingsListFormat({ from: '2027-01-04', to: '2027-01-08' }),
+    );
+  });
+
+  it('changes with anything the statements select, filter or order by', () => {
+    const format = statementsFormat(byDate('2027-01-01'));
+    const otherOrder = jsonArrayStatement(
+      { id: bookings.id, date: bookings.date },
+      sql`from ${bookings} where ${bookings.date} >= ${'2027-01-01'}`,
+      ['id'],
+    );
+    const otherFilter = jsonArrayStatement(
+      { id: bookings.id, date: bookings.date },
+      sql`from ${bookings} where ${bookings.date} > ${'2027-01-01'}`,
+      ['date'],
+    );
+    const otherColumns = jsonArrayStatement(
+      { id: bookings.id, day: bookings.date },
+      sql`from ${bookings} where ${bookings.date} >= ${'2027-01-01'}`,
+      ['day'],
+    );
+    for (const statement of [otherOrder, otherFilter, otherColumns])
+      expect(statementsFormat(statement)).not.toBe(format);
+    // a month joined from kept texts and a week built from the rows are written by other statements
+    expect(availabilityListFormat({ from: '2027-05-03', to: '2027-05-31' })).not.toBe(
+      availabilityListFormat({ from: '2027-05-03', to: '2027-05-07' }),
+    );
   });
 });

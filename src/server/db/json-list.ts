@@ -48,7 +48,7 @@ export function jsonArrayStatement(
 ): SQL {
   const { columns, row } = jsonRow(fields, options);
   for (const key of orderBy) {
-    if (!(key in fields)) throw new Error(`selectJsonArray: bad key ${key}`);
+    if (!(key in fields)) throw new Error(`jsonArrayStatement: bad order key ${key}`);
   }
   const order = sql.raw(orderBy.map((key) => `t."${key}"`).join(', '));
   return sql`select '[' || coalesce(string_agg(${row}, ',' order by ${order}), '') || ']' as body

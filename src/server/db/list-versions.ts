@@ -4,6 +4,12 @@ import type { Queryable } from './client';
 export type VersionedList = 'availability' | 'bookings' | 'users';
 
 /**
+ * The database's epoch as SQL (see readListVersion): the list_versions table's object id and when
+ * the server started.
+ */
+export const LIST_EPOCH = sql`'list_versions'::regclass::oid::text || '@' || pg_postmaster_start_time()::text`;
+
+/**
  * The current version of a list as the triggers keep it (drizzle/0004_list_versions.sql and
  * drizzle/0018_users_list_version.sql): one facilitator's availability, everyone's availability or
  * the accounts (the sum of the per-user counters, which only grows because counters are never reset
@@ -16,12 +22,6 @@ export type VersionedList = 'availability' | 'bookings' | 'users';
  * object id) or the database (PGlite: a new start time). Versions are compared only within an epoch,
  * and ETags include it, so an answer from before a restore never passes for one after it.
  */
-/**
- * The database's epoch as SQL (see readListVersion): the list_versions table's object id and when
- * the server started.
- */
-export const LIST_EPOCH = sql`'list_versions'::regclass::oid::text || '@' || pg_postmaster_start_time()::text`;
-
 export async function readListVersion(
   db: Queryable,
   list: VersionedList,

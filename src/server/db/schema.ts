@@ -378,18 +378,17 @@ const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 
 /**
  * Big list answers as they were last sent, compressed (ADR 56): one row per list and range, the
- * Brotli text of the answer at the list version it was built at, and the format of the code that
- * wrote it. Used instead of building the list while `version` is still the list's version and
+ * Brotli form of the answer at the list version it was built at, and the format of the statements
+ * that built it. Used instead of building the list while `version` is still the list's version and
  * `format` the running code's, so the first request after a start (or on another instance) sends
- * it as it is. Written after an answer's kept-level compression; nothing else writes it, and a
- * restore brings back answers and counters from the same moment.
+ * it as it is. Written after an answer's kept-level compression; emptied when accounts are deleted;
+ * a restore brings back answers and counters from the same moment.
  */
 export const listAnswersKept = pgTable('list_answers_kept', {
   key: text('key').primaryKey(),
   version: bigint('version', { mode: 'bigint' }).notNull(),
   format: text('format').notNull(),
   brotli: bytes('brotli').notNull(),
-  savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
 /** Generated secrets live here when APP_SECRET is not given and DATA_DIR is not used (PostgreSQL). */

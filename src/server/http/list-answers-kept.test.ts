@@ -17,6 +17,9 @@ import { createTestApp, type TestApp } from '../test/harness';
 const FACILITATORS = 1600;
 const MONTH = { from: '2027-05-03', to: '2027-05-31' };
 const STAFF_MONTH = `/api/staff/availabilities?from=${MONTH.from}&to=${MONTH.to}`;
+const NEXT_MONTH = { from: '2027-06-01', to: '2027-06-30' };
+const STAFF_NEXT_MONTH = `/api/staff/availabilities?from=${NEXT_MONTH.from}&to=${NEXT_MONTH.to}`;
+const NEXT_MONTH_KEY = `availability:all:${NEXT_MONTH.from}:${NEXT_MONTH.to}`;
 const MONTH_KEY = `availability:all:${MONTH.from}:${MONTH.to}`;
 const STAFF_BOOKINGS = `/api/staff/bookings?from=${MONTH.from}&to=${MONTH.to}`;
 
@@ -39,7 +42,7 @@ beforeAll(async () => {
     select u.id, d.day, (array['available', 'limited', 'unavailable'])[1 + (u.id + extract(day from d.day)::int) % 3],
            case when u.id % 7 = 0 then 'Mornings only, "please"' else '' end
     from users u
-    cross join generate_series(${MONTH.from}::date, ${MONTH.to}::date, '1 day') d(day)
+    cross join generate_series(${MONTH.from}::date, ${NEXT_MONTH.to}::date, '1 day') d(day)
     where u.role = 'facilitator' and extract(isodow from d.day) < 6`);
   // a booking a facilitator on one weekday each, and some nobody is linked to yet
   await t.ctx.db.execute(sql`
@@ -277,24 +280,70 @@ describe('big list answers kept in the database', () => {
       rows: Array<{ n: number }>;
     };
     expect(left.rows[0]!.n).toBe(0);
-    const answer = await afterStart(STAFF_MONTH);
-    expect(answer.text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
-    expect(answer.text).not.toContain(`"userId":${leaving},`);
+    expect((await afterStart(STAFF_MONTH)).text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
+  });
+
+  it("a newer answer of one month takes the list's other months kept at older versions with it", async () => {
+    await afterStart(STAFF_MONTH);
+    await t.ctx.lists.settled();
+    const may = await keptRow(MONTH_KEY);
+    expect(may?.version).toBe(await currentVersion('availability'));
+    await t.ctx.db.execute(
+      sql`update availability set notes = 'June changed' where user_id = ${firstId} and date = '2027-06-01'`,
+    );
+    await get(STAFF_NEXT_MONTH, 'br');
+    await t.ctx.lists.settled();
+    expect((await keptRow(NEXT_MONTH_KEY))?.version).toBe(await currentVersion('availability'));
+    expect(await keptRow(MONTH_KEY)).toBeUndefined();
+    // the accounts list is another list: its answer stays
+    await afterStart('/api/staff/users');
+    await t.ctx.lists.settled();
+    await t.ctx.db.execute(
+      sql`update availability set notes = 'June changed again' where user_id = ${firstId} and date = '2027-06-01'`,
+    );
+    await afterStart(STAFF_NEXT_MONTH);
+    await t.ctx.lists.settled();
+    expect(await keptRow('users')).toBeDefined();
+  });
+
+  it('an answer whose list changed while it was being sent is not kept', async () => {
+    await t.ctx.db.execute(sql`delete from list_answers_kept where key = ${NEXT_MONTH_KEY}`);
+    t.ctx.lists.clear();
+    await get(STAFF_NEXT_MONTH, 'br');
+    // the change commits before the answer's kept-level Brotli (tens of milliseconds) is made
+    await t.ctx.db.execute(
+      sql`update availability set notes = 'Changed meanwhile' where user_id = ${firstId} and date = '2027-06-02'`,
+    );
+    await t.ctx.lists.settled();
+    expect(await keptRow(NEXT_MONTH_KEY)).toBeUndefined();
+    const answer = await afterStart(STAFF_NEXT_MONTH);
+    expect(answer.text).toContain('Changed meanwhile');
   });
 
   it('when the kept answers cannot be read or saved, the list is built and sent all the same', async () => {
     await afterStart(STAFF_MONTH);
+    await t.ctx.lists.settled();
+    const keptBefore = await keptRow(MONTH_KEY);
+    expect(keptBefore).toBeDefined();
+    await t.ctx.db.execute(
+      sql`update availability set notes = 'Changed while away' where user_id = ${firstId} and date = ${MONTH.from}`,
+    );
     await t.ctx.db.execute(sql`alter table list_answers_kept rename to list_answers_kept_away`);
     try {
       const before = t.ctx.lists.stats().kept;
       const answer = await afterStart(STAFF_MONTH);
       expect(t.ctx.lists.stats().kept).toBe(before);
       expect(answer.text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
-      // the save after it fails too, and changes nothing
+      expect(answer.text).toContain('Changed while away');
+      // the save after it fails too
       await t.ctx.lists.settled();
     } finally {
       await t.ctx.db.execute(sql`alter table list_answers_kept_away rename to list_answers_kept`);
     }
+    // and changed nothing: the row kept before is as it was
+    const keptAfter = await keptRow(MONTH_KEY);
+    expect(keptAfter?.version).toBe(keptBefore!.version);
+    expect(keptAfter?.brotli.equals(keptBefore!.brotli)).toBe(true);
     expect((await afterStart(STAFF_MONTH)).text).toBe(await listAvailabilityJson(t.ctx.db, MONTH));
   });
 });

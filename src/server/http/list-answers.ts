@@ -9,8 +9,8 @@ import { ZodArray } from 'zod';
 import { isMonthSizedRange } from '../../shared/calendar';
 import type { Queryable } from '../db/client';
 import type { JsonArrayText } from '../db/json-list';
-import { LIST_EPOCH, readListVersion } from '../db/list-versions';
-import { listAnswersKept } from '../db/schema';
+import { LIST_EPOCH, readListVersion, type VersionedList } from '../db/list-versions';
+import { listAnswersKept, listVersions } from '../db/schema';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -70,8 +70,8 @@ interface Entry {
   encoded: Partial<Record<Encoding, Buffer>>;
   /** encodings still at their quick level, their kept level being made */
   refining: Set<Encoding>;
-  /** the format to keep the answer's Brotli form under in the database, for lists that may be big */
-  keepAs?: string;
+  /** how to keep the answer's Brotli form in the database, for a list worth keeping (ADR 56) */
+  keep?: { list: VersionedList; format: string };
 }
 
 export interface ListAnswers {
@@ -137,7 +137,7 @@ export function createListAnswers(
   /**
    * The answer's Brotli form kept in the database at this version and format, if there is one; a
    * failed read is reported and the list built instead. The bytes cross the driver as base64:
-   * PGlite's reading of a 700 KiB `bytea` took 65–115 ms, the same bytes as base64 text 8–17 ms.
+   * PGlite's reading of a 720 KiB `bytea` took 65–115 ms, the same bytes as base64 text 8–17 ms.
    */
   const readKept = async (key: string, version: bigint, format: string): Promise<Buffer | undefined> => {
     const k = listAnswersKept;
@@ -155,24 +155,30 @@ export function createListAnswers(
   };
 
   /**
-   * Saves the answer's kept Brotli form, unless the database already holds this list at a newer
-   * version (another instance, or a later request, got there first) or is no longer the one the
-   * version was read from (a restore since: its counters may reach that version again with other
-   * rows). Then the list's other ranges kept at an older version go: they can never be sent again.
+   * Saves the answer's kept Brotli form, only while its version is still the list's current one
+   * (a write since, an account deletion included, makes it worthless) in the database it was read
+   * from (after a restore the counters can reach that version again with other rows), and unless
+   * the database holds this list at a newer version already (another instance got there first).
+   * Then the list's other ranges kept at an older version go: they can never be sent again.
    */
-  const saveKept = async (key: string, entry: Entry, format: string, brotli: Buffer) => {
+  const saveKept = async (key: string, entry: Entry, keep: NonNullable<Entry['keep']>, brotli: Buffer) => {
     const k = listAnswersKept;
     const version = entry.version.toString();
+    const stillCurrent = sql`${LIST_EPOCH} = ${entry.epoch}
+      and (select coalesce(sum(${listVersions.version}), 0) from ${listVersions}
+           where ${listVersions.list} = ${keep.list}) = ${version}::bigint`;
     await db.execute(
       sql`insert into ${k} (key, version, format, brotli)
-          select ${key}, ${version}::bigint, ${format}, decode(${brotli.toString('base64')}, 'base64')
-          where ${LIST_EPOCH} = ${entry.epoch}
+          select ${key}, ${version}::bigint, ${keep.format}, decode(${brotli.toString('base64')}, 'base64')
+          where ${stillCurrent}
           on conflict (key) do update
-            set version = excluded.version, format = excluded.format, brotli = excluded.brotli, saved_at = now()
-            where ${k.version} < excluded.version or ${k.format} <> excluded.format`,
+            set version = excluded.version, format = excluded.format, brotli = excluded.brotli
+            where ${k.version} < excluded.version
+               or (${k.version} = excluded.version and ${k.format} <> excluded.format)`,
     );
     await db.execute(
-      sql`delete from ${k} where ${k.key} like ${`${sameList(key)}%`} and ${k.version} < ${version}::bigint`,
+      sql`delete from ${k} where ${k.key} like ${`${sameList(key)}:%`} and ${k.version} < ${version}::bigint
+          and ${stillCurrent}`,
     );
   };
 
@@ -180,7 +186,7 @@ export function createListAnswers(
     key: string,
     at: { version: bigint; epoch: string },
     list: ListBuild,
-    { keep, brotliWanted }: { keep: boolean; brotliWanted: boolean },
+    { keepAs, brotliWanted }: { keepAs: VersionedList | undefined; brotliWanted: boolean },
   ) => {
     const { version, epoch } = at;
     const cached = cache.get(key);
@@ -189,27 +195,27 @@ export function createListAnswers(
       hits++;
       return Promise.resolve(cached);
     }
-    const format = keep ? list.format() : undefined;
-    const fromKept = format !== undefined && brotliWanted;
+    const keep = keepAs && { list: keepAs, format: list.format() };
+    const fromKept = keep !== undefined && brotliWanted;
     // Requests for the same list at the same version share one build; a newer version never waits
     // for (or takes) an older one's.
     const buildKey = `${epoch}\u0000${version}\u0000${key}\u0000${fromKept ? 'br' : 'text'}`;
     let pending = building.get(buildKey);
     if (!pending) {
       misses++;
-      pending = (fromKept ? readKept(key, version, format) : Promise.resolve(undefined)).then(
+      pending = (fromKept ? readKept(key, version, keep.format) : Promise.resolve(undefined)).then(
         async (brotli) => {
           if (brotli) kept++;
           const entry: Entry = brotli
-            ? { epoch, version, encoded: { br: brotli }, refining: new Set(), keepAs: format }
-            : { epoch, version, body: await list.build(), encoded: {}, refining: new Set(), keepAs: format };
+            ? { epoch, version, encoded: { br: brotli }, refining: new Set(), keep }
+            : { epoch, version, body: await list.build(), encoded: {}, refining: new Set(), keep };
           const current = cache.peek(key);
           // a slower build of an older version must not replace a newer one
           if (current && current.epoch === epoch && current.version > version) return entry;
-          // the text built for a client without Brotli joins the Brotli form read back for this version
-          if (current?.epoch === epoch && current.version === version && current.encoded.br && entry.body) {
-            entry.encoded.br ??= current.encoded.br;
-          }
+          // the text built for a client without Brotli joins the (kept-level) Brotli form read back
+          // from the database for this version, so it is neither made nor saved again
+          const readBack = current?.epoch === epoch && current.version === version && !current.body;
+          if (readBack && current.encoded.br && entry.body) entry.encoded.br ??= current.encoded.br;
           cache.set(key, entry);
           return entry;
         },
@@ -245,8 +251,8 @@ export function createListAnswers(
       .then(async (buffer) => {
         entry.encoded[encoding] = buffer;
         recount(key, entry);
-        if (encoding === 'br' && entry.keepAs) {
-          await saveKept(key, entry, entry.keepAs, buffer).catch((error: unknown) => {
+        if (encoding === 'br' && entry.keep) {
+          await saveKept(key, entry, entry.keep, buffer).catch((error: unknown) => {
             log.warn({ err: error, list: key }, 'saving a kept list answer failed');
           });
         }
@@ -306,7 +312,8 @@ export function createListAnswers(
       }
       const accepted = chooseEncoding(request.headers['accept-encoding']);
       const brotliWanted = accepted === 'br';
-      const entry = await entryFor(key, at, list, { keep: worthKeeping(source), brotliWanted });
+      const keepAs = worthKeeping(source) ? source.name : undefined;
+      const entry = await entryFor(key, at, list, { keepAs, brotliWanted });
       reply.type('application/json; charset=utf-8');
       const { body } = entry;
       if (body === undefined) {
@@ -342,7 +349,7 @@ function worthKeeping(source: ListSource): boolean {
   return source.userId === undefined && isMonthSizedRange(source.from, source.to);
 }
 
-/** What every key of the same list starts with: `availability:all:` for `availability:all:<range>`. */
+/** The part of a key that names the list, without its range: `availability:all` of `availability:all:<range>`. */
 function sameList(key: string): string {
   return key.split(':').slice(0, 2).join(':');
 }
