@@ -2,7 +2,7 @@
  * The settings that were buildApp options (ADR 0037): parsed and refused like every other variable,
  * and what each plugin makes of them.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,9 +54,14 @@ describe('settings of the plugins', () => {
   });
 
   it('refuses an SMTP_CA_FILE that holds no certificate', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'afp-ca-')), 'ca.pem');
-    writeFileSync(file, 'not a certificate');
-    expect(() => loadConfig({ SMTP_CA_FILE: file })).toThrow(/SMTP_CA_FILE: .* holds no PEM certificate/);
+    const dir = mkdtempSync(join(tmpdir(), 'afp-ca-'));
+    try {
+      const file = join(dir, 'ca.pem');
+      writeFileSync(file, 'not a certificate');
+      expect(() => loadConfig({ SMTP_CA_FILE: file })).toThrow(/SMTP_CA_FILE: .* holds no PEM certificate/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reach the plugins that use them', async () => {

@@ -29,8 +29,9 @@ describe('DATA_DIR permissions', () => {
   }, async () => {
     // the usual default umask, under which PGlite's files came out world-readable
     process.umask(0o022);
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'afp-perm-')), 'data');
-    dirs.push(dataDir);
+    const scratch = mkdtempSync(join(tmpdir(), 'afp-perm-'));
+    dirs.push(scratch);
+    const dataDir = join(scratch, 'data');
     // a file left by an earlier version, readable by everyone
     mkdirSync(join(dataDir, 'pglite'), { recursive: true, mode: 0o755 });
     writeFileSync(join(dataDir, 'pglite', 'left-over'), 'x', { mode: 0o666 });

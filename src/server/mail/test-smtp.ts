@@ -3,7 +3,7 @@
  * can require TLS or STARTTLS, a username and password, or refuse chosen recipients. Test support only;
  * nothing in the product imports it. Used by the API tests and by the e2e specs.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,11 +33,19 @@ yilR2mkwNIt4w944Q7i6/b3wump+hfrXXSA08f0kIL9z4yTLmbepP42t
 
 let caFile: string | undefined;
 
-/** TEST_SMTP_CERT in a file of its own, for a test app's SMTP_CA_FILE (written once per process). */
+/**
+ * TEST_SMTP_CERT in a file of its own, for a test app's SMTP_CA_FILE: one file in the system's
+ * temporary directory, the same for every run and worker (a folder per process was never removed:
+ * test workers end without an exit event). Written once per process, to a name of its own and then
+ * renamed over it, so a worker never reads another's half-written copy.
+ */
 export function testSmtpCaFile(): string {
   if (!caFile) {
-    caFile = join(mkdtempSync(join(tmpdir(), 'afp-test-smtp-')), 'ca.pem');
-    writeFileSync(caFile, TEST_SMTP_CERT);
+    const file = join(tmpdir(), 'afp-test-smtp-ca.pem');
+    const writing = `${file}.${process.pid}`;
+    writeFileSync(writing, TEST_SMTP_CERT);
+    renameSync(writing, file);
+    caFile = file;
   }
   return caFile;
 }
