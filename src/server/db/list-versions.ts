@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from './client';
 
-export type VersionedList = 'availability' | 'bookings' | 'users';
+export type VersionedList = 'availability' | 'bookings' | 'users' | 'notes';
 
 /**
  * The database's epoch as SQL (see readListVersion): the list_versions table's object id and when
@@ -10,10 +10,10 @@ export type VersionedList = 'availability' | 'bookings' | 'users';
 export const LIST_EPOCH = sql`'list_versions'::regclass::oid::text || '@' || pg_postmaster_start_time()::text`;
 
 /**
- * The current version of a list as the triggers keep it (drizzle/0004_list_versions.sql and
- * drizzle/0018_users_list_version.sql): one facilitator's availability, everyone's availability or
- * the accounts (the sum of the per-user counters, which only grows because counters are never reset
- * or removed), or the bookings as a whole.
+ * The current version of a list as the triggers keep it (drizzle/0004_list_versions.sql,
+ * drizzle/0018_users_list_version.sql and drizzle/0022_notes_list_version.sql): one facilitator's
+ * availability, everyone's availability or the accounts (the sum of the per-user counters, which
+ * only grows because counters are never reset or removed), or the bookings or staff notes as a whole.
  *
  * Read it *before* the rows it stands for: an answer built afterwards is then at least as new as the
  * version it is cached under, and a later write moves the version on, so nothing stale is served.

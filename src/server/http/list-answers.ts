@@ -26,6 +26,7 @@ declare module 'fastify' {
 /** Which list an answer is, and so which version stands for it and who may share it. */
 export type ListSource =
   | { name: 'availability' | 'bookings'; userId?: number; from: string; to: string }
+  | { name: 'notes'; from: string; to: string }
   | { name: 'users' };
 
 const brotli = promisify(brotliCompress);
@@ -295,10 +296,7 @@ export function createListAnswers(
       if (request.routeOptions.config.list !== 'versioned') {
         throw new Error(`${request.routeOptions.url}: a list answer needs config.list 'versioned'`);
       }
-      const at =
-        source.name === 'users'
-          ? await readListVersion(db, 'users')
-          : await readListVersion(db, source.name, source.userId);
+      const at = await readListVersion(db, source.name, 'userId' in source ? source.userId : undefined);
       const key = listKey(source);
       const etag = `W/"${createHash('sha256').update(`${at.epoch}\u0000${key}\u0000${at.version}`).digest('base64url').slice(0, 27)}"`;
       // Revalidate every time (no-cache), keep it out of shared caches (private); one answer per encoding.
@@ -342,10 +340,11 @@ export function createListAnswers(
 /**
  * Lists whose answers are kept in the database once big (ADR 56): the accounts, and everyone's
  * availability or bookings over a month view, so a few ranges per month at most. One facilitator's
- * own lists stay small; weeks are quick to build.
+ * own lists stay small; weeks and the staff notes are quick to build.
  */
 function worthKeeping(source: ListSource): boolean {
   if (source.name === 'users') return true;
+  if (source.name === 'notes') return false;
   return source.userId === undefined && isMonthSizedRange(source.from, source.to);
 }
 
@@ -360,6 +359,7 @@ function sameList(key: string): string {
  */
 function listKey(source: ListSource): string {
   if (source.name === 'users') return 'users';
+  if (source.name === 'notes') return `notes:all:${source.from}:${source.to}`;
   return `${source.name}:${source.userId ?? 'all'}:${source.from}:${source.to}`;
 }
 

@@ -18,6 +18,7 @@ const OWN_BOOKINGS = `/api/bookings?${RANGE}`;
 const STAFF_GRID = `/api/staff/availabilities?${RANGE}`;
 const STAFF_BOOKINGS = `/api/staff/bookings?${RANGE}`;
 const USERS = '/api/staff/users';
+const NOTES = '/api/staff/notes?date=2027-05-10&view=month';
 
 describe('If-None-Match', () => {
   it('compares weakly, reads lists and *', () => {
@@ -58,6 +59,7 @@ describe('list answers with ETags', () => {
     ['staff availability', STAFF_GRID, 'staff'],
     ['staff bookings', STAFF_BOOKINGS, 'staff'],
     ['accounts', USERS, 'staff'],
+    ['staff notes', NOTES, 'staff'],
   ])('%s: asked again with its ETag, 304 with no body', async (_name, url, who) => {
     const cookie = who === 'staff' ? staff : alice.cookie;
     const first = await get(url, cookie);
@@ -167,10 +169,100 @@ describe('list answers with ETags', () => {
     );
   });
 
+  it('every change to the notes, by any path, gives 200 and a new ETag', async () => {
+    const changed = async (etag: string) => {
+      const after = await get(NOTES, staff, etag);
+      expect(after.statusCode).toBe(200);
+      expect(after.headers.etag).not.toBe(etag);
+      expect((await get(NOTES, staff, after.headers.etag as string)).statusCode).toBe(304);
+      return after;
+    };
+    const notesOf = (response: { body: string }) =>
+      (JSON.parse(response.body) as Array<{ id: number; note: string }>).map((n) => n.note);
+    const first = await get(NOTES, staff);
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/notes',
+      headers: { cookie: staff },
+      payload: { facilitatorId: ben.id, date: '2027-05-14', note: 'Ring the school', priority: 'high' },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as number;
+    const afterCreate = await changed(first.headers.etag as string);
+    expect(notesOf(afterCreate)).toContain('Ring the school');
+
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/staff/notes/${id}`,
+      headers: { cookie: staff },
+      payload: { note: 'School rang back', priority: 'normal' },
+    });
+    expect(edited.statusCode).toBe(200);
+    const afterEdit = await changed(afterCreate.headers.etag as string);
+    expect(notesOf(afterEdit)).toContain('School rang back');
+    expect(notesOf(afterEdit)).not.toContain('Ring the school');
+
+    // the answer is what the serializer wrote for the same notes before they were versioned
+    const identity = await get(NOTES, staff, undefined, 'identity');
+    const rows = await t.ctx.db.execute(
+      sql`select id from staff_notes where date between '2027-05-01' and '2027-05-31' order by date, facilitator_id, created_at, id`,
+    );
+    expect((JSON.parse(identity.body) as Array<{ id: number }>).map((n) => n.id)).toEqual(
+      (rows as unknown as { rows: Array<{ id: number }> }).rows.map((r) => r.id),
+    );
+    expect(JSON.parse(identity.body)).toContainEqual({
+      id,
+      facilitatorId: ben.id,
+      date: '2027-05-14',
+      note: 'School rang back',
+      priority: 'normal',
+      createdBy: expect.any(Number),
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
+
+    // a write no service sees, as a script would make it
+    await t.ctx.db.execute(sql`update staff_notes set note = 'Changed in SQL' where id = ${id}`);
+    const afterSql = await changed(afterEdit.headers.etag as string);
+    expect(notesOf(afterSql)).toContain('Changed in SQL');
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/staff/notes/${id}`,
+      headers: { cookie: staff },
+    });
+    expect(deleted.statusCode).toBe(204);
+    const afterDelete = await changed(afterSql.headers.etag as string);
+    expect(notesOf(afterDelete)).not.toContain('Changed in SQL');
+  });
+
+  it('the notes about an account go from the notes list when the account is deleted', async () => {
+    const doomed = await t.createUser({ username: 'etag-doomed@example.org', password: 'doomed-pass-1' });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/notes',
+      headers: { cookie: staff },
+      payload: { facilitatorId: doomed.id, date: '2027-05-20', note: 'Leaving soon', priority: 'normal' },
+    });
+    expect(created.statusCode).toBe(201);
+    const before = await get(NOTES, staff);
+    expect(before.body).toContain('Leaving soon');
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/staff/users/${doomed.id}`,
+      headers: { cookie: staff },
+    });
+    expect(removed.statusCode).toBe(204);
+    const after = await get(NOTES, staff, before.headers.etag as string);
+    expect(after.statusCode).toBe(200);
+    expect(after.body).not.toContain('Leaving soon');
+  });
+
   it('other API answers stay uncacheable', async () => {
-    const notes = await get('/api/staff/notes?date=2027-05-10&view=month', staff);
-    expect(notes.statusCode).toBe(200);
-    expect(notes.headers['cache-control']).toBe('no-store');
-    expect(notes.headers.etag).toBeUndefined();
+    const offers = await get('/api/offers', alice.cookie);
+    expect(offers.statusCode).toBe(200);
+    expect(offers.headers['cache-control']).toBe('no-store');
+    expect(offers.headers.etag).toBeUndefined();
   });
 });

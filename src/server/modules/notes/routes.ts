@@ -5,7 +5,7 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createNoteBody, notesQuery, staffNote, updateNoteBody } from '../../../shared/schemas/notes';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { createNote, deleteNote, listNotes, updateNote } from './service';
+import { createNote, deleteNote, listNotesJson, notesListFormat, updateNote } from './service';
 
 const errors = {
   400: errorResponse,
@@ -20,7 +20,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/notes',
       {
-        config: { access: 'staff', list: 'small' },
+        config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['notes'],
           summary: 'Notes for the staff view (Monday-Friday week, two weeks or month) containing the date',
@@ -28,7 +28,15 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.array(staffNote), ...errors },
         },
       },
-      (request) => listNotes(ctx.db, staffViewRange(request.query.view, request.query.date)),
+      async (request, reply) => {
+        const range = staffViewRange(request.query.view, request.query.date);
+        return ctx.lists.send(
+          request,
+          reply,
+          { name: 'notes', ...range },
+          { format: () => notesListFormat(ctx.db, range), build: () => listNotesJson(ctx.db, range) },
+        );
+      },
     );
 
     app.post(
