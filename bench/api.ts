@@ -27,6 +27,7 @@ import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { type Database, openDatabase } from '../src/server/db/client';
+import { listNotes } from '../src/server/modules/notes/service';
 import { listUsers } from '../src/server/modules/users/service';
 import {
   addDays,
@@ -362,8 +363,30 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
       await read('staff week: bookings (warm)', `/api/staff/bookings?${q(week)}`, staff, () =>
         bookingRows(week.from, week.to),
       );
-      await read('staff month: notes', `/api/staff/notes?date=${today}&view=month`, staff, () =>
+      const notesUrl = `/api/staff/notes?date=${today}&view=month`;
+      await read('staff month: notes', notesUrl, staff, () =>
         db.execute(sql`select * from staff_notes where date between ${m.from} and ${m.to} order by date, id`),
+      );
+      await read(
+        'staff month: notes, after a note changed',
+        notesUrl,
+        staff,
+        // the earlier way, on every request: rows through the driver, mapped, then stringified
+        async () => JSON.stringify(await listNotes(db, m)),
+        () =>
+          db.execute(sql`update staff_notes set note = note where id = (select min(id) from staff_notes)`),
+        { reference: 'rows + JSON.stringify (before)' },
+      );
+      await read(
+        'staff month: notes, revalidated (304)',
+        notesUrl,
+        staff,
+        fullAnswer(notesUrl, staff),
+        undefined,
+        {
+          ifNoneMatch: true,
+          reference: 'the full 200 answer',
+        },
       );
 
       // The staff dashboard's three calls at once, as the browser sends them: warm, then cold.
