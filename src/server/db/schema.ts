@@ -322,7 +322,7 @@ export const schedulerState = pgTable('scheduler_state', {
 /**
  * A counter per list and facilitator, bumped by triggers on every statement that changes the list
  * (drizzle/0004_list_versions.sql). Cached list answers are keyed by it (http/list-cache.ts).
- * `user_id` is 0 for lists versioned as a whole (bookings). No foreign key: a deleted facilitator's
+ * `user_id` is 0 for lists versioned as a whole (bookings, staff notes). No foreign key: a deleted facilitator's
  * counter must stay, or the sum over all facilitators could repeat an earlier value.
  */
 export const listVersions = pgTable(
