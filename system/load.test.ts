@@ -25,6 +25,8 @@ afterAll(() => {
 });
 
 let pgliteBaseline: LoadReport | undefined;
+/** The fewest requests of a kind whose median is compared between the two PGlite runs. */
+const MEDIAN_FROM = 20;
 
 describe('load: nothing acknowledged is lost or duplicated', () => {
   test('PGlite', async () => {
@@ -57,7 +59,10 @@ describe('load: nothing acknowledged is lost or duplicated', () => {
     if (!baseline) return;
     for (const kind of report.kinds) {
       const before = baseline.kinds.find((k) => k.kind === kind.kind);
-      if (!before || before.requests === 0 || kind.requests === 0) continue;
+      // A median of a handful of requests (staff create a note or two a second) is moved by one slow
+      // answer, and the machine's load can change between the two runs: only kinds with enough
+      // requests in both are compared.
+      if (!before || before.requests < MEDIAN_FROM || kind.requests < MEDIAN_FROM) continue;
       expect(kind.p50, `${kind.kind}: p50 ${kind.p50} ms against ${before.p50} ms`).toBeLessThanOrEqual(
         2 * before.p50,
       );
