@@ -12,6 +12,11 @@ declare module 'fastify' {
     access?: Access;
     /** a GET that changes state (logout links): refused cross-site like any POST */
     changesState?: boolean;
+    /**
+     * the same answer for everyone, whoever asks (the built client's files): the session cookie is
+     * not looked up, and the request neither needs nor keeps a session alive
+     */
+    sessionless?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../auth/sessions';
+import { sessions } from '../db/schema';
 import { createTestApp, type TestApp } from '../test/harness';
 
 // A stand-in client build: one script with the .br/.gz copies the build writes, one without.
@@ -65,5 +67,34 @@ describe('built assets', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+  });
+});
+
+describe('a signed-in browser asking for a file', () => {
+  it('gets it without its session being read: the file does not keep the session alive, the app does', async () => {
+    await t.createUser({ username: 'files@example.org', password: 'files-pass-1' });
+    const cookie = await t.login('files@example.org', 'files-pass-1');
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60 * 1000);
+    await t.ctx.db.update(sessions).set({ lastSeenAt: tenMinutesAgo });
+    const lastSeen = async () => (await t.ctx.db.select({ at: sessions.lastSeenAt }).from(sessions))[0]!.at;
+
+    const file = await t.app.inject({ url: '/assets/packed-1a2b3c.js', headers: { cookie } });
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toBe(script);
+    expect(await lastSeen()).toEqual(tenMinutesAgo);
+
+    // a read of the app itself does read the session, and moves its last-seen time on
+    const me = await t.app.inject({ url: '/api/user', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect((await lastSeen()).getTime()).toBeGreaterThan(tenMinutesAgo.getTime());
+  });
+
+  it('gets it whatever the cookie holds', async () => {
+    const response = await t.app.inject({
+      url: '/assets/packed-1a2b3c.js',
+      headers: { cookie: `${SESSION_COOKIE}=${'x'.repeat(500)}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(script);
   });
 });

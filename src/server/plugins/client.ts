@@ -29,19 +29,27 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
   const hasClient = existsSync(indexFile);
   const clientBuilding = !hasClient && options.clientBuilding === true;
   if (hasClient || clientBuilding) {
-    await app.register(fastifyStatic, {
-      root: clientDir,
-      // listing the files once at start serves exactly the build that was there; a build still
-      // being written has no files yet, so its files are looked up per request
-      wildcard: clientBuilding,
-      index: false,
-      // the build writes .br/.gz copies at the highest quality (vite.config.ts); files without one
-      // fall through to @fastify/compress
-      preCompressed: true,
-      setHeaders: (res, path) => {
-        // Vite fingerprints everything under assets/, so those never change.
-        if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
-      },
+    // The files are the same for everyone: a page's five or six of them need no session read each,
+    // on the one thread that answers the page's own reads beside them (ADR 58). In a plugin of its
+    // own, so only the routes @fastify/static adds are marked.
+    await app.register(async (files) => {
+      files.addHook('onRoute', (route) => {
+        route.config = { ...route.config, sessionless: true };
+      });
+      await files.register(fastifyStatic, {
+        root: clientDir,
+        // listing the files once at start serves exactly the build that was there; a build still
+        // being written has no files yet, so its files are looked up per request
+        wildcard: clientBuilding,
+        index: false,
+        // the build writes .br/.gz copies at the highest quality (vite.config.ts); files without one
+        // fall through to @fastify/compress
+        preCompressed: true,
+        setHeaders: (res, path) => {
+          // Vite fingerprints everything under assets/, so those never change.
+          if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+        },
+      });
     });
   }
   let indexHtml: string | null = null;

@@ -72,7 +72,7 @@ const sessionsAndAccessPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', crossSiteGuard(app.config.PUBLIC_URL));
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
+    if (!token || request.routeOptions.config.sessionless) return;
     const session = await app.sessions.resolve(token);
     if (session) {
       request.user = session.user;
