@@ -25,7 +25,10 @@ async function appWithoutClient(clientBuilding: boolean): Promise<{ app: TestApp
 function moveBuildIn(clientDir: string) {
   const next = `${clientDir}-next`;
   mkdirSync(join(next, 'assets'), { recursive: true });
-  writeFileSync(join(next, 'index.html'), '<!doctype html><title>the built client</title>');
+  writeFileSync(
+    join(next, 'index.html'),
+    '<!doctype html><html><head><title>the built client</title></head><body></body></html>',
+  );
   writeFileSync(join(next, 'assets', 'main-abc123.js'), 'console.log("built");');
   renameSync(next, clientDir);
 }
@@ -66,6 +69,19 @@ describe('pages while npm start builds the client beside the server', () => {
     expect(script.statusCode).toBe(200);
     expect(script.body).toBe('console.log("built");');
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('still knows who is signed in on pages and unknown API paths once the build is in place', async () => {
+    const cookie = await app.loginStaff();
+    // the page names the signed-in person's first reads, which it can only do knowing who asked
+    const page = await app.app.inject({ method: 'GET', url: '/staff', headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(
+      '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/user">',
+    );
+    // signed in: an unknown API path is not found, not "Please sign in"
+    const unknown = await app.app.inject({ method: 'GET', url: '/api/no-such-list', headers: { cookie } });
+    expect(unknown.statusCode).toBe(404);
   });
 });
 

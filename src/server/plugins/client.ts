@@ -31,11 +31,15 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
   if (hasClient || clientBuilding) {
     // The files are the same for everyone: a page's five or six of them need no session read each,
     // on the one thread that answers the page's own reads beside them (ADR 58). In a plugin of its
-    // own, so only the routes @fastify/static adds are marked.
+    // own, so only the routes @fastify/static adds are marked. Not while the client is being built:
+    // its one catch-all route then also takes every page and unknown path, and hands them to the
+    // not-found handler, which needs to know who asked.
     await app.register(async (files) => {
-      files.addHook('onRoute', (route) => {
-        route.config = { ...route.config, sessionless: true };
-      });
+      if (!clientBuilding) {
+        files.addHook('onRoute', (route) => {
+          route.config = { ...route.config, sessionless: true };
+        });
+      }
       await files.register(fastifyStatic, {
         root: clientDir,
         // listing the files once at start serves exactly the build that was there; a build still
