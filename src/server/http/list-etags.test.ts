@@ -52,6 +52,19 @@ describe('list answers with ETags', () => {
       },
     });
   const { save } = world;
+  const asStaff = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { cookie: staff }, ...(payload ? { payload } : {}) });
+  /** A note made through the API, as staff make them; answers its id. */
+  const addNote = async (facilitatorId: number, date: string, note: string) => {
+    const created = await asStaff('POST', '/api/staff/notes', {
+      facilitatorId,
+      date,
+      note,
+      priority: 'high',
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json().id as number;
+  };
 
   it.each([
     ['own availability', OWN, 'alice'],
@@ -181,22 +194,13 @@ describe('list answers with ETags', () => {
       (JSON.parse(response.body) as Array<{ id: number; note: string }>).map((n) => n.note);
     const first = await get(NOTES, staff);
 
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/staff/notes',
-      headers: { cookie: staff },
-      payload: { facilitatorId: ben.id, date: '2027-05-14', note: 'Ring the school', priority: 'high' },
-    });
-    expect(created.statusCode).toBe(201);
-    const id = created.json().id as number;
+    const id = await addNote(ben.id, '2027-05-14', 'Ring the school');
     const afterCreate = await changed(first.headers.etag as string);
     expect(notesOf(afterCreate)).toContain('Ring the school');
 
-    const edited = await t.app.inject({
-      method: 'PUT',
-      url: `/api/staff/notes/${id}`,
-      headers: { cookie: staff },
-      payload: { note: 'School rang back', priority: 'normal' },
+    const edited = await asStaff('PUT', `/api/staff/notes/${id}`, {
+      note: 'School rang back',
+      priority: 'normal',
     });
     expect(edited.statusCode).toBe(200);
     const afterEdit = await changed(afterCreate.headers.etag as string);
@@ -227,11 +231,7 @@ describe('list answers with ETags', () => {
     const afterSql = await changed(afterEdit.headers.etag as string);
     expect(notesOf(afterSql)).toContain('Changed in SQL');
 
-    const deleted = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/staff/notes/${id}`,
-      headers: { cookie: staff },
-    });
+    const deleted = await asStaff('DELETE', `/api/staff/notes/${id}`);
     expect(deleted.statusCode).toBe(204);
     const afterDelete = await changed(afterSql.headers.etag as string);
     expect(notesOf(afterDelete)).not.toContain('Changed in SQL');
@@ -239,20 +239,10 @@ describe('list answers with ETags', () => {
 
   it('the notes about an account go from the notes list when the account is deleted', async () => {
     const doomed = await t.createUser({ username: 'etag-doomed@example.org', password: 'doomed-pass-1' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/staff/notes',
-      headers: { cookie: staff },
-      payload: { facilitatorId: doomed.id, date: '2027-05-20', note: 'Leaving soon', priority: 'normal' },
-    });
-    expect(created.statusCode).toBe(201);
+    await addNote(doomed.id, '2027-05-20', 'Leaving soon');
     const before = await get(NOTES, staff);
     expect(before.body).toContain('Leaving soon');
-    const removed = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/staff/users/${doomed.id}`,
-      headers: { cookie: staff },
-    });
+    const removed = await asStaff('DELETE', `/api/staff/users/${doomed.id}`);
     expect(removed.statusCode).toBe(204);
     const after = await get(NOTES, staff, before.headers.etag as string);
     expect(after.statusCode).toBe(200);
