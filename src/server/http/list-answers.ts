@@ -54,8 +54,11 @@ const QUICK_FROM_BYTES = 256 * 1024;
 /** A list's build, and the format of the text it writes (ADR 56). */
 export interface ListBuild {
   build: () => Promise<JsonArrayText>;
-  /** what the build's text is written by (statementsFormat, db/json-list.ts); asked for only to keep it */
-  format: () => string;
+  /**
+   * what the build's text is written by (statementsFormat, db/json-list.ts): a list worth keeping
+   * (worthKeeping) must give it; no other list is asked for it
+   */
+  format?: () => string;
 }
 
 /** Where failures that cost no answer are reported: reading or saving a kept answer. */
@@ -196,7 +199,8 @@ export function createListAnswers(
       hits++;
       return Promise.resolve(cached);
     }
-    const keep = keepAs && { list: keepAs, format: list.format() };
+    if (keepAs && !list.format) throw new Error(`${key}: a list worth keeping needs the format of its text`);
+    const keep = keepAs && list.format && { list: keepAs, format: list.format() };
     const fromKept = keep !== undefined && brotliWanted;
     // Requests for the same list at the same version share one build; a newer version never waits
     // for (or takes) an older one's.
@@ -296,7 +300,7 @@ export function createListAnswers(
       if (request.routeOptions.config.list !== 'versioned') {
         throw new Error(`${request.routeOptions.url}: a list answer needs config.list 'versioned'`);
       }
-      const at = await readListVersion(db, source.name, 'userId' in source ? source.userId : undefined);
+      const at = await readListVersion(db, source.name, ownerOf(source));
       const key = listKey(source);
       const etag = `W/"${createHash('sha256').update(`${at.epoch}\u0000${key}\u0000${at.version}`).digest('base64url').slice(0, 27)}"`;
       // Revalidate every time (no-cache), keep it out of shared caches (private); one answer per encoding.
@@ -359,8 +363,12 @@ function sameList(key: string): string {
  */
 function listKey(source: ListSource): string {
   if (source.name === 'users') return 'users';
-  if (source.name === 'notes') return `notes:all:${source.from}:${source.to}`;
-  return `${source.name}:${source.userId ?? 'all'}:${source.from}:${source.to}`;
+  return `${source.name}:${ownerOf(source) ?? 'all'}:${source.from}:${source.to}`;
+}
+
+/** The one facilitator a list belongs to, or undefined for a list of everyone's. */
+function ownerOf(source: ListSource): number | undefined {
+  return 'userId' in source ? source.userId : undefined;
 }
 
 /** Brotli, then gzip, when the client accepts it (coding names are case-insensitive). */

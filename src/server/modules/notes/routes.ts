@@ -5,7 +5,7 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createNoteBody, notesQuery, staffNote, updateNoteBody } from '../../../shared/schemas/notes';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { createNote, deleteNote, listNotesJson, notesListFormat, updateNote } from './service';
+import { createNote, deleteNote, listNotesJson, updateNote } from './service';
 
 const errors = {
   400: errorResponse,
@@ -34,7 +34,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           request,
           reply,
           { name: 'notes', ...range },
-          { format: () => notesListFormat(ctx.db, range), build: () => listNotesJson(ctx.db, range) },
+          { build: () => listNotesJson(ctx.db, range) },
         );
       },
     );

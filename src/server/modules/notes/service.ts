@@ -1,7 +1,7 @@
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { Priority, StaffNote } from '../../../shared/schemas/notes';
 import type { Queryable } from '../../db/client';
-import { type JsonArrayText, statementsFormat } from '../../db/json-list';
+import type { JsonArrayText } from '../../db/json-list';
 import { staffNotes, users } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
@@ -24,8 +24,8 @@ export function toNote(row: NoteRow): StaffNote {
 }
 
 /** Every note about any facilitator in an inclusive range: by day, then facilitator, then age. */
-function notesInRange(db: Queryable, range: DateRange) {
-  return db
+export async function listNotes(db: Queryable, range: DateRange): Promise<StaffNote[]> {
+  const rows = await db
     .select()
     .from(staffNotes)
     .where(between(staffNotes.date, range.from, range.to))
@@ -35,23 +35,16 @@ function notesInRange(db: Queryable, range: DateRange) {
       asc(staffNotes.createdAt),
       asc(staffNotes.id),
     );
-}
-
-export async function listNotes(db: Queryable, range: DateRange): Promise<StaffNote[]> {
-  return (await notesInRange(db, range)).map(toNote);
+  return rows.map(toNote);
 }
 
 /**
  * The notes list's answer as JSON text, for the versioned list answers (ADR 57): built once per
- * version of the notes, then sent from memory or answered with 304 until a note changes.
+ * version of the notes, then sent from memory or answered with 304 until a note changes. Never kept
+ * in the database (worthKeeping), so it has no format to give.
  */
 export async function listNotesJson(db: Queryable, range: DateRange): Promise<JsonArrayText> {
   return JSON.stringify(await listNotes(db, range)) as JsonArrayText;
-}
-
-/** The format of listNotesJson's text (statementsFormat), should a notes answer ever be kept. */
-export function notesListFormat(db: Queryable, range: DateRange): string {
-  return statementsFormat(notesInRange(db, range).getSQL());
 }
 
 /** What the history keeps of a note. */
