@@ -119,3 +119,46 @@ test('the completeness table of 300 facilitators draws the rows in view and sort
   await page.keyboard.press('Space');
   await expect(firstBox).toBeChecked();
 });
+
+test('the staff grid filter of 300 facilitators draws the choices in view, and finds, scrolls to and unticks any of them', async ({
+  page,
+}, testInfo) => {
+  await openAsStaff(page, '/staff');
+  await expect(page.getByTestId('grid-count')).toHaveText(
+    `Showing ${FACILITATORS} of ${FACILITATORS} facilitators`,
+  );
+  await page.getByTestId('facilitator-filter').click();
+  const chooser = page.getByRole('dialog', { name: 'Choose facilitators' });
+  const choices = chooser.getByRole('checkbox');
+  await expect(choices.first()).toBeChecked();
+  const drawn = await choices.count();
+  expect(drawn).toBeGreaterThan(5);
+  expect(drawn).toBeLessThan(60);
+  await checkScreen(page, testInfo, 'staff-grid-long-facilitator-filter');
+
+  // the last facilitator in the list is reached by scrolling it, and unticking them leaves them out
+  const list = chooser.locator('.overflow-y-auto');
+  const last = chooser.getByRole('checkbox', { name: /Facilitator 0299/ });
+  await expect
+    .poll(async () => {
+      await list.evaluate((element) => {
+        element.scrollTop = element.scrollHeight;
+      });
+      return last.count();
+    })
+    .toBe(1);
+  await last.uncheck();
+  await expect(page.getByTestId('facilitator-filter')).toContainText(
+    `Facilitators: ${FACILITATORS - 1} of ${FACILITATORS}`,
+  );
+  expect(await choices.count()).toBeLessThan(60);
+
+  // any facilitator is found by the search, wherever it is in the list
+  await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill('Facilitator 0150');
+  await expect(choices).toHaveCount(1);
+  await choices.first().uncheck();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('grid-count')).toHaveText(
+    `Showing ${FACILITATORS - 2} of ${FACILITATORS} facilitators`,
+  );
+});

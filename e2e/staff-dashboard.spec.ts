@@ -455,7 +455,14 @@ test.describe('staff dashboard', () => {
     await chooser.getByRole('checkbox', { name: new RegExp(scenario.zara.displayName) }).check();
     await page.keyboard.press('Escape');
     expect(await rowNames(page)).toEqual([scenario.zara.displayName]);
+    // opened again, the list still has its search and the choice made in it
     await page.getByTestId('facilitator-filter').click();
+    await expect(chooser.getByRole('textbox', { name: 'Search facilitators' })).toHaveValue(
+      scenario.zara.displayName,
+    );
+    await expect(
+      chooser.getByRole('checkbox', { name: new RegExp(scenario.zara.displayName) }),
+    ).toBeChecked();
     await chooser.getByRole('button', { name: 'All', exact: true }).click();
     await page.keyboard.press('Escape');
     expect(await rowNames(page)).toEqual([

@@ -6,12 +6,21 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { useRowWindow } from '@/components/ui/windowed-rows';
 import { displayName } from '../lib/grid-model';
 
 function summary(selected: number, total: number): string {
   if (total === 0 || selected === 0) return 'None';
   if (selected === total) return `All (${total})`;
   return `${selected} of ${total}`;
+}
+
+/** A choice's usual height: a name and, below it, an email or area. */
+const CHOICE_HEIGHT = 38;
+
+/** Stands in for the choices above or below the ones drawn. */
+function ChoiceSpacer({ height }: { height: number }) {
+  return height > 0 ? <div aria-hidden="true" style={{ height }} /> : null;
 }
 
 function CheckRow({
@@ -51,8 +60,49 @@ export function FacilitatorFilter({
   deselected: ReadonlySet<number>;
   onChange: (deselected: Set<number>) => void;
 }) {
+  // kept here rather than in the list, so a search is still there when the list opens again
   const [search, setSearch] = useState('');
   const selectedCount = facilitators.filter((f) => !deselected.has(f.id)).length;
+
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" data-testid="facilitator-filter">
+          Facilitators: {summary(selectedCount, facilitators.length)}
+          <ChevronDown aria-hidden />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="grid w-80 gap-2" aria-label="Choose facilitators">
+        <FacilitatorChoices
+          facilitators={facilitators}
+          deselected={deselected}
+          onChange={onChange}
+          search={search}
+          onSearch={setSearch}
+        />
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+/**
+ * The list inside the open filter. A component of its own so that it renders only while the
+ * popover is open: written inline, the dashboard built one row element per facilitator on every
+ * render of its toolbar, 5,000 of them at 5,000 facilitators, with the list closed.
+ */
+function FacilitatorChoices({
+  facilitators,
+  deselected,
+  onChange,
+  search,
+  onSearch,
+}: {
+  facilitators: PublicUser[];
+  deselected: ReadonlySet<number>;
+  onChange: (deselected: Set<number>) => void;
+  search: string;
+  onSearch: (search: string) => void;
+}) {
   const matches = useMemo(() => {
     const term = search.trim().toLowerCase();
     if (!term) return facilitators;
@@ -64,6 +114,10 @@ export function FacilitatorFilter({
     );
   }, [facilitators, search]);
 
+  // every facilitator drawn at once took 4 s at 5,000: a long list draws the rows in view, as the
+  // long tables do
+  const choices = useRowWindow({ count: matches.length, estimateRowHeight: CHOICE_HEIGHT });
+
   const toggle = (id: number, checked: boolean) => {
     const next = new Set(deselected);
     if (checked) next.delete(id);
@@ -72,50 +126,48 @@ export function FacilitatorFilter({
   };
 
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" data-testid="facilitator-filter">
-          Facilitators: {summary(selectedCount, facilitators.length)}
-          <ChevronDown aria-hidden />
+    <>
+      <div className="flex items-center gap-2">
+        <Button size="sm" variant="secondary" onClick={() => onChange(new Set())}>
+          All
         </Button>
-      </PopoverTrigger>
-      <PopoverContent className="grid w-80 gap-2" aria-label="Choose facilitators">
-        <div className="flex items-center gap-2">
-          <Button size="sm" variant="secondary" onClick={() => onChange(new Set())}>
-            All
-          </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            onClick={() => onChange(new Set(facilitators.map((f) => f.id)))}
-          >
-            None
-          </Button>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => onChange(new Set(facilitators.map((f) => f.id)))}
+        >
+          None
+        </Button>
+      </div>
+      <Input
+        value={search}
+        onChange={(event) => onSearch(event.target.value)}
+        placeholder="Search by name, email or area"
+        aria-label="Search facilitators"
+        className="h-8"
+      />
+      {matches.length === 0 ? (
+        <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>
+      ) : (
+        <div ref={choices.scrollRef} className="max-h-72 overflow-y-auto">
+          <ChoiceSpacer height={choices.before} />
+          {choices.rows.map((position) => {
+            const f = matches[position]!;
+            return (
+              <div key={f.id} data-index={position} ref={choices.measureRow}>
+                <CheckRow
+                  label={displayName(f)}
+                  hint={[f.email, f.area].filter(Boolean).join(' · ')}
+                  checked={!deselected.has(f.id)}
+                  onChange={(checked) => toggle(f.id, checked)}
+                />
+              </div>
+            );
+          })}
+          <ChoiceSpacer height={choices.after} />
         </div>
-        <Input
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          placeholder="Search by name, email or area"
-          aria-label="Search facilitators"
-          className="h-8"
-        />
-        <div className="max-h-72 overflow-y-auto">
-          {matches.length === 0 ? (
-            <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>
-          ) : (
-            matches.map((f) => (
-              <CheckRow
-                key={f.id}
-                label={displayName(f)}
-                hint={[f.email, f.area].filter(Boolean).join(' · ')}
-                checked={!deselected.has(f.id)}
-                onChange={(checked) => toggle(f.id, checked)}
-              />
-            ))
-          )}
-        </div>
-      </PopoverContent>
-    </Popover>
+      )}
+    </>
   );
 }
 
