@@ -162,3 +162,44 @@ test('the staff grid filter of 300 facilitators draws the choices in view, and f
     `Showing ${FACILITATORS - 2} of ${FACILITATORS} facilitators`,
   );
 });
+
+test('who is free with everyone shown, 300 facilitators: the cards in view, each with its place, and a new search at the top', async ({
+  page,
+}, testInfo) => {
+  await openAsStaff(page, '/staff/free?include=all');
+  const list = page.getByRole('list', { name: 'Facilitators, best match first' });
+  const cards = list.locator(':scope > li[aria-posinset]');
+  await expect(cards.first()).toHaveAttribute('aria-posinset', '1');
+  await expect(cards.first()).toHaveAttribute('aria-setsize', String(FACILITATORS));
+  const drawn = await cards.count();
+  expect(drawn).toBeGreaterThan(2);
+  expect(drawn).toBeLessThan(40);
+  // the page ends where its content does: nothing drawn in the list reaches below it
+  expect(await page.evaluate(() => document.documentElement.scrollHeight - document.body.scrollHeight)).toBe(
+    0,
+  );
+  await checkScreen(page, testInfo, 'free-long-list');
+
+  // the last card is reached by scrolling the list's region
+  const region = page.getByRole('region', { name: 'Facilitators, best match first, scrollable' });
+  const last = list.locator(`li[aria-posinset="${FACILITATORS}"]`);
+  await expect
+    .poll(async () => {
+      await region.evaluate((element) => {
+        element.scrollTop = element.scrollHeight;
+      });
+      return last.count();
+    })
+    .toBe(1);
+  await expect(last.getByTestId('free-row')).toBeVisible();
+  expect(await cards.count()).toBeLessThan(40);
+
+  // another day's search starts at its best match
+  const date = page.getByLabel('Date', { exact: true });
+  const next = new Date(`${await date.inputValue()}T12:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  await date.fill(next.toISOString().slice(0, 10));
+  await expect(page.getByTestId('free-summary')).toContainText(String(next.getUTCDate()));
+  await expect.poll(() => region.evaluate((element) => element.scrollTop)).toBe(0);
+  await expect(list.locator('li[aria-posinset="1"]')).toHaveCount(1);
+});

@@ -1,7 +1,7 @@
 import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
 import type { Priority } from '@shared/schemas/notes';
 import { CalendarCheck, CalendarDays, Clock, StickyNote, X } from 'lucide-react';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -10,6 +10,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { useRowWindow } from '@/components/ui/windowed-rows';
 import { ApiError, getErrorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useFreeSearch } from '../api/free-api';
@@ -254,6 +255,16 @@ function Results({
   onOpenDay: ((row: FreeFacilitator, date: string) => void) | undefined;
 }) {
   const freeCount = result.facilitators.filter((row) => row.free).length;
+  // "Show everyone" at 5,000 facilitators drew 5,000 cards (217,000 elements, 9 s): a long list
+  // draws the cards in view inside a region that scrolls, as the long tables do (ADR 60)
+  const rowWindow = useRowWindow({ count: result.facilitators.length, estimateRowHeight: CARD_HEIGHT });
+  // a new search starts at its best match, wherever the last one was scrolled to
+  const { scrollRef } = rowWindow;
+  const searched = [result.date, result.from, result.to, result.include, ...result.areas].join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search is the point, not the values it is built from
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [searched, scrollRef]);
   return (
     <div className={cn('grid gap-3 transition-opacity', stale && 'opacity-60')} aria-busy={stale}>
       <div role="status" className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
@@ -273,25 +284,57 @@ function Results({
           {result.areas.length > 0 ? 'No facilitators in these areas.' : 'No facilitators yet.'}
         </p>
       ) : (
-        // minmax(0, 1fr): one long address must not widen every card
-        <ol aria-label="Facilitators, best match first" className="grid grid-cols-[minmax(0,1fr)] gap-3">
-          {result.facilitators.map((row) => (
-            <FreeRow
-              key={row.userId}
-              row={row}
-              onOpen={onOpenDay ? () => onOpenDay(row, result.date) : undefined}
-            />
-          ))}
-        </ol>
+        <div
+          ref={rowWindow.windowed ? rowWindow.scrollRef : undefined}
+          {...(rowWindow.windowed
+            ? {
+                role: 'region',
+                'aria-label': 'Facilitators, best match first, scrollable',
+                tabIndex: 0,
+                className: 'relative max-h-[70vh] overflow-y-auto rounded-lg',
+              }
+            : {})}
+        >
+          {/* minmax(0, 1fr): one long address must not widen every card. Each card's space below
+              it is padding, not a gap, so a card's measured height is the room it takes. */}
+          <ol aria-label="Facilitators, best match first" className="grid grid-cols-[minmax(0,1fr)]">
+            <ListSpacer height={rowWindow.before} />
+            {rowWindow.rows.map((position) => {
+              const row = result.facilitators[position]!;
+              return (
+                <li
+                  key={row.userId}
+                  data-index={position}
+                  ref={rowWindow.measureRow}
+                  className="pb-3"
+                  {...(rowWindow.windowed
+                    ? { 'aria-setsize': result.facilitators.length, 'aria-posinset': position + 1 }
+                    : {})}
+                >
+                  <FreeRow row={row} onOpen={onOpenDay ? () => onOpenDay(row, result.date) : undefined} />
+                </li>
+              );
+            })}
+            <ListSpacer height={rowWindow.after} />
+          </ol>
+        </div>
       )}
     </div>
   );
 }
 
+/** A card's usual height: name, area, email, badges, times and bookings, and the open button. */
+const CARD_HEIGHT = 180;
+
+/** Stands in for the cards above or below the ones drawn. */
+function ListSpacer({ height }: { height: number }) {
+  return height > 0 ? <li aria-hidden="true" style={{ height }} /> : null;
+}
+
 function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) | undefined }) {
   const fit = fitLabel(row);
   return (
-    <li
+    <div
       data-testid="free-row"
       data-name={row.name}
       data-free={row.free}
@@ -372,6 +415,6 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
           Open {row.name}'s day
         </Button>
       ) : null}
-    </li>
+    </div>
   );
 }
