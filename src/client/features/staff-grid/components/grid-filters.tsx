@@ -149,7 +149,7 @@ function FacilitatorChoices({
       {matches.length === 0 ? (
         <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>
       ) : (
-        <div ref={choices.scrollRef} className="max-h-72 overflow-y-auto">
+        <div ref={choices.scrollRef} className="relative max-h-72 overflow-y-auto">
           <ChoiceSpacer height={choices.before} />
           {choices.rows.map((position) => {
             const f = matches[position]!;
