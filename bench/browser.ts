@@ -133,6 +133,13 @@ const ROUTES: Record<string, RouteSpec> = {
     ready: visible('[data-testid="free-summary"]'),
     readyLabel: 'summary of who is free visible',
   },
+  freeEveryone: {
+    name: 'who is free, everyone shown /staff/free?include=all',
+    path: '/staff/free?include=all',
+    who: 'staff',
+    ready: visible('[data-testid="free-row"]'),
+    readyLabel: 'first card visible',
+  },
   completeness: {
     name: 'completeness /staff/completeness',
     path: '/staff/completeness',
