@@ -71,3 +71,27 @@ export function SpacerRow({ height, columns }: { height: number; columns: number
     </tr>
   );
 }
+
+/** An empty list item standing in for the items outside the window (not an item to assistive technology). */
+export function SpacerItem({ height }: { height: number }): ReactNode {
+  if (height <= 0) return null;
+  return <li aria-hidden="true" data-slot="list-spacer" style={{ height }} />;
+}
+
+/**
+ * What an item of a windowed list carries: its place, for measuring it as drawn, and, when the list
+ * is windowed, its place in the whole list for assistive technology (the items not drawn are not
+ * in the page to be counted). A list's items are measured whole, so the space between them belongs
+ * inside each item (padding), not between them (a gap or a margin).
+ */
+export function windowedItemProps(
+  rowWindow: ReturnType<typeof useRowWindow>,
+  position: number,
+  count: number,
+) {
+  return {
+    'data-index': position,
+    ref: rowWindow.measureRow,
+    ...(rowWindow.windowed ? { 'aria-setsize': count, 'aria-posinset': position + 1 } : {}),
+  };
+}

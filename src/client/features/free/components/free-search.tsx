@@ -10,7 +10,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { useRowWindow } from '@/components/ui/windowed-rows';
+import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
 import { ApiError, getErrorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useFreeSearch } from '../api/free-api';
@@ -295,27 +295,22 @@ function Results({
               }
             : {})}
         >
-          {/* minmax(0, 1fr): one long address must not widen every card. Each card's space below
-              it is padding, not a gap, so a card's measured height is the room it takes. */}
+          {/* minmax(0, 1fr): one long address must not widen every card */}
           <ol aria-label="Facilitators, best match first" className="grid grid-cols-[minmax(0,1fr)]">
-            <ListSpacer height={rowWindow.before} />
+            <SpacerItem height={rowWindow.before} />
             {rowWindow.rows.map((position) => {
               const row = result.facilitators[position]!;
               return (
                 <li
                   key={row.userId}
-                  data-index={position}
-                  ref={rowWindow.measureRow}
                   className="pb-3"
-                  {...(rowWindow.windowed
-                    ? { 'aria-setsize': result.facilitators.length, 'aria-posinset': position + 1 }
-                    : {})}
+                  {...windowedItemProps(rowWindow, position, result.facilitators.length)}
                 >
                   <FreeRow row={row} onOpen={onOpenDay ? () => onOpenDay(row, result.date) : undefined} />
                 </li>
               );
             })}
-            <ListSpacer height={rowWindow.after} />
+            <SpacerItem height={rowWindow.after} />
           </ol>
         </div>
       )}
@@ -325,11 +320,6 @@ function Results({
 
 /** A card's usual height: name, area, email, badges, times and bookings, and the open button. */
 const CARD_HEIGHT = 180;
-
-/** Stands in for the cards above or below the ones drawn. */
-function ListSpacer({ height }: { height: number }) {
-  return height > 0 ? <li aria-hidden="true" style={{ height }} /> : null;
-}
 
 function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) | undefined }) {
   const fit = fitLabel(row);

@@ -6,7 +6,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { useRowWindow } from '@/components/ui/windowed-rows';
+import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
 import { displayName } from '../lib/grid-model';
 
 function summary(selected: number, total: number): string {
@@ -17,11 +17,6 @@ function summary(selected: number, total: number): string {
 
 /** A choice's usual height: a name and, below it, an email or area. */
 const CHOICE_HEIGHT = 38;
-
-/** Stands in for the choices above or below the ones drawn. */
-function ChoiceSpacer({ height }: { height: number }) {
-  return height > 0 ? <div aria-hidden="true" style={{ height }} /> : null;
-}
 
 function CheckRow({
   label,
@@ -150,21 +145,23 @@ function FacilitatorChoices({
         <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>
       ) : (
         <div ref={choices.scrollRef} className="relative max-h-72 overflow-y-auto">
-          <ChoiceSpacer height={choices.before} />
-          {choices.rows.map((position) => {
-            const f = matches[position]!;
-            return (
-              <div key={f.id} data-index={position} ref={choices.measureRow}>
-                <CheckRow
-                  label={displayName(f)}
-                  hint={[f.email, f.area].filter(Boolean).join(' · ')}
-                  checked={!deselected.has(f.id)}
-                  onChange={(checked) => toggle(f.id, checked)}
-                />
-              </div>
-            );
-          })}
-          <ChoiceSpacer height={choices.after} />
+          <ul aria-label="Facilitators">
+            <SpacerItem height={choices.before} />
+            {choices.rows.map((position) => {
+              const f = matches[position]!;
+              return (
+                <li key={f.id} {...windowedItemProps(choices, position, matches.length)}>
+                  <CheckRow
+                    label={displayName(f)}
+                    hint={[f.email, f.area].filter(Boolean).join(' · ')}
+                    checked={!deselected.has(f.id)}
+                    onChange={(checked) => toggle(f.id, checked)}
+                  />
+                </li>
+              );
+            })}
+            <SpacerItem height={choices.after} />
+          </ul>
         </div>
       )}
     </>
