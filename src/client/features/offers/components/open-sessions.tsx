@@ -20,6 +20,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
 import { ApiError, getErrorMessage, serverFieldErrors, serverMessage } from '@/lib/api';
 import {
   useCandidates,
@@ -144,10 +145,12 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
     (offers.data ?? []).filter((o) => o.state === 'sent' || o.state === 'seen').map((o) => o.userId),
   );
 
+  // everyone is listed, ranked: 5,000 rows at 5,000 facilitators, so a long list draws the rows in view
+  const candidateList = candidates.data?.facilitators ?? [];
+  const candidateWindow = useRowWindow({ count: candidateList.length, estimateRowHeight: CANDIDATE_HEIGHT });
+
   // the chosen whose checks do not allow sending on the session's date: staff must say why they offer
-  const notClear = (candidates.data?.facilitators ?? []).filter(
-    (f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state),
-  );
+  const notClear = candidateList.filter((f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state));
 
   const send = (confirmNotFree: boolean) => {
     setErrors({});
@@ -220,17 +223,32 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
               {getErrorMessage(candidates.error, 'Could not load who is free.')}
             </p>
           ) : null}
-          <ul className="grid max-h-72 gap-1 overflow-y-auto rounded-md border p-2">
-            {(candidates.data?.facilitators ?? []).map((f) => (
-              <CandidateRow
-                key={f.userId}
-                candidate={f}
-                checked={chosen.includes(f.userId)}
-                alreadyOffered={live.has(f.userId)}
-                onChange={(on) => toggle(f.userId, on)}
-              />
-            ))}
-          </ul>
+          <div
+            ref={candidateWindow.scrollRef}
+            className="relative max-h-72 overflow-y-auto rounded-md border p-2"
+          >
+            <ul aria-label="Facilitators">
+              <SpacerItem height={candidateWindow.before} />
+              {candidateWindow.rows.map((position) => {
+                const f = candidateList[position]!;
+                return (
+                  <li
+                    key={f.userId}
+                    className="pb-1"
+                    {...windowedItemProps(candidateWindow, position, candidateList.length)}
+                  >
+                    <CandidateRow
+                      candidate={f}
+                      checked={chosen.includes(f.userId)}
+                      alreadyOffered={live.has(f.userId)}
+                      onChange={(on) => toggle(f.userId, on)}
+                    />
+                  </li>
+                );
+              })}
+              <SpacerItem height={candidateWindow.after} />
+            </ul>
+          </div>
           {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds}</p> : null}
         </fieldset>
 
@@ -323,6 +341,9 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
   );
 }
 
+/** A candidate's usual height: a name and, below it, their status and area or why they are not free. */
+const CANDIDATE_HEIGHT = 46;
+
 function CandidateRow({
   candidate,
   checked,
@@ -339,7 +360,7 @@ function CandidateRow({
     ? [candidate.status ? capitalise(candidate.status) : null, candidate.area].filter(Boolean).join(' · ')
     : candidate.reasons.join('; ');
   return (
-    <li className="flex flex-wrap items-start gap-2 rounded p-1">
+    <div className="flex flex-wrap items-start gap-2 rounded p-1">
       <Checkbox
         id={id}
         checked={checked}
@@ -357,7 +378,7 @@ function CandidateRow({
       <span className="ml-auto">
         <SafeguardingBadge state={candidate.safeguarding.state} reasons={candidate.safeguarding.reasons} />
       </span>
-    </li>
+    </div>
   );
 }
 
