@@ -82,3 +82,22 @@ export async function seedDays(
   await db.execute(sql`analyze`);
   return { availability: count(availability), bookings: count(bookings), notes: count(notes) };
 }
+
+/**
+ * One open session (a booking with no facilitator yet, ADR 19) on every weekday in [from,
+ * to], so the open-sessions page has sessions to offer, each offer listing every facilitator.
+ */
+export async function seedOpenSessions(db: Db, from: string, to: string): Promise<number> {
+  const result = (await db.execute(sql`
+    insert into bookings (user_id, freelancer_id, title, date, start_time, end_time, location, sharepoint_id,
+                          school_id, school_name, school_address, school_postcode, program, time_slot,
+                          delivery_type, year)
+    select null, '', 'Open workshop ' || d.day, d.day, '09:30', '12:00', 'School hall',
+           'bench-open-' || d.day, 'S-open', 'Open Lane Primary', '1 High Street', 'AB1 2CD', 'Clay',
+           'Morning', 'Live', 'Year 5'
+    from (select day::date as day, extract(isodow from day) as dow
+          from generate_series(${from}::date, ${to}::date, '1 day') day) d
+    where d.dow < 6
+    on conflict (sharepoint_id) do nothing`)) as unknown as { affectedRows?: number; rowCount?: number };
+  return result.affectedRows ?? result.rowCount ?? 0;
+}

@@ -14,9 +14,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { monthGridRange, staffViewRange, startOfMonth, todayIn } from '../src/shared/calendar';
+import { addDays, monthGridRange, staffViewRange, startOfMonth, todayIn } from '../src/shared/calendar';
 import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
-import { BENCH_PASSWORD, facilitatorUsername, seedDays, seedFacilitators } from './seed';
+import { BENCH_PASSWORD, facilitatorUsername, seedDays, seedFacilitators, seedOpenSessions } from './seed';
 
 export const STAFF = { username: 'bench-staff@example.org', password: 'bench-staff-password' };
 /** The facilitator the benchmarks sign in as: facilitator 1, who has availability and bookings. */
@@ -104,6 +104,8 @@ export async function startSeededApp(options: {
     const started = performance.now();
     await seedFacilitators(ctx.db, options.facilitators);
     const rows = await seedDays(ctx.db, from, to);
+    // the open-sessions page lists the next weeks' sessions, whatever day of the month this is
+    await seedOpenSessions(ctx.db, today, addDays(today, 14));
     const seconds = (performance.now() - started) / 1000;
 
     const sessionOf = async (url: string, payload: { username: string; password: string }) => {

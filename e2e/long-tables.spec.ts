@@ -203,3 +203,36 @@ test('who is free with everyone shown, 300 facilitators: the cards in view, each
   await expect.poll(() => region.evaluate((element) => element.scrollTop)).toBe(0);
   await expect(list.locator('li[aria-posinset="1"]')).toHaveCount(1);
 });
+
+test('an open session offered among 300 facilitators: the candidates drawn in view, each with its place, any reached by scrolling', async ({
+  page,
+}, testInfo) => {
+  await openAsStaff(page, '/staff/sessions');
+  await page
+    .getByRole('button', { name: /^Offer / })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Offer this session' });
+  const list = dialog.getByRole('list', { name: 'Facilitators' });
+  const candidates = list.locator(':scope > li[aria-posinset]');
+  await expect(candidates.first()).toHaveAttribute('aria-setsize', String(FACILITATORS));
+  const drawn = await candidates.count();
+  expect(drawn).toBeGreaterThan(3);
+  expect(drawn).toBeLessThan(60);
+  await checkScreen(page, testInfo, 'offer-dialog-long-list');
+
+  // the last is reached by scrolling the list, and can be chosen there
+  const last = list.locator(`li[aria-posinset="${FACILITATORS}"]`);
+  await expect
+    .poll(async () => {
+      await list.evaluate((element) => {
+        const scroller = element.parentElement!;
+        scroller.scrollTop = scroller.scrollHeight;
+      });
+      return last.count();
+    })
+    .toBe(1);
+  await last.getByRole('checkbox').check();
+  await expect(last.getByRole('checkbox')).toBeChecked();
+  expect(await candidates.count()).toBeLessThan(60);
+});
