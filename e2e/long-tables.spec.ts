@@ -34,19 +34,23 @@ async function openAsStaff(page: Page, path: string) {
   await page.goto(`${app.address}${path}`);
 }
 
-/** Scrolls the table's region to its end until the row at `rowIndex` is drawn (rows are measured as they come). */
-async function scrollToRow(region: Locator, table: Locator, rowIndex: number) {
-  const row = table.locator(`tr[aria-rowindex="${rowIndex}"]`);
+/** Scrolls `scroller` to its end until `item` is drawn (items are measured as they come, so the end moves). */
+async function scrollUntilDrawn(scroller: Locator, item: Locator) {
   await expect
     .poll(async () => {
-      await region.evaluate((element) => {
+      await scroller.evaluate((element) => {
         element.scrollTop = element.scrollHeight;
       });
-      return row.count();
+      return item.count();
     })
     .toBe(1);
-  await expect(row).toBeVisible();
-  return row;
+  await expect(item).toBeVisible();
+  return item;
+}
+
+/** Scrolls the table's region to its end until the row at `rowIndex` is drawn. */
+function scrollToRow(region: Locator, table: Locator, rowIndex: number) {
+  return scrollUntilDrawn(region, table.locator(`tr[aria-rowindex="${rowIndex}"]`));
 }
 
 test('the users table of 301 accounts draws the rows in view, and finds, scrolls and reads as a table of 301', async ({
@@ -137,16 +141,8 @@ test('the staff grid filter of 300 facilitators draws the choices in view, and f
   await checkScreen(page, testInfo, 'staff-grid-long-facilitator-filter');
 
   // the last facilitator in the list is reached by scrolling it, and unticking them leaves them out
-  const list = chooser.locator('.overflow-y-auto');
-  const last = chooser.getByRole('checkbox', { name: /Facilitator 0299/ });
-  await expect
-    .poll(async () => {
-      await list.evaluate((element) => {
-        element.scrollTop = element.scrollHeight;
-      });
-      return last.count();
-    })
-    .toBe(1);
+  const scroller = chooser.getByRole('list', { name: 'Facilitators' }).locator('xpath=..');
+  const last = await scrollUntilDrawn(scroller, chooser.getByRole('checkbox', { name: /Facilitator 0299/ }));
   await last.uncheck();
   await expect(page.getByTestId('facilitator-filter')).toContainText(
     `Facilitators: ${FACILITATORS - 1} of ${FACILITATORS}`,
@@ -182,15 +178,7 @@ test('who is free with everyone shown, 300 facilitators: the cards in view, each
 
   // the last card is reached by scrolling the list's region
   const region = page.getByRole('region', { name: 'Facilitators, best match first, scrollable' });
-  const last = list.locator(`li[aria-posinset="${FACILITATORS}"]`);
-  await expect
-    .poll(async () => {
-      await region.evaluate((element) => {
-        element.scrollTop = element.scrollHeight;
-      });
-      return last.count();
-    })
-    .toBe(1);
+  const last = await scrollUntilDrawn(region, list.locator(`li[aria-posinset="${FACILITATORS}"]`));
   await expect(last.getByTestId('free-row')).toBeVisible();
   expect(await cards.count()).toBeLessThan(40);
 
@@ -222,16 +210,10 @@ test('an open session offered among 300 facilitators: the candidates drawn in vi
   await checkScreen(page, testInfo, 'offer-dialog-long-list');
 
   // the last is reached by scrolling the list, and can be chosen there
-  const last = list.locator(`li[aria-posinset="${FACILITATORS}"]`);
-  await expect
-    .poll(async () => {
-      await list.evaluate((element) => {
-        const scroller = element.parentElement!;
-        scroller.scrollTop = scroller.scrollHeight;
-      });
-      return last.count();
-    })
-    .toBe(1);
+  const last = await scrollUntilDrawn(
+    list.locator('xpath=..'),
+    list.locator(`li[aria-posinset="${FACILITATORS}"]`),
+  );
   await last.getByRole('checkbox').check();
   await expect(last.getByRole('checkbox')).toBeChecked();
   expect(await candidates.count()).toBeLessThan(60);
