@@ -1,10 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useRef } from 'react';
+import { type Key, type ReactNode, useRef } from 'react';
 
 /**
- * Tables longer than this draw only the rows in view (docs/decisions/0049-long-tables-draw-the-rows-in-view.md).
- * A thousand accounts drawn at once were 54,000 elements: seconds of one task before the page
- * answered. Up to this many rows every row is in the page, as before.
+ * Tables and lists longer than this draw only the rows in view (docs/decisions/0049-long-tables-draw-the-rows-in-view.md,
+ * 0060 for lists). A thousand accounts drawn at once were 54,000 elements: seconds of one task
+ * before the page answered. Up to this many rows every row is in the page, as before.
  */
 export const WINDOWED_FROM_ROWS = 100;
 
@@ -15,27 +15,36 @@ interface RowWindowOptions {
   count: number;
   /** a row's usual height in pixels, until it is measured */
   estimateRowHeight: number;
+  /**
+   * What a row's measured height is remembered by: its position unless given. A list whose order
+   * or contents change (a new search) gives the item's own key, so a row never starts at the
+   * height of the one that stood there before.
+   */
+  rowKey?: (index: number) => Key;
 }
 
 /**
- * Which rows of a table to draw, the same way the staff grid windows its rows (TanStack Virtual),
- * but for a table that keeps the browser's table layout: the rows above and below the window are
- * stood in for by one empty row each, so column widths still come from the rows drawn. Rows are
- * measured as drawn (an address that wraps makes a taller row).
+ * Which rows of a table, or items of a list, to draw, the same way the staff grid windows its rows
+ * (TanStack Virtual), but keeping the browser's own layout: the rows above and below the window
+ * are stood in for by one empty row (`SpacerRow`) or item (`SpacerItem`) each, so a table's column
+ * widths still come from the rows drawn. Rows are measured as drawn (an address that wraps makes a
+ * taller row).
  *
- * `scrollRef` goes on the element that scrolls (the table's container), `measureRow` on each row
- * with `data-index`. `rows` is every index when the table is short enough to draw whole.
+ * `scrollRef` goes on the element that scrolls (the table's or list's container), `measureRow` on
+ * each row with `data-index`. `rows` is every index when the list is short enough to draw whole.
  */
-export function useRowWindow({ count, estimateRowHeight }: RowWindowOptions) {
+export function useRowWindow({ count, estimateRowHeight, rowKey }: RowWindowOptions) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const windowed = count > WINDOWED_FROM_ROWS;
   const virtualizer = useVirtualizer({
     count: windowed ? count : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => estimateRowHeight,
+    ...(rowKey ? { getItemKey: rowKey } : {}),
     overscan: OVERSCAN,
-    // the first render, before the container is measured, draws about what a phone shows (the
-    // container is at most 70% of the window's height) rather than nothing
+    // the first render, before the container is measured, draws about what a phone shows (a
+    // table's container is at most 70% of the window's height; a popover's list is shorter)
+    // rather than nothing
     initialRect: { width: 0, height: 600 },
   });
   if (!windowed) {

@@ -257,7 +257,11 @@ function Results({
   const freeCount = result.facilitators.filter((row) => row.free).length;
   // "Show everyone" at 5,000 facilitators drew 5,000 cards (217,000 elements, 9 s): a long list
   // draws the cards in view inside a region that scrolls, as the long tables do (ADR 60)
-  const rowWindow = useRowWindow({ count: result.facilitators.length, estimateRowHeight: CARD_HEIGHT });
+  const rowWindow = useRowWindow({
+    count: result.facilitators.length,
+    estimateRowHeight: CARD_HEIGHT,
+    rowKey: (index) => result.facilitators[index]!.userId,
+  });
   // a new search starts at its best match, wherever the last one was scrolled to
   const { scrollRef } = rowWindow;
   const searched = [result.date, result.from, result.to, result.include, ...result.areas].join('|');
@@ -303,7 +307,7 @@ function Results({
               return (
                 <li
                   key={row.userId}
-                  className="pb-3"
+                  className="pb-3 last:pb-0"
                   {...windowedItemProps(rowWindow, position, result.facilitators.length)}
                 >
                   <FreeRow row={row} onOpen={onOpenDay ? () => onOpenDay(row, result.date) : undefined} />

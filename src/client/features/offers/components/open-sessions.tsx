@@ -147,7 +147,11 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
 
   // everyone is listed, ranked: 5,000 rows at 5,000 facilitators, so a long list draws the rows in view
   const candidateList = candidates.data?.facilitators ?? [];
-  const candidateWindow = useRowWindow({ count: candidateList.length, estimateRowHeight: CANDIDATE_HEIGHT });
+  const candidateWindow = useRowWindow({
+    count: candidateList.length,
+    estimateRowHeight: CANDIDATE_HEIGHT,
+    rowKey: (index) => candidateList[index]!.userId,
+  });
 
   // the chosen whose checks do not allow sending on the session's date: staff must say why they offer
   const notClear = candidateList.filter((f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state));
@@ -234,7 +238,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
                 return (
                   <li
                     key={f.userId}
-                    className="pb-1"
+                    className="pb-1 last:pb-0"
                     {...windowedItemProps(candidateWindow, position, candidateList.length)}
                   >
                     <CandidateRow

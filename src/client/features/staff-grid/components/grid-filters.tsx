@@ -111,7 +111,11 @@ function FacilitatorChoices({
 
   // every facilitator drawn at once took 4 s at 5,000: a long list draws the rows in view, as the
   // long tables do
-  const choices = useRowWindow({ count: matches.length, estimateRowHeight: CHOICE_HEIGHT });
+  const choices = useRowWindow({
+    count: matches.length,
+    estimateRowHeight: CHOICE_HEIGHT,
+    rowKey: (index) => matches[index]!.id,
+  });
 
   const toggle = (id: number, checked: boolean) => {
     const next = new Set(deselected);
