@@ -16,11 +16,10 @@ interface RowWindowOptions {
   /** a row's usual height in pixels, until it is measured */
   estimateRowHeight: number;
   /**
-   * What a row's measured height is remembered by: its position unless given. A list whose order
-   * or contents change (a new search) gives the item's own key, so a row never starts at the
-   * height of the one that stood there before.
+   * The row's own key (an id), which its measured height is remembered by: by position, after a
+   * new search or sort a row would start at the height of the one that stood there before.
    */
-  rowKey?: (index: number) => Key;
+  rowKey: (index: number) => Key;
 }
 
 /**
@@ -40,7 +39,7 @@ export function useRowWindow({ count, estimateRowHeight, rowKey }: RowWindowOpti
     count: windowed ? count : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => estimateRowHeight,
-    ...(rowKey ? { getItemKey: rowKey } : {}),
+    getItemKey: rowKey,
     overscan: OVERSCAN,
     // the first render, before the container is measured, draws about what a phone shows (a
     // table's container is at most 70% of the window's height; a popover's list is shorter)

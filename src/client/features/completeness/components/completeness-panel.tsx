@@ -75,7 +75,11 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const chosen = remindable.filter((f) => selected.has(f.userId));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
   // a whole organisation's month draws only the rows in view
-  const rowWindow = useRowWindow({ count: rows.length, estimateRowHeight: ROW_HEIGHT });
+  const rowWindow = useRowWindow({
+    count: rows.length,
+    estimateRowHeight: ROW_HEIGHT,
+    rowKey: (index) => rows[index]!.userId,
+  });
   const scrolls = Math.max(rows.length, facilitators.length) > WINDOWED_FROM_ROWS;
 
   return (

@@ -90,7 +90,11 @@ export function UsersTable({
   // until the first rows are drawn the table keeps their place, so what is below it does not move
   const firstDraw = users.length === 0 && listed.length > 0;
   // a thousand accounts draw only the rows in view; the search finds any of them
-  const rowWindow = useRowWindow({ count: users.length, estimateRowHeight: ROW_HEIGHT });
+  const rowWindow = useRowWindow({
+    count: users.length,
+    estimateRowHeight: ROW_HEIGHT,
+    rowKey: (index) => users[index]!.id,
+  });
   const scrolls = Math.max(users.length, listed.length) > WINDOWED_FROM_ROWS;
   return (
     <Table
