@@ -281,10 +281,20 @@ describe('three instances on one PostgreSQL database, no sticky sessions', () =>
     expect(lines.reduce((a, b) => a + b, 0)).toBe(slots);
 
     // Refresh Bookings pressed on all three at once: one refresh, and all three get its result.
+    // SharePoint holds that refresh's read a second, so every press meets it running however late
+    // a busy machine lets an instance take its request: a press that comes after a refresh has
+    // ended asks for a new one, by design.
     const before = sharePoint.bookingsRefreshCalls();
+    const slowRead = sharePoint.emulator.control.addFault({
+      method: 'GET',
+      path: `*/lists/${sharePoint.lists.bookings}/items/delta`,
+      action: { type: 'delay', ms: 1000 },
+      times: 1,
+    });
     const answers = await Promise.all(
       urls.map((_, i) => staff.requestVia<{ total: number }>(i, 'POST', '/api/staff/bookings/refresh')),
     );
+    sharePoint.emulator.control.removeFault(slowRead);
     for (const answer of answers) expect(answer.status).toBe(200);
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     expect(sharePoint.bookingsRefreshCalls() - before).toBe(1);
