@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  sideEffects?: string[];
+};
+
+/** Every client and shared module the client build can take in (tests are not). */
+function clientModules(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return walk(path);
+      return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.tsx?$/.test(entry.name) ? [path] : [];
+    });
+  return [...walk(join(root, 'src/client')), ...walk(join(root, 'src/shared'))];
+}
+
+/**
+ * Top-level statements that do something when the module is evaluated, rather than declare what it
+ * exports: a call, an assignment, an `if`. A declaration's initialiser may call a function too
+ * (`createContext()`), but the bundler keeps it whenever the name is used, which is all it is for.
+ */
+function topLevelEffects(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const declares = (statement: ts.Statement) =>
+    ts.isImportDeclaration(statement) ||
+    ts.isExportDeclaration(statement) ||
+    ts.isExportAssignment(statement) ||
+    ts.isFunctionDeclaration(statement) ||
+    ts.isClassDeclaration(statement) ||
+    ts.isInterfaceDeclaration(statement) ||
+    ts.isTypeAliasDeclaration(statement) ||
+    ts.isEnumDeclaration(statement) ||
+    ts.isModuleDeclaration(statement) ||
+    ts.isVariableStatement(statement);
+  const bareImport = (statement: ts.Statement) =>
+    ts.isImportDeclaration(statement) && !statement.importClause;
+  return source.statements
+    .filter((statement) => !declares(statement) || bareImport(statement))
+    .map((statement) => statement.getText(source).split('\n')[0]!);
+}
+
+describe("package.json's sideEffects, which lets the client build leave out modules nothing uses", () => {
+  const listed = (packageJson.sideEffects ?? []).filter((entry) => !entry.includes('*'));
+
+  it('names exactly the client and shared modules whose top level does something when evaluated', () => {
+    const withEffects = clientModules()
+      .filter((file) => topLevelEffects(file).some((text) => !text.startsWith('import ')))
+      .map((file) => `./${relative(root, file)}`)
+      .sort();
+    expect(withEffects.length).toBeGreaterThan(0);
+    expect([...listed].sort()).toEqual(withEffects);
+  });
+
+  it('keeps stylesheets, which are imported only for what they do', () => {
+    expect(packageJson.sideEffects).toContain('**/*.css');
+  });
+
+  it('is told about every module imported only for what it does', () => {
+    const bareImports = clientModules().flatMap((file) =>
+      topLevelEffects(file)
+        .filter((text) => text.startsWith('import '))
+        .map((text) => /['"]([^'"]+)['"]/.exec(text)![1]!)
+        .filter((specifier) => !specifier.endsWith('.css'))
+        .map((specifier) => `./${relative(root, join(file, '..', specifier))}`),
+    );
+    for (const module of bareImports) {
+      expect(listed.some((entry) => entry.replace(/\.tsx?$/, '') === module.replace(/\.tsx?$/, ''))).toBe(
+        true,
+      );
+    }
+    expect(bareImports.length).toBeGreaterThan(0);
+  });
+});
