@@ -1,4 +1,4 @@
-import { checkScreen, expect, pausePageClock, test, toastLocator } from './fixtures';
+import { checkScreen, expect, loginAsFacilitator, pausePageClock, test, toastLocator } from './fixtures';
 
 test('unknown paths show the not-found page', async ({ page }, testInfo) => {
   await page.goto('/no/such/page');
@@ -24,8 +24,15 @@ test('pages load without console errors or CSP violations', async ({ page }) => 
   expect(problems).toEqual([]);
 });
 
-/** JavaScript bytes as sent (Brotli, headers included) for a page opened in a fresh page. */
-async function scriptsOf(page: import('@playwright/test').Page, path: string) {
+/**
+ * JavaScript bytes as sent (Brotli, headers included) for a page opened in a fresh page, once
+ * `ready` is visible and the network is quiet.
+ */
+async function scriptsOf(
+  page: import('@playwright/test').Page,
+  path: string,
+  ready = page.getByRole('button', { name: 'Sign In' }),
+) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   // Chromium asks for Brotli over https only; the portal runs on https, so ask for it here too
@@ -40,7 +47,7 @@ async function scriptsOf(page: import('@playwright/test').Page, path: string) {
     if (url) scripts.push({ url, bytes: e.encodedDataLength });
   });
   await page.goto(path);
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(ready).toBeVisible();
   await page.waitForLoadState('networkidle');
   await cdp.detach();
   return scripts;
@@ -55,6 +62,25 @@ test('the login pages load under 100 KB of compressed JavaScript and no staff co
     expect(total, `${path}: ${scripts.map((s) => `${s.url} ${s.bytes}`).join(', ')}`).toBeLessThan(100_000);
     expect(scripts.filter((script) => /staff-|schedule-grid|zod/.test(script.url))).toEqual([]);
   }
+});
+
+/*
+ * The offers page has no form: a build that carries the modules its feature's index also exports
+ * (the staff’s open sessions, a schema library, list windowing) sent 197 KB here. Only
+ * what a page uses goes into its file (docs/decisions/0061-client-modules-marked-free-of-side-effects.md).
+ */
+test('the offers page loads only its own code: under 150 KB of compressed JavaScript', {
+  tag: '@desktop-only',
+}, async ({ page, makeFacilitator }) => {
+  await loginAsFacilitator(page, await makeFacilitator());
+  const scripts = await scriptsOf(
+    page,
+    '/offers',
+    page.getByRole('heading', { name: 'Waiting for your answer' }),
+  );
+  const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
+  expect(total, scripts.map((s) => `${s.url} ${s.bytes}`).join(', ')).toBeLessThan(150_000);
+  expect(scripts.filter((script) => /staff-/.test(script.url))).toEqual([]);
 });
 
 test('the document title', { tag: '@desktop-only' }, async ({ page }) => {
