@@ -399,6 +399,27 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
         },
       );
 
+      // Who is free on a day, ranked, and the same with everyone shown (the offer dialog's candidates
+      // are this search for the session's day). Reference: the bare reads of the rows it ranks.
+      const freeRows = async () => {
+        await db.execute(sql`select * from users where role <> 'staff'`);
+        await db.execute(sql`select * from availability where date = ${today}`);
+        await db.execute(sql`select * from bookings where date = ${today} and user_id is not null`);
+        await db.execute(sql`select * from staff_notes where date = ${today}`);
+        await db.execute(sql`select * from safeguarding_records`);
+      };
+      await read('who is free, a day', `/api/staff/free?date=${today}`, staff, freeRows, undefined, {
+        reference: 'the bare reads of its rows',
+      });
+      await read(
+        'who is free, a day, everyone shown',
+        `/api/staff/free?date=${today}&include=all`,
+        staff,
+        freeRows,
+        undefined,
+        { reference: 'the bare reads of its rows' },
+      );
+
       // A file of the built client, when there is one (`npm run build`): the same for everyone, so a
       // signed-in browser's cookie costs it nothing (ADR 58). Reference: the same request, no cookie.
       const script = builtEntryScript();

@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, between, eq, inArray, isNotNull, ne, type SQL } from 'drizzle-orm';
 import {
   checkTypeKey,
   type DbsRecord,
@@ -108,16 +108,36 @@ export async function safeguardingStatuses(
   date: string,
 ): Promise<Map<number, SafeguardingStatus>> {
   const ids = [...new Set(userIds)];
-  const result = new Map<number, SafeguardingStatus>();
-  if (ids.length === 0) return result;
+  if (ids.length === 0) return new Map();
+  return statusesWhere(db, inArray(users.id, ids), date);
+}
+
+/**
+ * Every facilitator's status on `date`, as safeguardingStatuses gives it. Chosen by role, not by a
+ * list of their ids: at 5,000 facilitators PGlite took twice as long over a list of every id
+ * (60 ms against 31 ms) as over the filter.
+ */
+export async function facilitatorSafeguardingStatuses(
+  db: Queryable,
+  date: string,
+): Promise<Map<number, SafeguardingStatus>> {
+  return statusesWhere(db, ne(users.role, STAFF_ROLE), date);
+}
+
+async function statusesWhere(
+  db: Queryable,
+  people: SQL,
+  date: string,
+): Promise<Map<number, SafeguardingStatus>> {
   const [policy, rows] = await Promise.all([
     readPolicy(db),
     db
       .select({ id: users.id, record: safeguardingRecords })
       .from(users)
       .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, users.id))
-      .where(inArray(users.id, ids)),
+      .where(people),
   ]);
+  const result = new Map<number, SafeguardingStatus>();
   for (const row of rows) {
     result.set(row.id, safeguardingStatus(recordsOf(row.record ?? undefined), policy, date));
   }
