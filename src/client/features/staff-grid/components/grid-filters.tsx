@@ -1,6 +1,6 @@
 import type { PublicUser } from '@shared/schemas/users';
 import { ChevronDown } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -46,6 +46,56 @@ function CheckRow({
   );
 }
 
+/**
+ * A toolbar filter: a button that says how many of the choices are on, opening a panel of them.
+ * The panel's content renders only while it is open.
+ */
+function FilterPopover({
+  name,
+  selected,
+  total,
+  testId,
+  panelLabel,
+  panelWidth,
+  children,
+}: {
+  name: string;
+  selected: number;
+  total: number;
+  testId: string;
+  panelLabel: string;
+  /** a Tailwind width class for the open panel */
+  panelWidth: string;
+  children: ReactNode;
+}) {
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" data-testid={testId}>
+          {name}: {summary(selected, total)}
+          <ChevronDown aria-hidden />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className={`grid gap-2 ${panelWidth}`} aria-label={panelLabel}>
+        {children}
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+function AllOrNone({ onAll, onNone }: { onAll: () => void; onNone: () => void }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Button size="sm" variant="secondary" onClick={onAll}>
+        All
+      </Button>
+      <Button size="sm" variant="secondary" onClick={onNone}>
+        None
+      </Button>
+    </div>
+  );
+}
+
 export function FacilitatorFilter({
   facilitators,
   deselected,
@@ -60,23 +110,22 @@ export function FacilitatorFilter({
   const selectedCount = facilitators.filter((f) => !deselected.has(f.id)).length;
 
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" data-testid="facilitator-filter">
-          Facilitators: {summary(selectedCount, facilitators.length)}
-          <ChevronDown aria-hidden />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent className="grid w-80 gap-2" aria-label="Choose facilitators">
-        <FacilitatorChoices
-          facilitators={facilitators}
-          deselected={deselected}
-          onChange={onChange}
-          search={search}
-          onSearch={setSearch}
-        />
-      </PopoverContent>
-    </Popover>
+    <FilterPopover
+      name="Facilitators"
+      selected={selectedCount}
+      total={facilitators.length}
+      testId="facilitator-filter"
+      panelLabel="Choose facilitators"
+      panelWidth="w-80"
+    >
+      <FacilitatorChoices
+        facilitators={facilitators}
+        deselected={deselected}
+        onChange={onChange}
+        search={search}
+        onSearch={setSearch}
+      />
+    </FilterPopover>
   );
 }
 
@@ -126,18 +175,10 @@ function FacilitatorChoices({
 
   return (
     <>
-      <div className="flex items-center gap-2">
-        <Button size="sm" variant="secondary" onClick={() => onChange(new Set())}>
-          All
-        </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={() => onChange(new Set(facilitators.map((f) => f.id)))}
-        >
-          None
-        </Button>
-      </div>
+      <AllOrNone
+        onAll={() => onChange(new Set())}
+        onNone={() => onChange(new Set(facilitators.map((f) => f.id)))}
+      />
       <Input
         value={search}
         onChange={(event) => onSearch(event.target.value)}
@@ -189,41 +230,32 @@ export function AreaFilter({
     onChange(next);
   };
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" data-testid="area-filter">
-          Areas: {summary(selectedCount, options.length)}
-          <ChevronDown aria-hidden />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent className="grid w-64 gap-2" aria-label="Choose areas">
-        <div className="flex items-center gap-2">
-          <Button
-            size="sm"
-            variant="secondary"
-            onClick={() => onChange(new Set(options.map((o) => o.value)))}
-          >
-            All
-          </Button>
-          <Button size="sm" variant="secondary" onClick={() => onChange(new Set())}>
-            None
-          </Button>
-        </div>
-        <div className="max-h-72 overflow-y-auto">
-          {options.length === 0 ? (
-            <p className="px-1 py-2 text-muted-foreground text-sm">No areas yet.</p>
-          ) : (
-            options.map((o) => (
-              <CheckRow
-                key={o.value}
-                label={o.label}
-                checked={selected.has(o.value)}
-                onChange={(checked) => toggle(o.value, checked)}
-              />
-            ))
-          )}
-        </div>
-      </PopoverContent>
-    </Popover>
+    <FilterPopover
+      name="Areas"
+      selected={selectedCount}
+      total={options.length}
+      testId="area-filter"
+      panelLabel="Choose areas"
+      panelWidth="w-64"
+    >
+      <AllOrNone
+        onAll={() => onChange(new Set(options.map((o) => o.value)))}
+        onNone={() => onChange(new Set())}
+      />
+      <div className="max-h-72 overflow-y-auto">
+        {options.length === 0 ? (
+          <p className="px-1 py-2 text-muted-foreground text-sm">No areas yet.</p>
+        ) : (
+          options.map((o) => (
+            <CheckRow
+              key={o.value}
+              label={o.label}
+              checked={selected.has(o.value)}
+              onChange={(checked) => toggle(o.value, checked)}
+            />
+          ))
+        )}
+      </div>
+    </FilterPopover>
   );
 }
