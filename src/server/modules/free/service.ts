@@ -13,7 +13,7 @@ import type {
 import type { Priority } from '../../../shared/schemas/notes';
 import type { Queryable } from '../../db/client';
 import { availability, bookings, staffNotes, users } from '../../db/schema';
-import { facilitatorSafeguardingStatuses } from '../safeguarding/service';
+import { facilitatorSafeguardingStatuses, safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
 
 export interface FreeSearch {
@@ -105,8 +105,9 @@ function compareNames(a: FreeFacilitator, b: FreeFacilitator): number {
 export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeResult> {
   const window: TimeWindow | null = search.from && search.to ? { from: search.from, to: search.to } : null;
 
+  const wanted = new Set(search.areas.map((area) => area.toLowerCase()));
   // the checks on the day searched, not today: a session next month needs checks that last until then
-  const [people, days, dayBookings, dayNotes, safeguarding] = await Promise.all([
+  const [people, days, dayBookings, dayNotes, everyonesChecks] = await Promise.all([
     db
       .select({
         id: users.id,
@@ -149,7 +150,9 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
       .from(staffNotes)
       .where(eq(staffNotes.date, search.date))
       .orderBy(asc(staffNotes.createdAt), asc(staffNotes.id)),
-    facilitatorSafeguardingStatuses(db, search.date),
+    // Every facilitator's checks, read by role, when every area is searched; a few areas' people
+    // are fewer, and their checks are read by their ids once they are known (below).
+    wanted.size === 0 ? facilitatorSafeguardingStatuses(db, search.date) : null,
   ]);
 
   // Area names as the facilitators spell them, matched without regard to case or outer spaces.
@@ -159,12 +162,18 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
     if (area && !areaByKey.has(area.toLowerCase())) areaByKey.set(area.toLowerCase(), area);
   }
   const availableAreas = [...areaByKey.values()].sort(compareAreaNames);
-  const wanted = new Set(search.areas.map((area) => area.toLowerCase()));
-  // Outside a transaction the reads are not one snapshot: someone added between the list of people
-  // and the list of checks has no status yet, and is left out of this one answer.
-  const chosen = people.filter(
-    (p) => safeguarding.has(p.id) && (wanted.size === 0 || wanted.has(p.area?.trim().toLowerCase() ?? '')),
-  );
+  const inArea =
+    wanted.size === 0 ? people : people.filter((p) => wanted.has(p.area?.trim().toLowerCase() ?? ''));
+  const safeguarding =
+    everyonesChecks ??
+    (await safeguardingStatuses(
+      db,
+      inArea.map((person) => person.id),
+      search.date,
+    ));
+  // The reads are separate statements, never one snapshot: someone added or removed between them
+  // has no status here, and is left out of this one answer.
+  const chosen = inArea.filter((person) => safeguarding.has(person.id));
   const dayOf = new Map(days.map((row) => [row.userId, row]));
   const bookingsOf = groupBy(dayBookings, (row) => row.userId!);
   const notesOf = groupBy(dayNotes, (row) => row.facilitatorId);
