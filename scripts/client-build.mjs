@@ -4,7 +4,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What the client build is made from, relative to the repository root. */
-export const CLIENT_SOURCES = ['src/client', 'src/shared', 'vite.config.ts', 'package-lock.json'];
+// package.json too: its `sideEffects` decides which modules each page's file keeps (ADR 61)
+export const CLIENT_SOURCES = [
+  'src/client',
+  'src/shared',
+  'vite.config.ts',
+  'package.json',
+  'package-lock.json',
+];
 
 /** The built entry page: vite writes it last on every build, so its time is the build's stamp. */
 export const BUILD_STAMP = join('dist', 'client', 'index.html');

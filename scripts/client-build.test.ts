@@ -41,6 +41,7 @@ describe('whether npm start rebuilds the client', () => {
     'src/client/index.html',
     'src/shared/schemas/x.ts',
     'vite.config.ts',
+    'package.json',
     'package-lock.json',
   ])('rebuilds after a pull changes %s', (changed) => {
     const root = tree({ 'src/client/main.tsx': 1000, 'dist/client/index.html': 2000, [changed]: 3000 });
