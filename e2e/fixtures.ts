@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import {
   type APIRequestContext,
@@ -98,9 +99,34 @@ export interface CreatedUser extends TestUser {
 interface Fixtures {
   /** Creates a facilitator only this test uses (deleted afterwards). */
   makeFacilitator: (overrides?: Partial<TestUser>) => Promise<CreatedUser>;
+  /** With E2E_PROFILE_DIR set, records the test's Chromium trace there (see below). */
+  browserProfile: undefined;
 }
 
+/*
+ * E2E_PROFILE_DIR=/tmp/profiles records, for every test, a Chromium trace with V8's sampling
+ * profiler into that folder, one JSON file per test; `npm run bench:e2e-profile -- /tmp/profiles`
+ * then says which scripts the renderers' CPU went to (the app's files, axe, Playwright's own). For
+ * finding where the suite's time goes; unset, nothing is recorded.
+ */
+const PROFILE_DIR = process.env.E2E_PROFILE_DIR;
+const PROFILE_CATEGORIES = ['toplevel', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
+
 export const test = base.extend<Fixtures>({
+  browserProfile: [
+    async ({ browser }, use, testInfo) => {
+      if (!PROFILE_DIR) return use(undefined);
+      await browser.startTracing(undefined, { categories: PROFILE_CATEGORIES });
+      try {
+        await use(undefined);
+      } finally {
+        const trace = await browser.stopTracing();
+        mkdirSync(PROFILE_DIR, { recursive: true });
+        writeFileSync(join(PROFILE_DIR, `${testInfo.project.name}-${testInfo.testId}.json`), trace);
+      }
+    },
+    { auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from this pattern
   makeFacilitator: async ({}, use, testInfo) => {
     let api: APIRequestContext | undefined;
