@@ -93,7 +93,11 @@ const byKind = new Map<string, number>();
 function sample() {
   const processes = readProcesses();
   const children = new Map<number, number[]>();
-  for (const [pid, { parent }] of processes) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  for (const [pid, { parent }] of processes) {
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(pid);
+    else children.set(parent, [pid]);
+  }
   const tree = [rootPid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
   for (const pid of tree) {

@@ -14,11 +14,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
-const args = process.argv.slice(2);
-const dir = args.find((arg) => !arg.startsWith('--'));
-const functionsAt = args.indexOf('--functions');
-const functionsOf = functionsAt >= 0 ? args[functionsAt + 1] : undefined;
+const { values, positionals } = parseArgs({
+  options: { functions: { type: 'string' } },
+  allowPositionals: true,
+});
+const dir = positionals[0];
+const functionsOf = values.functions;
 if (!dir) {
   console.error('usage: npm run bench:e2e-profile -- <E2E_PROFILE_DIR> [--functions <url part>]');
   process.exit(2);
@@ -61,10 +64,7 @@ for (const file of files) {
     | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
   // a profile arrives in chunks, each adding nodes and samples to the one before
-  const profiles = new Map<
-    string,
-    { nodes: Map<number, ProfileNode>; samples: number[]; deltas: number[] }
-  >();
+  const profiles = new Map<string, Profile>();
   for (const event of events) {
     if (event.name !== 'ProfileChunk') continue;
     const key = `${event.pid}/${event.id}`;
