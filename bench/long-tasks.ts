@@ -10,8 +10,9 @@
  * phone-sized viewport. The CPU is slowed `slowdown` times (Lighthouse's mobile preset uses 4),
  * the network is not. For each load it prints the first contentful paint, every main-thread task
  * over 50 ms from the navigation until the page has been idle, and inside each task the trace
- * events that took longest (script evaluation, a function called from a file, a timer, style and
- * layout). "Blocking" adds up each task's time over 50 ms, over the whole load and from the first
+ * events that took longest (script evaluation, a function called from a file, a timer, an event
+ * and its type, style and layout), each with the file, the function and line it entered (real
+ * names in a build without minifying) and the event's type. "Blocking" adds up each task's time over 50 ms, over the whole load and from the first
  * paint on (Lighthouse's total blocking time counts the latter, in its own simulation). Where the
  * first paint falls moves a lot between runs, so compare builds by the whole load's figure, run
  * one after the other.
@@ -64,7 +65,15 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
-  args?: { data?: { url?: string; documentLoaderURL?: string; functionName?: string } };
+  args?: {
+    data?: {
+      url?: string;
+      documentLoaderURL?: string;
+      functionName?: string;
+      lineNumber?: number;
+      type?: string;
+    };
+  };
 }
 
 interface LongTask {
@@ -93,8 +102,15 @@ function longTasks(events: TraceEvent[], path: string): { fcpMs: number | null; 
       for (const e of main) {
         if (e === task || e.ts < task.ts || e.ts + (e.dur ?? 0) > end || !SHOWN_EVENTS.has(e.name)) continue;
         const data = e.args?.data;
-        const where = data?.url ? data.url.replace(/^.*\//, '') : (data?.functionName ?? '');
-        const key = where ? `${e.name} ${where}` : e.name;
+        // the file, the function called in it (line, in a build without minifying), the event's type
+        const key = [
+          e.name,
+          data?.url?.replace(/^.*\//, ''),
+          data?.functionName ? `${data.functionName}:${data.lineNumber}` : undefined,
+          data?.type,
+        ]
+          .filter(Boolean)
+          .join(' ');
         byKind.set(key, (byKind.get(key) ?? 0) + (e.dur ?? 0));
       }
       const inside = [...byKind]
