@@ -1,6 +1,7 @@
 import { type DateString, DEFAULT_STAFF_VIEW, type StaffView, staffViewRange } from '@shared/calendar';
 import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
 import { EXPORT_NO_AREA } from '@shared/schemas/exports';
+import type { PublicUser } from '@shared/schemas/users';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -37,6 +38,9 @@ export default function StaffDashboardRoute() {
   const notes = useStaffNotes(view, range.from);
   const refresh = useBookingRefresh();
   const [selection, setSelection] = useState<DaySelection | null>(null);
+  // one function for the page's life: every grid row is memoised on it, and a new one each render
+  // drew every row again whenever anything on the page changed
+  const openDay = useCallback((user: PublicUser, day: DateString) => setSelection({ user, date: day }), []);
   // what the grid's filters show, so "Download" gives the same view
   const [gridFilters, setGridFilters] = useState<GridFilterState | null>(null);
 
@@ -156,7 +160,7 @@ export default function StaffDashboardRoute() {
                 onViewChange={setView}
                 onDateChange={setDate}
                 notePriority={notePriority}
-                onCellClick={(user, day) => setSelection({ user, date: day })}
+                onCellClick={openDay}
                 isUpdating={lists.isUpdating}
                 onFiltersChange={setGridFilters}
                 safeguardingOf={safeguardingOf}

@@ -77,27 +77,34 @@ export interface GridFilterState {
   shown: number;
 }
 
+/** The grid scrolls within this share of the window's height. */
+const GRID_MAX_HEIGHT_VH = 70;
+
+const allAreaValues = (areas: readonly { value: string }[]) => new Set(areas.map((area) => area.value));
+
 export function ScheduleGrid(props: ScheduleGridProps) {
   const { users, availabilities, bookings, view, date, today, onViewChange, onDateChange } = props;
   const facilitators = useMemo(() => gridFacilitators(users), [users]);
   const areas = useMemo(() => areaOptions(facilitators), [facilitators]);
 
-  // Areas are preselected once, when the users first arrive; later changes are the user's own.
-  const [selectedAreas, setSelectedAreas] = useState<Set<string> | null>(null);
-  useEffect(() => {
-    if (selectedAreas === null && users.length > 0) setSelectedAreas(new Set(areas.map((a) => a.value)));
-  }, [selectedAreas, users.length, areas]);
+  // Areas are preselected once, when the users first arrive; later changes are the user's own. Set
+  // as the grid first draws with users (or in the render they arrive in), not from an effect: an
+  // effect drew the whole grid a second time as the page opened.
+  const [selectedAreas, setSelectedAreas] = useState<Set<string> | null>(() =>
+    users.length > 0 ? allAreaValues(areas) : null,
+  );
+  if (selectedAreas === null && users.length > 0) setSelectedAreas(allAreaValues(areas));
   const [deselected, setDeselected] = useState<Set<number>>(() => new Set());
 
   const rows = useMemo(
-    () => visibleFacilitators(facilitators, selectedAreas ?? new Set(areas.map((a) => a.value)), deselected),
+    () => visibleFacilitators(facilitators, selectedAreas ?? allAreaValues(areas), deselected),
     [facilitators, selectedAreas, areas, deselected],
   );
   const days = useMemo(() => staffViewDays(view, date), [view, date]);
 
   const { onFiltersChange } = props;
   useEffect(() => {
-    const chosen = selectedAreas ?? new Set(areas.map((a) => a.value));
+    const chosen = selectedAreas ?? allAreaValues(areas);
     const everyArea = areas.every((a) => chosen.has(a.value));
     onFiltersChange?.({
       areas: everyArea ? null : [...chosen],
@@ -242,6 +249,11 @@ function GridTable({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
+    // The scroller's height before it can be measured (at most GRID_MAX_HEIGHT_VH of the window),
+    // so the rows are drawn in the grid's own first render. Without it that render drew none, and
+    // the rows came in a second render that React runs at once, uninterrupted, after the
+    // virtualizer's first measure.
+    initialRect: { width: 0, height: Math.round((window.innerHeight * GRID_MAX_HEIGHT_VH) / 100) },
   });
   // once per range rather than once per cell of every row mounted while scrolling
   const columns = useMemo(
@@ -253,7 +265,7 @@ function GridTable({
     <section
       ref={scrollRef}
       className="relative overflow-auto rounded-md border bg-background"
-      style={{ maxHeight: '70vh' }}
+      style={{ maxHeight: `${GRID_MAX_HEIGHT_VH}vh` }}
       data-testid="grid-scroll"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable), even when it holds no buttons
       tabIndex={0}
