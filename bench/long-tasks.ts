@@ -13,7 +13,9 @@
  * events that took longest (script evaluation, a function called from a file, a timer, an event
  * and its type, style and layout), each with the file, the function and line it entered (real
  * names in a build without minifying) and the event's type. "Blocking" adds up each task's time over 50 ms, over the whole load and from the first
- * paint on (Lighthouse's total blocking time counts the latter, in its own simulation). Where the
+ * paint on (Lighthouse's total blocking time counts the latter, in its own simulation). "Busy" adds
+ * up every main-thread task from the navigation on, long or not: the work a change adds or removes,
+ * which moves less between runs than where the tasks' edges fall. Where the
  * first paint falls moves a lot between runs, so compare builds by the whole load's figure, run
  * one after the other.
  */
@@ -82,7 +84,10 @@ interface LongTask {
   inside: Array<[string, number]>;
 }
 
-function longTasks(events: TraceEvent[], path: string): { fcpMs: number | null; tasks: LongTask[] } {
+function longTasks(
+  events: TraceEvent[],
+  path: string,
+): { fcpMs: number | null; busyMs: number; tasks: LongTask[] } {
   const navigation = events.find(
     (e) => e.name === 'navigationStart' && (e.args?.data?.documentLoaderURL ?? '').includes(path),
   );
@@ -94,6 +99,11 @@ function longTasks(events: TraceEvent[], path: string): { fcpMs: number | null; 
     (e) => e.name === 'firstContentfulPaint' && e.pid === navigation.pid && e.ts > navigation.ts,
   );
   const ms = (us: number) => Math.round(us / 1000);
+  const busyMs = ms(
+    main
+      .filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts)
+      .reduce((sum, task) => sum + (task.dur ?? 0), 0),
+  );
   const tasks = main
     .filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts && (e.dur ?? 0) > LONG_TASK_MS * 1000)
     .map((task) => {
@@ -119,7 +129,7 @@ function longTasks(events: TraceEvent[], path: string): { fcpMs: number | null; 
         .map(([kind, us]): [string, number] => [kind, ms(us)]);
       return { startMs: ms(task.ts - navigation.ts), durationMs: ms(task.dur ?? 0), inside };
     });
-  return { fcpMs: fcp ? ms(fcp.ts - navigation.ts) : null, tasks };
+  return { fcpMs: fcp ? ms(fcp.ts - navigation.ts) : null, busyMs, tasks };
 }
 
 async function main() {
@@ -164,12 +174,12 @@ async function main() {
             );
           }
           const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-          const { fcpMs, tasks } = longTasks(trace.traceEvents, page.path);
+          const { fcpMs, busyMs, tasks } = longTasks(trace.traceEvents, page.path);
           const overLimit = (list: LongTask[]) =>
             list.reduce((sum, task) => sum + task.durationMs - LONG_TASK_MS, 0);
           const blocking = overLimit(tasks.filter((task) => fcpMs !== null && task.startMs >= fcpMs));
           console.log(
-            `\n${page.name}, run ${run}: FCP ${fcpMs ?? '?'} ms, ${tasks.length} long tasks, blocking ${overLimit(tasks)} ms in all, ${blocking} ms after FCP`,
+            `\n${page.name}, run ${run}: FCP ${fcpMs ?? '?'} ms, main thread busy ${busyMs} ms, ${tasks.length} long tasks, blocking ${overLimit(tasks)} ms in all, ${blocking} ms after FCP`,
           );
           for (const task of tasks) {
             const inside = task.inside.map(([kind, taskMs]) => `${kind} ${taskMs}`).join(' | ');
