@@ -45,12 +45,15 @@ const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
 };
 // an anonymous visitor is sent to a login page: nothing of theirs to fetch
 const signedIn = maySignedIn();
-if (signedIn && startPath === '/') prefetchFirstMonth();
+// the session read, settled either way: the guards ask again and show what went wrong
+const session = queryClient
+  .fetchQuery({ queryKey: currentUserQueryKey, queryFn: currentUserQueryFn<PublicUser>() })
+  .catch(() => null);
+if (signedIn && startPath === '/') prefetchFirstMonth(queryClient, session);
 if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {
   // the staff API code in its own chunk, so the login pages do not carry it
   void import('./staff-prefetch').then((staff) => staff.prefetchStaffDashboard());
 }
-void queryClient.prefetchQuery({ queryKey: currentUserQueryKey, queryFn: currentUserQueryFn<PublicUser>() });
 // an anonymous visitor is sent to a login page, which is in the main script already
 if (signedIn) void pageCode[startPath]?.preload();
 
