@@ -26,7 +26,7 @@ const OffersRoute = lazyPage(() => import('./routes/offers'));
 // opened from an e-mail by anyone, signed in or not: nothing of it to start early
 const OfferLinkRoute = lazy(() => import('./routes/offer-link'));
 
-// The page the app opens on gets its data, the session and its code fetched at once, not one after
+// The page the app opens on gets the session, its data and its code fetched at once, not one after
 // the other (no request waterfalls; a guarded page renders only once /api/user answers).
 // They are asked for in that order: the browser gives a host six connections and the page code is
 // two dozen files, so the small API reads go first rather than queue behind it.
