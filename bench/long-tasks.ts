@@ -10,14 +10,14 @@
  * phone-sized viewport. The CPU is slowed `slowdown` times (Lighthouse's mobile preset uses 4),
  * the network is not. For each load it prints the first contentful paint, every main-thread task
  * over 50 ms from the navigation until the page has been idle, and inside each task the trace
- * events that took longest (script evaluation, a function called from a file, a timer, an event
- * and its type, style and layout), each with the file, the function and line it entered (real
- * names in a build without minifying) and the event's type. "Blocking" adds up each task's time over 50 ms, over the whole load and from the first
- * paint on (Lighthouse's total blocking time counts the latter, in its own simulation). "Busy" adds
- * up every main-thread task from the navigation on, long or not: the work a change adds or removes,
- * which moves less between runs than where the tasks' edges fall. Where the
- * first paint falls moves a lot between runs, so compare builds by the whole load's figure, run
- * one after the other.
+ * events that took longest (script evaluation, a function called, a timer, an event, style and
+ * layout), each named by its file, the function and line it entered (real names in a build
+ * without minifying) and an event's type. "Blocking" adds up each task's time over 50 ms, over the
+ * whole load and from the first paint on (Lighthouse's total blocking time counts the latter, in
+ * its own simulation). "Busy" adds up every main-thread task from the navigation on, long or not:
+ * the work a change adds or removes, which moves less between runs than where the tasks' edges
+ * fall. Where the first paint falls moves a lot between runs, so compare builds by the whole
+ * load's figures, run one after the other.
  */
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -99,13 +99,10 @@ function longTasks(
     (e) => e.name === 'firstContentfulPaint' && e.pid === navigation.pid && e.ts > navigation.ts,
   );
   const ms = (us: number) => Math.round(us / 1000);
-  const busyMs = ms(
-    main
-      .filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts)
-      .reduce((sum, task) => sum + (task.dur ?? 0), 0),
-  );
-  const tasks = main
-    .filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts && (e.dur ?? 0) > LONG_TASK_MS * 1000)
+  const loadTasks = main.filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts);
+  const busyMs = ms(loadTasks.reduce((sum, task) => sum + (task.dur ?? 0), 0));
+  const tasks = loadTasks
+    .filter((task) => (task.dur ?? 0) > LONG_TASK_MS * 1000)
     .map((task) => {
       const end = task.ts + (task.dur ?? 0);
       const byKind = new Map<string, number>();
