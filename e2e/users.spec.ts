@@ -120,6 +120,25 @@ test.describe('user management', () => {
     await expect(page).toHaveURL(/\/staff$/);
   });
 
+  test('opening the page reads the accounts and their safeguarding statuses once each', {
+    tag: '@desktop-only',
+  }, async ({ page, makeFacilitator }) => {
+    await makeFacilitator({ displayName: 'Read Once' });
+    const reads = { users: 0, statuses: 0 };
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path === '/api/staff/users') reads.users += 1;
+      if (path === '/api/staff/safeguarding') reads.statuses += 1;
+    });
+    await openUsers(page);
+    await expect(row(page, 'Read Once').getByRole('cell').nth(1)).toHaveText(
+      'Missing: No DBS check recorded',
+    );
+    await page.waitForLoadState('networkidle');
+    // the HTML preloads both (one request each), and the page's own reads take those answers over
+    expect(reads).toEqual({ users: 1, statuses: 1 });
+  });
+
   test('create: fields, disabled submit, Creating..., toast, new row, form cleared', async ({
     page,
   }, testInfo) => {

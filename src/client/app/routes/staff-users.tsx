@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarDays, UserSearch } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
 import {
@@ -26,11 +26,17 @@ export default function StaffUsersRoute() {
   const [historyOf, setHistoryOf] = useState<HistoryPerson | null>(null);
   const [recordsOf, setRecordsOf] = useState<SafeguardingPerson | null>(null);
   const statuses = useSafeguardingList();
-  // an account added, renamed or removed changes the list of statuses too
+  // An account added, renamed or removed changes the list of statuses too. Only a users list read
+  // after the one the page opened with says so: the statuses are read beside that first one, and
+  // invalidating them when it arrived read them a second time on every visit.
   const queryClient = useQueryClient();
   const usersUpdatedAt = useUsers().dataUpdatedAt;
+  const usersSeenAt = useRef(usersUpdatedAt);
   useEffect(() => {
-    if (usersUpdatedAt) void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+    const opened = usersSeenAt.current === 0;
+    if (usersUpdatedAt === usersSeenAt.current) return;
+    usersSeenAt.current = usersUpdatedAt;
+    if (!opened) void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
   }, [usersUpdatedAt, queryClient]);
   const safeguarding = useMemo(
     () => new Map((statuses.data?.people ?? []).map((person) => [person.userId, person.status])),

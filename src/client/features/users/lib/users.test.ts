@@ -1,0 +1,26 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { describe, expect, it } from 'vitest';
+import { sortUsers } from './users';
+
+const user = (id: number, username: string, displayName: string | null = null) =>
+  ({ id, username, displayName }) as PublicUser;
+
+describe('sortUsers', () => {
+  it('orders by the shown name whatever its case, then by username, then by id', () => {
+    const rows = [
+      user(1, 'zed@example.org', 'bea'),
+      user(2, 'amy@example.org'),
+      user(3, 'b@example.org', 'Bea'),
+      user(4, 'a@example.org', 'BEA'),
+      user(5, 'a@example.org', 'bea'),
+      user(6, 'Carl@example.org', '  '),
+    ];
+    expect(sortUsers(rows).map((row) => row.id)).toEqual([2, 4, 5, 3, 1, 6]);
+  });
+
+  it('leaves the list it was given as it was', () => {
+    const rows = [user(2, 'b@example.org'), user(1, 'a@example.org')];
+    sortUsers(rows);
+    expect(rows.map((row) => row.id)).toEqual([2, 1]);
+  });
+});
