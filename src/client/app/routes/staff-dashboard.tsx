@@ -2,8 +2,9 @@ import { type DateString, DEFAULT_STAFF_VIEW, type StaffView, staffViewRange } f
 import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
 import { EXPORT_NO_AREA } from '@shared/schemas/exports';
 import type { PublicUser } from '@shared/schemas/users';
+import { useQueryClient } from '@tanstack/react-query';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { Suspense, use, useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -11,7 +12,7 @@ import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { highestPriorityByCell, noteCellKey, notesOfDay } from '@/features/notes/lib/note-model';
 import { useSafeguardingList } from '@/features/safeguarding';
-import { useStaffGridLists, useStaffUsers } from '@/features/staff-grid/api/staff-grid-api';
+import { gridOpeningReads, useStaffGridLists, useStaffUsers } from '@/features/staff-grid/api/staff-grid-api';
 import {
   RefreshBookingsButton,
   RefreshProgress,
@@ -25,9 +26,43 @@ import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
 
+/**
+ * The page waits, under its loading line, until the grid's opening reads are in
+ * (`gridOpeningReads`), then draws the heading and the grid in one render that React can interrupt.
+ */
 export default function StaffDashboardRoute() {
   const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
   const today = useMemo(browserToday, []);
+  const [opening] = useState(() => gridOpeningReads(queryClient, staffViewRange(DEFAULT_STAFF_VIEW, today)));
+  const logout = async () => {
+    try {
+      const { microsoftSignOut } = await apiJson<LogoutResponse>('POST', '/api/logout');
+      // after a Microsoft sign-in the login page offers to sign out of Microsoft too
+      navigate(microsoftSignOut ? SIGNED_OUT_OF_PORTAL_ONLY : '/staff-login');
+    } catch (error) {
+      console.error('Logout failed:', error instanceof Error ? error.message : error);
+    }
+  };
+  return (
+    <StaffLayout onLogout={logout}>
+      <Suspense fallback={<DashboardLoading />}>
+        <StaffDashboard opening={opening} today={today} />
+      </Suspense>
+    </StaffLayout>
+  );
+}
+
+function DashboardLoading() {
+  return (
+    <p className="py-10 text-center text-muted-foreground" role="status">
+      Loading staff dashboard...
+    </p>
+  );
+}
+
+function StaffDashboard({ opening, today }: { opening: PromiseLike<void>; today: DateString }) {
+  use(opening);
   const [view, setView] = useState<StaffView>(DEFAULT_STAFF_VIEW);
   const [date, setDate] = useState<DateString>(today);
   const range = staffViewRange(view, date);
@@ -57,16 +92,6 @@ export default function StaffDashboardRoute() {
   );
   const safeguardingOf = useCallback((userId: number) => safeguarding.get(userId), [safeguarding]);
 
-  const logout = async () => {
-    try {
-      const { microsoftSignOut } = await apiJson<LogoutResponse>('POST', '/api/logout');
-      // after a Microsoft sign-in the login page offers to sign out of Microsoft too
-      navigate(microsoftSignOut ? SIGNED_OUT_OF_PORTAL_ONLY : '/staff-login');
-    } catch (error) {
-      console.error('Logout failed:', error instanceof Error ? error.message : error);
-    }
-  };
-
   const loading = users.isPending || lists.isPending;
   const loadError = users.error ?? lists.error;
 
@@ -79,7 +104,7 @@ export default function StaffDashboardRoute() {
   const selectedNotes = selection ? notesOfDay(notes.data ?? [], selection.user.id, selection.date) : [];
 
   return (
-    <StaffLayout onLogout={logout}>
+    <>
       <div className="grid gap-6">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="grid gap-2">
@@ -141,9 +166,7 @@ export default function StaffDashboardRoute() {
           {/* narrow padding on a phone leaves the grid room for a whole week */}
           <CardContent className="px-2 sm:px-6">
             {loading ? (
-              <p className="py-10 text-center text-muted-foreground" role="status">
-                Loading staff dashboard...
-              </p>
+              <DashboardLoading />
             ) : loadError ? (
               <p className="py-10 text-center text-destructive" role="alert">
                 The dashboard could not be loaded: {loadError.message}
@@ -176,6 +199,6 @@ export default function StaffDashboardRoute() {
         bookings={selectedBookings}
         notes={selectedNotes}
       />
-    </StaffLayout>
+    </>
   );
 }

@@ -3,10 +3,18 @@ import type { Availability, StaffSaveAvailabilityBody } from '@shared/schemas/av
 import type { Booking, RefreshResult } from '@shared/schemas/bookings';
 import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { PublicUser } from '@shared/schemas/users';
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
+import { firstFacilitatorIds } from '../lib/grid-model';
 
 const STAFF_AVAILABILITIES_URL = '/api/staff/availabilities';
 const STAFF_BOOKINGS_URL = '/api/staff/bookings';
@@ -193,6 +201,47 @@ export function useStaffGridLists(range: DateRange, firstIds: readonly number[] 
     isUpdating: false,
     bookingsFetching,
   };
+}
+
+/** Already settled: React's `use` reads a thenable marked this way without suspending. */
+const SETTLED: PromiseLike<void> = Object.assign(Promise.resolve(), {
+  status: 'fulfilled',
+  value: undefined,
+});
+
+/**
+ * Settles, answered or failed, once the grid can draw its opening rows for `range`: the users, then
+ * the first rows' lists (or the whole range's, when the cache has it). Already settled when the
+ * cache has them. The dashboard waits on it before its first render (React's `use`, under a
+ * Suspense boundary showing the loading line), so that render has the data and React draws it in
+ * its interruptible pass. Drawn before them, the page was drawn again, whole and uninterrupted,
+ * when they arrived: React re-renders a store's readers at once when its data changed between
+ * their render and their commit. Failures are left to the hooks, which ask again and show them.
+ */
+export function gridOpeningReads(queryClient: QueryClient, range: DateRange): PromiseLike<void> {
+  const wholeCached = () =>
+    queryClient.getQueryData(staffAvailabilitiesQuery(range).queryKey) !== undefined &&
+    queryClient.getQueryData(staffBookingsQuery(range).queryKey) !== undefined;
+  const firstCached = (users: PublicUser[]) => {
+    const firstIds = firstFacilitatorIds(users);
+    return (
+      firstIds.length === 0 ||
+      (queryClient.getQueryData(staffAvailabilitiesOfQuery(range, firstIds).queryKey) !== undefined &&
+        queryClient.getQueryData(staffBookingsOfQuery(range, firstIds).queryKey) !== undefined)
+    );
+  };
+  const cachedUsers = queryClient.getQueryData(staffUsersQuery().queryKey);
+  if (cachedUsers !== undefined && (wholeCached() || firstCached(cachedUsers))) return SETTLED;
+  return (async () => {
+    const users = await queryClient.fetchQuery(staffUsersQuery()).catch(() => undefined);
+    if (users === undefined || wholeCached()) return;
+    const firstIds = firstFacilitatorIds(users);
+    if (firstIds.length === 0) return;
+    await Promise.allSettled([
+      queryClient.fetchQuery(staffAvailabilitiesOfQuery(range, firstIds)),
+      queryClient.fetchQuery(staffBookingsOfQuery(range, firstIds)),
+    ]);
+  })();
 }
 
 export function useSchedulerStatus() {
