@@ -33,10 +33,11 @@ export default function StaffUsersRoute() {
   const usersUpdatedAt = useUsers().dataUpdatedAt;
   const usersSeenAt = useRef(usersUpdatedAt);
   useEffect(() => {
-    const opened = usersSeenAt.current === 0;
-    if (usersUpdatedAt === usersSeenAt.current) return;
+    const seenAt = usersSeenAt.current;
     usersSeenAt.current = usersUpdatedAt;
-    if (!opened) void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+    if (seenAt !== 0 && usersUpdatedAt !== seenAt) {
+      void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+    }
   }, [usersUpdatedAt, queryClient]);
   const safeguarding = useMemo(
     () => new Map((statuses.data?.people ?? []).map((person) => [person.userId, person.status])),

@@ -127,11 +127,7 @@ export function useStaffGridLists(range: DateRange, firstIds: readonly number[] 
   const queryClient = useQueryClient();
   const wholeAvailabilities = staffAvailabilitiesQuery(range);
   const wholeBookings = staffBookingsQuery(range);
-  const [wholeWanted, setWholeWanted] = useState(
-    () =>
-      queryClient.getQueryData(wholeAvailabilities.queryKey) !== undefined &&
-      queryClient.getQueryData(wholeBookings.queryKey) !== undefined,
-  );
+  const [wholeWanted, setWholeWanted] = useState(() => wholeRangeCached(queryClient, range));
   const firstWanted = !wholeWanted && firstIds !== null && firstIds.length > 0;
   const firstAvailabilities = useQuery({
     ...staffAvailabilitiesOfQuery(range, firstIds ?? []),
@@ -203,6 +199,14 @@ export function useStaffGridLists(range: DateRange, firstIds: readonly number[] 
   };
 }
 
+/** Whether the cache has the whole range's availability and bookings (a return to the page). */
+function wholeRangeCached(queryClient: QueryClient, range: DateRange): boolean {
+  return (
+    queryClient.getQueryData(staffAvailabilitiesQuery(range).queryKey) !== undefined &&
+    queryClient.getQueryData(staffBookingsQuery(range).queryKey) !== undefined
+  );
+}
+
 /** Already settled: React's `use` reads a thenable marked this way without suspending. */
 const SETTLED: PromiseLike<void> = Object.assign(Promise.resolve(), {
   status: 'fulfilled',
@@ -219,9 +223,7 @@ const SETTLED: PromiseLike<void> = Object.assign(Promise.resolve(), {
  * their render and their commit. Failures are left to the hooks, which ask again and show them.
  */
 export function gridOpeningReads(queryClient: QueryClient, range: DateRange): PromiseLike<void> {
-  const wholeCached = () =>
-    queryClient.getQueryData(staffAvailabilitiesQuery(range).queryKey) !== undefined &&
-    queryClient.getQueryData(staffBookingsQuery(range).queryKey) !== undefined;
+  const wholeCached = () => wholeRangeCached(queryClient, range);
   const firstCached = (users: PublicUser[]) => {
     const firstIds = firstFacilitatorIds(users);
     return (
