@@ -1,4 +1,12 @@
-import { checkScreen, expect, loginAsFacilitator, pausePageClock, test, toastLocator } from './fixtures';
+import {
+  checkScreen,
+  expect,
+  loginAsFacilitator,
+  loginAsStaff,
+  pausePageClock,
+  test,
+  toastLocator,
+} from './fixtures';
 
 test('unknown paths show the not-found page', async ({ page }, testInfo) => {
   await page.goto('/no/such/page');
@@ -81,6 +89,45 @@ test('the offers page loads only its own code: under 150 KB of compressed JavaSc
   const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
   expect(total, scripts.map((s) => `${s.url} ${s.bytes}`).join(', ')).toBeLessThan(150_000);
   expect(scripts.filter((script) => /staff-/.test(script.url))).toEqual([]);
+});
+
+/** The text of every script the page has loaded so far. */
+async function scriptTexts(page: import('@playwright/test').Page) {
+  const urls = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter(
+        (entry) =>
+          (entry as PerformanceResourceTiming).initiatorType === 'script' || entry.name.endsWith('.js'),
+      )
+      .map((entry) => entry.name),
+  );
+  return Promise.all(urls.map(async (url) => ({ url, text: await (await page.request.get(url)).text() })));
+}
+
+/*
+ * The schema library is about a quarter of a page's file and is evaluated before the first render.
+ * Pages that validate no form take their constants from the plain modules beside the schemas
+ * (src/shared/availability.ts, exports.ts, priorities.ts, sign-in.ts), so their files leave it out.
+ * The change-password form does validate with the shared schemas: it shows what the check looks for.
+ */
+test('the staff dashboard loads no schema library; a page with a validated form does', {
+  tag: '@desktop-only',
+}, async ({ page, makeFacilitator }) => {
+  const zodMark = '$ZodType';
+  await loginAsStaff(page);
+  await page.goto('/staff');
+  await expect(page.getByRole('heading', { name: 'Facilitator Schedule Overview' })).toBeVisible();
+  const dashboard = await scriptTexts(page);
+  expect(dashboard.some((script) => /staff-dashboard/.test(script.url))).toBe(true);
+  expect(dashboard.filter((script) => script.text.includes(zodMark)).map((script) => script.url)).toEqual([]);
+
+  await page.context().clearCookies();
+  await loginAsFacilitator(page, await makeFacilitator());
+  await page.goto('/change-password');
+  await expect(page.getByLabel('Confirm New Password', { exact: true })).toBeVisible();
+  const withForm = await scriptTexts(page);
+  expect(withForm.filter((script) => script.text.includes(zodMark)).length).toBeGreaterThan(0);
 });
 
 test('the document title', { tag: '@desktop-only' }, async ({ page }) => {

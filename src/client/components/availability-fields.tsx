@@ -2,8 +2,9 @@
  * The availability form fields the calendar's day and bulk dialogs and the pattern dialog share:
  * status, times, notes, dates, weekdays and their error messages.
  */
+
+import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { TIME_CHOICES, WEEKDAY_NAMES } from '@shared/calendar';
-import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/schemas/availability';
 import { type Control, Controller, type FieldValues } from 'react-hook-form';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';

@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import { AVAILABILITY_STATUSES } from '../availability';
 import { bodyId, dateString, timeString } from './common';
 
-export const AVAILABILITY_STATUSES = ['available', 'limited', 'unavailable'] as const;
-export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
+export { AVAILABILITY_STATUSES, type AvailabilityStatus, BOOKED_DAY_MESSAGE } from '../availability';
 export const availabilityStatus = z.enum(AVAILABILITY_STATUSES, {
   error: 'Status must be available, limited or unavailable',
 });
-
-export const BOOKED_DAY_MESSAGE =
-  'This date has confirmed bookings and cannot be modified to maintain data integrity.';
 
 export const availability = z.object({
   id: z.number().int(),

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { dateString } from './common';
 
-/** An export covers at most this many days (one year, leap day included). */
-export const MAX_EXPORT_DAYS = 366;
-
-/** The `area` value that stands for "facilitators without an area" (the grid's "No area" option). */
-export const EXPORT_NO_AREA = '__no_area__';
+export { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../exports';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { STAFF_VIEWS } from '../calendar';
+import { PRIORITIES } from '../priorities';
 import { bodyId, dateString, nonBlankText } from './common';
 
-export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
-export type Priority = (typeof PRIORITIES)[number];
+export { PRIORITIES, type Priority } from '../priorities';
 export const priority = z.enum(PRIORITIES, { error: 'Priority must be normal, high or urgent' });
 
 export const staffNote = z.object({

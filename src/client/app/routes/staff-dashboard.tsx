@@ -1,7 +1,8 @@
 import { type DateString, DEFAULT_STAFF_VIEW, type StaffView, staffViewRange } from '@shared/calendar';
-import { type LogoutResponse, SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/schemas/auth';
-import { EXPORT_NO_AREA } from '@shared/schemas/exports';
+import { EXPORT_NO_AREA } from '@shared/exports';
+import type { LogoutResponse } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/schemas/users';
+import { SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/sign-in';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
 import { Suspense, use, useCallback, useMemo, useState } from 'react';

@@ -1,5 +1,6 @@
+import { BOOKED_DAY_MESSAGE } from '@shared/availability';
 import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } from '@shared/calendar';
-import { type Availability, BOOKED_DAY_MESSAGE } from '@shared/schemas/availability';
+import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { AlertCircle, Lightbulb } from 'lucide-react';
 import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';

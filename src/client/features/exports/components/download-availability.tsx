@@ -1,5 +1,5 @@
 import { daysBetween, endOfMonth, isDateString, startOfMonth } from '@shared/calendar';
-import { MAX_EXPORT_DAYS } from '@shared/schemas/exports';
+import { MAX_EXPORT_DAYS } from '@shared/exports';
 import { Download } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';

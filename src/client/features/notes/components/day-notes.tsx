@@ -1,4 +1,5 @@
-import { PRIORITIES, type Priority, type StaffNote } from '@shared/schemas/notes';
+import { PRIORITIES, type Priority } from '@shared/priorities';
+import type { StaffNote } from '@shared/schemas/notes';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Badge } from '@/components/ui/badge';

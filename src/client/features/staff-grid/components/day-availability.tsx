@@ -1,9 +1,6 @@
+import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { formatTimeRange, TIME_CHOICES } from '@shared/calendar';
-import {
-  AVAILABILITY_STATUSES,
-  type Availability,
-  type AvailabilityStatus,
-} from '@shared/schemas/availability';
+import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { normaliseTimeOfDay } from '@shared/time-of-day';
 import { Pencil } from 'lucide-react';
