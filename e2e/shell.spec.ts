@@ -107,27 +107,36 @@ async function scriptTexts(page: import('@playwright/test').Page) {
 
 /*
  * The schema library is about a quarter of a page's file and is evaluated before the first render.
- * Pages that validate no form take their constants from the plain modules beside the schemas
- * (src/shared/availability.ts, exports.ts, priorities.ts, sign-in.ts), so their files leave it out.
- * The change-password form does validate with the shared schemas: it shows what the check looks for.
+ * Pages take their constants from the plain modules beside the schemas (ADR 65), and the calendar's
+ * form dialogs, which do validate with the shared schemas, come in a file of their own after the
+ * month (ADR 66). So neither the dashboard's nor the calendar's file holds it; the forms' file does.
  */
-test('the staff dashboard loads no schema library; a page with a validated form does', {
+test('the schema library comes with the forms that use it, not with the pages', {
   tag: '@desktop-only',
 }, async ({ page, makeFacilitator }) => {
   const zodMark = '$ZodType';
+  const holdingZod = (scripts: Array<{ url: string; text: string }>) =>
+    scripts.filter((script) => script.text.includes(zodMark)).map((script) => new URL(script.url).pathname);
+
   await loginAsStaff(page);
   await page.goto('/staff');
   await expect(page.getByRole('heading', { name: 'Facilitator Schedule Overview' })).toBeVisible();
   const dashboard = await scriptTexts(page);
-  expect(dashboard.some((script) => /staff-dashboard/.test(script.url))).toBe(true);
-  expect(dashboard.filter((script) => script.text.includes(zodMark)).map((script) => script.url)).toEqual([]);
+  expect(dashboard.some((script) => /\/staff-dashboard-/.test(script.url))).toBe(true);
+  expect(holdingZod(dashboard)).toEqual([]);
 
   await page.context().clearCookies();
   await loginAsFacilitator(page, await makeFacilitator());
-  await page.goto('/change-password');
-  await expect(page.getByLabel('Confirm New Password', { exact: true })).toBeVisible();
-  const withForm = await scriptTexts(page);
-  expect(withForm.filter((script) => script.text.includes(zodMark)).length).toBeGreaterThan(0);
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Bulk Update' })).toBeVisible();
+  const calendar = await scriptTexts(page);
+  const calendarFile = calendar.find((script) => /\/home-/.test(script.url));
+  expect(calendarFile, 'the calendar page loads its own file').toBeDefined();
+  expect(calendarFile!.text.includes(zodMark), `${calendarFile!.url} holds zod`).toBe(false);
+
+  await page.getByRole('button', { name: 'Bulk Update' }).click();
+  await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
+  expect(holdingZod(await scriptTexts(page))).toEqual([expect.stringMatching(/^\/assets\/calendar-forms-/)]);
 });
 
 test('the document title', { tag: '@desktop-only' }, async ({ page }) => {

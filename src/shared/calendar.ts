@@ -58,6 +58,8 @@ export const WEEKDAYS: readonly DayOfWeek[] = [1, 2, 3, 4, 5];
 export const DAYS_PER_GRID_WEEK = 5;
 /** The bulk dialog starts at today and ends this many days later. */
 export const BULK_DEFAULT_RANGE_DAYS = 30;
+/** The server refuses list ranges longer than this. */
+export const MAX_RANGE_DAYS = 400;
 export const FIRST_TIME_CHOICE_HOUR = 7;
 export const LAST_TIME_CHOICE_HOUR = 20;
 

@@ -81,8 +81,7 @@ export const staffListQuery = dateRangeQuery.extend({
 });
 export type StaffListQuery = z.infer<typeof staffListQuery>;
 
-/** The server refuses list ranges longer than this. */
-export const MAX_RANGE_DAYS = 400;
+export { MAX_RANGE_DAYS } from '../calendar';
 
 export const errorResponse = z.object({
   message: z.string(),

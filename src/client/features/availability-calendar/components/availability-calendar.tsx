@@ -3,18 +3,47 @@ import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } fro
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { AlertCircle, Lightbulb } from 'lucide-react';
-import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
-import { BulkDialog, type BulkFormValues } from './bulk-dialog';
+import type { BulkFormValues } from './bulk-dialog';
 import { CalendarGrid } from './calendar-grid';
 import { CalendarLoading } from './calendar-loading';
 import { CalendarToolbar } from './calendar-toolbar';
-import { DayDialog, type DayFormValues } from './day-dialog';
+import type { DayFormValues } from './day-dialog';
+
+const loadForms = () => import('./calendar-forms');
+const DayDialog = lazy(() => loadForms().then((forms) => ({ default: forms.DayDialog })));
+const BulkDialog = lazy(() => loadForms().then((forms) => ({ default: forms.BulkDialog })));
+
+/** Asks for the form dialogs' file once the browser has nothing else to do (ADR 66). */
+function useFormsLoadedWhenIdle(ready: boolean) {
+  useEffect(() => {
+    if (!ready) return;
+    const load = () => void loadForms().catch(() => undefined);
+    if ('requestIdleCallback' in window) {
+      const handle = window.requestIdleCallback(load, { timeout: 2_000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(load, 200);
+    return () => clearTimeout(timer);
+  }, [ready]);
+}
 
 const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
 const SYNC_ERROR_FALLBACK = 'Failed to sync with SharePoint. Please try again.';
@@ -58,6 +87,9 @@ export function AvailabilityCalendar({
   }));
   const [editDate, setEditDate] = useState<string | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
+  // mounted from the first opening on, so that closing animates and gives focus back as usual
+  const [formsMounted, setFormsMounted] = useState(false);
+  if (!formsMounted && (editDate !== null || bulkOpen)) setFormsMounted(true);
   const [details, setDetails] = useState<Booking[] | null>(null);
   // The dialogs open from state, not from a Radix trigger, so they return focus here themselves.
   const returnFocus = useRef<HTMLElement | null>(null);
@@ -168,6 +200,7 @@ export function AvailabilityCalendar({
     (availabilityQuery.isPending && !availabilityQuery.data) ||
     (bookingsQuery.isPending && !bookingsQuery.data);
   const loadError = availabilityQuery.error ?? bookingsQuery.error;
+  useFormsLoadedWhenIdle(!firstLoad);
 
   return (
     <div className="grid gap-4">
@@ -229,24 +262,28 @@ export function AvailabilityCalendar({
           />
         </>
       )}
-      <DayDialog
-        date={editDate}
-        existing={editDate ? availabilityByDate.get(editDate) : undefined}
-        isSaving={saveDay.isPending}
-        onOpenChange={(open) => {
-          if (!open) setEditDate(null);
-        }}
-        onSave={save}
-        onCloseAutoFocus={restoreFocus}
-      />
-      <BulkDialog
-        open={bulkOpen}
-        today={today}
-        isSaving={bulkUpdate.isPending}
-        onOpenChange={setBulkOpen}
-        onSubmit={bulkSave}
-        onCloseAutoFocus={restoreFocus}
-      />
+      {formsMounted ? (
+        <Suspense fallback={<FormsLoading />}>
+          <DayDialog
+            date={editDate}
+            existing={editDate ? availabilityByDate.get(editDate) : undefined}
+            isSaving={saveDay.isPending}
+            onOpenChange={(open) => {
+              if (!open) setEditDate(null);
+            }}
+            onSave={save}
+            onCloseAutoFocus={restoreFocus}
+          />
+          <BulkDialog
+            open={bulkOpen}
+            today={today}
+            isSaving={bulkUpdate.isPending}
+            onOpenChange={setBulkOpen}
+            onSubmit={bulkSave}
+            onCloseAutoFocus={restoreFocus}
+          />
+        </Suspense>
+      ) : null}
       <BookingDetailsDialog
         bookings={details}
         onOpenChange={(open) => {
@@ -254,6 +291,15 @@ export function AvailabilityCalendar({
         }}
         onCloseAutoFocus={restoreFocus}
       />
+    </div>
+  );
+}
+
+/** While a form dialog's file is still coming, the first time one is opened on a slow link. */
+function FormsLoading() {
+  return (
+    <div className="fixed inset-0 z-50 grid place-items-center bg-black/50">
+      <Spinner className="size-8" label="Loading the form" />
     </div>
   );
 }

@@ -1,5 +1,4 @@
-import { addDays, daysBetween, isDateString } from '@shared/calendar';
-import { MAX_RANGE_DAYS } from '@shared/schemas/common';
+import { addDays, daysBetween, isDateString, MAX_RANGE_DAYS } from '@shared/calendar';
 import { History } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
