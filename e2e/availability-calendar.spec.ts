@@ -632,6 +632,43 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(dialog.getByText('Choose at least one day of the week')).toBeVisible();
   });
 
+  /*
+   * The dialogs' forms come in a file of their own, fetched once the month is drawn (ADR 66). Held
+   * back here, opening a dialog shows a loading overlay that can be left; once the file is in, the
+   * dialog opens as usual.
+   */
+  test('a dialog opened before its form has arrived: loading overlay, Cancel, then the dialog', {
+    tag: '@desktop-only',
+  }, async ({ page, makeFacilitator }) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/calendar-forms-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    await page.getByRole('button', { name: 'Bulk Update' }).click();
+    const loading = page.getByRole('status').filter({ hasText: 'Loading the form' });
+    await expect(loading).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(loading).toHaveCount(0);
+    await page.getByRole('button', { name: 'Bulk Update' }).click();
+    await expect(loading).toBeVisible();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(loading).toHaveCount(0);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    release();
+    await page.getByRole('button', { name: 'Bulk Update' }).click();
+    await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Bulk Update' })).toBeFocused();
+  });
+
   test('bulk error shows the Error toast with the server message', { tag: '@desktop-only' }, async ({
     page,
     makeFacilitator,

@@ -263,7 +263,18 @@ export function AvailabilityCalendar({
         </>
       )}
       {formsMounted ? (
-        <Suspense fallback={<FormsLoading />}>
+        <Suspense
+          fallback={
+            editDate !== null || bulkOpen ? (
+              <FormsLoading
+                onCancel={() => {
+                  setEditDate(null);
+                  setBulkOpen(false);
+                }}
+              />
+            ) : null
+          }
+        >
           <DayDialog
             date={editDate}
             existing={editDate ? availabilityByDate.get(editDate) : undefined}
@@ -295,11 +306,24 @@ export function AvailabilityCalendar({
   );
 }
 
-/** While a form dialog's file is still coming, the first time one is opened on a slow link. */
-function FormsLoading() {
+/**
+ * While a form dialog's file is still coming, the first time one is opened on a slow link. It can
+ * be left (Cancel, Escape) like the dialog it stands for, so a file that never comes holds nothing up.
+ */
+function FormsLoading({ onCancel }: { onCancel: () => void }) {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onCancel();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [onCancel]);
   return (
-    <div className="fixed inset-0 z-50 grid place-items-center bg-black/50">
+    <div className="fixed inset-0 z-50 grid place-content-center justify-items-center gap-4 bg-black/50">
       <Spinner className="size-8" label="Loading the form" />
+      <Button variant="outline" onClick={onCancel}>
+        Cancel
+      </Button>
     </div>
   );
 }
