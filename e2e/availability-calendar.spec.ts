@@ -634,40 +634,54 @@ test.describe('facilitator home: availability calendar', () => {
 
   /*
    * The dialogs' forms come in a file of their own, fetched once the month is drawn (ADR 66). Held
-   * back here, opening a dialog shows a loading overlay that can be left; once the file is in, the
-   * dialog opens as usual.
+   * back here, opening a dialog shows a loading dialog that can be left and gives focus back; once
+   * the file is in, the dialogs open at once, with no loading dialog in between.
    */
-  test('a dialog opened before its form has arrived: loading overlay, Cancel, then the dialog', {
-    tag: '@desktop-only',
-  }, async ({ page, makeFacilitator }) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/calendar-forms-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    await loginAsFacilitator(page, await makeFacilitator());
-    await openHome(page);
-    await page.getByRole('button', { name: 'Bulk Update' }).click();
-    const loading = page.getByRole('status').filter({ hasText: 'Loading the form' });
-    await expect(loading).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(loading).toHaveCount(0);
-    await page.getByRole('button', { name: 'Bulk Update' }).click();
-    await expect(loading).toBeVisible();
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    await expect(loading).toHaveCount(0);
-    await expect(page.getByRole('dialog')).toHaveCount(0);
+  test(
+    'a dialog opened before its form has arrived: a loading dialog, left two ways, then the forms',
+    {
+      tag: '@desktop-only',
+    },
+    async ({ page, makeFacilitator }, testInfo) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/calendar-forms-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await loginAsFacilitator(page, await makeFacilitator());
+      await openHome(page);
+      const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
+      const loading = page.getByRole('dialog', { name: 'Loading the form' });
 
-    release();
-    await page.getByRole('button', { name: 'Bulk Update' }).click();
-    await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Bulk Update' })).toBeFocused();
-  });
+      await bulkButton.click();
+      await expect(loading).toBeVisible();
+      await checkScreen(page, testInfo, 'calendar-form-loading');
+      await page.keyboard.press('Escape');
+      await expect(loading).toHaveCount(0);
+      await expect(bulkButton).toBeFocused();
+
+      await bulkButton.click();
+      await expect(loading).toBeVisible();
+      await loading.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(bulkButton).toBeFocused();
+
+      release();
+      await bulkButton.click();
+      await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(bulkButton).toBeFocused();
+
+      // the file is in: a day opens straight into its form
+      await cell(page, freeWeekdays().at(-1)!).click();
+      await expect(page.getByRole('dialog', { name: /Update Availability/ })).toBeVisible();
+      await expect(loading).toHaveCount(0);
+    },
+  );
 
   test('bulk error shows the Error toast with the server message', { tag: '@desktop-only' }, async ({
     page,

@@ -3,22 +3,21 @@ import { monthGrid, monthGridRange, nextMonth, previousMonth, startOfMonth } fro
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { AlertCircle, Lightbulb } from 'lucide-react';
-import {
-  lazy,
-  type ReactNode,
-  Suspense,
-  useCallback,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
+import { onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import type { BulkFormValues } from './bulk-dialog';
@@ -27,23 +26,9 @@ import { CalendarLoading } from './calendar-loading';
 import { CalendarToolbar } from './calendar-toolbar';
 import type { DayFormValues } from './day-dialog';
 
-const loadForms = () => import('./calendar-forms');
-const DayDialog = lazy(() => loadForms().then((forms) => ({ default: forms.DayDialog })));
-const BulkDialog = lazy(() => loadForms().then((forms) => ({ default: forms.BulkDialog })));
-
-/** Asks for the form dialogs' file once the browser has nothing else to do (ADR 66). */
-function useFormsLoadedWhenIdle(ready: boolean) {
-  useEffect(() => {
-    if (!ready) return;
-    const load = () => void loadForms().catch(() => undefined);
-    if ('requestIdleCallback' in window) {
-      const handle = window.requestIdleCallback(load, { timeout: 2_000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(load, 200);
-    return () => clearTimeout(timer);
-  }, [ready]);
-}
+// The day and bulk update dialogs, with the form and schema libraries they bring, in a file of
+// their own (ADR 66): asked for once the month is drawn, or when a dialog opens first
+const calendarForms = onDemand(() => import('./calendar-forms'));
 
 const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
 const SYNC_ERROR_FALLBACK = 'Failed to sync with SharePoint. Please try again.';
@@ -87,9 +72,18 @@ export function AvailabilityCalendar({
   }));
   const [editDate, setEditDate] = useState<string | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
-  // mounted from the first opening on, so that closing animates and gives focus back as usual
-  const [formsMounted, setFormsMounted] = useState(false);
-  if (!formsMounted && (editDate !== null || bulkOpen)) setFormsMounted(true);
+  const closeForms = () => {
+    setEditDate(null);
+    setBulkOpen(false);
+  };
+  const forms = useOnDemand(calendarForms, editDate !== null || bulkOpen, () => {
+    closeForms();
+    toast({
+      title: 'The form could not be loaded',
+      description: 'Check your connection and try again.',
+      variant: 'destructive',
+    });
+  });
   const [details, setDetails] = useState<Booking[] | null>(null);
   // The dialogs open from state, not from a Radix trigger, so they return focus here themselves.
   const returnFocus = useRef<HTMLElement | null>(null);
@@ -200,7 +194,7 @@ export function AvailabilityCalendar({
     (availabilityQuery.isPending && !availabilityQuery.data) ||
     (bookingsQuery.isPending && !bookingsQuery.data);
   const loadError = availabilityQuery.error ?? bookingsQuery.error;
-  useFormsLoadedWhenIdle(!firstLoad);
+  useLoadWhenIdle(calendarForms, !firstLoad);
 
   return (
     <div className="grid gap-4">
@@ -262,20 +256,9 @@ export function AvailabilityCalendar({
           />
         </>
       )}
-      {formsMounted ? (
-        <Suspense
-          fallback={
-            editDate !== null || bulkOpen ? (
-              <FormsLoading
-                onCancel={() => {
-                  setEditDate(null);
-                  setBulkOpen(false);
-                }}
-              />
-            ) : null
-          }
-        >
-          <DayDialog
+      {forms ? (
+        <>
+          <forms.DayDialog
             date={editDate}
             existing={editDate ? availabilityByDate.get(editDate) : undefined}
             isSaving={saveDay.isPending}
@@ -285,7 +268,7 @@ export function AvailabilityCalendar({
             onSave={save}
             onCloseAutoFocus={restoreFocus}
           />
-          <BulkDialog
+          <forms.BulkDialog
             open={bulkOpen}
             today={today}
             isSaving={bulkUpdate.isPending}
@@ -293,8 +276,14 @@ export function AvailabilityCalendar({
             onSubmit={bulkSave}
             onCloseAutoFocus={restoreFocus}
           />
-        </Suspense>
-      ) : null}
+        </>
+      ) : (
+        <FormsLoading
+          open={editDate !== null || bulkOpen}
+          onCancel={closeForms}
+          onCloseAutoFocus={restoreFocus}
+        />
+      )}
       <BookingDetailsDialog
         bookings={details}
         onOpenChange={(open) => {
@@ -307,24 +296,40 @@ export function AvailabilityCalendar({
 }
 
 /**
- * While a form dialog's file is still coming, the first time one is opened on a slow link. It can
- * be left (Cancel, Escape) like the dialog it stands for, so a file that never comes holds nothing up.
+ * Stands in for a form dialog opened before its file has arrived (a tap soon after the page opened,
+ * on a slow link). A dialog like the one it stands for: it can be left, and gives focus back.
  */
-function FormsLoading({ onCancel }: { onCancel: () => void }) {
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onCancel();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [onCancel]);
+function FormsLoading({
+  open,
+  onCancel,
+  onCloseAutoFocus,
+}: {
+  open: boolean;
+  onCancel: () => void;
+  onCloseAutoFocus: (event: Event) => void;
+}) {
   return (
-    <div className="fixed inset-0 z-50 grid place-content-center justify-items-center gap-4 bg-black/50">
-      <Spinner className="size-8" label="Loading the form" />
-      <Button variant="outline" onClick={onCancel}>
-        Cancel
-      </Button>
-    </div>
+    <Dialog
+      open={open}
+      onOpenChange={(stillOpen) => {
+        if (!stillOpen) onCancel();
+      }}
+    >
+      <DialogContent className="sm:max-w-sm" onCloseAutoFocus={onCloseAutoFocus}>
+        <DialogHeader>
+          <DialogTitle>Loading the form</DialogTitle>
+          <DialogDescription>This takes a moment the first time.</DialogDescription>
+        </DialogHeader>
+        <div className="grid place-items-center py-4">
+          <Spinner className="size-8" />
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
   );
 }
 

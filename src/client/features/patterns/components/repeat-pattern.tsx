@@ -1,41 +1,53 @@
 import { Repeat } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { onDemand, useOnDemand } from '@/lib/on-demand';
 
-/*
- * The form, and the form and schema libraries with it, come in a file of their own when the dialog
- * first opens: nothing on the calendar needs them before
- * (docs/decisions/0066-the-calendar-s-form-dialogs-load-after-the-month.md).
- */
-const loadForm = () => import('./pattern-form');
-const PatternForm = lazy(() => loadForm().then((module) => ({ default: module.PatternForm })));
+// The form, and the form and schema libraries with it, in a file of its own (ADR 66): nothing on
+// the calendar needs them until the dialog opens; pointing at the button starts the download
+const patternFormCode = onDemand(() => import('./pattern-form'));
+const loadAhead = () => void patternFormCode.load().catch(() => undefined);
 
 /** "Repeat Pattern" on the facilitator's calendar: the button and its dialog. */
 export function RepeatPattern({ userId }: { userId: number }) {
   const [open, setOpen] = useState(false);
+  const code = useOnDemand(patternFormCode, open, () => {
+    setOpen(false);
+    toast({
+      title: 'The form could not be loaded',
+      description: 'Check your connection and try again.',
+      variant: 'destructive',
+    });
+  });
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="outline">
+        <Button variant="outline" onPointerEnter={loadAhead} onFocus={loadAhead}>
           <Repeat aria-hidden />
           Repeat Pattern
         </Button>
       </DialogTrigger>
       <DialogContent className="sm:max-w-2xl lg:max-w-5xl">
         {/* mounted only while open: every opening starts afresh */}
-        {open ? (
-          <Suspense
-            fallback={
-              <div className="grid place-items-center py-10">
-                <DialogTitle className="sr-only">Repeat Pattern</DialogTitle>
-                <Spinner className="size-8" label="Loading the form" />
-              </div>
-            }
-          >
-            <PatternForm userId={userId} onClose={() => setOpen(false)} />
-          </Suspense>
+        {open && code ? <code.PatternForm userId={userId} onClose={() => setOpen(false)} /> : null}
+        {open && !code ? (
+          <DialogHeader>
+            <DialogTitle>Repeat Pattern</DialogTitle>
+            <DialogDescription>Loading the form...</DialogDescription>
+            <div className="grid place-items-center py-8">
+              <Spinner className="size-8" />
+            </div>
+          </DialogHeader>
         ) : null}
       </DialogContent>
     </Dialog>

@@ -1,0 +1,69 @@
+import { useEffect, useEffectEvent, useState } from 'react';
+
+/**
+ * Code a page loads when it is first wanted rather than with the page (ADR 66). Loaded once and
+ * remembered; after a failure the next `load` asks again, where `React.lazy` would keep the failure.
+ * A page reads `loaded()` while rendering, so code that is already in is drawn at once: a lazy
+ * component suspends on its first render even then, and React keeps a fallback on screen for at
+ * least 300 ms once it has shown one.
+ */
+export interface OnDemand<T> {
+  load: () => Promise<T>;
+  loaded: () => T | null;
+}
+
+export function onDemand<T>(importModule: () => Promise<T>): OnDemand<T> {
+  let module: T | null = null;
+  let loading: Promise<T> | null = null;
+  return {
+    load: () => {
+      loading ??= importModule().then(
+        (imported) => {
+          module = imported;
+          return imported;
+        },
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      );
+      return loading;
+    },
+    loaded: () => module,
+  };
+}
+
+/**
+ * The module once it is in, else null; asks for it while `wanted`, and draws again when it arrives.
+ * `onFailure` runs when it could not be loaded (the caller says so and closes what waited for it).
+ */
+export function useOnDemand<T>(code: OnDemand<T>, wanted: boolean, onFailure: () => void): T | null {
+  const [, setArrived] = useState(false);
+  const failed = useEffectEvent(onFailure);
+  useEffect(() => {
+    if (!wanted || code.loaded()) return;
+    let current = true;
+    code.load().then(
+      () => current && setArrived(true),
+      () => current && failed(),
+    );
+    return () => {
+      current = false;
+    };
+  }, [code, wanted]);
+  return code.loaded();
+}
+
+/** Asks for the code once `ready` and the browser has nothing else to do (a timer where it has no idle callback). */
+export function useLoadWhenIdle<T>(code: OnDemand<T>, ready: boolean) {
+  useEffect(() => {
+    if (!ready) return;
+    const load = () => void code.load().catch(() => undefined);
+    if ('requestIdleCallback' in window) {
+      const handle = window.requestIdleCallback(load, { timeout: 2_000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(load, 200);
+    return () => clearTimeout(timer);
+  }, [code, ready]);
+}
