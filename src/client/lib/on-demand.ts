@@ -9,26 +9,36 @@ import { useEffect, useEffectEvent, useState } from 'react';
  */
 export interface OnDemand<T> {
   load: () => Promise<T>;
+  /** Starts loading ahead of need; a failure is left for the `load` that needs the code. */
+  prefetch: () => void;
   loaded: () => T | null;
 }
+
+/** What a page says when a form's code could not be loaded (the next opening asks again). */
+export const FORM_LOAD_FAILED = {
+  title: 'The form could not be loaded',
+  description: 'Check your connection and try again.',
+} as const;
 
 export function onDemand<T>(importModule: () => Promise<T>): OnDemand<T> {
   let module: T | null = null;
   let loading: Promise<T> | null = null;
+  const load = () => {
+    loading ??= importModule().then(
+      (imported) => {
+        module = imported;
+        return imported;
+      },
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  };
   return {
-    load: () => {
-      loading ??= importModule().then(
-        (imported) => {
-          module = imported;
-          return imported;
-        },
-        (error: unknown) => {
-          loading = null;
-          throw error;
-        },
-      );
-      return loading;
-    },
+    load,
+    prefetch: () => void load().catch(() => undefined),
     loaded: () => module,
   };
 }
@@ -58,12 +68,11 @@ export function useOnDemand<T>(code: OnDemand<T>, wanted: boolean, onFailure: ()
 export function useLoadWhenIdle<T>(code: OnDemand<T>, ready: boolean) {
   useEffect(() => {
     if (!ready) return;
-    const load = () => void code.load().catch(() => undefined);
     if ('requestIdleCallback' in window) {
-      const handle = window.requestIdleCallback(load, { timeout: 2_000 });
+      const handle = window.requestIdleCallback(code.prefetch, { timeout: 2_000 });
       return () => window.cancelIdleCallback(handle);
     }
-    const timer = setTimeout(load, 200);
+    const timer = setTimeout(code.prefetch, 200);
     return () => clearTimeout(timer);
   }, [code, ready]);
 }

@@ -17,7 +17,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
-import { onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
+import { FORM_LOAD_FAILED, onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import type { BulkFormValues } from './bulk-dialog';
@@ -78,11 +78,7 @@ export function AvailabilityCalendar({
   };
   const forms = useOnDemand(calendarForms, editDate !== null || bulkOpen, () => {
     closeForms();
-    toast({
-      title: 'The form could not be loaded',
-      description: 'Check your connection and try again.',
-      variant: 'destructive',
-    });
+    toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
   });
   const [details, setDetails] = useState<Booking[] | null>(null);
   // The dialogs open from state, not from a Radix trigger, so they return focus here themselves.

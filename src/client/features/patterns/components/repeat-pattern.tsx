@@ -11,28 +11,27 @@ import {
 } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { onDemand, useOnDemand } from '@/lib/on-demand';
+import { FORM_LOAD_FAILED, onDemand, useOnDemand } from '@/lib/on-demand';
 
 // The form, and the form and schema libraries with it, in a file of its own (ADR 66): nothing on
 // the calendar needs them until the dialog opens; pointing at the button starts the download
 const patternFormCode = onDemand(() => import('./pattern-form'));
-const loadAhead = () => void patternFormCode.load().catch(() => undefined);
 
 /** "Repeat Pattern" on the facilitator's calendar: the button and its dialog. */
 export function RepeatPattern({ userId }: { userId: number }) {
   const [open, setOpen] = useState(false);
   const code = useOnDemand(patternFormCode, open, () => {
     setOpen(false);
-    toast({
-      title: 'The form could not be loaded',
-      description: 'Check your connection and try again.',
-      variant: 'destructive',
-    });
+    toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
   });
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="outline" onPointerEnter={loadAhead} onFocus={loadAhead}>
+        <Button
+          variant="outline"
+          onPointerEnter={patternFormCode.prefetch}
+          onFocus={patternFormCode.prefetch}
+        >
           <Repeat aria-hidden />
           Repeat Pattern
         </Button>
