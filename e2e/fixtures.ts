@@ -378,6 +378,18 @@ export async function chooseOption(trigger: Locator, option: string | RegExp) {
   }).toPass();
 }
 
+/**
+ * Scrolls the staff grid sideways until `date`'s column is in view, as a person does to reach a day:
+ * the grid draws only the day columns in view and a few either side (ADR 67). The header row keeps
+ * every day, so its cell for the day is there to scroll to.
+ */
+export async function showGridDay(page: Page, date: string) {
+  await page
+    .getByTestId('grid-scroll')
+    .locator(`[data-testid="day-header"][data-date="${date}"]`)
+    .evaluate((header) => header.scrollIntoView({ block: 'nearest', inline: 'center' }));
+}
+
 /** Shows only these areas in the staff grid's area filter. */
 export async function chooseAreas(page: Page, labels: string[]) {
   await page.getByTestId('area-filter').click();

@@ -8,6 +8,7 @@ import {
   chooseAreas,
   loginAsFacilitator,
   loginAsStaff,
+  showGridDay,
   staffApi,
   test,
 } from './fixtures';
@@ -227,6 +228,7 @@ test('staff find who is free on a day, best match first, and see why the rest ar
       if (DAY.slice(0, 7) !== hostToday().slice(0, 7)) {
         await page.getByRole('button', { name: 'Next month' }).click();
       }
+      await showGridDay(page, DAY);
       await page
         .locator(
           `[data-testid="grid-row"][data-user-id="${scenario.avaId}"] [data-testid="grid-cell"][data-date="${DAY}"]`,

@@ -7,6 +7,7 @@ import {
   chooseAreas,
   loginAsFacilitator,
   loginAsStaff,
+  showGridDay,
   staffApi,
   test,
 } from './fixtures';
@@ -120,6 +121,7 @@ test.describe('change history', () => {
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
     await chooseAreas(page, [person.area]);
+    await showGridDay(page, DAY);
     await page
       .locator(
         `[data-testid="grid-row"][data-user-id="${person.id}"] [data-testid="grid-cell"][data-date="${DAY}"]`,

@@ -8,6 +8,7 @@ import {
   chooseAreas,
   loginAsFacilitator,
   loginAsStaff,
+  showGridDay,
   staffApi,
   test,
 } from './fixtures';
@@ -217,6 +218,7 @@ test.describe('stored text containing HTML', () => {
 
         const row = page.locator(`[data-testid="grid-row"][data-user-id="${user.id}"]`);
         await expect(row.getByTestId('row-name')).toHaveText(text.name);
+        await showGridDay(page, BOOKED_DAY);
         await row.locator(`[data-testid="grid-cell"][data-date="${BOOKED_DAY}"]`).click();
         const dialog = page.getByRole('dialog', { name: text.name });
         await expect(dialog).toBeVisible();
@@ -234,6 +236,7 @@ test.describe('stored text containing HTML', () => {
         await page.getByRole('button', { name: 'Close' }).click();
         await expect(dialog).toBeHidden();
 
+        await showGridDay(page, NOTES_DAY);
         await row.locator(`[data-testid="grid-cell"][data-date="${NOTES_DAY}"]`).click();
         await expect(
           dialog.getByTestId('availability-view').getByText(text.notesDay, { exact: true }),

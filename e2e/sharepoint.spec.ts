@@ -18,6 +18,7 @@ import {
   loginAsStaff,
   recordRefreshStates,
   refreshStates,
+  showGridDay,
   test,
   toastLocator,
 } from './fixtures';
@@ -102,7 +103,9 @@ test.describe('SharePoint through the emulator', () => {
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
     await chooseAreas(page, [user.area]);
     // the booking SharePoint had at start-up came in through the real refresh before the server listened
+    await showGridDay(page, days.seeded);
     await expect(gridCell(page, id, days.seeded).getByText('Booked', { exact: true })).toBeVisible();
+    await showGridDay(page, newDay);
     await expect(gridCell(page, id, newDay).getByText('Booked', { exact: true })).toHaveCount(0);
 
     await withSharePointLock(async () => {
@@ -171,6 +174,7 @@ test.describe('SharePoint through the emulator', () => {
     });
 
     // the grid loaded the bookings again: the new one is there
+    await showGridDay(page, newDay);
     const booked = gridCell(page, id, newDay);
     await booked.scrollIntoViewIfNeeded();
     await expect(booked.getByText('Booked', { exact: true })).toBeVisible();

@@ -17,6 +17,7 @@ import {
   loginAsStaff,
   recordRefreshStates,
   refreshStates,
+  showGridDay,
   staffApi,
   test,
   toastLocator,
@@ -260,6 +261,7 @@ test.describe('staff dashboard', () => {
       const dayCell = (date: string) => row.locator(`[data-testid="grid-cell"][data-date="${date}"]`);
       await expect(row).toBeVisible();
       await expect(row).not.toHaveAttribute('aria-busy', 'true');
+      await showGridDay(page, D0);
       await expect(dayCell(D0)).toHaveAttribute('data-tone', 'limited');
       await expect(dayCell(D1)).toHaveAttribute('data-tone', 'booked-only');
       await expect(dayCell(D2)).toHaveAttribute('data-tone', 'empty');
@@ -335,12 +337,79 @@ test.describe('staff dashboard', () => {
       expect(Math.abs(firstLeft - scrollLeft)).toBeLessThan(3);
   });
 
+  test('a row draws the day columns in view, each under its heading, and the rest as they scroll in', async ({
+    page,
+  }) => {
+    await openDashboard(page, scenario);
+    await chooseAreas(page, [scenario.area]);
+    const scroll = page.getByTestId('grid-scroll');
+    const row = page.locator(`[data-testid="grid-row"][data-user-id="${scenario.adam.id}"]`);
+    await expect(row).not.toHaveAttribute('aria-busy', 'true');
+    const headings = await page
+      .getByTestId('day-header')
+      .evaluateAll((els) =>
+        els.map((el) => [el.getAttribute('data-date'), el.getAttribute('aria-colindex')]),
+      );
+    // a month is wider than either screen's grid: some of its days are not drawn
+    expect(headings.length).toBeGreaterThan(19);
+    const drawn = () =>
+      row
+        .getByTestId('grid-cell')
+        .evaluateAll((els) =>
+          els.map((el) => [el.getAttribute('data-date'), el.parentElement!.getAttribute('aria-colindex')]),
+        );
+    const check = async () => {
+      const cells = await drawn();
+      expect(cells.length).toBeGreaterThan(3);
+      expect(cells.length).toBeLessThan(headings.length);
+      // a run of the heading row's days, each with its heading's column number for screen readers
+      const from = headings.findIndex(([date]) => date === cells[0]![0]);
+      expect(cells).toEqual(headings.slice(from, from + cells.length));
+      // every cell in view stands under its heading
+      const offsets = await row.getByTestId('grid-cell').evaluateAll((buttons) => {
+        const view = buttons[0]!.closest('section')!.getBoundingClientRect();
+        return buttons.flatMap((button) => {
+          const cell = button.parentElement!.getBoundingClientRect();
+          if (cell.left < view.left || cell.right > view.right) return [];
+          const date = button.getAttribute('data-date');
+          const heading = document.querySelector(`[data-testid="day-header"][data-date="${date}"]`)!;
+          return [Math.abs(heading.getBoundingClientRect().left - cell.left)];
+        });
+      });
+      expect(offsets.length).toBeGreaterThan(2);
+      for (const offset of offsets) expect(offset).toBeLessThan(1);
+    };
+    await check();
+    await scroll.evaluate((el) => {
+      el.scrollLeft = 0;
+    });
+    await expect.poll(async () => (await drawn())[0]?.[0]).toBe(headings[0]![0]);
+    await check();
+    await scroll.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    await expect.poll(async () => (await drawn()).at(-1)?.[0]).toBe(headings.at(-1)![0]);
+    await check();
+
+    // Tab goes along the whole row: each cell focused near the edge brings the next ones in
+    await scroll.evaluate((el) => {
+      el.scrollLeft = 0;
+    });
+    await expect.poll(async () => (await drawn())[0]?.[0]).toBe(headings[0]![0]);
+    await row.getByTestId('grid-cell').first().focus();
+    for (const [date] of headings.slice(1)) {
+      await page.keyboard.press('Tab');
+      await expect(page.locator(':focus')).toHaveAttribute('data-date', date!);
+    }
+  });
+
   test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', {
     tag: '@desktop-only',
   }, async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     const { adam, zara } = scenario;
+    await showGridDay(page, D0);
     await expect(cell(page, adam, D0)).toHaveAttribute('data-tone', 'available-booked');
     await expect(cell(page, adam, D1)).toHaveAttribute('data-tone', 'limited');
     await expect(cell(page, adam, D2)).toHaveAttribute('data-tone', 'unavailable');
@@ -547,6 +616,7 @@ test.describe('staff dashboard', () => {
     await chooseAreas(page, [scenario.area]);
     const { adam } = scenario;
 
+    await showGridDay(page, D1);
     await cell(page, adam, D1).click();
     const dialog = page.getByRole('dialog', { name: adam.displayName });
     await expect(dialog).toBeVisible();
@@ -597,6 +667,7 @@ test.describe('staff dashboard', () => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     const { adam } = scenario;
+    await showGridDay(page, D1);
     await cell(page, adam, D1).click();
     const dialog = page.getByRole('dialog', { name: adam.displayName });
     const items = dialog.getByTestId('note-item');
@@ -667,6 +738,7 @@ test.describe('staff dashboard', () => {
             json: { message: 'Something went wrong on our side. Please try again.' },
           }),
     );
+    await showGridDay(page, D2);
     await cell(page, scenario.adam, D2).click();
     const dialog = page.getByRole('dialog', { name: scenario.adam.displayName });
     await dialog.getByRole('textbox', { name: 'New note' }).fill('Will fail');

@@ -8,6 +8,7 @@ import {
   chooseAreas,
   chooseOption,
   loginAsStaff,
+  showGridDay,
   staffApi,
   test,
 } from './fixtures';
@@ -141,6 +142,7 @@ test.describe('staff day edits change only what staff touch', () => {
       expect(saved.status(), await saved.text()).toBe(200);
 
       await openDashboard(page, scene.area);
+      await showGridDay(page, day);
       await cell(page, ada, day).click();
       const dialog = page.getByRole('dialog', { name: ada.displayName });
       await expect(dialog.getByTestId('availability-view')).toContainText('No times set');
@@ -189,6 +191,7 @@ test.describe('staff day edits change only what staff touch', () => {
       // a row stored before times were normalised, as SharePoint sent it
       await serveBookings(page, [booking(970_000 + sequence, bea.id, day, '010:00', '012:00')]);
       await openDashboard(page, scene.area);
+      await showGridDay(page, day);
       await cell(page, bea, day).click();
       const dialog = page.getByRole('dialog', { name: bea.displayName });
       await expect(dialog.getByRole('region', { name: 'Bookings' })).toContainText('10:00 AM – 12:00 PM');

@@ -42,6 +42,7 @@ import {
   viewLabel,
   visibleFacilitators,
 } from '../lib/grid-model';
+import { useColumnWindow } from '../lib/use-column-window';
 import { useNarrowScreen } from '../lib/use-narrow-screen';
 import { AreaFilter, FacilitatorFilter } from './grid-filters';
 
@@ -238,12 +239,19 @@ function GridTable({
   // current week is otherwise off to the right. Other months open at their start.
   const todayWeekStart = days.indexOf(startOfWeekMonday(today));
   const todayColumn = todayWeekStart >= 0 ? todayWeekStart : days.indexOf(today);
+  const openAt = todayColumn > 0 ? todayColumn * columnWidth : 0;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrollRequest is the point: Today scrolls even when the range is unchanged
   useEffect(() => {
     const scroller = scrollRef.current;
-    if (!scroller) return;
-    scroller.scrollLeft = todayColumn > 0 ? todayColumn * columnWidth : 0;
-  }, [todayColumn, columnWidth, days[0], scrollRequest]);
+    if (scroller) scroller.scrollLeft = openAt;
+  }, [openAt, days[0], scrollRequest]);
+  // Only the day columns in view and a few either side are drawn (ADR 67); the header keeps them all.
+  const shown = useColumnWindow(
+    scrollRef,
+    { count: days.length, columnWidth, firstColumnWidth },
+    `${days[0]}:${days.length}:${columnWidth}:${firstColumnWidth}`,
+    openAt,
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -257,15 +265,26 @@ function GridTable({
   });
   // once per range rather than once per cell of every row mounted while scrolling
   const columns = useMemo(
-    () => days.map((day) => ({ day, className: dayOfWeek(day) === MONDAY ? CELL_TD_MONDAY : CELL_TD })),
+    () =>
+      days.map((day, position) => ({
+        day,
+        position,
+        className: dayOfWeek(day) === MONDAY ? CELL_TD_MONDAY : CELL_TD,
+      })),
     [days],
   );
+  const shownColumns = useMemo(
+    () => columns.slice(shown.first, shown.last + 1),
+    [columns, shown.first, shown.last],
+  );
+  const spaceBefore = shown.first * columnWidth;
 
   return (
     <section
       ref={scrollRef}
       className="relative overflow-auto rounded-md border bg-background"
-      style={{ maxHeight: `${GRID_MAX_HEIGHT_VH}vh` }}
+      // a day brought into view (Tab, or scrolled to) stops beside the sticky names, not under them
+      style={{ maxHeight: `${GRID_MAX_HEIGHT_VH}vh`, scrollPaddingLeft: firstColumnWidth }}
       data-testid="grid-scroll"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable), even when it holds no buttons
       tabIndex={0}
@@ -275,6 +294,7 @@ function GridTable({
         className="grid border-collapse"
         aria-label="Facilitator schedule"
         aria-rowcount={rows.length + 1}
+        aria-colcount={days.length + 1}
         // the day columns' width, read by every cell's class instead of an inline style per cell
         style={{ width: totalWidth, '--day-column-width': `${columnWidth}px` } as CSSProperties}
       >
@@ -282,6 +302,7 @@ function GridTable({
           <tr aria-rowindex={1} className="flex border-b">
             <th
               scope="col"
+              aria-colindex={1}
               className="sticky left-0 z-30 flex items-center border-r bg-background px-3 py-2 text-left font-medium text-sm"
               style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
               data-testid="first-column-header"
@@ -297,6 +318,7 @@ function GridTable({
                 <th
                   key={day}
                   scope="col"
+                  aria-colindex={position + 2}
                   data-date={day}
                   data-testid="day-header"
                   className={cn(
@@ -339,7 +361,8 @@ function GridTable({
                   user={user}
                   rowIndex={item.index + 2}
                   top={item.start}
-                  columns={columns}
+                  columns={shownColumns}
+                  spaceBefore={spaceBefore}
                   totalWidth={totalWidth}
                   firstColumnWidth={firstColumnWidth}
                   index={index}
@@ -372,6 +395,8 @@ function useContentWidth(ref: React.RefObject<HTMLElement | null>): number {
 
 interface GridColumn {
   day: DateString;
+  /** its place among the range's days, from 0 */
+  position: number;
   /** the cell's class: Mondays carry the thick week divider */
   className: string;
 }
@@ -401,7 +426,10 @@ interface GridRowProps {
   user: PublicUser;
   rowIndex: number;
   top: number;
+  /** the day columns drawn: the window in view (ADR 67) */
   columns: GridColumn[];
+  /** the width of the day columns before the first one drawn */
+  spaceBefore: number;
   totalWidth: number;
   firstColumnWidth: number;
   index: GridIndex;
@@ -415,6 +443,7 @@ const GridRow = memo(function GridRow({
   rowIndex,
   top,
   columns,
+  spaceBefore,
   totalWidth,
   firstColumnWidth,
   index,
@@ -435,6 +464,7 @@ const GridRow = memo(function GridRow({
     >
       <th
         scope="row"
+        aria-colindex={1}
         className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-2 text-left font-normal text-xs leading-tight sm:px-3"
         style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
       >
@@ -457,10 +487,18 @@ const GridRow = memo(function GridRow({
             : lastUpdatedText(user, index.latestDate.get(user.id))}
         </span>
       </th>
-      {columns.map(({ day, className }) => {
+      {columns.map(({ day, position, className }, drawnAt) => {
+        // the columns left out before the window: the first one drawn stands where it would be
+        const before = drawnAt === 0 ? spaceBefore : 0;
         if (loading) {
           return (
-            <td key={day} className={className} data-testid="grid-cell-loading">
+            <td
+              key={day}
+              className={className}
+              aria-colindex={position + 2}
+              style={before ? { marginLeft: before } : undefined}
+              data-testid="grid-cell-loading"
+            >
               <div className={CELL_LOADING_CLASS} />
             </td>
           );
@@ -473,6 +511,8 @@ const GridRow = memo(function GridRow({
             key={day}
             user={user}
             day={day}
+            columnIndex={position + 2}
+            spaceBefore={before}
             className={className}
             tone={cellTone(availability?.status, bookingCount > 0)}
             description={cellDescription(user, day, availability?.status, bookingCount, priority)}
@@ -489,6 +529,9 @@ const GridRow = memo(function GridRow({
 interface GridCellProps {
   user: PublicUser;
   day: DateString;
+  /** its aria-colindex: some columns may not be drawn */
+  columnIndex: number;
+  spaceBefore: number;
   className: string;
   tone: CellTone;
   description: string;
@@ -501,6 +544,8 @@ interface GridCellProps {
 const GridCell = memo(function GridCell({
   user,
   day,
+  columnIndex,
+  spaceBefore,
   className,
   tone,
   description,
@@ -509,7 +554,11 @@ const GridCell = memo(function GridCell({
   onCellClick,
 }: GridCellProps) {
   return (
-    <td className={className}>
+    <td
+      className={className}
+      aria-colindex={columnIndex}
+      style={spaceBefore ? { marginLeft: spaceBefore } : undefined}
+    >
       <button
         type="button"
         className={CELL_BUTTON_CLASS[tone]}
