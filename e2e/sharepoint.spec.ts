@@ -106,6 +106,7 @@ test.describe('SharePoint through the emulator', () => {
     await showGridDay(page, days.seeded);
     await expect(gridCell(page, id, days.seeded).getByText('Booked', { exact: true })).toBeVisible();
     await showGridDay(page, newDay);
+    await expect(gridCell(page, id, newDay)).toBeVisible();
     await expect(gridCell(page, id, newDay).getByText('Booked', { exact: true })).toHaveCount(0);
 
     await withSharePointLock(async () => {

@@ -14,7 +14,7 @@ import type { Priority } from '@shared/schemas/notes';
 import type { PublicUser } from '@shared/schemas/users';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
-import { type CSSProperties, memo, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
@@ -240,8 +240,9 @@ function GridTable({
   const todayWeekStart = days.indexOf(startOfWeekMonday(today));
   const todayColumn = todayWeekStart >= 0 ? todayWeekStart : days.indexOf(today);
   const openAt = todayColumn > 0 ? todayColumn * columnWidth : 0;
+  // before the browser paints, and before the column window measures where the grid is scrolled to
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrollRequest is the point: Today scrolls even when the range is unchanged
-  useEffect(() => {
+  useLayoutEffect(() => {
     const scroller = scrollRef.current;
     if (scroller) scroller.scrollLeft = openAt;
   }, [openAt, days[0], scrollRequest]);
@@ -277,7 +278,6 @@ function GridTable({
     () => columns.slice(shown.first, shown.last + 1),
     [columns, shown.first, shown.last],
   );
-  const spaceBefore = shown.first * columnWidth;
 
   return (
     <section
@@ -362,7 +362,6 @@ function GridTable({
                   rowIndex={item.index + 2}
                   top={item.start}
                   columns={shownColumns}
-                  spaceBefore={spaceBefore}
                   totalWidth={totalWidth}
                   firstColumnWidth={firstColumnWidth}
                   index={index}
@@ -428,8 +427,6 @@ interface GridRowProps {
   top: number;
   /** the day columns drawn: the window in view (ADR 67) */
   columns: GridColumn[];
-  /** the width of the day columns before the first one drawn */
-  spaceBefore: number;
   totalWidth: number;
   firstColumnWidth: number;
   index: GridIndex;
@@ -443,7 +440,6 @@ const GridRow = memo(function GridRow({
   rowIndex,
   top,
   columns,
-  spaceBefore,
   totalWidth,
   firstColumnWidth,
   index,
@@ -453,6 +449,7 @@ const GridRow = memo(function GridRow({
 }: GridRowProps) {
   // a row beyond the first rows, drawn before the whole range is in: its days are not known yet
   const loading = !index.loaded(user.id);
+  const skipped = columns[0]?.position ?? 0;
   return (
     <tr
       aria-rowindex={rowIndex}
@@ -487,18 +484,21 @@ const GridRow = memo(function GridRow({
             : lastUpdatedText(user, index.latestDate.get(user.id))}
         </span>
       </th>
-      {columns.map(({ day, position, className }, drawnAt) => {
-        // the columns left out before the window: the first one drawn stands where it would be
-        const before = drawnAt === 0 ? spaceBefore : 0;
+      {skipped > 0 ? (
+        // One empty cell spans the columns left out before the window. Cells after it stand under
+        // their headings, and a screen reader, which counts a cell's column from the cells before
+        // it, gives each the heading of its own day.
+        <td
+          colSpan={skipped}
+          aria-colindex={2}
+          className="shrink-0"
+          style={{ width: `calc(var(--day-column-width) * ${skipped})` }}
+        />
+      ) : null}
+      {columns.map(({ day, position, className }) => {
         if (loading) {
           return (
-            <td
-              key={day}
-              className={className}
-              aria-colindex={position + 2}
-              style={before ? { marginLeft: before } : undefined}
-              data-testid="grid-cell-loading"
-            >
+            <td key={day} className={className} aria-colindex={position + 2} data-testid="grid-cell-loading">
               <div className={CELL_LOADING_CLASS} />
             </td>
           );
@@ -512,7 +512,6 @@ const GridRow = memo(function GridRow({
             user={user}
             day={day}
             columnIndex={position + 2}
-            spaceBefore={before}
             className={className}
             tone={cellTone(availability?.status, bookingCount > 0)}
             description={cellDescription(user, day, availability?.status, bookingCount, priority)}
@@ -531,7 +530,6 @@ interface GridCellProps {
   day: DateString;
   /** its aria-colindex: some columns may not be drawn */
   columnIndex: number;
-  spaceBefore: number;
   className: string;
   tone: CellTone;
   description: string;
@@ -545,7 +543,6 @@ const GridCell = memo(function GridCell({
   user,
   day,
   columnIndex,
-  spaceBefore,
   className,
   tone,
   description,
@@ -554,11 +551,7 @@ const GridCell = memo(function GridCell({
   onCellClick,
 }: GridCellProps) {
   return (
-    <td
-      className={className}
-      aria-colindex={columnIndex}
-      style={spaceBefore ? { marginLeft: spaceBefore } : undefined}
-    >
+    <td className={className} aria-colindex={columnIndex}>
       <button
         type="button"
         className={CELL_BUTTON_CLASS[tone]}

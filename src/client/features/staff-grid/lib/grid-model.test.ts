@@ -161,26 +161,28 @@ describe('grid model', () => {
     expect(viewLabel('fortnight', '2026-12-27')).toBe('21 Dec 2026 – 1 Jan 2027');
   });
 
-  it('draws the day columns in view and COLUMN_OVERSCAN either side, never past the range', () => {
+  it('draws the day columns in view and the overscan asked for either side, never past the range', () => {
     const month = { count: 30, columnWidth: 80, firstColumnWidth: 200 };
     // 1,000 px wide: 800 px of days beside the names, columns 0-9 in view
-    expect(columnWindow(0, 1000, month)).toEqual({ first: 0, last: 9 + COLUMN_OVERSCAN });
+    expect(columnWindow(0, 1000, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 9 + COLUMN_OVERSCAN });
     // scrolled 40 px: column 0 half hidden under the names, column 10 half in view
-    expect(columnWindow(40, 1000, month)).toEqual({ first: 0, last: 10 + COLUMN_OVERSCAN });
+    expect(columnWindow(40, 1000, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 10 + COLUMN_OVERSCAN });
     // scrolled to column 12
-    expect(columnWindow(960, 1000, month)).toEqual({
+    expect(columnWindow(960, 1000, month, COLUMN_OVERSCAN)).toEqual({
       first: 12 - COLUMN_OVERSCAN,
       last: 21 + COLUMN_OVERSCAN,
     });
     // scrolled to the end: the last column is 29
-    expect(columnWindow(200 + 30 * 80 - 1000, 1000, month)).toEqual({
+    expect(columnWindow(200 + 30 * 80 - 1000, 1000, month, COLUMN_OVERSCAN)).toEqual({
       first: 20 - COLUMN_OVERSCAN,
       last: 29,
     });
     // wider than the range: every column
-    expect(columnWindow(0, 4000, month)).toEqual({ first: 0, last: 29 });
+    expect(columnWindow(0, 4000, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 29 });
     // a view narrower than the names' column still draws the column under its edge
-    expect(columnWindow(160, 150, month)).toEqual({ first: 0, last: 2 + COLUMN_OVERSCAN });
-    expect(columnWindow(0, 1000, { ...month, count: 0 })).toEqual({ first: 0, last: -1 });
+    expect(columnWindow(160, 150, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 2 + COLUMN_OVERSCAN });
+    expect(columnWindow(0, 1000, { ...month, count: 0 }, COLUMN_OVERSCAN)).toEqual({ first: 0, last: -1 });
+    // the overscan asked for: none draws exactly the columns in view
+    expect(columnWindow(960, 1000, month, 0)).toEqual({ first: 12, last: 21 });
   });
 });

@@ -36,7 +36,7 @@ export const NARROW_FIRST_COLUMN_WIDTH = 96;
 export const NARROW_DAY_COLUMN_WIDTH = 46;
 export const ROW_HEIGHT = 64;
 /** Day columns drawn beyond each side of the scroller's view, so a short sideways scroll shows no gap. */
-export const COLUMN_OVERSCAN = 2;
+export const COLUMN_OVERSCAN = 3;
 
 /** The day columns a grid draws, by position: `first` to `last`, both included (none: last < first). */
 export interface ColumnWindow {
@@ -46,13 +46,14 @@ export interface ColumnWindow {
 
 /**
  * The day columns in a scroller's view, scrolled `left` px across and `width` px wide, with
- * COLUMN_OVERSCAN more either side. The names' column stays in view (it is sticky) and covers the
- * first `firstColumnWidth` px of the view; day column i starts at firstColumnWidth + i * columnWidth.
+ * `overscan` more either side. The names' column stays in view (it is sticky) and covers the first
+ * `firstColumnWidth` px of the view; day column i starts at firstColumnWidth + i * columnWidth.
  */
 export function columnWindow(
   left: number,
   width: number,
   layout: { count: number; columnWidth: number; firstColumnWidth: number },
+  overscan: number,
 ): ColumnWindow {
   const { count, columnWidth, firstColumnWidth } = layout;
   if (count === 0 || columnWidth <= 0) return { first: 0, last: -1 };
@@ -61,8 +62,8 @@ export function columnWindow(
   const lastInView = Math.ceil((Math.max(0, left) + inView) / columnWidth) - 1;
   const clamp = (position: number) => Math.min(count - 1, Math.max(0, position));
   return {
-    first: clamp(firstInView - COLUMN_OVERSCAN),
-    last: clamp(Math.max(firstInView, lastInView) + COLUMN_OVERSCAN),
+    first: clamp(firstInView - overscan),
+    last: clamp(Math.max(firstInView, lastInView) + overscan),
   };
 }
 

@@ -1,5 +1,6 @@
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { type ColumnWindow, columnWindow } from './grid-model';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { COLUMN_OVERSCAN, type ColumnWindow, columnWindow } from './grid-model';
 
 interface ColumnLayout {
   count: number;
@@ -10,15 +11,23 @@ interface ColumnLayout {
 const holds = (outer: ColumnWindow, inner: ColumnWindow) =>
   outer.first <= inner.first && outer.last >= inner.last;
 
+/** The columns on either side of those in view that must be drawn already: below it, a render is due. */
+const MARGIN = 1;
+
 /**
- * The day columns a grid draws (ADR 67): those in its scroller's view and a few either side,
- * followed as the scroller moves sideways or changes size.
+ * The day columns a grid draws (ADR 67): those in its scroller's view and COLUMN_OVERSCAN either
+ * side, followed as the scroller moves sideways, changes size or takes focus.
  *
- * Before the scroller has reported, and again whenever the columns change (`columnsKey`: another
- * range, view or width), the window is worked out from where the grid will be scrolled to
- * (`openAt`, px across) and the browser window's width. That is never narrower than the scroller,
- * so the first render draws every column that shows. A report then re-renders only when it needs a
- * column the drawn window lacks: a few columns too many cost less than drawing every row again.
+ * The first render of each set of columns (`columnsKey`: another range, view or width) works the
+ * window out from where the grid is scrolled to (`openAt`, px across, which the grid sets before
+ * the scroller is measured) and the browser window's width, never narrower than the scroller's.
+ * The scroller is then measured before the browser paints, and again at every scroll, resize and
+ * focus. A measure re-renders only when fewer than MARGIN columns beyond the view are drawn, so
+ * a sideways scroll redraws the rows every few columns, not at every one. The redraw happens within
+ * the event (`flushSync`, as TanStack Virtual does for the rows), so the browser never paints the
+ * view's edge blank. A cell focused by Tab near the window's edge has its neighbours drawn at once,
+ * before the next key press can move on; `aria-colindex` (the cells' column numbers, from 2) says
+ * which column took focus.
  */
 export function useColumnWindow(
   scrollRef: RefObject<HTMLElement | null>,
@@ -27,38 +36,69 @@ export function useColumnWindow(
   openAt: number,
 ): ColumnWindow {
   const { count, columnWidth, firstColumnWidth } = layout;
-  const [reported, setReported] = useState<{ key: string; window: ColumnWindow } | null>(null);
+  const [measured, setMeasured] = useState<{ key: string; window: ColumnWindow | null }>({
+    key: columnsKey,
+    window: null,
+  });
+  // another set of columns: what was measured for the last one says nothing about these
+  if (measured.key !== columnsKey) setMeasured({ key: columnsKey, window: null });
   let shown: ColumnWindow;
-  if (reported?.key === columnsKey) {
-    shown = reported.window;
+  if (measured.key === columnsKey && measured.window) {
+    shown = measured.window;
   } else {
     const width = window.innerWidth;
     const furthest = Math.max(0, firstColumnWidth + count * columnWidth - width);
-    shown = columnWindow(Math.min(openAt, furthest), width, { count, columnWidth, firstColumnWidth });
+    shown = columnWindow(Math.min(openAt, furthest), width, layout, COLUMN_OVERSCAN);
   }
 
-  const drawn = useRef({ key: columnsKey, window: shown });
+  const drawn = useRef(shown);
   useLayoutEffect(() => {
-    drawn.current = { key: columnsKey, window: shown };
+    drawn.current = shown;
   });
-  useEffect(() => {
+  useLayoutEffect(() => {
     const scroller = scrollRef.current;
     if (!scroller) return;
-    const update = () => {
-      const needed = columnWindow(scroller.scrollLeft, scroller.clientWidth, {
-        count,
-        columnWidth,
-        firstColumnWidth,
-      });
-      const current = drawn.current;
-      if (current.key === columnsKey && holds(current.window, needed)) return;
-      setReported({ key: columnsKey, window: needed });
+    const columns = { count, columnWidth, firstColumnWidth };
+    const update = (focused?: number, sync = false) => {
+      const { scrollLeft, clientWidth } = scroller;
+      let needed = columnWindow(scrollLeft, clientWidth, columns, MARGIN);
+      let wanted = columnWindow(scrollLeft, clientWidth, columns, COLUMN_OVERSCAN);
+      if (focused !== undefined && focused >= 0 && focused < count) {
+        const around = (spread: number) => ({
+          first: Math.max(0, focused - spread),
+          last: Math.min(count - 1, focused + spread),
+        });
+        const cover = (a: ColumnWindow, b: ColumnWindow) => ({
+          first: Math.min(a.first, b.first),
+          last: Math.max(a.last, b.last),
+        });
+        needed = cover(needed, around(MARGIN));
+        wanted = cover(wanted, around(COLUMN_OVERSCAN));
+      }
+      if (holds(drawn.current, needed)) return;
+      const remember = () =>
+        setMeasured((previous) =>
+          previous.key === columnsKey ? { key: columnsKey, window: wanted } : previous,
+        );
+      if (sync) flushSync(remember);
+      else remember();
     };
-    scroller.addEventListener('scroll', update, { passive: true });
-    const observer = new ResizeObserver(update);
+    // drawn within the event, as the row window does: an edge left blank for a frame shows
+    const onScroll = () => update(undefined, true);
+    const onFocus = (event: FocusEvent) => {
+      const cell = event.target instanceof Element ? event.target.closest('[aria-colindex]') : null;
+      const focused = cell ? Number(cell.getAttribute('aria-colindex')) - 2 : undefined;
+      update(focused, true);
+    };
+    // measured before the first paint of these columns, so none of those in view is missing
+    update();
+    scroller.addEventListener('scroll', onScroll, { passive: true });
+    scroller.addEventListener('focusin', onFocus);
+    const observer = new ResizeObserver(onScroll);
     observer.observe(scroller);
     return () => {
-      scroller.removeEventListener('scroll', update);
+      scroller.removeEventListener('scroll', onScroll);
+      scroller.removeEventListener('focusin', onFocus);
       observer.disconnect();
     };
   }, [scrollRef, columnsKey, count, columnWidth, firstColumnWidth]);
