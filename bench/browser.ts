@@ -22,6 +22,9 @@
  *  6. The staff grid's facilitator filter opened, beside its area filter (a handful of choices) in
  *     the same page: from the click until its first choice is on screen, and the click's longest
  *     pointer event (input to the next paint) as the browser's Event Timing reports it.
+ *  7. The staff grid switched from Week to Month, beside Month to Week (five columns) in the same
+ *     page, on a phone (390 px) and a desktop (1,280 px): from the click to the layout after the
+ *     grid has drawn, and the month's day cells drawn.
  * --routes limits the pages measured (the login page, the reference, always is).
  * --profile-first-row prints, per cold run of the staff grid, a CPU profile and the long tasks from
  * navigation to its first row (build with --minify false for real names).
@@ -226,12 +229,21 @@ const isJs = (r: RequestRecord) => r.type === 'Script' || /\.m?js(\?|$)/.test(ne
 const isCss = (r: RequestRecord) => r.type === 'Stylesheet' || new URL(r.url).pathname.endsWith('.css');
 const isApi = (r: RequestRecord) => new URL(r.url).pathname.startsWith('/api/');
 
-async function withColdBrowser<T>(fn: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
+/** A desktop screen, or a phone held upright (touch, as Playwright's phone project has it). */
+const SCREENS = {
+  desktop: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+} as const;
+
+async function withColdBrowser<T>(
+  fn: (context: BrowserContext, page: Page) => Promise<T>,
+  screen: keyof typeof SCREENS = 'desktop',
+): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'afp-bench-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: SYSTEM_CHROMIUM,
     headless: true,
-    viewport: { width: 1280, height: 800 },
+    ...SCREENS[screen],
     args: CHROMIUM_FLAGS,
   });
   try {
@@ -517,6 +529,58 @@ async function openFilters(served: SeededApp): Promise<FilterOpenings> {
   });
 }
 
+interface ViewSwitches {
+  screen: keyof typeof SCREENS;
+  /** ms from a click on Month (from Week) to the layout after the grid's commit */
+  month: number[];
+  /** the same for Week (from Month): five columns, the reference */
+  week: number[];
+  /** day cells drawn in the month */
+  monthCells: number;
+}
+
+/**
+ * Switches the staff grid between Week and Month `RUNS` times each in one page, once the whole month
+ * is drawn: how long drawing a month's rows takes against drawing a week's. A click's update is
+ * rendered in a microtask after the event; a timer after it finds it committed, and reading the
+ * layout then includes the style and layout of what it drew.
+ */
+async function switchViews(served: SeededApp, screen: keyof typeof SCREENS): Promise<ViewSwitches> {
+  return withColdBrowser(async (context, page) => {
+    await signIn(context, served, 'staff');
+    await page.goto(`${served.address}/staff`, { timeout: TIMEOUT });
+    await page
+      .getByTestId('grid-count')
+      .filter({ hasText: /^Showing \d+ of \d+ facilitators$/ })
+      .waitFor({ timeout: TIMEOUT });
+    const timed = await page.evaluate(async (runs) => {
+      const button = (name: string) =>
+        [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;
+      const settle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
+      const drawn = async (name: string) => {
+        const started = performance.now();
+        button(name).click();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        void document.body.offsetHeight;
+        const elapsed = performance.now() - started;
+        await settle();
+        return elapsed;
+      };
+      const result = { month: [] as number[], week: [] as number[], monthCells: 0 };
+      // one of each first, not counted: the first month and week drawn in a page build their memos
+      await drawn('Week');
+      await drawn('Month');
+      for (let run = 0; run < runs; run++) {
+        result.week.push(await drawn('Week'));
+        result.month.push(await drawn('Month'));
+      }
+      result.monthCells = document.querySelectorAll('[data-testid="grid-row"] td').length;
+      return result;
+    }, RUNS * 2);
+    return { screen, ...timed };
+  }, screen);
+}
+
 interface CpuProfile {
   nodes: Array<{
     id: number;
@@ -592,6 +656,7 @@ async function main() {
   const timelines: Array<{ route: RouteSpec; facilitators: number; run: ColdRun }> = [];
   let scroll: { size: number; runs: ScrollResult[] } | null = null;
   const filterOpenings: Array<{ size: number; openings: FilterOpenings }> = [];
+  const viewSwitches: Array<{ size: number; switches: ViewSwitches }> = [];
   const routeSize = SIZES.includes(1000) ? 1000 : SIZES[0]!;
 
   for (const size of SIZES) {
@@ -611,6 +676,9 @@ async function main() {
         if (route === ROUTES.dashboard) {
           firstRows.push({ size, runs });
           filterOpenings.push({ size, openings: await openFilters(served) });
+          for (const screen of ['phone', 'desktop'] as const) {
+            viewSwitches.push({ size, switches: await switchViews(served, screen) });
+          }
         }
         const label = route === ROUTES.dashboard ? `${route.name}, ${size} facilitators` : route.name;
         timings.push([
@@ -853,6 +921,30 @@ async function main() {
             ms(event),
             ms(eventReference),
             `×${(event / eventReference).toFixed(2)}`,
+          ];
+        }),
+      ),
+    );
+  }
+
+  if (viewSwitches.length > 0) {
+    console.log(
+      `\n7. Staff grid views switched (p50 of ${RUNS * 2} switches each, in one page with the whole month drawn; ` +
+        "from the click to the layout after the grid's commit; a week's five columns are the reference)\n",
+    );
+    console.log(
+      table(
+        ['facilitators', 'screen', 'month (from week)', 'week (reference)', 'ratio', 'cells in the month'],
+        viewSwitches.map(({ size, switches }) => {
+          const month = p50(switches.month);
+          const week = p50(switches.week);
+          return [
+            String(size),
+            `${switches.screen} ${SCREENS[switches.screen].viewport.width} px`,
+            ms(month),
+            ms(week),
+            `×${(month / week).toFixed(2)}`,
+            String(switches.monthCells),
           ];
         }),
       ),
