@@ -449,6 +449,17 @@ test.describe('staff dashboard', () => {
     await expect(page.locator(':focus')).toHaveAttribute('data-date', headings.at(-1)![0]!);
     await check();
     expect(await gaps()).toEqual([]);
+    // the focused cell stays drawn, and focused, when the grid is scrolled away from it
+    await scroll.evaluate((el) => {
+      el.scrollLeft = 0;
+    });
+    await expect.poll(async () => (await drawn())[0]?.[0]).toBe(headings[0]![0]);
+    await expect(page.locator(':focus')).toHaveAttribute('data-date', headings.at(-1)![0]!);
+    expect(await gaps()).toEqual([]);
+    // and Shift+Tab goes back along the whole row
+    for (let step = 1; step < headings.length; step++) await page.keyboard.press('Shift+Tab');
+    await expect(page.locator(':focus')).toHaveAttribute('data-date', headings[0]![0]!);
+    expect(await gaps()).toEqual([]);
   });
 
   test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', {

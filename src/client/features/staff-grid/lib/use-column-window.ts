@@ -24,10 +24,12 @@ const MARGIN = 1;
  * The scroller is then measured before the browser paints, and again at every scroll, resize and
  * focus. A measure re-renders only when fewer than MARGIN columns beyond the view are drawn, so
  * a sideways scroll redraws the rows every few columns, not at every one. The redraw happens within
- * the event (`flushSync`, as TanStack Virtual does for the rows), so the browser never paints the
- * view's edge blank. A cell focused by Tab near the window's edge has its neighbours drawn at once,
- * before the next key press can move on; `aria-colindex` (the cells' column numbers, from 2) says
- * which column took focus.
+ * the scroll event (`flushSync`, as TanStack Virtual does for the rows); the browser may still paint
+ * a scrolled position before the event arrives (the listener is passive, as a scroll's must be), so
+ * a fast flick can show the edge's cells a frame late, as it can the rows.
+ * A cell that takes focus has its neighbours drawn at once, before the next key press can move on,
+ * and stays drawn while it has focus, however far the grid is scrolled from it; `aria-colindex`
+ * (the cells' column numbers, from 2) says which column it is.
  */
 export function useColumnWindow(
   scrollRef: RefObject<HTMLElement | null>,
@@ -55,11 +57,15 @@ export function useColumnWindow(
   useLayoutEffect(() => {
     drawn.current = shown;
   });
+  // the column of the cell that has focus, kept drawn however far the grid is scrolled from it
+  const focusedColumn = useRef<number | undefined>(undefined);
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
     if (!scroller) return;
     const columns = { count, columnWidth, firstColumnWidth };
-    const update = (focused?: number, sync = false) => {
+    focusedColumn.current = undefined;
+    const update = (sync: boolean) => {
+      const focused = focusedColumn.current;
       const { scrollLeft, clientWidth } = scroller;
       let needed = columnWindow(scrollLeft, clientWidth, columns, MARGIN);
       let wanted = columnWindow(scrollLeft, clientWidth, columns, COLUMN_OVERSCAN);
@@ -83,22 +89,29 @@ export function useColumnWindow(
       if (sync) flushSync(remember);
       else remember();
     };
-    // drawn within the event, as the row window does: an edge left blank for a frame shows
-    const onScroll = () => update(undefined, true);
+    // drawn within the event, as the row window does
+    const onScroll = () => update(true);
     const onFocus = (event: FocusEvent) => {
       const cell = event.target instanceof Element ? event.target.closest('[aria-colindex]') : null;
-      const focused = cell ? Number(cell.getAttribute('aria-colindex')) - 2 : undefined;
-      update(focused, true);
+      focusedColumn.current = cell ? Number(cell.getAttribute('aria-colindex')) - 2 : undefined;
+      update(true);
+    };
+    const onBlur = (event: FocusEvent) => {
+      if (!(event.relatedTarget instanceof Node && scroller.contains(event.relatedTarget))) {
+        focusedColumn.current = undefined;
+      }
     };
     // measured before the first paint of these columns, so none of those in view is missing
-    update();
+    update(false);
     scroller.addEventListener('scroll', onScroll, { passive: true });
     scroller.addEventListener('focusin', onFocus);
+    scroller.addEventListener('focusout', onBlur);
     const observer = new ResizeObserver(onScroll);
     observer.observe(scroller);
     return () => {
       scroller.removeEventListener('scroll', onScroll);
       scroller.removeEventListener('focusin', onFocus);
+      scroller.removeEventListener('focusout', onBlur);
       observer.disconnect();
     };
   }, [scrollRef, columnsKey, count, columnWidth, firstColumnWidth]);
