@@ -49,8 +49,12 @@ function Breakable({ text }: { text: string }) {
 
 const dash = (value: string | null) => (value?.trim() ? value : '-');
 
-/** A row with one line of text in each cell (a long address wraps onto more). */
-const ROW_HEIGHT = 57;
+/**
+ * A row with one line of text in each cell (a long address wraps onto more), as the browser draws
+ * it at a phone's and a desktop's width. An estimate short of it made the windowed table find, once
+ * it had measured its first rows, that fewer fitted, and draw itself a second time as it opened.
+ */
+const ROW_HEIGHT = 61;
 const NO_USERS: PublicUser[] = [];
 
 interface UsersTableProps {
