@@ -34,6 +34,33 @@ async function openAsStaff(page: Page, path: string) {
   await page.goto(`${app.address}${path}`);
 }
 
+/**
+ * Counts, from the page's start, every resize of the empty rows standing in for the rows not drawn.
+ * Rows measured taller or shorter than the table's estimate change how many fit, and the table
+ * draws itself again as it opens.
+ */
+async function countSpacerResizes(page: Page) {
+  await page.addInitScript(() => {
+    const counter = window as unknown as { spacerResizes: number };
+    counter.spacerResizes = 0;
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        if ((change.target as Element).getAttribute('data-slot') === 'table-spacer') counter.spacerResizes++;
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['style'] });
+  });
+}
+
+/** The rows are as tall as the table expects: it opened in one drawing, not two. */
+async function expectOneDrawing(page: Page, rows: Locator) {
+  await expect(rows.last()).toBeVisible();
+  // rows are measured as they mount and again by a ResizeObserver, which reports after a frame
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  expect(await page.evaluate(() => (window as unknown as { spacerResizes: number }).spacerResizes)).toBe(0);
+}
+
 /** Scrolls `scroller` to its end until `item` is drawn (items are measured as they come, so the end moves). */
 async function scrollUntilDrawn(scroller: Locator, item: Locator) {
   await expect
@@ -56,17 +83,7 @@ function scrollToRow(region: Locator, table: Locator, rowIndex: number) {
 test('the users table of 301 accounts draws the rows in view, and finds, scrolls and reads as a table of 301', async ({
   page,
 }, testInfo) => {
-  // every time the empty rows standing in for the rest are resized: rows measured taller or shorter
-  // than the table's estimate change how many fit, and the table draws itself again
-  await page.addInitScript(() => {
-    const counter = window as unknown as { spacerResizes: number };
-    counter.spacerResizes = 0;
-    new MutationObserver((changes) => {
-      for (const change of changes) {
-        if ((change.target as Element).getAttribute('data-slot') === 'table-spacer') counter.spacerResizes++;
-      }
-    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['style'] });
-  });
+  await countSpacerResizes(page);
   await openAsStaff(page, '/staff/users');
   await expect(page.getByRole('heading', { name: `Facilitators (${FACILITATORS + 1})` })).toBeVisible();
   const table = page.getByRole('table', { name: 'Facilitators' });
@@ -78,13 +95,7 @@ test('the users table of 301 accounts draws the rows in view, and finds, scrolls
   const drawn = await rows.count();
   expect(drawn).toBeGreaterThan(5);
   expect(drawn).toBeLessThan(60);
-  // the rows are as tall as the table expects: it opens in one drawing, not two
-  await expect(rows.last()).toBeVisible();
-  // rows are measured as they mount and again by a ResizeObserver, which reports after a frame
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
-  expect(await page.evaluate(() => (window as unknown as { spacerResizes: number }).spacerResizes)).toBe(0);
+  await expectOneDrawing(page, rows);
   await checkScreen(page, testInfo, 'users-long-table');
 
   // the last account is reached by scrolling, with its place in the whole list
@@ -112,6 +123,7 @@ test('the users table of 301 accounts draws the rows in view, and finds, scrolls
 test('the completeness table of 300 facilitators draws the rows in view and sorts the whole list', async ({
   page,
 }, testInfo) => {
+  await countSpacerResizes(page);
   await openAsStaff(page, '/staff/completeness');
   await expect(page.getByRole('heading', { name: 'Availability completeness', level: 1 })).toBeVisible();
   const table = page.getByRole('table', { name: /^Availability completeness, / });
@@ -119,6 +131,7 @@ test('the completeness table of 300 facilitators draws the rows in view and sort
   const rows = page.getByTestId('completeness-row');
   await expect(rows.first()).toHaveAttribute('aria-rowindex', '2');
   expect(await rows.count()).toBeLessThan(60);
+  await expectOneDrawing(page, rows);
   await checkScreen(page, testInfo, 'completeness-long-table');
 
   // the name that sorts last, read at the end of the list, comes first sorted the other way

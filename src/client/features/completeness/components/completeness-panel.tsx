@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { browserClockTime } from '@/lib/browser-today';
+import { useNarrowScreen } from '@/lib/use-narrow-screen';
 import { cn } from '@/lib/utils';
 import { showsAskedReport, useCompleteness } from '../api/completeness-api';
 import {
@@ -23,8 +24,13 @@ import {
 } from '../lib/completeness';
 
 const ALL_AREAS = '__all__';
-/** A row: a checkbox, a badge and one line of text. */
-const ROW_HEIGHT = 49;
+/**
+ * A row as the browser draws it: a checkbox, a badge and one line of text on a desktop, its text
+ * wrapped on a phone. An estimate short or long of it made the windowed table find, once it had
+ * measured its first rows, that another number fitted, and draw itself a second time as it opened.
+ */
+const ROW_HEIGHT = 43;
+const NARROW_ROW_HEIGHT = 61;
 const NO_ROWS: FacilitatorCompleteness[] = [];
 
 const STATUS_BADGE = {
@@ -61,6 +67,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const order = useDeferredValue(sort);
   const rows = useMemo(() => sortFacilitators(listed, order), [listed, order]);
   const firstDraw = rows.length === 0 && facilitators.length > 0;
+  const rowHeight = useNarrowScreen() ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
 
   const toggleSort = (key: SortKey) =>
@@ -77,7 +84,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   // a whole organisation's month draws only the rows in view
   const rowWindow = useRowWindow({
     count: rows.length,
-    estimateRowHeight: ROW_HEIGHT,
+    estimateRowHeight: rowHeight,
     rowKey: (index) => rows[index]!.userId,
   });
   const scrolls = Math.max(rows.length, facilitators.length) > WINDOWED_FROM_ROWS;
@@ -185,7 +192,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
             </TableHeader>
             <TableBody>
               {firstDraw ? (
-                <SpacerRow height={facilitators.length * ROW_HEIGHT} columns={7} />
+                <SpacerRow height={facilitators.length * rowHeight} columns={7} />
               ) : rows.length === 0 ? (
                 <TableRow>
                   <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">

@@ -17,6 +17,7 @@ import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
 import { type CSSProperties, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
+import { useNarrowScreen } from '@/lib/use-narrow-screen';
 import { cn } from '@/lib/utils';
 import {
   areaOptions,
@@ -43,7 +44,6 @@ import {
   visibleFacilitators,
 } from '../lib/grid-model';
 import { useColumnWindow } from '../lib/use-column-window';
-import { useNarrowScreen } from '../lib/use-narrow-screen';
 import { AreaFilter, FacilitatorFilter } from './grid-filters';
 
 export interface ScheduleGridProps {
