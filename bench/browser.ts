@@ -468,18 +468,23 @@ interface FilterOpenings {
   areasEvent: number[];
 }
 
+/** Opens the staff dashboard signed in as staff and waits until the grid has the whole month. */
+async function openWholeMonth(context: BrowserContext, page: Page, served: SeededApp) {
+  await signIn(context, served, 'staff');
+  await page.goto(`${served.address}/staff`, { timeout: TIMEOUT });
+  await page
+    .getByTestId('grid-count')
+    .filter({ hasText: /^Showing \d+ of \d+ facilitators$/ })
+    .waitFor({ timeout: TIMEOUT });
+}
+
 /**
  * Opens the staff grid's two filters in turn, `RUNS` times each, once the whole month is drawn.
  * The area filter lists a handful of choices: the reference for what opening a popover costs.
  */
 async function openFilters(served: SeededApp): Promise<FilterOpenings> {
   return withColdBrowser(async (context, page) => {
-    await signIn(context, served, 'staff');
-    await page.goto(`${served.address}/staff`, { timeout: TIMEOUT });
-    await page
-      .getByTestId('grid-count')
-      .filter({ hasText: /^Showing \d+ of \d+ facilitators$/ })
-      .waitFor({ timeout: TIMEOUT });
+    await openWholeMonth(context, page, served);
     await page.evaluate(() => {
       const w = window as unknown as { pointerEvents: Array<{ start: number; duration: number }> };
       w.pointerEvents = [];
@@ -547,12 +552,7 @@ interface ViewSwitches {
  */
 async function switchViews(served: SeededApp, screen: keyof typeof SCREENS): Promise<ViewSwitches> {
   return withColdBrowser(async (context, page) => {
-    await signIn(context, served, 'staff');
-    await page.goto(`${served.address}/staff`, { timeout: TIMEOUT });
-    await page
-      .getByTestId('grid-count')
-      .filter({ hasText: /^Showing \d+ of \d+ facilitators$/ })
-      .waitFor({ timeout: TIMEOUT });
+    await openWholeMonth(context, page, served);
     const timed = await page.evaluate(async (runs) => {
       const button = (name: string) =>
         [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;

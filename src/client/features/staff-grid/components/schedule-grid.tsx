@@ -250,7 +250,7 @@ function GridTable({
   const shown = useColumnWindow(
     scrollRef,
     { count: days.length, columnWidth, firstColumnWidth },
-    `${days[0]}:${days.length}:${columnWidth}:${firstColumnWidth}`,
+    days[0],
     openAt,
   );
   const virtualizer = useVirtualizer({

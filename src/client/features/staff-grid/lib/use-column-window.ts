@@ -11,6 +11,12 @@ interface ColumnLayout {
 const holds = (outer: ColumnWindow, inner: ColumnWindow) =>
   outer.first <= inner.first && outer.last >= inner.last;
 
+/** Both windows and the columns between them. */
+const spanning = (a: ColumnWindow, b: ColumnWindow): ColumnWindow => ({
+  first: Math.min(a.first, b.first),
+  last: Math.max(a.last, b.last),
+});
+
 /** The columns on either side of those in view that must be drawn already: below it, a render is due. */
 const MARGIN = 1;
 
@@ -18,9 +24,9 @@ const MARGIN = 1;
  * The day columns a grid draws (ADR 67): those in its scroller's view and COLUMN_OVERSCAN either
  * side, followed as the scroller moves sideways, changes size or takes focus.
  *
- * The first render of each set of columns (`columnsKey`: another range, view or width) works the
- * window out from where the grid is scrolled to (`openAt`, px across, which the grid sets before
- * the scroller is measured) and the browser window's width, never narrower than the scroller's.
+ * The first render of each set of columns (another range, starting at `firstDay`, view or width)
+ * works the window out from where the grid opens (`openAt`, px across, which the grid scrolls to
+ * before the scroller is measured) and the browser window's width, never narrower than the scroller's.
  * The scroller is then measured before the browser paints, and again at every scroll, resize and
  * focus. A measure re-renders only when fewer than MARGIN columns beyond the view are drawn, so
  * a sideways scroll redraws the rows every few columns, not at every one. The redraw happens within
@@ -34,10 +40,11 @@ const MARGIN = 1;
 export function useColumnWindow(
   scrollRef: RefObject<HTMLElement | null>,
   layout: ColumnLayout,
-  columnsKey: string,
+  firstDay: string | undefined,
   openAt: number,
 ): ColumnWindow {
   const { count, columnWidth, firstColumnWidth } = layout;
+  const columnsKey = `${firstDay}:${count}:${columnWidth}:${firstColumnWidth}`;
   const [measured, setMeasured] = useState<{ key: string; window: ColumnWindow | null }>({
     key: columnsKey,
     window: null,
@@ -74,12 +81,8 @@ export function useColumnWindow(
           first: Math.max(0, focused - spread),
           last: Math.min(count - 1, focused + spread),
         });
-        const cover = (a: ColumnWindow, b: ColumnWindow) => ({
-          first: Math.min(a.first, b.first),
-          last: Math.max(a.last, b.last),
-        });
-        needed = cover(needed, around(MARGIN));
-        wanted = cover(wanted, around(COLUMN_OVERSCAN));
+        needed = spanning(needed, around(MARGIN));
+        wanted = spanning(wanted, around(COLUMN_OVERSCAN));
       }
       if (holds(drawn.current, needed)) return;
       const remember = () =>
