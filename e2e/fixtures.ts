@@ -11,6 +11,7 @@ import {
   request,
   type TestInfo,
 } from '@playwright/test';
+import { twMerge } from 'tailwind-merge';
 import { BASE_URL, STAFF, type TestUser } from './constants';
 
 export { expect };
@@ -333,6 +334,25 @@ async function restoreAfterCheck(page: Page) {
 }
 
 /**
+ * The client joins class names without resolving Tailwind conflicts (ADR 68): two utilities for the
+ * same property on one element (`px-4` from a component, `px-2` from its caller) would leave the
+ * winner to the stylesheet's order, not to the order they were written in. Every checked screen must
+ * have none. tailwind-merge, the library that resolved them at run time before, names them here: any
+ * class it would drop from an element's list is one such conflict.
+ */
+async function expectNoClassConflicts(page: Page, context: string) {
+  const lists = await page.evaluate(() => [
+    ...new Set(Array.from(document.querySelectorAll('[class]'), (el) => el.getAttribute('class') ?? '')),
+  ]);
+  const conflicts = lists.flatMap((list) => {
+    const kept = new Set(twMerge(list).split(' '));
+    const dropped = list.split(/\s+/).filter((name) => name && !kept.has(name));
+    return dropped.length > 0 ? [`"${list}" would lose ${dropped.join(' ')}`] : [];
+  });
+  expect(conflicts, `classes that override each other on one element ${context}`).toEqual([]);
+}
+
+/**
  * Whether checkScreen attaches its screenshots. They are for a person reviewing a screen, and a
  * full-page capture costs a busy machine about as much as the axe run beside it; in CI nobody opens
  * them, so CI takes none unless E2E_SCREENSHOTS=1 asks (E2E_SCREENSHOTS=0 skips them anywhere). A
@@ -352,6 +372,7 @@ export async function checkScreen(page: Page, testInfo: TestInfo, name: string) 
         const injected = await showThemeSettled(page, theme);
         const rules = theme === 'light' ? 'all' : 'theme-dependent';
         await expectNoViolations(page, `(${name}, ${theme})`, rules, injected);
+        if (theme === 'light') await expectNoClassConflicts(page, `(${name})`);
         if (takeScreenshots) await attachScreenshot(page, testInfo, `${name}-${theme}`);
       }
     } finally {

@@ -3,7 +3,7 @@ import { Spinner } from '@/components/ui/spinner';
 export function PageSpinner({ label = 'Loading' }: { label?: string }) {
   return (
     <div className="flex min-h-dvh items-center justify-center">
-      <Spinner className="size-8" label={label} />
+      <Spinner size="lg" label={label} />
     </div>
   );
 }

@@ -31,7 +31,7 @@ export function StaffDayDialog({
 }) {
   return (
     <Dialog open={selection !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-lg">
+      <DialogContent>
         {selection ? (
           <>
             <DialogHeader>

@@ -135,7 +135,11 @@ export function WeekdayChoice({
               checked={value.includes(day.value)}
               onCheckedChange={(checked) => toggle(day.value, checked === true)}
             />
-            <Label htmlFor={`${idPrefix}-${day.value}`} className="font-normal">
+            <Label
+              plain
+              htmlFor={`${idPrefix}-${day.value}`}
+              className="flex items-center gap-2 font-normal leading-none"
+            >
               {day.label}
             </Label>
           </div>

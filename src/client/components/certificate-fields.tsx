@@ -46,14 +46,7 @@ function PemField({
 }) {
   return (
     <FormField id={id} label={label} error={error} description={description}>
-      <Textarea
-        rows={4}
-        placeholder={placeholder}
-        autoComplete="off"
-        spellCheck={false}
-        className="font-mono text-xs"
-        {...field}
-      />
+      <Textarea rows={4} placeholder={placeholder} autoComplete="off" spellCheck={false} code {...field} />
     </FormField>
   );
 }

@@ -139,8 +139,10 @@ function SidePanel({ panel, onNavigate }: { panel?: ReactNode; onNavigate?: () =
   const { logoutMutation } = useAuth();
   const linkClass = (active: boolean) =>
     cn(
-      'flex items-center gap-2 rounded-md px-3 py-2 font-medium text-sm outline-none transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50',
-      active && 'bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground',
+      'flex items-center gap-2 rounded-md px-3 py-2 font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50',
+      active
+        ? 'bg-primary text-primary-foreground hover:bg-primary/90'
+        : 'hover:bg-accent hover:text-accent-foreground',
     );
 
   return (
@@ -167,15 +169,15 @@ function SidePanel({ panel, onNavigate }: { panel?: ReactNode; onNavigate?: () =
           <Settings className="size-4" aria-hidden />
           Settings
         </Link>
-        <Button
-          variant="ghost"
-          className="justify-start px-3"
+        <button
+          type="button"
+          className={linkClass(false)}
           disabled={logoutMutation.isPending}
           onClick={() => logoutMutation.mutate()}
         >
-          <LogOut aria-hidden />
+          <LogOut className="size-4" aria-hidden />
           {logoutMutation.isPending ? 'Signing out...' : 'Sign Out'}
-        </Button>
+        </button>
       </nav>
       {panel ? (
         <>

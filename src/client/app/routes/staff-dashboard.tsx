@@ -165,7 +165,7 @@ function StaffDashboard({ opening, today }: { opening: PromiseLike<void>; today:
             </CardDescription>
           </CardHeader>
           {/* narrow padding on a phone leaves the grid room for a whole week */}
-          <CardContent className="px-2 sm:px-6">
+          <CardContent narrow>
             {loading ? (
               <DashboardLoading />
             ) : loadError ? (

@@ -1,12 +1,14 @@
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-function Card({ className, ...props }: React.ComponentProps<'div'>) {
+/** A card; `compact` puts its header and content closer together. */
+function Card({ className, compact = false, ...props }: React.ComponentProps<'div'> & { compact?: boolean }) {
   return (
     <div
       data-slot="card"
       className={cn(
-        'flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
+        'flex flex-col rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
+        compact ? 'gap-4' : 'gap-6',
         className,
       )}
       {...props}
@@ -28,8 +30,15 @@ function CardDescription({ className, ...props }: React.ComponentProps<'div'>) {
   );
 }
 
-function CardContent({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="card-content" className={cn('px-6', className)} {...props} />;
+/** A card's content; `narrow` keeps less of a phone's width for the card's inner margins. */
+function CardContent({
+  className,
+  narrow = false,
+  ...props
+}: React.ComponentProps<'div'> & { narrow?: boolean }) {
+  return (
+    <div data-slot="card-content" className={cn(narrow ? 'px-2 sm:px-6' : 'px-6', className)} {...props} />
+  );
 }
 
 function CardFooter({ className, ...props }: React.ComponentProps<'div'>) {

@@ -5,6 +5,7 @@ import { cn } from '@/lib/utils';
 const Popover = PopoverPrimitive.Root;
 const PopoverTrigger = PopoverPrimitive.Trigger;
 
+/** A floating panel; its caller gives it a width (`w-64`, `w-80`), as the panels differ. */
 function PopoverContent({
   className,
   align = 'start',
@@ -18,7 +19,7 @@ function PopoverContent({
         align={align}
         sideOffset={sideOffset}
         className={cn(
-          'z-50 w-72 max-w-[calc(100vw-1rem)] rounded-md border bg-popover p-3 text-popover-foreground shadow-md outline-none',
+          'z-50 max-w-[calc(100vw-1rem)] rounded-md border bg-popover p-3 text-popover-foreground shadow-md outline-none',
           className,
         )}
         {...props}

@@ -10,13 +10,18 @@ const SelectValue = SelectPrimitive.Value;
 function SelectTrigger({
   className,
   children,
+  size = 'default',
   ...props
-}: React.ComponentProps<typeof SelectPrimitive.Trigger>) {
+}: React.ComponentProps<typeof SelectPrimitive.Trigger> & {
+  /** `sm`: a short, lower picker for a word or two, beside other controls. */
+  size?: 'default' | 'sm';
+}) {
   return (
     <SelectPrimitive.Trigger
       data-slot="select-trigger"
       className={cn(
-        'flex h-10 w-full items-center justify-between gap-2 whitespace-nowrap rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/40 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive data-[placeholder]:text-muted-foreground [&>span]:line-clamp-1',
+        'flex items-center justify-between gap-2 whitespace-nowrap rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/40 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive data-[placeholder]:text-muted-foreground [&>span]:line-clamp-1',
+        size === 'sm' ? 'h-9 w-32' : 'h-10 w-full',
         className,
       )}
       {...props}
@@ -41,9 +46,10 @@ function SelectContent({
         data-slot="select-content"
         position={position}
         className={cn(
-          'relative z-50 max-h-(--radix-select-content-available-height) min-w-[8rem] overflow-y-auto overflow-x-hidden rounded-md border bg-popover text-popover-foreground shadow-md',
-          position === 'popper' &&
-            'w-full min-w-(--radix-select-trigger-width) data-[side=bottom]:translate-y-1',
+          'relative z-50 max-h-(--radix-select-content-available-height) overflow-y-auto overflow-x-hidden rounded-md border bg-popover text-popover-foreground shadow-md',
+          position === 'popper'
+            ? 'w-full min-w-(--radix-select-trigger-width) data-[side=bottom]:translate-y-1'
+            : 'min-w-[8rem]',
           className,
         )}
         {...props}

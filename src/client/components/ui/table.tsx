@@ -43,22 +43,32 @@ function TableBody({ className, ...props }: React.ComponentProps<'tbody'>) {
   return <tbody data-slot="table-body" className={cn('[&_tr:last-child]:border-0', className)} {...props} />;
 }
 
-function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
+/** A table row; `highlight` false for a row that does not light up under the pointer (a heading row). */
+function TableRow({
+  className,
+  highlight = true,
+  ...props
+}: React.ComponentProps<'tr'> & { highlight?: boolean }) {
   return (
     <tr
       data-slot="table-row"
-      className={cn('border-b transition-colors hover:bg-muted/50', className)}
+      className={cn('border-b transition-colors', highlight && 'hover:bg-muted/50', className)}
       {...props}
     />
   );
 }
 
-function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
+function TableHead({
+  className,
+  align = 'left',
+  ...props
+}: React.ComponentProps<'th'> & { align?: 'left' | 'right' }) {
   return (
     <th
       data-slot="table-head"
       className={cn(
-        'h-10 whitespace-nowrap px-3 text-left align-middle font-medium text-muted-foreground',
+        'h-10 whitespace-nowrap px-3 align-middle font-medium text-muted-foreground',
+        align === 'right' ? 'text-right' : 'text-left',
         className,
       )}
       {...props}
@@ -66,13 +76,29 @@ function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
   );
 }
 
-function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
+/** A table cell, on one line unless `wrap`. */
+function TableCell({ className, wrap = false, ...props }: React.ComponentProps<'td'> & { wrap?: boolean }) {
   return (
     <td
       data-slot="table-cell"
-      className={cn('whitespace-nowrap px-3 py-2.5 align-middle', className)}
+      className={cn('px-3 py-2.5 align-middle', wrap ? 'whitespace-normal' : 'whitespace-nowrap', className)}
       {...props}
     />
+  );
+}
+
+/** A row holding one message across the whole table, such as that it has no rows. */
+function TableMessage({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
+  return (
+    <tr data-slot="table-row" className="border-b">
+      <td
+        data-slot="table-cell"
+        colSpan={colSpan}
+        className="whitespace-normal px-3 py-8 text-center align-middle text-muted-foreground"
+      >
+        {children}
+      </td>
+    </tr>
   );
 }
 
@@ -86,4 +112,4 @@ function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) 
   );
 }
 
-export { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow };
+export { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableMessage, TableRow };

@@ -311,13 +311,13 @@ function FormsLoading({
         if (!stillOpen) onCancel();
       }}
     >
-      <DialogContent className="sm:max-w-sm" onCloseAutoFocus={onCloseAutoFocus}>
+      <DialogContent width="sm" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Loading the form</DialogTitle>
           <DialogDescription>This takes a moment the first time.</DialogDescription>
         </DialogHeader>
         <div className="grid place-items-center py-4">
-          <Spinner className="size-8" />
+          <Spinner size="lg" />
         </div>
         <DialogFooter>
           <Button variant="outline" onClick={onCancel}>

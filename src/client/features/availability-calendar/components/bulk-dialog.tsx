@@ -50,7 +50,7 @@ export function BulkDialog({
 }: BulkDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
+      <DialogContent width="xl" onCloseAutoFocus={onCloseAutoFocus}>
         {/* mounted only while open: every opening starts from the spec's defaults */}
         {open ? (
           <BulkForm

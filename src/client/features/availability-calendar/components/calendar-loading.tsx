@@ -6,7 +6,7 @@ export function CalendarLoading() {
   return (
     <div className="grid gap-6" data-testid="calendar-loading">
       <div className="flex flex-col items-center gap-3 rounded-lg border bg-card px-4 py-8 text-center">
-        <Spinner className="size-8" label="Loading your calendar" />
+        <Spinner size="lg" label="Loading your calendar" />
         <p className="font-medium">Please be patient while we load your profile</p>
         <p className="max-w-md text-muted-foreground text-sm">
           We're retrieving your calendar data and bookings from SharePoint. This may take a moment...

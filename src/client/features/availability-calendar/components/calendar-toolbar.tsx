@@ -56,7 +56,7 @@ export function CalendarToolbar({
         </Button>
         {actions}
         <span className="inline-flex size-6 items-center justify-center">
-          {isFetching ? <Spinner className="size-4" label="Updating calendar" /> : null}
+          {isFetching ? <Spinner size="sm" label="Updating calendar" /> : null}
         </span>
       </div>
     </div>

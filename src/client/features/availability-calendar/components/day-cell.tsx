@@ -108,9 +108,9 @@ export const DayCell = forwardRef<HTMLTableCellElement, DayCellProps>(function D
       onClick={() => onActivate(date)}
       onKeyDown={(event) => onKeyDown(event, date)}
       className={cn(
-        'h-20 cursor-pointer rounded-md border bg-card p-1 align-top outline-none hover:bg-accent/60 focus-visible:ring-[3px] focus-visible:ring-ring/60 sm:h-28 sm:p-1.5',
+        'h-20 rounded-md border bg-card p-1 align-top outline-none hover:bg-accent/60 focus-visible:ring-[3px] focus-visible:ring-ring/60 sm:h-28 sm:p-1.5',
         isToday && 'border-primary ring-2 ring-primary/60',
-        locked && 'cursor-not-allowed',
+        locked ? 'cursor-not-allowed' : 'cursor-pointer',
       )}
     >
       <div className="flex min-w-0 flex-col gap-1">

@@ -146,7 +146,7 @@ export function CalendarFeedCard() {
                     value={url}
                     aria-describedby={hintId}
                     onFocus={(event) => event.currentTarget.select()}
-                    className="font-mono text-xs md:text-xs"
+                    code
                     data-testid="feed-url"
                   />
                   <Button variant="secondary" className="shrink-0" onClick={copy}>

@@ -8,7 +8,15 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableMessage,
+  TableRow,
+} from '@/components/ui/table';
 import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { browserClockTime } from '@/lib/browser-today';
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
@@ -169,7 +177,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
             scrollRef={scrolls ? rowWindow.scrollRef : undefined}
           >
             <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
-              <TableRow className="hover:bg-transparent" aria-rowindex={1}>
+              <TableRow highlight={false} aria-rowindex={1}>
                 <TableHead scope="col" className="w-10">
                   <Checkbox
                     aria-label="Choose everyone who is partial or missing"
@@ -194,11 +202,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
               {firstDraw ? (
                 <SpacerRow height={facilitators.length * rowHeight} columns={7} />
               ) : rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={7} className="whitespace-normal py-8 text-center text-muted-foreground">
-                    No facilitators{area ? ` in ${area}` : ''}.
-                  </TableCell>
-                </TableRow>
+                <TableMessage colSpan={7}>No facilitators{area ? ` in ${area}` : ''}.</TableMessage>
               ) : (
                 <>
                   <SpacerRow height={rowWindow.before} columns={7} />
@@ -298,7 +302,7 @@ function CompletenessRow({
       <TableCell className="tabular-nums">
         {f.setDays} of {f.weekdays} weekdays
       </TableCell>
-      <TableCell className="min-w-40 whitespace-normal [overflow-wrap:anywhere]">
+      <TableCell wrap className="min-w-40 [overflow-wrap:anywhere]">
         {f.email ?? 'No email address'}
       </TableCell>
       <TableCell>{f.lastRemindedAt ? formatWhen(f.lastRemindedAt, f.remindedToday) : 'Never'}</TableCell>

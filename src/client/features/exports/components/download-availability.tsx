@@ -77,7 +77,7 @@ export function DownloadAvailability() {
         Download
       </Button>
       <Dialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
-        <DialogContent className="sm:max-w-md">
+        <DialogContent width="md">
           <DialogHeader>
             <DialogTitle>Download my availability</DialogTitle>
             <DialogDescription>

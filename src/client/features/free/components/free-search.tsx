@@ -146,8 +146,7 @@ function SearchFields({
       <div className="col-span-2 grid gap-2 sm:col-span-1 sm:pt-6">
         <Button
           variant="ghost"
-          size="sm"
-          className="h-10 justify-self-start"
+          className="justify-self-start"
           disabled={!hasWindow}
           onClick={() => onChange({ from: '', to: '' })}
         >
@@ -204,14 +203,18 @@ function AreaChoice({
                   checked={checked}
                   onCheckedChange={(value) => toggle(area, value === true)}
                 />
-                <Label htmlFor={`${id}-area-${index}`} className="cursor-pointer font-normal">
+                <Label
+                  plain
+                  htmlFor={`${id}-area-${index}`}
+                  className="flex cursor-pointer items-center gap-2 font-normal leading-none"
+                >
                   {area}
                 </Label>
               </div>
             );
           })}
           {selected.length > 0 ? (
-            <Button variant="ghost" size="sm" className="h-auto py-2" onClick={() => onChange([])}>
+            <Button variant="ghost" onClick={() => onChange([])}>
               All areas
             </Button>
           ) : null}
@@ -333,8 +336,8 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
       data-name={row.name}
       data-free={row.free}
       className={cn(
-        'grid gap-3 rounded-lg border bg-card p-4 text-card-foreground',
-        !row.free && 'bg-muted/40',
+        'grid gap-3 rounded-lg border p-4 text-card-foreground',
+        row.free ? 'bg-card' : 'bg-muted/40',
       )}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">

@@ -27,9 +27,7 @@ export function MyHistory({ userId }: { userId: number }) {
           History
         </Button>
       </DialogTrigger>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl">
-        {open ? <OwnHistory userId={userId} /> : null}
-      </DialogContent>
+      <DialogContent width="xl">{open ? <OwnHistory userId={userId} /> : null}</DialogContent>
     </Dialog>
   );
 }

@@ -23,7 +23,7 @@ export function PersonHistoryDialog({
   return (
     <Dialog open={person !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent
-        className="max-h-[90dvh] overflow-y-auto sm:max-w-xl"
+        width="xl"
         onOpenAutoFocus={() => {
           // focus has not moved into the dialog yet: this is the button that opened it
           opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;

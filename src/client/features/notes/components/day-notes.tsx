@@ -33,7 +33,7 @@ function PrioritySelect({
 }) {
   return (
     <Select value={value} onValueChange={(next) => onChange(next as Priority)}>
-      <SelectTrigger id={id} className="h-9 w-32">
+      <SelectTrigger id={id} size="sm">
         <SelectValue />
       </SelectTrigger>
       <SelectContent>
@@ -146,16 +146,15 @@ function NoteItem({ note }: { note: StaffNote }) {
         <p className="whitespace-pre-wrap break-words text-sm">{note.note}</p>
       </div>
       <div className="flex shrink-0 gap-1">
-        <Button size="icon" variant="ghost" aria-label="Edit note" onClick={startEditing} className="size-8">
+        <Button size="icon-xs" variant="ghost" aria-label="Edit note" onClick={startEditing}>
           <Pencil aria-hidden />
         </Button>
         <Button
-          size="icon"
-          variant="ghost"
+          size="icon-xs"
+          variant="ghost-destructive"
           aria-label="Delete note"
           onClick={destroy}
           disabled={remove.isPending}
-          className="size-8 text-destructive"
         >
           <Trash2 aria-hidden />
         </Button>

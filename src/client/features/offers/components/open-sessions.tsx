@@ -198,7 +198,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
 
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
-      <DialogContent className="sm:max-w-2xl">
+      <DialogContent width="2xl">
         <DialogHeader>
           <DialogTitle>Offer this session</DialogTitle>
           <DialogDescription>
@@ -372,7 +372,7 @@ function CandidateRow({
         onCheckedChange={(v) => onChange(v === true)}
         className="mt-0.5"
       />
-      <Label htmlFor={id} className="grid gap-0.5 font-normal">
+      <Label plain htmlFor={id} className="grid items-center gap-0.5 font-normal leading-none">
         <span className="font-medium">
           {candidate.name}
           {alreadyOffered ? ' (offered)' : ''}

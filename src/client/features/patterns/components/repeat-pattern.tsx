@@ -36,7 +36,7 @@ export function RepeatPattern({ userId }: { userId: number }) {
           Repeat Pattern
         </Button>
       </DialogTrigger>
-      <DialogContent className="sm:max-w-2xl lg:max-w-5xl">
+      <DialogContent width="wide">
         {/* mounted only while open: every opening starts afresh */}
         {open && code ? <code.PatternForm userId={userId} onClose={() => setOpen(false)} /> : null}
         {open && !code ? (
@@ -44,7 +44,7 @@ export function RepeatPattern({ userId }: { userId: number }) {
             <DialogTitle>Repeat Pattern</DialogTitle>
             <DialogDescription>Loading the form...</DialogDescription>
             <div className="grid place-items-center py-8">
-              <Spinner className="size-8" />
+              <Spinner size="lg" />
             </div>
           </DialogHeader>
         ) : null}

@@ -64,7 +64,7 @@ export function SafeguardingRecordsDialog({
 }) {
   return (
     <Dialog open={person !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl">
+      <DialogContent width="xl">
         <DialogHeader>
           <DialogTitle>Safeguarding records{person ? ` of ${person.name}` : ''}</DialogTitle>
           <DialogDescription>
@@ -163,7 +163,7 @@ function RecordsForm({ userId, onSaved }: { userId: number; onSaved: () => void 
             checked={values.enhancedWithBarredList}
             onCheckedChange={(value) => set('enhancedWithBarredList', value === true)}
           />
-          <Label htmlFor={`${id}-barred`} className="leading-snug">
+          <Label plain htmlFor={`${id}-barred`} className="flex items-center gap-2 font-medium leading-snug">
             Enhanced check with the children’s barred list (anything less does not count)
           </Label>
         </div>
@@ -173,7 +173,7 @@ function RecordsForm({ userId, onSaved }: { userId: number; onSaved: () => void 
             checked={values.onUpdateService}
             onCheckedChange={(value) => set('onUpdateService', value === true)}
           />
-          <Label htmlFor={`${id}-update`} className="leading-snug">
+          <Label plain htmlFor={`${id}-update`} className="flex items-center gap-2 font-medium leading-snug">
             On the DBS Update Service
           </Label>
         </div>

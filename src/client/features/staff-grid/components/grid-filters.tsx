@@ -38,7 +38,11 @@ function CheckRow({
         onCheckedChange={(value) => onChange(value === true)}
         className="mt-0.5"
       />
-      <Label htmlFor={id} className="grid min-w-0 flex-1 cursor-pointer gap-0 font-normal">
+      <Label
+        plain
+        htmlFor={id}
+        className="grid min-w-0 flex-1 cursor-pointer items-center font-normal leading-none"
+      >
         <span className="truncate">{label}</span>
         {hint ? <span className="truncate text-muted-foreground text-xs">{hint}</span> : null}
       </Label>
@@ -184,7 +188,7 @@ function FacilitatorChoices({
         onChange={(event) => onSearch(event.target.value)}
         placeholder="Search by name, email or area"
         aria-label="Search facilitators"
-        className="h-8"
+        compact
       />
       {matches.length === 0 ? (
         <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>

@@ -135,11 +135,10 @@ export function ScheduleGrid(props: ScheduleGridProps) {
             {STAFF_VIEWS.map((option) => (
               <Button
                 key={option}
-                size="sm"
+                size="xs"
                 variant={view === option ? 'default' : 'ghost'}
                 aria-pressed={view === option}
                 onClick={() => onViewChange(option)}
-                className="h-7"
               >
                 {VIEW_NAMES[option]}
               </Button>
@@ -322,9 +321,9 @@ function GridTable({
                   data-date={day}
                   data-testid="day-header"
                   className={cn(
-                    'flex flex-col items-center justify-center py-1.5 font-normal text-xs',
+                    'flex flex-col items-center justify-center py-1.5 text-xs',
                     dayOfWeek(day) === MONDAY ? 'border-l-[3px] border-l-foreground/40' : 'border-l',
-                    day === today && 'bg-accent font-semibold text-accent-foreground',
+                    day === today ? 'bg-accent font-semibold text-accent-foreground' : 'font-normal',
                   )}
                   style={{ width: columnWidth, minWidth: columnWidth }}
                   aria-current={day === today ? 'date' : undefined}

@@ -54,8 +54,7 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
     <>
       <Button
         variant="ghost"
-        size="icon"
-        className="size-9"
+        size="icon-sm"
         aria-label={`Invite ${name} to sign in with Microsoft`}
         title="Invite to sign in with Microsoft"
         onClick={() => {

@@ -185,7 +185,7 @@ export function UserManagement({
       {usersQuery.isError ? (
         <LoadError error={usersQuery.error} signInHref={signInHref} onRetry={() => usersQuery.refetch()} />
       ) : (
-        <Card className="min-w-0 gap-4">
+        <Card compact className="min-w-0">
           <CardHeader>
             <CardTitle>
               <h2 className="text-lg">
@@ -193,7 +193,7 @@ export function UserManagement({
               </h2>
             </CardTitle>
           </CardHeader>
-          <CardContent className="px-3 sm:px-6">
+          <CardContent narrow>
             {usersQuery.isSuccess ? (
               <div className="grid gap-3">
                 <div className="flex flex-wrap items-center gap-3">

@@ -5,7 +5,15 @@ import { useDeferredValue } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableMessage,
+  TableRow,
+} from '@/components/ui/table';
 import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
 import { cn } from '@/lib/utils';
 import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
@@ -30,7 +38,7 @@ function RoleBadge({ role }: { role: string }) {
 
 // Long addresses wrap rather than push the Role column under the pinned Actions column, at the
 // places an address can be read across lines (see Breakable), not in the middle of a word.
-const wrap = 'min-w-44 max-w-64 whitespace-normal break-words';
+const wrap = 'min-w-44 max-w-64 break-words';
 
 /** An address or username that may break after "@" and "." rather than anywhere. */
 function Breakable({ text }: { text: string }) {
@@ -107,7 +115,7 @@ export function UsersTable({
       scrollRef={scrolls ? rowWindow.scrollRef : undefined}
     >
       <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
-        <TableRow className="hover:bg-transparent" aria-rowindex={1}>
+        <TableRow highlight={false} aria-rowindex={1}>
           <TableHead scope="col">Name</TableHead>
           {safeguarding ? <TableHead scope="col">Safeguarding</TableHead> : null}
           <TableHead scope="col">Username</TableHead>
@@ -115,7 +123,7 @@ export function UsersTable({
           <TableHead scope="col">Freelancer ID</TableHead>
           <TableHead scope="col">Area</TableHead>
           <TableHead scope="col">Role</TableHead>
-          <TableHead scope="col" className="sticky right-0 bg-card text-right">
+          <TableHead scope="col" align="right" className="sticky right-0 bg-card">
             Actions
           </TableHead>
         </TableRow>
@@ -124,11 +132,9 @@ export function UsersTable({
         {firstDraw ? (
           <SpacerRow height={listed.length * ROW_HEIGHT} columns={columns} />
         ) : users.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={columns} className="whitespace-normal py-8 text-center text-muted-foreground">
-              {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
-            </TableCell>
-          </TableRow>
+          <TableMessage colSpan={columns}>
+            {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
+          </TableMessage>
         ) : (
           <>
             <SpacerRow height={rowWindow.before} columns={columns} />
@@ -170,14 +176,14 @@ export function UsersTable({
                       {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
                     </TableCell>
                   ) : null}
-                  <TableCell className={wrap}>
+                  <TableCell wrap className={wrap}>
                     <Breakable text={user.username} />
                   </TableCell>
-                  <TableCell className={wrap}>
+                  <TableCell wrap className={wrap}>
                     {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
                   </TableCell>
                   <TableCell>{dash(user.freelancerId)}</TableCell>
-                  <TableCell className="min-w-28 max-w-48 whitespace-normal break-words">
+                  <TableCell wrap className="min-w-28 max-w-48 break-words">
                     {dash(user.area)}
                   </TableCell>
                   <TableCell>
@@ -188,8 +194,7 @@ export function UsersTable({
                       {onHistory ? (
                         <Button
                           variant="ghost"
-                          size="icon"
-                          className="size-9"
+                          size="icon-sm"
                           aria-label={`History of ${name}`}
                           title="History"
                           onClick={() => onHistory(user)}
@@ -200,8 +205,7 @@ export function UsersTable({
                       {onSafeguarding && checks ? (
                         <Button
                           variant="ghost"
-                          size="icon"
-                          className="size-9"
+                          size="icon-sm"
                           aria-label={`Safeguarding records of ${name}`}
                           title="Safeguarding records"
                           onClick={() => onSafeguarding(user)}
@@ -211,8 +215,7 @@ export function UsersTable({
                       ) : null}
                       <Button
                         variant="ghost"
-                        size="icon"
-                        className="size-9"
+                        size="icon-sm"
                         aria-label={`Edit ${name}`}
                         title="Edit"
                         onClick={() => onEdit(user)}
@@ -222,8 +225,7 @@ export function UsersTable({
                       <MicrosoftInviteButton user={user} />
                       <Button
                         variant="ghost"
-                        size="icon"
-                        className="size-9"
+                        size="icon-sm"
                         aria-label={`Clear sign-in pauses of ${name}`}
                         title="Clear sign-in pauses"
                         onClick={() => onUnlock(user)}
@@ -231,9 +233,8 @@ export function UsersTable({
                         <LockOpen aria-hidden />
                       </Button>
                       <Button
-                        variant="ghost"
-                        size="icon"
-                        className="size-9 text-destructive hover:text-destructive"
+                        variant="ghost-destructive"
+                        size="icon-sm"
                         aria-label={self ? 'You cannot delete your own account' : `Delete ${name}`}
                         title={self ? 'You cannot delete your own account' : 'Delete'}
                         disabled={self}
