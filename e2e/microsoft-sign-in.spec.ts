@@ -57,13 +57,26 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   expect(created.ok(), await created.text()).toBeTruthy();
 
   await page.goto(`${portalUrl}/staff/users`);
-  await page.getByRole('button', { name: `Invite ${INVITED.displayName} to sign in with Microsoft` }).click();
+  const invite = page.getByRole('button', {
+    name: `Invite ${INVITED.displayName} to sign in with Microsoft`,
+  });
+  await invite.click();
   const dialog = page.getByRole('dialog', { name: 'Invite to sign in with Microsoft' });
   await dialog.getByRole('button', { name: 'Create invitation link' }).click();
   const linkField = dialog.getByRole('textbox', { name: 'Invitation link' });
   await expect(linkField).toHaveValue(new RegExp(`^${portalUrl}/staff-login\\?invitation=`));
   await checkScreen(page, testInfo, 'microsoft-invitation');
   const link = await linkField.inputValue();
+
+  // closed, the dialog gives focus back to the row's action; opened again, it starts without a link
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(invite).toBeFocused();
+  await invite.click();
+  await expect(dialog.getByRole('button', { name: 'Create invitation link' })).toBeVisible();
+  await expect(linkField).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 
   // the invited person, in a browser of their own
   const theirs = await browser.newContext();
