@@ -363,10 +363,11 @@ const takeScreenshots = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOT
 /**
  * The per-screen check: in light and then dark, run axe and attach a full-page screenshot (see
  * takeScreenshots). Light runs every WCAG 2 A and AA rule; dark runs the rules whose answer the
- * theme can change (THEME_DEPENDENT_RULES), the others having answered for both.
+ * theme can change (THEME_DEPENDENT_RULES), the others having answered for both. In light, it
+ * also fails on classes that override each other on one element (expectNoClassConflicts).
  */
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
-  await test.step(`check screen ${name} (axe${takeScreenshots ? ' and screenshot' : ''}, light and dark)`, async () => {
+  await test.step(`check screen ${name} (axe${takeScreenshots ? ' and screenshot' : ''}, light and dark; class clashes)`, async () => {
     try {
       for (const theme of ['light', 'dark'] as const) {
         const injected = await showThemeSettled(page, theme);

@@ -139,7 +139,7 @@ function SidePanel({ panel, onNavigate }: { panel?: ReactNode; onNavigate?: () =
   const { logoutMutation } = useAuth();
   const linkClass = (active: boolean) =>
     cn(
-      'flex items-center gap-2 rounded-md px-3 py-2 font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50',
+      'flex items-center gap-2 rounded-md px-3 py-2 font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50',
       active
         ? 'bg-primary text-primary-foreground hover:bg-primary/90'
         : 'hover:bg-accent hover:text-accent-foreground',

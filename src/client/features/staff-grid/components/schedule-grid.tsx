@@ -400,9 +400,9 @@ interface GridColumn {
 }
 
 /**
- * Class names built once: a scroll step mounts a few hundred cells, and joining and merging their
- * classes per cell (tailwind-merge) showed up in the scroll profile. No CSS transition on
- * the cells either: hundreds of transitioned elements enter at every step.
+ * Class names built once: a scroll step mounts a few hundred cells, and building their classes per
+ * cell showed up in the scroll profile. No CSS transition on the cells either: hundreds of
+ * transitioned elements enter at every step.
  */
 const CELL_TD_BASE = 'w-(--day-column-width) min-w-(--day-column-width) p-0.5';
 const CELL_TD = cn(CELL_TD_BASE, 'border-l');
