@@ -301,9 +301,13 @@ test.describe('user management', () => {
     expect(login.status()).toBe(200);
 
     // reopening shows the saved values
-    await row(page, username).getByRole('button', { name: 'Edit Cora Renamed' }).click();
+    const edit = row(page, username).getByRole('button', { name: 'Edit Cora Renamed' });
+    await edit.click();
     await expect(dialog.getByLabel('Email', { exact: true })).toHaveValue('cora@example.org');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // the dialog has no trigger of its own: focus goes back to the row's action that opened it
+    await expect(dialog).toBeHidden();
+    await expect(edit).toBeFocused();
 
     const staff = await staffApi();
     await staff.delete(`/api/staff/users/${id}`);

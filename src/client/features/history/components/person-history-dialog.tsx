@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { usePersonHistory, useRefreshHistoryOnChanges } from '../api/history-api';
 import { HistoryList } from './history-list';
@@ -10,7 +9,7 @@ export interface HistoryPerson {
 
 /**
  * Staff: everything recorded about one person (account, availability, notes), newest first. Opened
- * from outside (it has no trigger of its own), so it hands focus back to whatever opened it.
+ * from outside (it has no trigger of its own); the dialog hands focus back to whatever opened it.
  */
 export function PersonHistoryDialog({
   person,
@@ -19,26 +18,9 @@ export function PersonHistoryDialog({
   person: HistoryPerson | null;
   onClose: () => void;
 }) {
-  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog open={person !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        width="xl"
-        onOpenAutoFocus={() => {
-          // focus has not moved into the dialog yet: this is the button that opened it
-          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        }}
-        onCloseAutoFocus={(event) => {
-          const target = opener.current;
-          opener.current = null;
-          if (target?.isConnected) {
-            event.preventDefault();
-            target.focus();
-          }
-        }}
-      >
-        {person ? <PersonHistory person={person} /> : null}
-      </DialogContent>
+      <DialogContent width="xl">{person ? <PersonHistory person={person} /> : null}</DialogContent>
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import type { PublicUser } from '@shared/schemas/users';
 import { Copy, KeyRound } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -35,7 +35,6 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
   const create = useCreateMicrosoftInvitation();
   const [open, setOpen] = useState(false);
   const linkId = useId();
-  const button = useRef<HTMLButtonElement>(null);
   const name = userName(user);
   const isStaff = user.role === 'staff';
   if (!enabled || (!isStaff && !facilitatorsAllowed)) return null;
@@ -54,7 +53,6 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
   return (
     <>
       <Button
-        ref={button}
         variant="ghost"
         size="icon-sm"
         aria-label={`Invite ${name} to sign in with Microsoft`}
@@ -67,13 +65,7 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
         <KeyRound aria-hidden />
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent
-          onCloseAutoFocus={(event) => {
-            // no trigger of the dialog's own for Radix to give focus back to: the row's action
-            event.preventDefault();
-            button.current?.focus();
-          }}
-        >
+        <DialogContent>
           <DialogHeader>
             <DialogTitle>Invite to sign in with Microsoft</DialogTitle>
             <DialogDescription>
