@@ -380,7 +380,8 @@ test.describe('user management', () => {
     const user = await makeFacilitator({ displayName: 'Delete Me Please' });
     await openUsers(page);
 
-    await row(page, user.username).getByRole('button', { name: 'Delete Delete Me Please' }).click();
+    const deleteButton = row(page, user.username).getByRole('button', { name: 'Delete Delete Me Please' });
+    await deleteButton.click();
     const confirm = page.getByRole('alertdialog');
     await expect(confirm).toContainText(
       'Are you sure you want to delete Delete Me Please? This action cannot be undone.',
@@ -389,6 +390,8 @@ test.describe('user management', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toBeHidden();
     await expect(row(page, user.username)).toBeVisible();
+    // focus goes back to the row's Delete button, which asked for the confirmation
+    await expect(deleteButton).toBeFocused();
 
     await row(page, user.username).getByRole('button', { name: 'Delete Delete Me Please' }).click();
     const release = await holdUsersApi(page, 'DELETE');

@@ -3,20 +3,26 @@ import type * as React from 'react';
 import { cn } from '@/lib/utils';
 import { buttonVariants } from './button';
 import { ESCAPE_CLOSE_ATTRIBUTE } from './escape-close';
+import { useReturnFocus } from './return-focus';
 
 const AlertDialog = AlertDialogPrimitive.Root;
 const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
+/** A confirmation; focus goes back to what asked for it as it closes (useReturnFocus). */
 function AlertDialogContent({
   className,
   children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof AlertDialogPrimitive.Content>) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
       <AlertDialogPrimitive.Content
         data-slot="alert-dialog-content"
+        {...focus}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-background p-6 shadow-lg sm:max-w-lg',
           className,

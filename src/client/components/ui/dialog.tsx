@@ -1,9 +1,9 @@
 import { XIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
-import { useRef } from 'react';
 import { cn } from '@/lib/utils';
 import { ESCAPE_CLOSE_ATTRIBUTE } from './escape-close';
+import { useReturnFocus } from './return-focus';
 
 const Dialog = DialogPrimitive.Root;
 const DialogTrigger = DialogPrimitive.Trigger;
@@ -30,12 +30,7 @@ const DIALOG_WIDTH = {
   wide: 'sm:max-w-2xl lg:max-w-5xl',
 } as const;
 
-/**
- * A modal dialog. As it closes, focus goes back to what had it when the dialog opened (the row's
- * action, the grid's cell). Radix gives it back only to a DialogTrigger, and most dialogs here are
- * opened by a control of their caller's. A caller's own onCloseAutoFocus that prevents the default
- * decides instead.
- */
+/** A modal dialog; focus goes back to what opened it as it closes (useReturnFocus). */
 function DialogContent({
   className,
   children,
@@ -48,25 +43,13 @@ function DialogContent({
   showCloseButton?: boolean;
   width?: keyof typeof DIALOG_WIDTH;
 }) {
-  const openedFrom = useRef<HTMLElement | null>(null);
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
         data-slot="dialog-content"
-        onOpenAutoFocus={(event) => {
-          // runs before focus moves in: the element that has it is the one that opened the dialog
-          openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          onOpenAutoFocus?.(event);
-        }}
-        onCloseAutoFocus={(event) => {
-          onCloseAutoFocus?.(event);
-          if (event.defaultPrevented) return;
-          event.preventDefault();
-          const opener = openedFrom.current;
-          openedFrom.current = null;
-          if (opener?.isConnected) opener.focus();
-        }}
+        {...focus}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-background p-6 shadow-lg',
           DIALOG_WIDTH[width],
