@@ -21,9 +21,11 @@ export function useReturnFocus(
       onCloseAutoFocus?.(event);
       const opener = openedFrom.current;
       openedFrom.current = null;
-      if (event.defaultPrevented) return;
+      // Nothing to give focus to (the opener left the page, or a click did not focus it, as in
+      // Safari): Radix's own handling stands, which focuses the dialog's trigger if it has one.
+      if (event.defaultPrevented || !opener?.isConnected || opener === opener.ownerDocument.body) return;
       event.preventDefault();
-      if (opener?.isConnected) opener.focus();
+      opener.focus();
     },
   };
 }

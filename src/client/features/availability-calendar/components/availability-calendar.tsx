@@ -81,7 +81,9 @@ export function AvailabilityCalendar({
     toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
   });
   const [details, setDetails] = useState<Booking[] | null>(null);
-  // The dialogs open from state, not from a Radix trigger, so they return focus here themselves.
+  // The dialogs note the control that opened them before they open: a form dialog first shows a
+  // loading dialog and mounts once its code has arrived, when focus is no longer on that control,
+  // so the dialogs' own note of what had focus (useReturnFocus) would be the wrong element.
   const returnFocus = useRef<HTMLElement | null>(null);
   const rememberFocus = () => {
     returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
