@@ -107,9 +107,10 @@ async function scriptTexts(page: import('@playwright/test').Page) {
 
 /*
  * The schema library is about a quarter of a page's file and is evaluated before the first render.
- * Pages take their constants from the plain modules beside the schemas (ADR 65), and the calendar's
+ * Pages take their constants from the plain modules beside the schemas (ADR 65); the calendar's
  * form dialogs, which do validate with the shared schemas, come in a file of their own after the
- * month (ADR 66). So neither the dashboard's nor the calendar's file holds it; the forms' file does.
+ * month (ADR 66); and a form drawn with its page loads its rules as it is first used (ADR 69). So
+ * no page's own file holds it: the forms' files do, once a form is opened or used.
  */
 test('the schema library comes with the forms that use it, not with the pages', {
   tag: '@desktop-only',
@@ -137,6 +138,29 @@ test('the schema library comes with the forms that use it, not with the pages', 
   await page.getByRole('button', { name: 'Bulk Update' }).click();
   await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
   expect(holdingZod(await scriptTexts(page))).toEqual([expect.stringMatching(/^\/assets\/calendar-forms-/)]);
+
+  // the change of password: its form's rules arrive once focus enters the form
+  await page.goto('/change-password');
+  await expect(page.getByRole('button', { name: 'Change Password' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(holdingZod(await scriptTexts(page))).toEqual([]);
+  await page.getByLabel('Current Password', { exact: true }).focus();
+  await expect
+    .poll(async () => holdingZod(await scriptTexts(page)))
+    .toEqual([expect.stringMatching(/^\/assets\/change-password-rules-/)]);
+
+  // staff settings: three forms validated by shared rules, drawn with the page, whose rules load as each is first used
+  await page.context().clearCookies();
+  await loginAsStaff(page);
+  await page.goto('/settings');
+  for (const form of ['SharePoint settings', 'Email settings', 'Sign in with Microsoft settings'])
+    await expect(page.getByRole('form', { name: form })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(holdingZod(await scriptTexts(page))).toEqual([]);
+  await page.getByRole('form', { name: 'Email settings' }).getByRole('textbox').first().focus();
+  await expect
+    .poll(async () => holdingZod(await scriptTexts(page)))
+    .toEqual([expect.stringMatching(/^\/assets\/email-settings-rules-/)]);
 });
 
 test('the document title', { tag: '@desktop-only' }, async ({ page }) => {

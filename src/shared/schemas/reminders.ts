@@ -1,18 +1,16 @@
 import { z } from 'zod';
+import { AUTO_MONTHS, SMTP_SECURITY } from '../reminders';
 import { bodyId } from './common';
 import { monthString } from './completeness';
 
-export const SMTP_SECURITY = ['none', 'starttls', 'tls'] as const;
-export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
-/** The port each mode usually listens on, offered when the mode changes. */
-export const DEFAULT_SMTP_PORTS: Record<SmtpSecurity, number> = { none: 25, starttls: 587, tls: 465 };
-
-/** Which month the automatic reminder is about, seen from the day it runs. */
-export const AUTO_MONTHS = ['next', 'current'] as const;
-export type AutoMonth = (typeof AUTO_MONTHS)[number];
-
-/** The automatic reminder goes out on its day from this hour (ORG_TIMEZONE), not at midnight. */
-export const AUTO_REMINDER_HOUR = 9;
+export {
+  AUTO_MONTHS,
+  AUTO_REMINDER_HOUR,
+  type AutoMonth,
+  DEFAULT_SMTP_PORTS,
+  SMTP_SECURITY,
+  type SmtpSecurity,
+} from '../reminders';
 
 const HOSTNAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?$/;
 const IPV6 = /^\[?[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*\]?$/;

@@ -1,7 +1,10 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import { FORM_LOAD_FAILED, onDemand } from '@/lib/on-demand';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
+import { toast } from './use-toast';
 
 interface FormFieldProps {
   /** The control's id; the label, description and message are tied to it. */
@@ -51,4 +54,39 @@ function FormMessage({ className, ...props }: React.ComponentProps<'p'>) {
   );
 }
 
-export { FormDescription, FormField, FormMessage };
+/** A form's rules that load when the form is first used (see rulesOnDemand). */
+interface RulesOnDemand<T extends FieldValues> {
+  /** The form's resolver: it waits for the rules the first time it runs. */
+  resolver: Resolver<T>;
+  /** Starts loading the rules; the form calls it as focus first enters it. */
+  prefetch: () => void;
+}
+
+/**
+ * A form's validation rules kept out of its page's file (ADR 69). The rules are the shared zod
+ * schemas, and zod with the schemas it builds as it loads is about a quarter of a page's file, all
+ * evaluated before the page's first render. A form drawn with its page (rather than a dialog whose
+ * whole code loads on demand) takes its resolver from here: the module holding it is loaded as
+ * focus first enters the form, and at the latest when the form first validates, which is on submit.
+ * If it cannot be loaded the form is not sent: the toast says so and the next submit asks again.
+ */
+function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Resolver<T>>): RulesOnDemand<T> {
+  const rules = onDemand(importResolver);
+  return {
+    resolver: async (values, context, options) => {
+      let resolve: Resolver<T>;
+      try {
+        resolve = await rules.load();
+      } catch {
+        toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
+        // a form-wide error (react-hook-form's `root`), so the submit stops without naming a field
+        const errors = { root: { type: 'load', message: FORM_LOAD_FAILED.title } } as FieldErrors<T>;
+        return { values: {}, errors };
+      }
+      return resolve(values, context, options);
+    },
+    prefetch: rules.prefetch,
+  };
+}
+
+export { FormDescription, FormField, FormMessage, type RulesOnDemand, rulesOnDemand };

@@ -1,9 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { changePasswordForm, type ChangePasswordForm as FormValues } from '@shared/schemas/auth';
+import type { ChangePasswordForm as FormValues } from '@shared/schemas/auth';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { FormField } from '@/components/ui/form';
+import { FormField, rulesOnDemand } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
@@ -18,14 +17,17 @@ const fields = [
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ] as const;
 
+const rules = rulesOnDemand<FormValues>(() =>
+  import('./change-password-rules').then((module) => module.changePasswordResolver),
+);
+
 const empty: FormValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
   const mutation = useChangePassword();
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const form = useForm<FormValues>({
-    // the shared rules, including "must differ from current" overriding the other new-password messages
-    resolver: zodResolver(changePasswordForm),
+    resolver: rules.resolver,
     defaultValues: empty,
     // errors only appear on submit and leave as soon as their field is edited
     mode: 'onSubmit',
@@ -65,7 +67,13 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Change password">
+    <form
+      onSubmit={onSubmit}
+      onFocus={rules.prefetch}
+      noValidate
+      className="grid gap-5"
+      aria-label="Change password"
+    >
       {fields.map(({ name, label, autoComplete }) => (
         <FormField key={name} id={name} label={label} error={errors[name]?.message}>
           <PasswordInput

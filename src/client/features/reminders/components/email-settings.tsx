@@ -1,19 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  AUTO_REMINDER_HOUR,
-  DEFAULT_SMTP_PORTS,
-  type ReminderSettingsResponse,
-  reminderSettingsBody,
-  type SmtpSecurity,
-} from '@shared/schemas/reminders';
+import { AUTO_REMINDER_HOUR, DEFAULT_SMTP_PORTS, type SmtpSecurity } from '@shared/reminders';
+import type { ReminderSettingsResponse } from '@shared/schemas/reminders';
 import { Mail, Save } from 'lucide-react';
 import { useDeferredValue, useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormField } from '@/components/ui/form';
+import { FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -22,19 +15,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { useReminderSettings, useSaveReminderSettings } from '../api/reminders-api';
-
-/** Every field as the form edits it; numbers as text until sent. The password starts blank. */
-interface EmailFormValues {
-  host: string;
-  port: string;
-  security: SmtpSecurity;
-  username: string;
-  password: string;
-  fromAddress: string;
-  autoEnabled: boolean;
-  autoDay: string;
-  autoMonth: 'next' | 'current';
-}
+import { type EmailFormValues, toBody } from './email-form-values';
 
 /** Shown when a save dropped the stored password because it was typed for another server. */
 export const PASSWORD_CLEARED_MESSAGE =
@@ -60,14 +41,9 @@ function formFrom(saved: ReminderSettingsResponse): EmailFormValues {
   };
 }
 
-const toBody = (values: EmailFormValues) => ({
-  ...values,
-  port: values.port.trim() === '' ? Number.NaN : Number(values.port),
-  autoDay: Number(values.autoDay),
-});
-
-// the shared rules on the numbers the form will send; the server applies the same schema
-const resolver = zodResolver(z.preprocess(toBody, reminderSettingsBody), undefined, { raw: true });
+const rules = rulesOnDemand<EmailFormValues>(() =>
+  import('./email-settings-rules').then((module) => module.emailSettingsResolver),
+);
 
 /** Staff only: the SMTP server reminders go through, and the optional monthly automatic reminder. */
 export function EmailSettings() {
@@ -97,7 +73,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
   const save = useSaveReminderSettings();
   const id = useId();
   const form = useForm<EmailFormValues>({
-    resolver,
+    resolver: rules.resolver,
     defaultValues: formFrom(saved),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -162,7 +138,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
   const autoEnabled = form.watch('autoEnabled');
 
   return (
-    <form onSubmit={onSave} noValidate aria-label="Email settings">
+    <form onSubmit={onSave} onFocus={rules.prefetch} noValidate aria-label="Email settings">
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">

@@ -1,9 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  type MicrosoftSignInSettings,
-  type MicrosoftSignInSettingsBody,
-  type MicrosoftSignInTestResult,
-  microsoftSignInSettingsBody,
+import type {
+  MicrosoftSignInSettings,
+  MicrosoftSignInSettingsBody,
+  MicrosoftSignInTestResult,
 } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, LogIn, Plug, Save } from 'lucide-react';
 import { useDeferredValue, useEffect, useId, useState } from 'react';
@@ -12,7 +10,7 @@ import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormField } from '@/components/ui/form';
+import { FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -44,8 +42,9 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
   };
 }
 
-// the shared rules; values are sent as typed and the server applies the same schema
-const resolver = zodResolver(microsoftSignInSettingsBody, undefined, { raw: true });
+const rules = rulesOnDemand<SignInFormValues>(() =>
+  import('./microsoft-sign-in-rules').then((module) => module.microsoftSignInResolver),
+);
 
 /** What a save removed because the tenant or client changed, or null. */
 function clearedText(stored: MicrosoftSignInSettings): string | null {
@@ -129,7 +128,7 @@ function SignInForm({
   const form = useForm<SignInFormValues>({
     // what the environment sets is shown as it is and never checked or sent from here
     resolver: (values, context, options) =>
-      resolver(
+      rules.resolver(
         {
           ...values,
           ...(fromEnvironment
@@ -233,7 +232,13 @@ function SignInForm({
   const environmentNote = (variable: string) => `Set by ${variable} on the server.`;
 
   return (
-    <form onSubmit={onSave} noValidate className="grid gap-5" aria-label="Sign in with Microsoft settings">
+    <form
+      onSubmit={onSave}
+      onFocus={rules.prefetch}
+      noValidate
+      className="grid gap-5"
+      aria-label="Sign in with Microsoft settings"
+    >
       {fromEnvironment ? (
         <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-muted-foreground text-sm">
           <Info className="mt-0.5 size-4 shrink-0" aria-hidden />

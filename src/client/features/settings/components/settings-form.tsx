@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type SettingsResponse, settingsBody } from '@shared/schemas/settings';
+import type { SettingsResponse } from '@shared/schemas/settings';
 import type { ColumnMapping, ListKind } from '@shared/schemas/sharepoint-columns';
 import { Info, Plug, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -7,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormField } from '@/components/ui/form';
+import { FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
@@ -51,10 +50,9 @@ function formFrom(saved: SettingsResponse): SettingsFormValues {
   };
 }
 
-// The shared rules (spec section 5); values are sent as typed (raw), the server applies the same
-// schema. The form always holds every field, so the optional ones are required here; the column
-// mapping is held beside the form and added when it is sent.
-const resolver = zodResolver(settingsBody.omit({ columnMapping: true }).required(), undefined, { raw: true });
+const rules = rulesOnDemand<SettingsFormValues>(() =>
+  import('./settings-form-rules').then((module) => module.settingsFormResolver),
+);
 
 /** What a save says when it dropped stored secrets typed for another tenant, client, site or account. */
 export function clearedSecretsMessage(stored: SettingsResponse): string | null {
@@ -85,7 +83,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   const [mapping, setMapping] = useState<ColumnMapping>(saved.columnMapping);
 
   const form = useForm<SettingsFormValues>({
-    resolver,
+    resolver: rules.resolver,
     defaultValues: formFrom(saved),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -210,7 +208,13 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   const busy = save.isPending || test.isPending || checkColumns.isPending;
 
   return (
-    <form onSubmit={onSave} noValidate className="grid gap-6" aria-label="SharePoint settings">
+    <form
+      onSubmit={onSave}
+      onFocus={rules.prefetch}
+      noValidate
+      className="grid gap-6"
+      aria-label="SharePoint settings"
+    >
       <Card>
         <CardHeader>
           <CardTitle>
