@@ -182,6 +182,8 @@ test.describe('facilitator home: availability calendar', () => {
     if (isPhone) {
       await page.getByRole('button', { name: 'Close' }).click();
       await expect(panel).toBeHidden();
+      // focus goes back to the menu button that opened the drawer
+      await expect(page.getByRole('button', { name: 'Open navigation menu' })).toBeFocused();
     }
   });
 

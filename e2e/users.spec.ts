@@ -386,6 +386,12 @@ test.describe('user management', () => {
     await expect(confirm).toContainText(
       'Are you sure you want to delete Delete Me Please? This action cannot be undone.',
     );
+    // the confirmation opens on its harmless choice, and Tab stays inside it
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(confirm.getByRole('button', { name: 'Delete' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await checkScreen(page, testInfo, 'users-delete-confirm');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toBeHidden();

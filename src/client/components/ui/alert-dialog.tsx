@@ -30,7 +30,9 @@ function AlertDialogContent({
         {...props}
       >
         {children}
-        <AlertDialogPrimitive.Cancel hidden {...{ [ESCAPE_CLOSE_ATTRIBUTE]: '' }} />
+        {/* An Action, not a Cancel: Radix focuses the last Cancel as the confirmation opens, and a
+            hidden one cannot take focus, which left it behind the overlay. It closes just the same. */}
+        <AlertDialogPrimitive.Action hidden {...{ [ESCAPE_CLOSE_ATTRIBUTE]: '' }} />
       </AlertDialogPrimitive.Content>
     </AlertDialogPrimitive.Portal>
   );

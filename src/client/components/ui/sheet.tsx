@@ -3,22 +3,27 @@ import { Dialog as SheetPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 import { ESCAPE_CLOSE_ATTRIBUTE } from './escape-close';
+import { useReturnFocus } from './return-focus';
 
 const Sheet = SheetPrimitive.Root;
 const SheetTrigger = SheetPrimitive.Trigger;
 const SheetClose = SheetPrimitive.Close;
 
-/** A drawer from the left edge (mobile navigation). */
+/** A drawer from the left edge (mobile navigation); focus goes back to what opened it as it closes. */
 function SheetContent({
   className,
   children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof SheetPrimitive.Content>) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <SheetPrimitive.Portal>
       <SheetPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
       <SheetPrimitive.Content
         data-slot="sheet-content"
+        {...focus}
         className={cn(
           'fixed inset-y-0 left-0 z-50 flex h-full w-3/4 max-w-sm flex-col gap-4 overflow-y-auto border-r bg-background shadow-lg',
           className,
