@@ -1,7 +1,7 @@
-// Email settings' values the settings page shows without validating anything, kept apart from the
-// reminders schema for the same reason as ./availability.ts: importing one constant from a schema
-// module brings zod and every schema the module builds into the page's file. The schema module
-// re-exports these for the server.
+// The email settings' choices and defaults, which the settings page draws before its form's rules
+// have loaded (ADR 69). They are kept apart from the reminders schema for the same reason as
+// ./availability.ts: importing one constant from a schema module brings zod and every schema the
+// module builds into the page's file. The schema module re-exports these for the server.
 
 export const SMTP_SECURITY = ['none', 'starttls', 'tls'] as const;
 export type SmtpSecurity = (typeof SMTP_SECURITY)[number];

@@ -1,10 +1,9 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
-import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
-import { FORM_LOAD_FAILED, onDemand } from '@/lib/on-demand';
+import type { FieldError, FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import { onDemand } from '@/lib/on-demand';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
-import { toast } from './use-toast';
 
 interface FormFieldProps {
   /** The control's id; the label, description and message are tied to it. */
@@ -54,6 +53,25 @@ function FormMessage({ className, ...props }: React.ComponentProps<'p'>) {
   );
 }
 
+/** A problem with the form as a whole rather than one field (react-hook-form's `errors.root`). */
+function FormError({
+  error,
+  className,
+}: {
+  error: Pick<FieldError, 'message'> | undefined;
+  className?: string;
+}) {
+  if (!error?.message) return null;
+  return (
+    <FormMessage role="alert" className={className}>
+      {error.message}
+    </FormMessage>
+  );
+}
+
+/** What a form says when its rules could not be loaded (see rulesOnDemand). */
+export const RULES_NOT_LOADED = 'This form could not be checked. Check your connection and try again.';
+
 /** A form's rules that load when the form is first used (see rulesOnDemand). */
 interface RulesOnDemand<T extends FieldValues> {
   /** The form's resolver: it waits for the rules the first time it runs. */
@@ -68,7 +86,9 @@ interface RulesOnDemand<T extends FieldValues> {
  * evaluated before the page's first render. A form drawn with its page (rather than a dialog whose
  * whole code loads on demand) takes its resolver from here: the module holding it is loaded as
  * focus first enters the form, and at the latest when the form first validates, which is on submit.
- * If it cannot be loaded the form is not sent: the toast says so and the next submit asks again.
+ * If it cannot be loaded, the form is not sent: the check answers with a form-wide error, which the
+ * form shows beside its buttons (FormError), and the next check asks for the rules again. The form
+ * keeps its buttons disabled while a submit is being checked, as the first one may wait for them.
  */
 function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Resolver<T>>): RulesOnDemand<T> {
   const rules = onDemand(importResolver);
@@ -76,11 +96,11 @@ function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Reso
     resolver: async (values, context, options) => {
       let resolve: Resolver<T>;
       try {
-        resolve = await rules.load();
+        resolve = rules.loaded() ?? (await rules.load());
       } catch {
-        toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
-        // a form-wide error (react-hook-form's `root`), so the submit stops without naming a field
-        const errors = { root: { type: 'load', message: FORM_LOAD_FAILED.title } } as FieldErrors<T>;
+        // form-wide, so the submit stops without marking a field; a field re-checked as it changes
+        // after such a submit reads only its own error, so nothing on screen changes then
+        const errors = { root: { type: 'rules', message: RULES_NOT_LOADED } } as FieldErrors<T>;
         return { values: {}, errors };
       }
       return resolve(values, context, options);
@@ -89,4 +109,4 @@ function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Reso
   };
 }
 
-export { FormDescription, FormField, FormMessage, type RulesOnDemand, rulesOnDemand };
+export { FormDescription, FormError, FormField, FormMessage, type RulesOnDemand, rulesOnDemand };

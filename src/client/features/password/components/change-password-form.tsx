@@ -2,7 +2,7 @@ import type { ChangePasswordForm as FormValues } from '@shared/schemas/auth';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
@@ -86,7 +86,12 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
           />
         </FormField>
       ))}
-      <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={mutation.isPending}>
+      <FormError error={errors.root} />
+      <Button
+        type="submit"
+        className="w-full sm:w-auto sm:justify-self-start"
+        disabled={form.formState.isSubmitting || mutation.isPending}
+      >
         {mutation.isPending ? 'Changing...' : 'Change Password'}
       </Button>
     </form>

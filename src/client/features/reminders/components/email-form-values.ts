@@ -1,4 +1,4 @@
-import type { SmtpSecurity } from '@shared/reminders';
+import type { AutoMonth, SmtpSecurity } from '@shared/reminders';
 
 /** Every field as the email settings form edits it; numbers as text until sent. The password starts blank. */
 export interface EmailFormValues {
@@ -10,7 +10,7 @@ export interface EmailFormValues {
   fromAddress: string;
   autoEnabled: boolean;
   autoDay: string;
-  autoMonth: 'next' | 'current';
+  autoMonth: AutoMonth;
 }
 
 /** The body the form sends: the numbers as numbers (a blank port is not a number). */

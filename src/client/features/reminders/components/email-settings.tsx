@@ -6,7 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -306,8 +306,9 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
             </p>
           </fieldset>
 
+          <FormError error={errors.root} className="md:col-span-2" />
           <div className="flex justify-end md:col-span-2">
-            <Button type="submit" disabled={save.isPending}>
+            <Button type="submit" disabled={form.formState.isSubmitting || save.isPending}>
               <Save aria-hidden />
               {save.isPending ? 'Saving...' : 'Save email settings'}
             </Button>

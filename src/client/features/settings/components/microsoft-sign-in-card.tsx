@@ -10,7 +10,7 @@ import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -474,8 +474,9 @@ function SignInForm({
           </p>
         ) : null}
       </div>
+      <FormError error={errors.root} />
       <div>
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={form.formState.isSubmitting || save.isPending}>
           <Save aria-hidden />
           {save.isPending ? 'Saving...' : 'Save sign-in settings'}
         </Button>

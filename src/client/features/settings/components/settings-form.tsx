@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
@@ -205,7 +205,8 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     </FormField>
   );
 
-  const busy = save.isPending || test.isPending || checkColumns.isPending;
+  // a submit being checked counts: the first check may wait for the form's rules to load
+  const busy = form.formState.isSubmitting || save.isPending || test.isPending || checkColumns.isPending;
 
   return (
     <form
@@ -329,6 +330,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
         </CardHeader>
         <CardContent className="grid gap-4">
           <ConnectionStatus state={connection} />
+          <FormError error={errors.root} />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button type="button" variant="outline" onClick={onTest} disabled={busy}>
               <Plug aria-hidden />
