@@ -1,27 +1,30 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
+import { onDemand, useOnDemand } from '@/lib/on-demand';
 import { queryClient } from '@/lib/query-client';
 import { ThemeProvider } from '@/lib/theme';
 
-const Toaster = lazy(() => import('@/components/ui/toaster').then((module) => ({ default: module.Toaster })));
+const toasterCode = onDemand(() => import('@/components/ui/toaster'));
 
 /**
  * The toast viewport (Radix) is loaded with the first toast rather than with every page: the login
  * page then ships no toast library until a sign-in answers. Tooltips are provided by the
  * signed-in layouts, the only pages that have any.
+ *
+ * Loaded with onDemand rather than React.lazy: a lazy component whose code cannot be loaded (the
+ * connection has dropped, or a new version's deploy removed the old files) throws to the app's
+ * error boundary, which would replace the page, and whatever was typed in it, to report that a
+ * toast could not be shown. Here that toast is lost instead, and the next toast asks again.
  */
 function LazyToaster() {
   const { toasts } = useToast();
-  const [needed, setNeeded] = useState(false);
-  if (toasts.length > 0 && !needed) setNeeded(true);
-  if (!needed) return null;
-  return (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  );
+  const newest = toasts.at(-1)?.id;
+  const [failedFor, setFailedFor] = useState<string | undefined>();
+  const wanted = newest !== undefined && newest !== failedFor;
+  const code = useOnDemand(toasterCode, wanted, () => setFailedFor(newest));
+  return code ? <code.Toaster /> : null;
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {
