@@ -122,6 +122,28 @@ test.describe('change password', () => {
     },
   );
 
+  test('while the first check waits for the rules the button is disabled, so one click sends once', {
+    tag: '@desktop-only',
+  }, async ({ page, makeFacilitator }) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    const release = await holdRequests(page, /\/assets\/change-password-rules-[^/]*\.js$/);
+    let sent = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/user/password')) sent++;
+    });
+    await page.goto('/change-password');
+    const f = fields(page);
+    await f.current.fill(user.password);
+    await f.next.fill('second-pass-456');
+    await f.confirm.fill('second-pass-456');
+    await f.submit.click();
+    await expect(f.submit).toBeDisabled();
+    release();
+    await expect(toastLocator(page)).toContainText('Password updated');
+    expect(sent).toBe(1);
+  });
+
   test('a wrong current password shows the server message', { tag: '@desktop-only' }, async ({
     page,
     makeFacilitator,

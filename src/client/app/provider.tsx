@@ -20,9 +20,11 @@ const toasterCode = onDemand(() => import('@/components/ui/toaster'));
  */
 function LazyToaster() {
   const { toasts } = useToast();
-  const newest = toasts.at(-1)?.id;
+  // toast() puts the newest first
+  const newest = toasts[0]?.id;
   const [failedFor, setFailedFor] = useState<string | undefined>();
-  const wanted = newest !== undefined && newest !== failedFor;
+  // keyed by the newest toast, so each new toast asks again after a failure
+  const wanted = newest !== undefined && newest !== failedFor ? newest : false;
   const code = useOnDemand(toasterCode, wanted, () => setFailedFor(newest));
   return code ? <code.Toaster /> : null;
 }

@@ -46,8 +46,10 @@ export function onDemand<T>(importModule: () => Promise<T>): OnDemand<T> {
 /**
  * The module once it is in, else null; asks for it while `wanted`, and draws again when it arrives.
  * `onFailure` runs when it could not be loaded (the caller says so and closes what waited for it).
+ * `wanted` may be a key instead of `true`, such as the id of what wants the module: a new key asks
+ * again even though the last one failed and the caller never stopped wanting it.
  */
-export function useOnDemand<T>(code: OnDemand<T>, wanted: boolean, onFailure: () => void): T | null {
+export function useOnDemand<T>(code: OnDemand<T>, wanted: boolean | string, onFailure: () => void): T | null {
   const [, setArrived] = useState(false);
   const failed = useEffectEvent(onFailure);
   useEffect(() => {

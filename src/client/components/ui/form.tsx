@@ -53,7 +53,11 @@ function FormMessage({ className, ...props }: React.ComponentProps<'p'>) {
   );
 }
 
-/** A problem with the form as a whole rather than one field (react-hook-form's `errors.root`). */
+/**
+ * A problem with the form as a whole rather than one field (react-hook-form's `errors.root`). Give it
+ * the form's submit count as its key, so the same problem after another submit is a new alert that
+ * screen readers announce again.
+ */
 function FormError({
   error,
   className,

@@ -86,7 +86,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
           />
         </FormField>
       ))}
-      <FormError error={errors.root} />
+      <FormError key={form.formState.submitCount} error={errors.root} />
       <Button
         type="submit"
         className="w-full sm:w-auto sm:justify-self-start"

@@ -474,7 +474,7 @@ function SignInForm({
           </p>
         ) : null}
       </div>
-      <FormError error={errors.root} />
+      <FormError key={form.formState.submitCount} error={errors.root} />
       <div>
         <Button type="submit" disabled={form.formState.isSubmitting || save.isPending}>
           <Save aria-hidden />

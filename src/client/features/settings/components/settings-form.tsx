@@ -2,7 +2,7 @@ import type { SettingsResponse } from '@shared/schemas/settings';
 import type { ColumnMapping, ListKind } from '@shared/schemas/sharepoint-columns';
 import { Info, Plug, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FieldErrors, useForm } from 'react-hook-form';
 import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -107,11 +107,15 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
       },
     );
   };
-  const onCheckColumns = form.handleSubmit((values) => runColumnCheck(values, mapping));
+  // the column check reports a form that could not be checked in its own card, where it was asked for
+  const columnsNotChecked = (invalid: FieldErrors<SettingsFormValues>) => {
+    if (invalid.root?.message) setColumns({ kind: 'error', message: invalid.root.message });
+  };
+  const onCheckColumns = form.handleSubmit((values) => runColumnCheck(values, mapping), columnsNotChecked);
   const onChooseColumn = (list: ListKind, field: string, column: string) => {
     const next: ColumnMapping = { ...mapping, [list]: { ...mapping[list], [field]: column } };
     setMapping(next);
-    void form.handleSubmit((values) => runColumnCheck(values, next))();
+    void form.handleSubmit((values) => runColumnCheck(values, next), columnsNotChecked)();
   };
 
   const onSave = form.handleSubmit((values) => {
@@ -330,7 +334,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
         </CardHeader>
         <CardContent className="grid gap-4">
           <ConnectionStatus state={connection} />
-          <FormError error={errors.root} />
+          <FormError key={form.formState.submitCount} error={errors.root} />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button type="button" variant="outline" onClick={onTest} disabled={busy}>
               <Plug aria-hidden />
