@@ -22,6 +22,28 @@ function messageFor(page: Page, id: string) {
   return page.locator(`#${id}-message`);
 }
 
+/** The change-password form's rules, a file of their own loaded as the form is first used (ADR 69). */
+const RULES_FILE = /\/assets\/change-password-rules-[^/]*\.js$/;
+
+/** Counts the requests that would change the password, from now on. */
+function countPasswordChanges(page: Page) {
+  let sent = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/api/user/password')) sent++;
+  });
+  return () => sent;
+}
+
+/** Opens the page and fills in a valid change from the user's password. */
+async function fillValidChange(page: Page, user: { password: string }) {
+  await page.goto('/change-password');
+  const f = fields(page);
+  await f.current.fill(user.password);
+  await f.next.fill('second-pass-456');
+  await f.confirm.fill('second-pass-456');
+  return f;
+}
+
 test.describe('change password', () => {
   test('the page has its texts and a way back', async ({ page, makeFacilitator }, testInfo) => {
     const user = await makeFacilitator();
@@ -86,22 +108,13 @@ test.describe('change password', () => {
     async ({ page, makeFacilitator }, testInfo) => {
       const user = await makeFacilitator();
       await loginAsFacilitator(page, user);
-      // the form's rules come in a file of their own, loaded as the form is first used (ADR 69)
-      const rulesFile = /\/assets\/change-password-rules-[^/]*\.js$/;
       let refused = 0;
-      await page.route(rulesFile, (route) => {
+      await page.route(RULES_FILE, (route) => {
         refused++;
         return route.abort();
       });
-      let sent = 0;
-      page.on('request', (r) => {
-        if (r.url().includes('/api/user/password')) sent++;
-      });
-      await page.goto('/change-password');
-      const f = fields(page);
-      await f.current.fill(user.password);
-      await f.next.fill('second-pass-456');
-      await f.confirm.fill('second-pass-456');
+      const sent = countPasswordChanges(page);
+      const f = await fillValidChange(page, user);
       await f.submit.click();
       const problem = page.getByRole('form', { name: 'Change password' }).getByRole('alert');
       await expect(problem).toHaveText(
@@ -111,14 +124,14 @@ test.describe('change password', () => {
       await expect(f.submit).toBeEnabled();
       for (const id of ['currentPassword', 'newPassword', 'confirmPassword'])
         await expect(messageFor(page, id)).toHaveCount(0);
-      expect(sent).toBe(0);
+      expect(sent()).toBe(0);
       await checkScreen(page, testInfo, 'change-password-rules-not-loaded');
 
-      await page.unroute(rulesFile);
+      await page.unroute(RULES_FILE);
       await f.submit.click();
       await expect(toastLocator(page)).toContainText('Password updated');
       await expect(problem).toHaveCount(0);
-      expect(sent).toBe(1);
+      expect(sent()).toBe(1);
     },
   );
 
@@ -127,21 +140,14 @@ test.describe('change password', () => {
   }, async ({ page, makeFacilitator }) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
-    const release = await holdRequests(page, /\/assets\/change-password-rules-[^/]*\.js$/);
-    let sent = 0;
-    page.on('request', (r) => {
-      if (r.url().includes('/api/user/password')) sent++;
-    });
-    await page.goto('/change-password');
-    const f = fields(page);
-    await f.current.fill(user.password);
-    await f.next.fill('second-pass-456');
-    await f.confirm.fill('second-pass-456');
+    const release = await holdRequests(page, RULES_FILE);
+    const sent = countPasswordChanges(page);
+    const f = await fillValidChange(page, user);
     await f.submit.click();
     await expect(f.submit).toBeDisabled();
     release();
     await expect(toastLocator(page)).toContainText('Password updated');
-    expect(sent).toBe(1);
+    expect(sent()).toBe(1);
   });
 
   test('a wrong current password shows the server message', { tag: '@desktop-only' }, async ({

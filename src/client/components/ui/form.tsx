@@ -1,6 +1,6 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
-import type { FieldError, FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import type { FieldErrors, FieldValues, FormState, Resolver } from 'react-hook-form';
 import { onDemand } from '@/lib/on-demand';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
@@ -54,27 +54,28 @@ function FormMessage({ className, ...props }: React.ComponentProps<'p'>) {
 }
 
 /**
- * A problem with the form as a whole rather than one field (react-hook-form's `errors.root`). Give it
- * the form's submit count as its key, so the same problem after another submit is a new alert that
- * screen readers announce again.
+ * A problem with the form as a whole rather than one field (react-hook-form's `errors.root`). Keyed
+ * by the submit count, so the same problem after another submit is a new alert that screen readers
+ * announce again.
  */
-function FormError({
-  error,
+function FormError<T extends FieldValues>({
+  formState,
   className,
 }: {
-  error: Pick<FieldError, 'message'> | undefined;
+  formState: FormState<T>;
   className?: string;
 }) {
-  if (!error?.message) return null;
+  const message = formState.errors.root?.message;
+  if (!message) return null;
   return (
-    <FormMessage role="alert" className={className}>
-      {error.message}
+    <FormMessage key={formState.submitCount} role="alert" className={className}>
+      {message}
     </FormMessage>
   );
 }
 
 /** What a form says when its rules could not be loaded (see rulesOnDemand). */
-export const RULES_NOT_LOADED = 'This form could not be checked. Check your connection and try again.';
+const RULES_NOT_LOADED = 'This form could not be checked. Check your connection and try again.';
 
 /** A form's rules that load when the form is first used (see rulesOnDemand). */
 interface RulesOnDemand<T extends FieldValues> {
@@ -113,4 +114,4 @@ function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Reso
   };
 }
 
-export { FormDescription, FormError, FormField, FormMessage, type RulesOnDemand, rulesOnDemand };
+export { FormDescription, FormError, FormField, FormMessage, rulesOnDemand };

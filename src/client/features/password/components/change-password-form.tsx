@@ -86,7 +86,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
           />
         </FormField>
       ))}
-      <FormError key={form.formState.submitCount} error={errors.root} />
+      <FormError formState={form.formState} />
       <Button
         type="submit"
         className="w-full sm:w-auto sm:justify-self-start"

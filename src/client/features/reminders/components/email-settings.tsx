@@ -306,7 +306,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
             </p>
           </fieldset>
 
-          <FormError key={form.formState.submitCount} error={errors.root} className="md:col-span-2" />
+          <FormError formState={form.formState} className="md:col-span-2" />
           <div className="flex justify-end md:col-span-2">
             <Button type="submit" disabled={form.formState.isSubmitting || save.isPending}>
               <Save aria-hidden />

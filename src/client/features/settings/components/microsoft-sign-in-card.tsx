@@ -474,7 +474,7 @@ function SignInForm({
           </p>
         ) : null}
       </div>
-      <FormError key={form.formState.submitCount} error={errors.root} />
+      <FormError formState={form.formState} />
       <div>
         <Button type="submit" disabled={form.formState.isSubmitting || save.isPending}>
           <Save aria-hidden />

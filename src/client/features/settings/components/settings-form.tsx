@@ -334,7 +334,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
         </CardHeader>
         <CardContent className="grid gap-4">
           <ConnectionStatus state={connection} />
-          <FormError key={form.formState.submitCount} error={errors.root} />
+          <FormError formState={form.formState} />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button type="button" variant="outline" onClick={onTest} disabled={busy}>
               <Plug aria-hidden />
