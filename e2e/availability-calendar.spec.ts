@@ -12,7 +12,15 @@ import {
   selectBulkDays,
 } from '../src/shared/calendar';
 import { CALENDAR_USERS, FULL_BOOKING, fixtureDays, hostToday } from './calendar-fixtures';
-import { checkScreen, chooseOption, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
+import {
+  checkScreen,
+  chooseOption,
+  deployAnotherBuild,
+  expect,
+  loginAsFacilitator,
+  test,
+  toastLocator,
+} from './fixtures';
 
 const BOOKED_MESSAGE = 'This date has confirmed bookings and cannot be modified to maintain data integrity.';
 const CAREFUL =
@@ -682,6 +690,34 @@ test.describe('facilitator home: availability calendar', () => {
       await cell(page, freeWeekdays().at(-1)!).click();
       await expect(page.getByRole('dialog', { name: /Update Availability/ })).toBeVisible();
       await expect(loading).toHaveCount(0);
+    },
+  );
+
+  test(
+    'a form whose code cannot be loaded closes and says why: the connection, or a deploy since the page opened',
+    {
+      tag: '@desktop-only',
+    },
+    async ({ page, makeFacilitator }, testInfo) => {
+      const formsFile = /\/assets\/calendar-forms-[^/]*\.js$/;
+      await page.route(formsFile, (route) => route.abort());
+      await loginAsFacilitator(page, await makeFacilitator());
+      await openHome(page);
+      const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
+      const toast = toastLocator(page);
+
+      await bulkButton.click();
+      await expect(toast).toContainText('The form could not be loaded');
+      await expect(toast).toContainText('Check your connection and try again.');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+
+      await page.unroute(formsFile);
+      await deployAnotherBuild(page, formsFile);
+      await bulkButton.click();
+      await expect(toast).toContainText('The portal has been updated');
+      await expect(toast).toContainText('Reload the page to continue.');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await checkScreen(page, testInfo, 'calendar-portal-updated');
     },
   );
 

@@ -464,3 +464,22 @@ export async function holdRequests(page: Page, url: string | RegExp, method?: st
   });
   return release;
 }
+
+/**
+ * What a page opened before a deploy meets afterwards: `file`, named after the old build's contents,
+ * is gone (404), and the portal's HTML names a main script other than the one the page runs.
+ */
+export async function deployAnotherBuild(page: Page, file: RegExp) {
+  await page.route(file, (route) =>
+    route.fulfill({ status: 404, contentType: 'application/json', body: '{}' }),
+  );
+  await page.route(
+    (url) => url.pathname === '/',
+    async (route) => {
+      const answer = await route.fetch();
+      const html = await answer.text();
+      expect(html).toContain('/assets/index-');
+      await route.fulfill({ response: answer, body: html.replace('/assets/index-', '/assets/index-next-') });
+    },
+  );
+}

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   checkScreen,
+  deployAnotherBuild,
   expect,
   holdRequests,
   loginAsFacilitator,
@@ -134,6 +135,23 @@ test.describe('change password', () => {
       expect(sent()).toBe(1);
     },
   );
+
+  test('rules gone after a deploy since the page opened: the form asks for a reload and sends nothing', {
+    tag: '@desktop-only',
+  }, async ({ page, makeFacilitator }) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    const sent = countPasswordChanges(page);
+    // before the form is first focused, which starts loading its rules
+    await deployAnotherBuild(page, RULES_FILE);
+    const f = await fillValidChange(page, user);
+    await f.submit.click();
+    await expect(page.getByRole('form', { name: 'Change password' }).getByRole('alert')).toHaveText(
+      'The portal has been updated. Reload the page to continue.',
+    );
+    await expect(f.submit).toBeEnabled();
+    expect(sent()).toBe(0);
+  });
 
   test('while the first check waits for the rules the button is disabled, so one click sends once', {
     tag: '@desktop-only',

@@ -15,10 +15,46 @@ export interface OnDemand<T> {
 }
 
 /** What a page says when a form's code could not be loaded (the next opening asks again). */
-export const FORM_LOAD_FAILED = {
+const FORM_LOAD_FAILED = {
   title: 'The form could not be loaded',
   description: 'Check your connection and try again.',
 } as const;
+
+/** What a page says when the code it asked for is gone because the portal was updated since it opened. */
+const PORTAL_UPDATED = {
+  title: 'The portal has been updated',
+  description: 'Reload the page to continue.',
+} as const;
+
+/** The main script a page of the portal names, read from that page's HTML. */
+function mainScript(page: Document): string | null {
+  return page.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null;
+}
+
+/**
+ * Whether code that could not be loaded is gone for good: each build names its files after their
+ * contents and a deploy removes the old ones, so a page opened before a deploy asks for files that
+ * no longer exist, and asking again cannot help; reloading can. Told apart from a dropped
+ * connection by the portal's current HTML naming another main script than this page runs. Anything
+ * else (no answer, the portal starting up) counts as the connection.
+ */
+export async function portalUpdatedSinceOpened(): Promise<boolean> {
+  const running = mainScript(document);
+  if (!running) return false;
+  try {
+    const answer = await fetch('/', { cache: 'no-store', credentials: 'same-origin' });
+    if (!answer.ok) return false;
+    const current = mainScript(new DOMParser().parseFromString(await answer.text(), 'text/html'));
+    return current !== null && current !== running;
+  } catch {
+    return false;
+  }
+}
+
+/** The toast for a form whose code could not be loaded: why, and what to do. */
+export async function formLoadFailure() {
+  return (await portalUpdatedSinceOpened()) ? PORTAL_UPDATED : FORM_LOAD_FAILED;
+}
 
 export function onDemand<T>(importModule: () => Promise<T>): OnDemand<T> {
   let module: T | null = null;

@@ -1,7 +1,7 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
 import type { FieldErrors, FieldValues, FormState, Resolver } from 'react-hook-form';
-import { onDemand } from '@/lib/on-demand';
+import { onDemand, portalUpdatedSinceOpened } from '@/lib/on-demand';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
 
@@ -76,6 +76,8 @@ function FormError<T extends FieldValues>({
 
 /** What a form says when its rules could not be loaded (see rulesOnDemand). */
 const RULES_NOT_LOADED = 'This form could not be checked. Check your connection and try again.';
+/** What it says instead when they are gone because the portal was updated since the page opened. */
+const RULES_GONE = 'The portal has been updated. Reload the page to continue.';
 
 /** A form's rules that load when the form is first used (see rulesOnDemand). */
 interface RulesOnDemand<T extends FieldValues> {
@@ -105,7 +107,8 @@ function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Reso
       } catch {
         // form-wide, so the submit stops without marking a field; a field re-checked as it changes
         // after such a submit reads only its own error, so nothing on screen changes then
-        const errors = { root: { type: 'rules', message: RULES_NOT_LOADED } } as FieldErrors<T>;
+        const message = (await portalUpdatedSinceOpened()) ? RULES_GONE : RULES_NOT_LOADED;
+        const errors = { root: { type: 'rules', message } } as FieldErrors<T>;
         return { values: {}, errors };
       }
       return resolve(values, context, options);

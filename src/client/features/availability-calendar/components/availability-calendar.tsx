@@ -17,7 +17,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
-import { FORM_LOAD_FAILED, onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
+import { formLoadFailure, onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import type { BulkFormValues } from './bulk-dialog';
@@ -78,7 +78,7 @@ export function AvailabilityCalendar({
   };
   const forms = useOnDemand(calendarForms, editDate !== null || bulkOpen, () => {
     closeForms();
-    toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
+    void formLoadFailure().then((failure) => toast({ ...failure, variant: 'destructive' }));
   });
   const [details, setDetails] = useState<Booking[] | null>(null);
   // The dialogs note the control that opened them before they open: a form dialog first shows a

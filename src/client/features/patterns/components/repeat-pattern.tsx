@@ -11,7 +11,7 @@ import {
 } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { FORM_LOAD_FAILED, onDemand, useOnDemand } from '@/lib/on-demand';
+import { formLoadFailure, onDemand, useOnDemand } from '@/lib/on-demand';
 
 // The form, and the form and schema libraries with it, in a file of its own (ADR 66): nothing on
 // the calendar needs them until the dialog opens; pointing at the button starts the download
@@ -22,7 +22,7 @@ export function RepeatPattern({ userId }: { userId: number }) {
   const [open, setOpen] = useState(false);
   const code = useOnDemand(patternFormCode, open, () => {
     setOpen(false);
-    toast({ ...FORM_LOAD_FAILED, variant: 'destructive' });
+    void formLoadFailure().then((failure) => toast({ ...failure, variant: 'destructive' }));
   });
   return (
     <Dialog open={open} onOpenChange={setOpen}>
