@@ -70,6 +70,21 @@ describe('built assets', () => {
   });
 });
 
+describe('a built file that is not there', () => {
+  it('is a 404, not the page: a tab opened before a deploy asks for the old build', async () => {
+    for (const url of ['/assets/packed-0ld0ld.js', '/assets/nested/gone.css']) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/json/);
+      expect(response.json()).toEqual({ message: 'Not found' });
+    }
+    // beside it, an unknown path that is not a built file is still the single-page app's to answer
+    const page = await t.app.inject({ url: '/somewhere/else' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/html/);
+  });
+});
+
 describe('a signed-in browser asking for a file', () => {
   it('gets it without its session being read: the file does not keep the session alive, the app does', async () => {
     await t.createUser({ username: 'files@example.org', password: 'files-pass-1' });

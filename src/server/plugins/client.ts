@@ -107,6 +107,11 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
         return reply.code(403).send({ message: 'This is for staff only' });
       return reply.code(404).send({ message: 'Not found' });
     }
+    // A built file that is not there (a tab opened before a deploy asks for the old build's files)
+    // is missing, not a page: the HTML would reach a script tag as a 200 the browser cannot run.
+    // While the client is still being built it is not there yet, and the starting page answers.
+    if (path.startsWith('/assets/') && builtIndexHtml() !== null)
+      return reply.code(404).send({ message: 'Not found' });
     const page = request.method === 'GET' || request.method === 'HEAD' ? await pageHtml(request, path) : null;
     if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
