@@ -173,37 +173,46 @@ test('the schema library comes with the forms that use it, not with the pages', 
 
 /*
  * Toasts' own code loads with the first toast. If it cannot be loaded (the connection dropped, or a
- * deploy removed the old files), that toast is lost; the page, and what was typed in it, stays,
- * and the next toast asks for the code again.
+ * deploy removed the old files), that toast is drawn plainly, without the toast library; the page,
+ * and what was typed in it, stays, and the next toast asks for the code again.
  */
-test('a toast whose code cannot be loaded is lost, not the page; the next toast loads it', {
-  tag: '@desktop-only',
-}, async ({ page, makeFacilitator }) => {
-  await loginAsFacilitator(page, await makeFacilitator());
-  const toasterFile = /\/assets\/toaster-[^/]*\.js$/;
-  let refused = 0;
-  await page.route(toasterFile, (route) => {
-    refused++;
-    return route.abort();
-  });
-  await page.goto('/change-password');
-  const current = page.getByLabel('Current Password', { exact: true });
-  await current.fill('not-my-password');
-  await page.getByLabel('New Password', { exact: true }).fill('second-pass-456');
-  await page.getByLabel('Confirm New Password', { exact: true }).fill('second-pass-456');
-  const submit = page.getByRole('button', { name: 'Change Password' });
-  // a wrong current password: the answer is shown as a toast
-  await submit.click();
-  await expect.poll(() => refused).toBeGreaterThan(0);
-  await expect(submit).toBeEnabled();
-  await expect(current).toHaveValue('not-my-password');
+test(
+  'a toast whose code cannot be loaded is drawn plainly, and the page stays; the next toast loads it',
+  {
+    tag: '@desktop-only',
+  },
+  async ({ page, makeFacilitator }, testInfo) => {
+    await loginAsFacilitator(page, await makeFacilitator());
+    const toasterFile = /\/assets\/toaster-[^/]*\.js$/;
+    let refused = 0;
+    await page.route(toasterFile, (route) => {
+      refused++;
+      return route.abort();
+    });
+    await page.goto('/change-password');
+    const current = page.getByLabel('Current Password', { exact: true });
+    await current.fill('not-my-password');
+    await page.getByLabel('New Password', { exact: true }).fill('second-pass-456');
+    await page.getByLabel('Confirm New Password', { exact: true }).fill('second-pass-456');
+    const submit = page.getByRole('button', { name: 'Change Password' });
+    // a wrong current password: the answer is shown as a toast
+    await submit.click();
+    const plainToast = page.locator('[data-slot="plain-toast"]');
+    await expect(plainToast).toHaveRole('alert');
+    await expect(plainToast).toContainText('Current password is incorrect');
+    expect(refused).toBeGreaterThan(0);
+    await expect(submit).toBeEnabled();
+    await expect(current).toHaveValue('not-my-password');
+    await checkScreen(page, testInfo, 'plain-toast');
 
-  await page.unroute(toasterFile);
-  await submit.click();
-  await expect(toastLocator(page)).toContainText('Current password is incorrect');
-  await expect(current).toHaveValue('not-my-password');
-  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
-});
+    await page.unroute(toasterFile);
+    await submit.click();
+    await expect(toastLocator(page)).toContainText('Current password is incorrect');
+    await expect(plainToast).toHaveCount(0);
+    await expect(current).toHaveValue('not-my-password');
+    await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
+  },
+);
 
 test('the document title', { tag: '@desktop-only' }, async ({ page }) => {
   await page.goto('/auth');

@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { PlainToast } from '@/components/ui/plain-toast';
 import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { onDemand, useOnDemand } from '@/lib/on-demand';
@@ -16,17 +17,21 @@ const toasterCode = onDemand(() => import('@/components/ui/toaster'));
  * Loaded with onDemand rather than React.lazy: a lazy component whose code cannot be loaded (the
  * connection has dropped, or a new version's deploy removed the old files) throws to the app's
  * error boundary, which would replace the page, and whatever was typed in it, to report that a
- * toast could not be shown. Here that toast is lost instead, and the next toast asks again.
+ * toast could not be shown. Here that toast is drawn plainly instead (the message may be the very
+ * one that says why code cannot be loaded), and the next toast asks for the code again.
  */
 function LazyToaster() {
-  const { toasts } = useToast();
+  const { toasts, dismiss } = useToast();
   // toast() puts the newest first
-  const newest = toasts[0]?.id;
+  const newest = toasts[0];
   const [failedFor, setFailedFor] = useState<string | undefined>();
   // keyed by the newest toast, so each new toast asks again after a failure
-  const wanted = newest !== undefined && newest !== failedFor ? newest : false;
-  const code = useOnDemand(toasterCode, wanted, () => setFailedFor(newest));
-  return code ? <code.Toaster /> : null;
+  const wanted = newest !== undefined && newest.id !== failedFor ? newest.id : false;
+  const code = useOnDemand(toasterCode, wanted, () => setFailedFor(newest?.id));
+  if (code) return <code.Toaster />;
+  if (newest?.open && newest.id === failedFor)
+    return <PlainToast toast={newest} onClose={() => dismiss(newest.id)} />;
+  return null;
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {

@@ -31,24 +31,48 @@ function mainScript(page: Document): string | null {
   return page.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null;
 }
 
-/**
- * Whether code that could not be loaded is gone for good: each build names its files after their
- * contents and a deploy removes the old ones, so a page opened before a deploy asks for files that
- * no longer exist, and asking again cannot help; reloading can. Told apart from a dropped
- * connection by the portal's current HTML naming another main script than this page runs. Anything
- * else (no answer, the portal starting up) counts as the connection.
- */
-export async function portalUpdatedSinceOpened(): Promise<boolean> {
-  const running = mainScript(document);
-  if (!running) return false;
+/** How long the portal's HTML may take to answer before the check counts it as the connection. */
+const CHECK_TIMEOUT_MS = 4_000;
+/** How long a "not updated" answer stands: a form re-checked at each keystroke asks once. */
+const NOT_UPDATED_STANDS_MS = 3_000;
+
+async function askPortalForItsMainScript(running: string): Promise<boolean> {
+  if (!navigator.onLine) return false;
   try {
-    const answer = await fetch('/', { cache: 'no-store', credentials: 'same-origin' });
+    const answer = await fetch('/', {
+      cache: 'no-store',
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+    });
     if (!answer.ok) return false;
     const current = mainScript(new DOMParser().parseFromString(await answer.text(), 'text/html'));
     return current !== null && current !== running;
   } catch {
     return false;
   }
+}
+
+let lastCheck: { at: number; updated: Promise<boolean> } | null = null;
+
+/**
+ * Whether code that could not be loaded is gone for good: each build names its files after their
+ * contents and a deploy removes the old ones, so a page opened before a deploy asks for files that
+ * no longer exist, and asking again cannot help; reloading can. Told apart from a dropped
+ * connection by the portal's current HTML naming another main script than this page runs. Anything
+ * else (no answer in time, the portal starting up) counts as the connection. Checks asked for
+ * together share one request; an update, once seen, stands for the life of the page.
+ */
+export function portalUpdatedSinceOpened(): Promise<boolean> {
+  const running = mainScript(document);
+  if (!running) return Promise.resolve(false);
+  const now = Date.now();
+  if (lastCheck && now - lastCheck.at < NOT_UPDATED_STANDS_MS) return lastCheck.updated;
+  const check = { at: now, updated: askPortalForItsMainScript(running) };
+  lastCheck = check;
+  void check.updated.then((updated) => {
+    if (updated) check.at = Number.POSITIVE_INFINITY;
+  });
+  return check.updated;
 }
 
 /** The toast for a form whose code could not be loaded: why, and what to do. */
