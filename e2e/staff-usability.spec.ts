@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
-import { startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
+import { monthWeekdays, startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
 import { BASE_URL, STAFF } from './constants';
 import {
@@ -28,6 +28,18 @@ test.describe.configure({ timeout: 120_000 });
 const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
 const THIS_WEEK = weekDays(TODAY);
 const MONDAY = startOfWeekMonday(TODAY);
+
+/**
+ * The five weekdays the staff grid's month opens on: this week's from its Monday, or from today when
+ * that Monday is in the month before (on the 1st, say), and a month's last five when fewer are left.
+ * Tests that read the month's cells use these: this week's days can fall outside the month shown.
+ */
+const OPENING_WEEK = (() => {
+  const month = monthWeekdays(TODAY);
+  const opensAt = [MONDAY, TODAY].map((day) => month.indexOf(day)).find((at) => at >= 0) ?? 0;
+  const from = Math.max(0, Math.min(opensAt, month.length - 5));
+  return month.slice(from, from + 5);
+})();
 
 /** The brief's desktop width; the phone project keeps its own 390 px. */
 async function useBriefViewport(page: Page, projectName: string) {
@@ -135,7 +147,7 @@ test.describe('staff day edits change only what staff touch', () => {
     const scene = await makeArea(testInfo);
     try {
       const ada = await scene.person('Ada');
-      const day = THIS_WEEK[2]!;
+      const day = OPENING_WEEK[2]!;
       const saved = await scene.api.post('/api/staff/availability', {
         data: { userId: ada.id, date: day, status: 'available', startTime: '', endTime: '', notes: '' },
       });
@@ -184,7 +196,7 @@ test.describe('staff day edits change only what staff touch', () => {
     const scene = await makeArea(testInfo);
     try {
       const bea = await scene.person('Bea');
-      const day = THIS_WEEK[1]!;
+      const day = OPENING_WEEK[1]!;
       await scene.api.post('/api/staff/availability', {
         data: { userId: bea.id, date: day, status: 'available', startTime: '09:00', endTime: '15:00' },
       });
@@ -252,11 +264,11 @@ test.describe('the staff grid', () => {
     try {
       const eve = await scene.person('Eve');
       await scene.api.post('/api/staff/availability', {
-        data: { userId: eve.id, date: THIS_WEEK[0], status: 'limited' },
+        data: { userId: eve.id, date: OPENING_WEEK[0], status: 'limited' },
       });
       await serveBookings(page, [
-        booking(980_000 + sequence, eve.id, THIS_WEEK[3]!, '09:00', '12:00'),
-        booking(981_000 + sequence, eve.id, THIS_WEEK[0]!, '09:00', '12:00'),
+        booking(980_000 + sequence, eve.id, OPENING_WEEK[3]!, '09:00', '12:00'),
+        booking(981_000 + sequence, eve.id, OPENING_WEEK[0]!, '09:00', '12:00'),
       ]);
       await openDashboard(page, scene.area);
       const widthOf = (locator: ReturnType<Page['locator']>) =>
@@ -277,21 +289,21 @@ test.describe('the staff grid', () => {
           })
           .map((th) => th.dataset.date);
       });
-      for (const day of THIS_WEEK) expect(visible, `${day} visible`).toContain(day);
-      await expect(cell(page, eve, THIS_WEEK[3]!)).toContainText('Booked');
+      for (const day of OPENING_WEEK) expect(visible, `${day} visible`).toContain(day);
+      await expect(cell(page, eve, OPENING_WEEK[3]!)).toContainText('Booked');
       await checkScreen(page, testInfo, 'staff-grid-month');
 
       // a booked day with a status keeps its status colour as an outline, told apart from "not set"
       // in the dark theme too
-      await expect(cell(page, eve, THIS_WEEK[0]!)).toHaveAttribute('data-tone', 'limited-booked');
+      await expect(cell(page, eve, OPENING_WEEK[0]!)).toHaveAttribute('data-tone', 'limited-booked');
       await page.evaluate(() => document.documentElement.classList.replace('light', 'dark'));
       const look = (date: string) =>
         cell(page, eve, date).evaluate((el) => ({
           ring: getComputedStyle(el).boxShadow,
           background: getComputedStyle(el).backgroundColor,
         }));
-      const bookedLimited = await look(THIS_WEEK[0]!);
-      const notSet = await look(THIS_WEEK[2]!);
+      const bookedLimited = await look(OPENING_WEEK[0]!);
+      const notSet = await look(OPENING_WEEK[2]!);
       expect(bookedLimited.ring).not.toBe('none');
       expect(notSet.ring).toBe('none');
       expect(bookedLimited.background).not.toBe(notSet.background);
