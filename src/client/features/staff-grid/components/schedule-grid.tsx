@@ -1,12 +1,5 @@
 import type { DateString, NavigationAction, StaffView } from '@shared/calendar';
-import {
-  dayOfWeek,
-  MONDAY,
-  navigateStaffView,
-  STAFF_VIEWS,
-  staffViewDays,
-  startOfWeekMonday,
-} from '@shared/calendar';
+import { dayOfWeek, MONDAY, navigateStaffView, STAFF_VIEWS, staffViewDays } from '@shared/calendar';
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
@@ -37,6 +30,7 @@ import {
   NARROW_DAY_COLUMN_WIDTH,
   NARROW_FIRST_COLUMN_WIDTH,
   NOTE_ICON_CLASS,
+  openingColumn,
   ROW_HEIGHT,
   VIEW_NAMES,
   VIEW_STEPS,
@@ -234,11 +228,9 @@ function GridTable({
       : DAY_COLUMN_WIDTH[view];
   const totalWidth = firstColumnWidth + columnWidth * days.length;
 
-  // A month opens scrolled to this week (Monday first), not at the 1st: late in the month the
-  // current week is otherwise off to the right. Other months open at their start.
-  const todayWeekStart = days.indexOf(startOfWeekMonday(today));
-  const todayColumn = todayWeekStart >= 0 ? todayWeekStart : days.indexOf(today);
-  const openAt = todayColumn > 0 ? todayColumn * columnWidth : 0;
+  // A month opens scrolled to this week, not at the 1st: late in the month the current week is
+  // otherwise off to the right. Other months open at their start.
+  const openAt = openingColumn(days, today) * columnWidth;
   // before the browser paints, and before the column window measures where the grid is scrolled to
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrollRequest is the point: Today scrolls even when the range is unchanged
   useLayoutEffect(() => {

@@ -1,3 +1,4 @@
+import { staffViewDays } from '@shared/calendar';
 import type { PublicUser } from '@shared/schemas/users';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   indexGridData,
   lastUpdatedText,
   NO_AREA,
+  openingColumn,
   viewLabel,
   visibleFacilitators,
 } from './grid-model';
@@ -184,5 +186,32 @@ describe('grid model', () => {
     expect(columnWindow(0, 1000, { ...month, count: 0 }, COLUMN_OVERSCAN)).toEqual({ first: 0, last: -1 });
     // the overscan asked for: none draws exactly the columns in view
     expect(columnWindow(960, 1000, month, 0)).toEqual({ first: 12, last: 21 });
+  });
+});
+
+describe('openingColumn', () => {
+  // December 2026's weekdays: Tuesday 1 to Thursday 31
+  const december = staffViewDays('month', '2026-12-15');
+
+  it("opens on this week's Monday when the month holds it", () => {
+    expect(december[openingColumn(december, '2026-12-09')]).toBe('2026-12-07');
+    expect(december[openingColumn(december, '2026-12-13')]).toBe('2026-12-07'); // a Sunday
+    expect(december[openingColumn(december, '2026-12-31')]).toBe('2026-12-28');
+  });
+
+  it("opens on the month's first day when this week began in the month before", () => {
+    // Monday 30 November is not in the month: Tuesday 1 December must not hide under the names
+    expect(openingColumn(december, '2026-12-01')).toBe(0);
+    expect(openingColumn(december, '2026-12-02')).toBe(0);
+    expect(openingColumn(december, '2026-12-04')).toBe(0);
+  });
+
+  it('opens at the start when no day of this week is in the view', () => {
+    // August 2026 starts on a Saturday: its first weekday is Monday 3 August
+    const august = staffViewDays('month', '2026-08-15');
+    expect(openingColumn(august, '2026-08-01')).toBe(0);
+    expect(openingColumn(december, '2027-01-04')).toBe(0);
+    expect(openingColumn(december, '2026-11-27')).toBe(0);
+    expect(openingColumn([], '2026-12-02')).toBe(0);
   });
 });

@@ -1,10 +1,12 @@
 import type { DateString, StaffView } from '@shared/calendar';
 import {
+  addDays,
   dayOfWeek,
   MONTH_NAMES,
   monthLabel,
   parseDateString,
   staffViewDays,
+  startOfWeekMonday,
   WEEKDAY_NAMES,
 } from '@shared/calendar';
 import { compareAreaNames } from '@shared/collate';
@@ -206,6 +208,20 @@ export function columnLabel(date: DateString): { weekday: string; day: number } 
 export function longDate(date: DateString): string {
   const { year, month, day } = parseDateString(date);
   return `${WEEKDAY_NAMES[dayOfWeek(date)]} ${day} ${MONTH_NAMES[month - 1]} ${year}`;
+}
+
+/**
+ * The day column a view opens scrolled to: the first of its days that falls in today's week, so the
+ * whole of this week that the view holds is in sight (its Monday when the view holds it; on the 1st
+ * or 2nd of a month that starts mid-week, the month's first day). 0 when no day of this week is shown.
+ */
+export function openingColumn(days: readonly DateString[], today: DateString): number {
+  const monday = startOfWeekMonday(today);
+  const sunday = addDays(monday, 6);
+  return Math.max(
+    0,
+    days.findIndex((day) => day >= monday && day <= sunday),
+  );
 }
 
 /** The toolbar's label: "March 2026", or "2 Mar – 6 Mar 2026" for a week, "23 Nov – 4 Dec 2026" for two. */
