@@ -12,6 +12,12 @@ const bootId = existsSync('/proc/sys/kernel/random/boot_id')
   ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
   : null;
 
+/** Dates the file by this process's clock, as the lock does, `ageMs` ago. */
+function setAge(file: string, ageMs: number) {
+  const then = new Date(Date.now() - ageMs);
+  utimesSync(file, then, then);
+}
+
 function writeLock(dir: string, fields: Record<string, unknown>, ageMs = 0) {
   const file = join(dir, LOCK_FILE);
   mkdirSync(dir, { recursive: true });
@@ -19,10 +25,7 @@ function writeLock(dir: string, fields: Record<string, unknown>, ageMs = 0) {
     file,
     JSON.stringify({ holder: 'a running portal', host: hostname(), boot: bootId, since: 'then', ...fields }),
   );
-  if (ageMs) {
-    const then = new Date(Date.now() - ageMs);
-    utimesSync(file, then, then);
-  }
+  setAge(file, ageMs);
   return file;
 }
 
@@ -91,9 +94,9 @@ describe('DATA_DIR lock', () => {
     const dir = freshDir();
     const file = writeLock(dir, {});
     writeFileSync(file, '');
+    setAge(file, 0);
     expect(() => acquireDataDirLock(dir, 'a backup')).toThrow('an unreadable lock');
-    const then = new Date(Date.now() - 120_000);
-    utimesSync(file, then, then);
+    setAge(file, 120_000);
     acquireDataDirLock(dir, 'a backup').release();
   });
 

@@ -117,12 +117,16 @@ export function acquireDataDirLock(dataDir: string, holder: string): DataDirLock
       continue;
     }
     held.add(file);
-    const refresh = setInterval(() => {
+    // The lock's age is read against this process's clock, so its times are set by that clock too,
+    // not by the file system's (another host's on a network share, or a moved clock in tests).
+    const touch = () => {
       const now = new Date();
       try {
         utimesSync(file, now, now);
       } catch {}
-    }, REFRESH_MS);
+    };
+    touch();
+    const refresh = setInterval(touch, REFRESH_MS);
     refresh.unref();
     return {
       release() {
