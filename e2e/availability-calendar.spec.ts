@@ -1,4 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
+import { CALENDAR_USERS, FULL_BOOKING, fixtureDays, hostToday } from './calendar-fixtures';
 import {
   addDays,
   dayOfWeek,
@@ -10,8 +11,7 @@ import {
   parseDateString,
   previousMonth,
   selectBulkDays,
-} from '../src/shared/calendar';
-import { CALENDAR_USERS, FULL_BOOKING, fixtureDays, hostToday } from './calendar-fixtures';
+} from './dates';
 import {
   checkScreen,
   chooseOption,

@@ -1,8 +1,8 @@
 import { type APIRequestContext, request } from '@playwright/test';
 import ICAL from 'ical.js';
-import { addDays, monthWeekdays, todayIn } from '../src/shared/calendar';
 import { bookingFields } from './calendar-fixtures';
 import { BASE_URL } from './constants';
+import { addDays, monthWeekdays, today } from './dates';
 import { addSharePointItem, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
@@ -22,7 +22,7 @@ test.describe.configure({ timeout: 150_000 });
  * and holds their bookings only; a new link kills the old one; turning off kills both.
  */
 
-const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+const TODAY = today();
 // a weekday a little ahead, inside the feed's range
 const DAY = monthWeekdays(addDays(TODAY, 35))[3]!;
 const HOSTILE = 'St Mark\'s, "Upper"; School \\ Annex';

@@ -4,7 +4,7 @@
  * API to create them), so the server writes these into the SharePoint emulator's Bookings list and
  * they arrive through the real refresh it runs before listening, matched by freelancer ID.
  */
-import { monthWeekdays, todayIn } from '../src/shared/calendar';
+import { monthWeekdays, today } from './dates';
 
 export interface CalendarUser {
   username: string;
@@ -32,7 +32,7 @@ export const CALENDAR_USERS = {
 
 /** "Today" as the browser on this machine sees it (the spec and the server run on the same host). */
 export function hostToday(): string {
-  return todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return today();
 }
 
 /** The weekdays of the current month that carry fixture bookings. */

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { monthWeekdays } from '../src/shared/calendar';
+import { monthWeekdays } from './dates';
 import { expect as baseExpect, checkScreen, chooseOption, loginAsStaff, staffApi, test } from './fixtures';
 
 const expect = baseExpect.configure({ timeout: 15_000 });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseString } from '@fast-csv/parse';
 import type { APIRequestContext, Download, Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { monthWeekdays, todayIn } from '../src/shared/calendar';
+import { monthWeekdays, today } from './dates';
 import {
   expect as baseExpect,
   checkScreen,
@@ -23,7 +23,7 @@ test.describe.configure({ timeout: 150_000 });
  * and exceljs; values a spreadsheet would run as formulas come back neutralised.
  */
 
-const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+const TODAY = today();
 const MONTH = monthWeekdays(TODAY);
 const [D0, D1] = MONTH as [string, string];
 const FORMULA = '=HYPERLINK("http://evil.example","click")';

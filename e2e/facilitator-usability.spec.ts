@@ -1,6 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { monthGrid, monthLabel } from '../src/shared/calendar';
 import { CALENDAR_USERS, fixtureDays, hostToday } from './calendar-fixtures';
+import { monthGrid, monthLabel } from './dates';
 import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const today = hostToday();

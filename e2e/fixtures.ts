@@ -361,12 +361,19 @@ async function expectNoClassConflicts(page: Page, context: string) {
 const takeScreenshots = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS !== '0' : !process.env.CI;
 
 /**
+ * E2E_SCREEN_CHECKS=0 leaves the screen checks out: the runs on other days (scripts/on-other-days.ts)
+ * check what the dates change, after the run on the real date has checked every screen.
+ */
+const checkScreens = process.env.E2E_SCREEN_CHECKS !== '0';
+
+/**
  * The per-screen check: in light and then dark, run axe and attach a full-page screenshot (see
  * takeScreenshots). Light runs every WCAG 2 A and AA rule; dark runs the rules whose answer the
  * theme can change (THEME_DEPENDENT_RULES), the others having answered for both. In light, it
  * also fails on classes that override each other on one element (expectNoClassConflicts).
  */
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
+  if (!checkScreens) return;
   await test.step(`check screen ${name} (axe${takeScreenshots ? ' and screenshot' : ''}, light and dark; class clashes)`, async () => {
     try {
       for (const theme of ['light', 'dark'] as const) {

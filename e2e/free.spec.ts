@@ -1,6 +1,6 @@
 import type { APIRequestContext, TestInfo } from '@playwright/test';
-import { addDays, startOfWeekMonday, todayIn } from '../src/shared/calendar';
 import { bookingFields, hostToday } from './calendar-fixtures';
+import { addDays, startOfWeekMonday, today } from './dates';
 import { addSharePointItem, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
@@ -136,7 +136,7 @@ test('staff find who is free on a day, best match first, and see why the rest ar
       await expect(page).toHaveURL(/\/staff\/free$/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Who is free');
       // today as the server sees it (the organisation's time zone, Europe/London by default)
-      await expect(page.getByLabel('Date', { exact: true })).toHaveValue(todayIn('Europe/London'));
+      await expect(page.getByLabel('Date', { exact: true })).toHaveValue(today('Europe/London'));
       await expect(page.getByTestId('free-summary')).toBeVisible();
     });
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { hostToday } from './calendar-fixtures';
+import { monthLabel, monthWeekdays } from './dates';
 import {
   expect as baseExpect,
   checkScreen,

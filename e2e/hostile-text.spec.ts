@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { bookingFields, hostToday } from './calendar-fixtures';
+import { monthLabel, monthWeekdays } from './dates';
 import { addSharePointItem, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { addDays, dayOfWeek } from '../src/shared/calendar';
 import { hostToday } from './calendar-fixtures';
 import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
+import { addDays, dayOfWeek } from './dates';
 import { addSharePointItem, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,

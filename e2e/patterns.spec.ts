@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { bookingFields, hostToday } from './calendar-fixtures';
 import {
   addDays,
   dayOfWeek,
@@ -8,8 +9,7 @@ import {
   monthLabel,
   nextMonth,
   startOfWeekMonday,
-} from '../src/shared/calendar';
-import { bookingFields, hostToday } from './calendar-fixtures';
+} from './dates';
 import { addSharePointItem, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,

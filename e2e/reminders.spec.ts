@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { addMonths, monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
+import { addMonths, monthLabel, monthWeekdays } from './dates';
 import {
   expect as baseExpect,
   checkScreen,

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect } from '@playwright/test';
-import { addDays } from '../src/shared/calendar';
 import { hostToday } from './calendar-fixtures';
+import { addDays } from './dates';
 
 /**
  * Record, as staff, a DBS check that counts (enhanced with barred list, issued `daysAgo` days ago), so

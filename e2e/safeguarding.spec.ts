@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { addDays, addMonths, startOfWeekMonday } from '../src/shared/calendar';
 import { hostToday } from './calendar-fixtures';
+import { addDays, addMonths, startOfWeekMonday } from './dates';
 import {
   expect as baseExpect,
   checkScreen,

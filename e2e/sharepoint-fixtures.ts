@@ -3,8 +3,9 @@
  * Playwright project with a known freelancer ID and area, and the bookings the emulator holds for them
  * when the server starts (they arrive through the start-up refresh). The spec adds more during the run.
  */
-import { monthWeekdays } from '../src/shared/calendar';
+
 import { type CalendarUser, type FixtureBooking, hostToday } from './calendar-fixtures';
+import { monthWeekdays } from './dates';
 
 export interface SharePointUser extends CalendarUser {
   /** a staff-grid area no other spec uses, so the area filter shows this user alone */

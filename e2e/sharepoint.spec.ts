@@ -1,6 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { monthGridRange, monthLabel, monthWeekdays } from '../src/shared/calendar';
 import { bookingFields, hostToday } from './calendar-fixtures';
+import { monthGridRange, monthLabel, monthWeekdays } from './dates';
 import {
   addFault,
   addSharePointItem,

@@ -1,13 +1,6 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
-import {
-  addDays,
-  monthLabel,
-  monthWeekdays,
-  startOfWeekMonday,
-  todayIn,
-  weekDays,
-} from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
+import { addDays, monthLabel, monthWeekdays, startOfWeekMonday, today, weekDays } from './dates';
 import { addFault, BOOKINGS_DELTA, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
@@ -35,7 +28,7 @@ test.describe.configure({ timeout: 120_000 });
  * against the e2e server's SharePoint emulator (e2e/emulator.ts), failures included.
  */
 
-const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+const TODAY = today();
 const MONTH_DAYS = monthWeekdays(TODAY);
 // four weekdays of the current month, early in the month so they sit near the first column
 const [D0, D1, D2, D3, D4] = MONTH_DAYS as [string, string, string, string, string];

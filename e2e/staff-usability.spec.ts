@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
-import { monthWeekdays, startOfWeekMonday, todayIn, weekDays } from '../src/shared/calendar';
 import type { Booking } from '../src/shared/schemas/bookings';
 import { BASE_URL, STAFF } from './constants';
+import { monthWeekdays, startOfWeekMonday, today, weekDays } from './dates';
 import {
   expect as baseExpect,
   checkScreen,
@@ -25,18 +25,22 @@ test.describe.configure({ timeout: 120_000 });
  * Every test makes its own facilitators in an area of its own and narrows the area filter to it.
  */
 
-const TODAY = todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone);
+const TODAY = today();
 const THIS_WEEK = weekDays(TODAY);
 const MONDAY = startOfWeekMonday(TODAY);
 
 /**
- * The five weekdays the staff grid's month opens on: this week's from its Monday, or from today when
- * that Monday is in the month before (on the 1st, say), and a month's last five when fewer are left.
- * Tests that read the month's cells use these: this week's days can fall outside the month shown.
+ * The five weekdays the staff grid's month opens on: from the first day of this week that the month
+ * holds (this week's Monday, or the 1st when the week began in the month before), or the month's last
+ * five when fewer are left. Tests that read the month's cells use these: this week's days can fall
+ * outside the month shown.
  */
 const OPENING_WEEK = (() => {
   const month = monthWeekdays(TODAY);
-  const opensAt = [MONDAY, TODAY].map((day) => month.indexOf(day)).find((at) => at >= 0) ?? 0;
+  const opensAt = Math.max(
+    0,
+    month.findIndex((day) => THIS_WEEK.includes(day)),
+  );
   const from = Math.max(0, Math.min(opensAt, month.length - 5));
   return month.slice(from, from + 5);
 })();

@@ -1,0 +1,156 @@
+/**
+ * Runs the tests that depend on today's date on the days that break calendars, with Debian's
+ * libfaketime moving the clock of every process of a run (the server, Chromium, the test runner) by the
+ * same amount. Each day is worked out from the real date, so the script always tries the next such days.
+ *
+ *   npm run test:days                      every day below, the unit files and the @today browser tests
+ *   npm run test:days -- --list            the days and why each matters, without running anything
+ *   npm run test:days -- --only 2027-01-01 one day
+ *   npm run test:days -- --desktop         the browser tests at the desktop size only (as CI runs them)
+ *   npm run test:days -- --all             every unit, API and browser test, screens checked too
+ *   npm run test:days -- --unit | --browser  one half only
+ *
+ * The date-dependent tests are listed in one place each: the browser tests in e2e/date-dependent.ts, the
+ * unit and API test files in DATE_UNIT_FILES below. Needs `apt-get install -y faketime` and a built
+ * client (`npm run build`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { DATE_DEPENDENT_TESTS } from '../e2e/date-dependent';
+
+/** Unit and API test files whose expectations come from the clock's date rather than a fixed one. */
+export const DATE_UNIT_FILES = ['scripts/backup.test.ts'];
+
+/** The Playwright arguments that run exactly the listed browser tests; throws for a title not found. */
+export function dateDependentBrowserTests(): string[] {
+  const files: string[] = [];
+  const titles: string[] = [];
+  for (const [file, names] of Object.entries(DATE_DEPENDENT_TESTS)) {
+    const source = readFileSync(`e2e/${file}`, 'utf8');
+    for (const name of names) {
+      if (!source.includes(name))
+        throw new Error(`e2e/date-dependent.ts lists "${name}", not found in e2e/${file}`);
+      titles.push(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    }
+    files.push(`e2e/${file}`);
+  }
+  return [...files, '--grep', titles.join('|')];
+}
+
+const ORG_TIMEZONE = process.env.ORG_TIMEZONE ?? 'Europe/London';
+
+interface Day {
+  date: string;
+  why: string[];
+}
+
+const DAY_MS = 86_400_000;
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Minutes east of UTC in `timeZone` at the instant `ms`. */
+function offsetMinutes(ms: number, timeZone: string): number {
+  const name = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(new Date(ms))
+    .find((part) => part.type === 'timeZoneName')!.value;
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+}
+
+/** The calendar days worth trying, each the next one after today (UTC noons stand for days). */
+export function daysToTry(now: Date, timeZone: string): Day[] {
+  const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12) + DAY_MS;
+  const next = (test: (ms: number) => boolean) => {
+    for (let ms = start; ms < start + 800 * DAY_MS; ms += DAY_MS) if (test(ms)) return ms;
+    throw new Error('no such day within two years');
+  };
+  const weekday = (ms: number) => new Date(ms).getUTCDay();
+  const dayOfMonth = (ms: number) => new Date(ms).getUTCDate();
+  // a month whose 1st falls on a Tuesday, Wednesday or Thursday: its first week began in the month
+  // before, and its 2nd is a weekday too
+  const firstMidWeek = next((ms) => dayOfMonth(ms) === 1 && [2, 3, 4].includes(weekday(ms)));
+  const wanted: [number, string][] = [
+    [firstMidWeek, "the 1st of a month that starts mid-week: this week's Monday is in the month before"],
+    [firstMidWeek + DAY_MS, 'the 2nd of that month: yesterday is in this month, its Monday is not'],
+    [next((ms) => dayOfMonth(ms + DAY_MS) === 1), "a month's last day: tomorrow is in the next month"],
+    [next((ms) => weekday(ms) === 6), 'a Saturday: today is not a weekday the grids show'],
+    [next((ms) => weekday(ms) === 0), 'a Sunday: the last day of the week, whose Monday is six days back'],
+    [next((ms) => isoDay(ms).endsWith('-12-31')), "31 December: the year's last day"],
+    [next((ms) => isoDay(ms).endsWith('-01-01')), '1 January: a new year, last month in the year before'],
+    [
+      next((ms) => offsetMinutes(ms, timeZone) > offsetMinutes(ms - DAY_MS, timeZone)),
+      `the clocks go forward in ${timeZone}: a day of 23 hours`,
+    ],
+    [
+      next((ms) => offsetMinutes(ms, timeZone) < offsetMinutes(ms - DAY_MS, timeZone)),
+      `the clocks go back in ${timeZone}: a day of 25 hours`,
+    ],
+  ];
+  const days = new Map<string, Day>();
+  for (const [ms, why] of wanted) {
+    const date = isoDay(ms);
+    const day = days.get(date) ?? { date, why: [] };
+    day.why.push(why);
+    days.set(date, day);
+  }
+  return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+function libfaketime(): string {
+  const found = readdirSync('/usr/lib')
+    .map((dir) => `/usr/lib/${dir}/faketime/libfaketime.so.1`)
+    .find((path) => existsSync(path));
+  if (!found) {
+    console.error('libfaketime is not installed: apt-get install -y faketime');
+    process.exit(1);
+  }
+  return found;
+}
+
+/** Runs `command` with the clock moved to noon (UTC) of `date`, and the real clock's pace. */
+function onDay(date: string, command: string[]): boolean {
+  const offset = Math.round((Date.parse(`${date}T12:00:00Z`) - Date.now()) / 1000);
+  const result = spawnSync(command[0]!, command.slice(1), {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      LD_PRELOAD: libfaketime(),
+      FAKETIME: `${offset >= 0 ? '+' : ''}${offset}`,
+    },
+  });
+  return result.status === 0;
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  const days = daysToTry(new Date(), ORG_TIMEZONE).filter((day) => !only || day.date === only);
+  if (only && days.length === 0) days.push({ date: only, why: ['asked for'] });
+  for (const day of days) console.log(`${day.date}  ${day.why.join('; ')}`);
+  if (args.includes('--list')) return;
+  if (!existsSync('dist/client/index.html')) {
+    console.error('Build the client first: npm run build');
+    process.exit(1);
+  }
+  const all = args.includes('--all');
+  // without --all the screens are left to the run on the real date, which checks every one
+  if (!all) process.env.E2E_SCREEN_CHECKS = '0';
+  const unit = ['npx', 'vitest', 'run', ...(all ? [] : DATE_UNIT_FILES)];
+  const browser = ['npx', 'playwright', 'test', ...(all ? [] : dateDependentBrowserTests())];
+  if (args.includes('--desktop')) browser.push('--project', 'desktop');
+  const results: string[] = [];
+  for (const day of days) {
+    console.log(`\n=== ${day.date} (${day.why.join('; ')})`);
+    const outcome = (ran: boolean, command: string[]) =>
+      !ran ? 'not run' : onDay(day.date, command) ? 'passed' : 'FAILED';
+    const unitOutcome = outcome(!args.includes('--browser') && (all || DATE_UNIT_FILES.length > 0), unit);
+    const browserOutcome = outcome(!args.includes('--unit'), browser);
+    results.push(`${day.date}: unit ${unitOutcome}, browser ${browserOutcome}`);
+  }
+  console.log(`\n${results.join('\n')}`);
+  if (results.some((line) => line.includes('FAILED'))) process.exit(1);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
