@@ -3,23 +3,20 @@
  * libfaketime moving the clock of every process of a run (the server, Chromium, the test runner) by the
  * same amount. Each day is worked out from the real date, so the script always tries the next such days.
  *
- *   npm run test:days                      every day below, the unit files and the @today browser tests
+ *   npm run test:days                      the browser tests listed in e2e/date-dependent.ts, each day
  *   npm run test:days -- --list            the days and why each matters, without running anything
  *   npm run test:days -- --only 2027-01-01 one day
- *   npm run test:days -- --desktop         the browser tests at the desktop size only (as CI runs them)
+ *   npm run test:days -- --desktop         at the desktop size only (as CI runs them)
  *   npm run test:days -- --all             every unit, API and browser test, screens checked too
- *   npm run test:days -- --unit | --browser  one half only
  *
- * The date-dependent tests are listed in one place each: the browser tests in e2e/date-dependent.ts, the
- * unit and API test files in DATE_UNIT_FILES below. Needs `apt-get install -y faketime` and a built
- * client (`npm run build`).
+ * The browser tests work out what a screen shows from the real date, so they are the ones listed. The
+ * unit and API tests give the server a clock of their own (`now` in the app's context) and mostly fixed
+ * dates; `--all` runs them too, on the same days. Needs `apt-get install -y faketime` and a built client
+ * (`npm run build`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DATE_DEPENDENT_TESTS } from '../e2e/date-dependent';
-
-/** Unit and API test files whose expectations come from the clock's date rather than a fixed one. */
-export const DATE_UNIT_FILES = ['scripts/backup.test.ts'];
 
 /** The Playwright arguments that run exactly the listed browser tests; throws for a title not found. */
 export function dateDependentBrowserTests(): string[] {
@@ -137,17 +134,13 @@ function main() {
   const all = args.includes('--all');
   // without --all the screens are left to the run on the real date, which checks every one
   if (!all) process.env.E2E_SCREEN_CHECKS = '0';
-  const unit = ['npx', 'vitest', 'run', ...(all ? [] : DATE_UNIT_FILES)];
   const browser = ['npx', 'playwright', 'test', ...(all ? [] : dateDependentBrowserTests())];
   if (args.includes('--desktop')) browser.push('--project', 'desktop');
   const results: string[] = [];
   for (const day of days) {
     console.log(`\n=== ${day.date} (${day.why.join('; ')})`);
-    const outcome = (ran: boolean, command: string[]) =>
-      !ran ? 'not run' : onDay(day.date, command) ? 'passed' : 'FAILED';
-    const unitOutcome = outcome(!args.includes('--browser') && (all || DATE_UNIT_FILES.length > 0), unit);
-    const browserOutcome = outcome(!args.includes('--unit'), browser);
-    results.push(`${day.date}: unit ${unitOutcome}, browser ${browserOutcome}`);
+    const unit = all ? (onDay(day.date, ['npx', 'vitest', 'run']) ? 'unit passed, ' : 'unit FAILED, ') : '';
+    results.push(`${day.date}: ${unit}browser ${onDay(day.date, browser) ? 'passed' : 'FAILED'}`);
   }
   console.log(`\n${results.join('\n')}`);
   if (results.some((line) => line.includes('FAILED'))) process.exit(1);

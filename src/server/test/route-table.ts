@@ -1046,13 +1046,14 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: true,
     fuzzGroup: 'sharepoint',
-    // email is not set up in this suite: a send is refused (409) before anything is tried
-    matrix: one(() => ({ payload: { month: '2026-03' } }), staffOnly(409)),
+    // email is not set up in this suite: a send is refused (409) before anything is tried; reminders
+    // are about months within a year of this one, so the month is this one whatever the date
+    matrix: one(() => ({ payload: { month: new Date().toISOString().slice(0, 7) } }), staffOnly(409)),
     // the facilitator is partial or missing for that month: the first accepted case emails them (at fuzzSmtp)
     fuzz: (x) => ({
       body: { month: x.freeDay.slice(0, 7), userIds: [x.facilitator.id] },
     }),
-    crossSite: () => ({ who: 'staff', payload: { month: '2026-12' } }),
+    crossSite: () => ({ who: 'staff', payload: { month: new Date().toISOString().slice(0, 7) } }),
   },
   'GET /api/calendar-feed': {
     access: 'user',
