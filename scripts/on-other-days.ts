@@ -7,7 +7,7 @@
  *   npm run test:days -- --list            the days and why each matters, without running anything
  *   npm run test:days -- --only 2027-01-01 one day
  *   npm run test:days -- --desktop         at the desktop size only (as CI runs them)
- *   npm run test:days -- --all             every unit, API and browser test, screens checked too
+ *   npm run test:days -- --all             every unit, API, system and browser test, screens checked too
  *
  * The browser tests work out what a screen shows from the real date, so they are the ones listed. The
  * unit and API tests give the server a clock of their own (`now` in the app's context) and mostly fixed
@@ -139,8 +139,13 @@ function main() {
   const results: string[] = [];
   for (const day of days) {
     console.log(`\n=== ${day.date} (${day.why.join('; ')})`);
-    const unit = all ? (onDay(day.date, ['npx', 'vitest', 'run']) ? 'unit passed, ' : 'unit FAILED, ') : '';
-    results.push(`${day.date}: ${unit}browser ${onDay(day.date, browser) ? 'passed' : 'FAILED'}`);
+    const outcome = (name: string, command: string[]) =>
+      `${name} ${onDay(day.date, command) ? 'passed' : 'FAILED'}`;
+    const outcomes = all
+      ? [outcome('unit', ['npx', 'vitest', 'run']), outcome('system', ['npm', 'run', 'test:system'])]
+      : [];
+    outcomes.push(outcome('browser', browser));
+    results.push(`${day.date}: ${outcomes.join(', ')}`);
   }
   console.log(`\n${results.join('\n')}`);
   if (results.some((line) => line.includes('FAILED'))) process.exit(1);
