@@ -1049,9 +1049,10 @@ export const ROUTES: Record<string, RouteEntry> = {
     // email is not set up in this suite: a send is refused (409) before anything is tried; reminders
     // are about months within a year of this one, so the month is this one whatever the date
     matrix: one(() => ({ payload: { month: new Date().toISOString().slice(0, 7) } }), staffOnly(409)),
-    // the facilitator is partial or missing for that month: the first accepted case emails them (at fuzzSmtp)
+    // the facilitator has marked nothing this month, so is missing: the first accepted case emails them
+    // (at fuzzSmtp)
     fuzz: (x) => ({
-      body: { month: x.freeDay.slice(0, 7), userIds: [x.facilitator.id] },
+      body: { month: new Date().toISOString().slice(0, 7), userIds: [x.facilitator.id] },
     }),
     crossSite: () => ({ who: 'staff', payload: { month: new Date().toISOString().slice(0, 7) } }),
   },
