@@ -18,6 +18,8 @@ import { cellUnder } from './table';
 // The machine is shared; give slow renders room without making any assertion weaker.
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
+// a bookings read still being answered by serveBookings when a test ends must not fail it
+test.afterEach(({ page }) => page.unrouteAll({ behavior: 'ignoreErrors' }));
 
 /**
  * The staff screens as a newcomer meets them: edits that change only what was touched, a warning
