@@ -564,13 +564,7 @@ export async function acceptOffer(
   const notices: Notice[] = [];
   try {
     await ctx.db.transaction(async (tx) => {
-      const [peek] = await tx
-        .select({ bookingId: offers.bookingId })
-        .from(offers)
-        .where(and(eq(offers.id, offerId), eq(offers.userId, userId)));
-      if (!peek) throw notFound(OFFER_NOT_FOUND);
-      const booking = await requireBooking(tx, peek.bookingId, true);
-      const offer = await lockOffer(tx, offerId, userId, linkNonce);
+      const { offer, booking } = await lockOfferAndSession(tx, offerId, { userId, linkNonce });
       const now = ctx.now();
       if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
       if (!isOpenBooking(booking)) throw conflict(SESSION_TAKEN);
@@ -628,16 +622,32 @@ export async function acceptOffer(
   return myOfferById(ctx.db, offerId, userId);
 }
 
-/** The offer row, locked; with a link, only while that link is the usable one. */
-async function lockOffer(tx: Tx, offerId: number, userId: number, linkNonce?: string): Promise<OfferRow> {
-  const [offer] = await tx
-    .select()
-    .from(offers)
-    .where(and(eq(offers.id, offerId), eq(offers.userId, userId)))
-    .for('update');
-  if (!offer) throw notFound(OFFER_NOT_FOUND);
-  if (linkNonce !== undefined && offer.linkNonce !== linkNonce) throw new AppError(410, LINK_USED);
-  return offer;
+/**
+ * An offer and its session, locked in the one order every offer path takes: the session's booking row
+ * first, then offers. Acceptance holds the booking while it withdraws the other offers; a decline or
+ * an expiry that offered the next ranked facilitator while holding an offer would wait for the booking
+ * (the new offer's foreign key) in the opposite order, and PostgreSQL would abort one of them as a
+ * deadlock. `userId`: only that facilitator's offer; `linkNonce`: only while that link is the usable one.
+ */
+async function lockOfferAndSession(
+  tx: Tx,
+  offerId: number,
+  owner: { userId?: number; linkNonce?: string } = {},
+): Promise<{ offer: OfferRow; booking: BookingRow }> {
+  const which =
+    owner.userId === undefined
+      ? eq(offers.id, offerId)
+      : and(eq(offers.id, offerId), eq(offers.userId, owner.userId));
+  // an offer's session never changes, so the unlocked read names the booking to lock
+  const [peek] = await tx.select({ bookingId: offers.bookingId }).from(offers).where(which);
+  if (!peek) throw notFound(OFFER_NOT_FOUND);
+  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, peek.bookingId)).for('update');
+  const [offer] = booking ? await tx.select().from(offers).where(which).for('update') : [];
+  // a session deleted meanwhile (cancelled in SharePoint) took its offers with it
+  if (!booking || !offer) throw notFound(OFFER_NOT_FOUND);
+  if (owner.linkNonce !== undefined && offer.linkNonce !== owner.linkNonce)
+    throw new AppError(410, LINK_USED);
+  return { offer, booking };
 }
 
 export async function declineOffer(
@@ -649,14 +659,13 @@ export async function declineOffer(
   linkNonce?: string,
 ): Promise<MyOffer> {
   const follow = await ctx.db.transaction(async (tx) => {
-    const offer = await lockOffer(tx, offerId, userId, linkNonce);
+    const { offer, booking } = await lockOfferAndSession(tx, offerId, { userId, linkNonce });
     const now = ctx.now();
     if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
     await tx
       .update(offers)
       .set({ state: 'declined', respondedAt: now, declineReason: reason, linkNonce: null })
       .where(eq(offers.id, offerId));
-    const booking = await requireBooking(tx, offer.bookingId);
     await recordChanges(tx, [
       stateChange(
         offer,
@@ -677,14 +686,12 @@ export async function declineOffer(
 export async function withdrawOffer(ctx: AppContext, offerId: number, actorId: number): Promise<StaffOffer> {
   const notices: Notice[] = [];
   await ctx.db.transaction(async (tx) => {
-    const [offer] = await tx.select().from(offers).where(eq(offers.id, offerId)).for('update');
-    if (!offer) throw notFound(OFFER_NOT_FOUND);
+    const { offer, booking } = await lockOfferAndSession(tx, offerId);
     if (!isLive(offer.state)) throw conflict('Only an offer still waiting for an answer can be withdrawn.');
     await tx
       .update(offers)
       .set({ state: 'withdrawn', endedReason: 'staff', respondedAt: ctx.now(), linkNonce: null })
       .where(eq(offers.id, offerId));
-    const booking = await requireBooking(tx, offer.bookingId);
     const session = describeSession(booking);
     await recordChanges(tx, [
       stateChange(offer, booking, session, 'withdrawn', { actorId, via: 'staff' }, 'staff'),
@@ -783,13 +790,31 @@ export async function expireOffers(ctx: AppContext): Promise<number> {
   const now = ctx.now();
   let follow: number[] = [];
   const expired = await ctx.db.transaction(async (tx) => {
+    const isDue = and(inArray(offers.state, [...LIVE_OFFER_STATES]), lte(offers.replyBy, now));
+    // The sessions first, then their offers: the lock order of every offer path. A session another
+    // instance is expiring, or someone is accepting, is skipped; its offers are looked at next time.
+    const sessions = await tx
+      .select()
+      .from(bookings)
+      .where(inArray(bookings.id, tx.select({ id: offers.bookingId }).from(offers).where(isDue)))
+      .orderBy(asc(bookings.id))
+      .limit(200)
+      .for('update', { skipLocked: true });
+    if (sessions.length === 0) return 0;
     const due = await tx
       .select()
       .from(offers)
-      .where(and(inArray(offers.state, [...LIVE_OFFER_STATES]), lte(offers.replyBy, now)))
+      .where(
+        and(
+          isDue,
+          inArray(
+            offers.bookingId,
+            sessions.map((b) => b.id),
+          ),
+        ),
+      )
       .orderBy(asc(offers.id))
-      .limit(200)
-      .for('update', { skipLocked: true });
+      .for('update');
     if (due.length === 0) return 0;
     await tx
       .update(offers)
@@ -800,11 +825,7 @@ export async function expireOffers(ctx: AppContext): Promise<number> {
           due.map((o) => o.id),
         ),
       );
-    const bookingRows = await tx
-      .select()
-      .from(bookings)
-      .where(inArray(bookings.id, [...new Set(due.map((o) => o.bookingId))]));
-    const byId = new Map(bookingRows.map((b) => [b.id, b]));
+    const byId = new Map(sessions.map((b) => [b.id, b]));
     await recordChanges(
       tx,
       due.map((o) => {
@@ -831,17 +852,35 @@ export async function expireOffers(ctx: AppContext): Promise<number> {
 export async function withdrawOffersOfFilledSessions(ctx: AppContext): Promise<number> {
   const notices: Notice[] = [];
   const count = await ctx.db.transaction(async (tx) => {
+    const live = inArray(offers.state, [...LIVE_OFFER_STATES]);
+    // sessions first, then offers, as every offer path locks them
+    const filled = await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(
+        and(
+          sql`(${bookings.userId} is not null or coalesce(trim(${bookings.freelancerId}), '') <> '')`,
+          inArray(bookings.id, tx.select({ id: offers.bookingId }).from(offers).where(live)),
+        ),
+      )
+      .orderBy(asc(bookings.id))
+      .for('update', { skipLocked: true });
+    if (filled.length === 0) return 0;
     const stale = await tx
       .select({ offer: offers, booking: bookings })
       .from(offers)
       .innerJoin(bookings, eq(bookings.id, offers.bookingId))
       .where(
         and(
-          inArray(offers.state, [...LIVE_OFFER_STATES]),
-          sql`(${bookings.userId} is not null or coalesce(trim(${bookings.freelancerId}), '') <> '')`,
+          live,
+          inArray(
+            offers.bookingId,
+            filled.map((b) => b.id),
+          ),
         ),
       )
-      .for('update', { of: offers, skipLocked: true });
+      .orderBy(asc(offers.id))
+      .for('update', { of: offers });
     if (stale.length === 0) return 0;
     await tx
       .update(offers)

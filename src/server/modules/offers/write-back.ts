@@ -145,6 +145,8 @@ async function undoAcceptance(
 ): Promise<void> {
   const session = describeSession(booking);
   await ctx.db.transaction(async (tx) => {
+    // the booking before its offers, the lock order of every offer path (service.ts)
+    await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, booking.id)).for('update');
     await tx
       .update(offers)
       .set({ state: 'withdrawn', endedReason: 'sharepoint', writeBack: 'undone' })
