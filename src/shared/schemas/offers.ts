@@ -12,8 +12,12 @@ export type OfferState = (typeof OFFER_STATES)[number];
 /** States in which the facilitator may still answer. */
 export const LIVE_OFFER_STATES = ['sent', 'seen'] as const satisfies readonly OfferState[];
 
-/** Why an offer ended without the facilitator's own answer, for the people told about it. */
-export const OFFER_END_REASONS = ['staff', 'taken', 'sharepoint', 'session-gone'] as const;
+/**
+ * Why an offer ended without the facilitator's own answer, for the people told about it:
+ * `safeguarding` when the person's checks stopped covering the session's day (a check recorded, the
+ * policy changed, the session moved) and the offer carried no recorded override.
+ */
+export const OFFER_END_REASONS = ['staff', 'taken', 'sharepoint', 'session-gone', 'safeguarding'] as const;
 export type OfferEndReason = (typeof OFFER_END_REASONS)[number];
 
 /** Why an offer went out although the facilitator did not look free; staff confirmed it. */

@@ -4,11 +4,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, changeHistory, offers } from '../../db/schema';
+import { bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
 import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
 import { insertBooking, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
+import { withdrawOffersSafeguardingNoLongerAllows } from './service';
 
 const PORTAL = 'https://portal.example.org';
 let clock = new Date('2026-11-20T10:00:00Z');
@@ -200,6 +201,23 @@ describe('offer email', () => {
     } finally {
       clock = start;
     }
+  });
+
+  it('tells the facilitator when their checks stop covering the session and the offer is withdrawn', async () => {
+    const a = await facilitator();
+    const [made] = await offerTo(await session(), [a.id]);
+    const token = linkFor(a.email);
+    // staff record that the certificate is not an enhanced one with the barred list: it no longer counts
+    await t.ctx.db
+      .update(safeguardingRecords)
+      .set({ dbsEnhancedWithBarredList: false })
+      .where(eq(safeguardingRecords.userId, a.id));
+    expect(await withdrawOffersSafeguardingNoLongerAllows(t.ctx)).toBe(1);
+    expect((await state(made!.id)).state).toBe('withdrawn');
+    const toA = smtp.messages.filter((m) => m.to.includes(a.email)).at(-1)!;
+    expect(toA.subject).toMatch(/^Offer withdrawn: /);
+    expect(toA.text).toContain("no longer cover the session's day");
+    expect((await call('POST', `/api/offer-links/${token}/accept`)).statusCode).toBe(410);
   });
 
   it('tells the others when someone accepts first; their links then say the offer is closed', async () => {

@@ -64,6 +64,8 @@ export const END_REASON_TEXT: Record<OfferEndReason, string> = {
   sharepoint:
     'SharePoint showed the session filled or changed before your acceptance could be recorded, so it was undone.',
   'session-gone': 'The session was cancelled or given to someone else in SharePoint.',
+  safeguarding:
+    "The safeguarding checks the team has on record no longer cover the session's day, so the offer was withdrawn. Please contact the team if you think this is wrong.",
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -322,6 +324,11 @@ interface Recipient {
 export const SAFEGUARDING_OVERRIDE_NEEDED =
   'Give a reason for offering despite safeguarding checks, or leave these people out.';
 
+/** Why an acceptance is refused: the facilitator's own checks, which they may read on their settings page. */
+function safeguardingRefusal(date: string, reasons: string[]): string {
+  return `Your safeguarding checks on record do not cover ${dayLabel(date)} (${reasons.join('; ')}), so this session cannot be accepted. Please contact the team.`;
+}
+
 /**
  * Check each chosen person: a facilitator with a freelancer id (SharePoint records the booking by
  * it) and no live offer of this session. Those whose safeguarding checks do not allow sending on the
@@ -577,6 +584,14 @@ export async function acceptOffer(
         throw conflict(
           'Your account has no freelancer ID yet, so the booking cannot be recorded. Please contact the team.',
         );
+      // The checks as they are now, on the session's day as it is now: a check recorded since the
+      // offer, a changed policy or a session moved in SharePoint may no longer allow it, unless staff
+      // recorded a reason for offering despite the checks.
+      if (offer.safeguardingOverrideReason === null) {
+        const checks = (await safeguardingStatuses(tx, [userId], booking.date)).get(userId);
+        if (checks && !mayBeSent(checks.state))
+          throw conflict(safeguardingRefusal(booking.date, checks.reasons));
+      }
 
       await tx
         .update(offers)
@@ -910,6 +925,108 @@ export async function withdrawOffersOfFilledSessions(ctx: AppContext): Promise<n
   });
   await sendNotices(ctx, notices);
   return count;
+}
+
+/**
+ * Live offers made without a recorded safeguarding override whose facilitator's checks no longer
+ * allow sending on the session's day: a check recorded since (one that no longer counts), a changed
+ * policy, a session SharePoint moved to a day the checks do not cover, or time passing. Withdrawn, and
+ * the facilitator told; run with the expiry at every scheduler tick. Acceptance checks the same at the
+ * moment it happens, so an offer this has not reached yet cannot be accepted either.
+ */
+export async function withdrawOffersSafeguardingNoLongerAllows(ctx: AppContext): Promise<number> {
+  const notices: Notice[] = [];
+  const count = await ctx.db.transaction(async (tx) => {
+    const open = and(
+      inArray(offers.state, [...LIVE_OFFER_STATES]),
+      isNull(offers.safeguardingOverrideReason),
+    );
+    const live = await tx
+      .select({ id: offers.id, userId: offers.userId, bookingId: offers.bookingId, date: bookings.date })
+      .from(offers)
+      .innerJoin(bookings, eq(bookings.id, offers.bookingId))
+      .where(open);
+    const candidates = await notAllowedBySafeguarding(tx, live);
+    if (candidates.length === 0) return 0;
+    // sessions first, then offers (ADR 71); a session being answered right now waits for the next run
+    const sessions = await tx
+      .select()
+      .from(bookings)
+      .where(inArray(bookings.id, [...new Set(candidates.map((c) => c.bookingId))]))
+      .orderBy(asc(bookings.id))
+      .for('update', { skipLocked: true });
+    const byId = new Map(sessions.map((b) => [b.id, b]));
+    const locked = await tx
+      .select()
+      .from(offers)
+      .where(
+        and(
+          open,
+          inArray(
+            offers.id,
+            candidates.filter((c) => byId.has(c.bookingId)).map((c) => c.id),
+          ),
+        ),
+      )
+      .orderBy(asc(offers.id))
+      .for('update');
+    // judged again under the locks, on the session's day as it now is
+    const ending = await notAllowedBySafeguarding(
+      tx,
+      locked.map((o) => ({ ...o, date: byId.get(o.bookingId)!.date })),
+    );
+    if (ending.length === 0) return 0;
+    await tx
+      .update(offers)
+      .set({ state: 'withdrawn', endedReason: 'safeguarding', respondedAt: ctx.now(), linkNonce: null })
+      .where(
+        inArray(
+          offers.id,
+          ending.map((o) => o.id),
+        ),
+      );
+    await recordChanges(
+      tx,
+      ending.map((o) => {
+        const booking = byId.get(o.bookingId)!;
+        return stateChange(
+          o,
+          booking,
+          describeSession(booking),
+          'withdrawn',
+          { actorId: null, via: 'automatic' },
+          'safeguarding',
+        );
+      }),
+    );
+    for (const o of ending)
+      notices.push(endedNotice(o.userId, describeSession(byId.get(o.bookingId)!), 'safeguarding'));
+    return ending.length;
+  });
+  await sendNotices(ctx, notices);
+  return count;
+}
+
+/** Those of these offers whose facilitator's checks do not allow sending on the offer's day. */
+async function notAllowedBySafeguarding<T extends { userId: number; date: string }>(
+  db: Queryable,
+  items: T[],
+): Promise<T[]> {
+  const byDate = new Map<string, T[]>();
+  for (const item of items) byDate.set(item.date, [...(byDate.get(item.date) ?? []), item]);
+  const refused: T[] = [];
+  for (const [date, onDay] of byDate) {
+    const checks = await safeguardingStatuses(
+      db,
+      onDay.map((i) => i.userId),
+      date,
+    );
+    for (const item of onDay) {
+      const check = checks.get(item.userId);
+      if (check && !mayBeSent(check.state)) refused.push(item);
+    }
+  }
+  return refused;
 }
 
 // ---------------------------------------------------------------------------------------------------
