@@ -1178,7 +1178,7 @@ export const ROUTES: Record<string, RouteEntry> = {
     matrix: one(() => ({}), everyone(200)),
     fuzz: () => ({}),
   },
-  'GET /api/auth/microsoft/start': {
+  'POST /api/auth/microsoft/start': {
     access: 'public',
     changesState: true,
     fuzzGroup: 'accounts',
@@ -1186,24 +1186,24 @@ export const ROUTES: Record<string, RouteEntry> = {
     matrix: [
       {
         name: 'without an invitation',
-        call: () => ({}),
+        call: () => ({ payload: {} }),
         expect: everyone(302),
         verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_sign_in_requests']),
       },
       {
         name: 'an unknown invitation',
-        call: () => ({ query: { invitation: 'x'.repeat(43) } }),
+        call: () => ({ payload: { invitation: 'x'.repeat(43) } }),
         expect: everyone(302),
       },
       {
         name: 'a malformed invitation',
-        call: () => ({ query: { invitation: '<script>' } }),
+        call: () => ({ payload: { invitation: '<script>' } }),
         expect: everyone(400),
       },
     ],
-    fuzz: () => ({ query: { invitation: 'x'.repeat(43), page: 'facilitator' } }),
+    fuzz: () => ({ body: { invitation: 'x'.repeat(43), page: 'facilitator' } }),
     // Sign in with Microsoft (not configured here: only the cross-site guard is under test)
-    crossSite: () => ({ who: 'anonymous' }),
+    crossSite: () => ({ who: 'anonymous', payload: {} }),
   },
   'GET /api/auth/microsoft/callback': {
     access: 'public',
@@ -1681,53 +1681,59 @@ export const ROUTES: Record<string, RouteEntry> = {
     }),
     crossSite: (x) => ({ who: 'a', id: x.offerId, payload: { reason: 'csrf' } }),
   },
-  'GET /api/offer-links/:token': {
+  'POST /api/offer-links/view': {
     access: 'public',
-    changesState: false,
+    changesState: true,
     fuzzGroup: 'offers',
     // Public but token-checked, like the calendar feed: whoever holds A's email link answers A's offer
-    // (and only it, once); a session changes nothing.
+    // (and only it, once); a session changes nothing. Reading it changes nothing either.
     matrix: [
-      { name: "A's link", call: (f) => ({ params: { token: f.offerToken } }), expect: everyone(200) },
-      { name: 'a forged link', call: () => ({ params: { token: 'abc.def' } }), expect: everyone(404) },
+      {
+        name: "A's link",
+        call: (f) => ({ payload: { token: f.offerToken } }),
+        expect: everyone(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      { name: 'a forged link', call: () => ({ payload: { token: 'abc.def' } }), expect: everyone(404) },
     ],
-    fuzz: (x) => ({ params: { token: x.offerToken } }),
+    fuzz: (x) => ({ body: { token: x.offerToken } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.offerToken } }),
   },
-  'POST /api/offer-links/:token/accept': {
+  'POST /api/offer-links/accept': {
     access: 'public',
     changesState: true,
     fuzzGroup: 'offers',
     matrix: [
       {
         name: "A's link",
-        call: (f) => ({ params: { token: f.offerToken } }),
+        call: (f) => ({ payload: { token: f.offerToken } }),
         expect: everyone(200),
         verify: (_f, _role, changed) =>
           expect(changed).toEqual(['booking_outbox', 'bookings', 'change_history', 'offers']),
       },
-      { name: 'a forged link', call: () => ({ params: { token: 'abc.def' } }), expect: everyone(404) },
+      { name: 'a forged link', call: () => ({ payload: { token: 'abc.def' } }), expect: everyone(404) },
     ],
-    fuzz: (x) => ({ params: { token: x.offerToken } }),
-    crossSite: (x) => ({ who: 'anonymous', token: x.offerToken }),
+    fuzz: (x) => ({ body: { token: x.offerToken } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.offerToken } }),
   },
-  'POST /api/offer-links/:token/decline': {
+  'POST /api/offer-links/decline': {
     access: 'public',
     changesState: true,
     fuzzGroup: 'offers',
     matrix: [
       {
         name: "A's link",
-        call: (f) => ({ params: { token: f.offerToken }, payload: {} }),
+        call: (f) => ({ payload: { token: f.offerToken } }),
         expect: everyone(200),
         verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'offers']),
       },
       {
         name: 'a forged link',
-        call: () => ({ params: { token: 'abc.def' }, payload: {} }),
+        call: () => ({ payload: { token: 'abc.def' } }),
         expect: everyone(404),
       },
     ],
-    fuzz: (x) => ({ params: { token: x.offerToken }, body: { reason: 'Fuzz' } }),
-    crossSite: (x) => ({ who: 'anonymous', token: x.offerToken, payload: {} }),
+    fuzz: (x) => ({ body: { token: x.offerToken, reason: 'Fuzz' } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.offerToken } }),
   },
 };

@@ -129,12 +129,19 @@ export const declineBody = z.object({
   reason: shortText('The reason', DECLINE_REASON_MAX).default(''),
 });
 
-export const offerLinkParams = z.object({
-  token: z
-    .string()
-    .max(200, 'This link is not valid')
-    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid'),
-});
+const offerLinkToken = z
+  .string({ error: 'This link is not valid' })
+  .max(200, 'This link is not valid')
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid');
+
+/**
+ * An offer email's link token, sent in the request body: a path or query string would carry the
+ * credential into proxy access logs and request log lines.
+ */
+export const offerLinkBody = z.object({ token: offerLinkToken });
+export type OfferLinkBody = z.infer<typeof offerLinkBody>;
+export const declineByLinkBody = offerLinkBody.extend(declineBody.shape);
+export type DeclineByLinkBody = z.input<typeof declineByLinkBody>;
 
 const offerBase = {
   id: z.number().int(),

@@ -6,6 +6,7 @@ import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import type { TestApp } from '../../test/harness';
 import {
   invitationLink,
+  invitationTokenOf,
   landing,
   SIGN_IN_PORTAL as PORTAL,
   STAFF_APP_ROLE as STAFF_ROLE,
@@ -53,7 +54,7 @@ async function inviteFacilitator(userId: number): Promise<string> {
   const link = await invitationLink(t, staffCookie, userId);
   // a facilitator's link opens the facilitator login page
   expect(link.pathname).toBe('/auth');
-  return link.searchParams.get('invitation') ?? '';
+  return invitationTokenOf(link);
 }
 
 let serial = 0;
@@ -100,7 +101,7 @@ describe('Facilitators signing in with Microsoft', () => {
       await t.ctx.db.select().from(microsoftInvitations).where(eq(microsoftInvitations.userId, user.id)),
     ).toEqual([]);
 
-    const start = await browser().portal('/api/auth/microsoft/start?page=facilitator');
+    const start = await browser().start({ page: 'facilitator' });
     expect(landing(start)).toEqual({ path: '/auth', error: 'facilitators_off' });
   });
 
@@ -167,13 +168,13 @@ describe('Facilitators signing in with Microsoft', () => {
     expect(await t.login(linked.user.username, linked.user.password)).toBeTruthy();
 
     // the invitation is refused before leaving for Microsoft ...
-    const early = await browser().portal(`/api/auth/microsoft/start?invitation=${token}&page=facilitator`);
+    const early = await browser().start({ invitation: token, page: 'facilitator' });
     expect(landing(early)).toEqual({ path: '/auth', error: 'facilitators_off' });
     // ... and at the callback when the setting went off while the person was at Microsoft
     await saveSettings({ facilitatorSignIn: true });
     const underway = browser();
     entra.nextSignIn = invited.oid;
-    const start = await underway.portal(`/api/auth/microsoft/start?invitation=${token}&page=facilitator`);
+    const start = await underway.start({ invitation: token, page: 'facilitator' });
     const callback = await underway.throughProvider(String(start.headers.location));
     await saveSettings({ facilitatorSignIn: false });
     expect(landing(await underway.portal(callback))).toEqual({ path: '/auth', error: 'facilitators_off' });

@@ -18,6 +18,7 @@ import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import {
   invitationLink,
+  invitationTokenOf,
   landing,
   SIGN_IN_PORTAL as PORTAL,
   STAFF_APP_ROLE as STAFF_ROLE,
@@ -43,7 +44,7 @@ async function invite(userId: number): Promise<string> {
   const link = await invitationLink(t, staffCookie, userId);
   // a staff account's link opens the staff login page
   expect(link.pathname).toBe('/staff-login');
-  return link.searchParams.get('invitation') ?? '';
+  return invitationTokenOf(link);
 }
 
 beforeAll(async () => {
@@ -149,7 +150,7 @@ describe('Sign in with Microsoft', () => {
     // a fresh state, answered in a browser that did not start it
     const victim = new Browser(t);
     entra.nextSignIn = oid;
-    const start = await victim.portal('/api/auth/microsoft/start');
+    const start = await victim.start();
     const callback = await victim.throughProvider(String(start.headers.location));
     const attacker = new Browser(t);
     const stolen = await attacker.portal(callback);
@@ -246,7 +247,7 @@ describe('Sign in with Microsoft with a staff app role', () => {
     const user = await r.createUser({ username: 'role-staff@example.org', role: 'staff' });
     const oid = '00000000-0000-4000-8000-cccccccccccc';
     entra.accounts.set(oid, { oid, name: 'Role staff', roles: [STAFF_ROLE] });
-    const token = (await invitationLink(r, rStaffCookie, user.id)).searchParams.get('invitation')!;
+    const token = invitationTokenOf(await invitationLink(r, rStaffCookie, user.id));
     const first = new Browser(r);
     expect((await first.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     expect(await whoAmI(first)).toMatchObject({ role: 'staff' });
@@ -555,7 +556,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
       url: `/api/staff/users/${user.id}/microsoft-invitation`,
       headers: { cookie },
     });
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(invitation.json<{ link: string }>().link);
     const browser = new Browser(p, idp);
     expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     expect(await whoAmI(browser)).toMatchObject({ username: user.username });
@@ -614,7 +615,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
     // a hand edit that points the row at another directory leaves a secret that opens for nothing
     await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: '12345678-1234-4234-8234-123456789012' });
     expect(await settings()).toMatchObject({ configured: false, clientSecretUnreadable: true });
-    const start = await new Browser(p, idp).portal('/api/auth/microsoft/start');
+    const start = await new Browser(p, idp).start();
     expect(errorOf(start)).toBe('not_configured');
     await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: row!.tenantId });
     expect(await settings()).toMatchObject({ configured: true, clientSecretUnreadable: false });
@@ -659,7 +660,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
       url: `/api/staff/users/${user.id}/microsoft-invitation`,
       headers: { cookie },
     });
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(invitation.json<{ link: string }>().link);
     const browser = new Browser(p, idp);
     expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     const [identity] = await p.ctx.db
@@ -779,7 +780,7 @@ describe('Microsoft sign-in with a client certificate instead of a secret', () =
       headers: { cookie },
     });
     expect(invitation.statusCode, invitation.body).toBe(201);
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(invitation.json<{ link: string }>().link);
     const response = await new Browser(p, idp).signIn({ invitation: token, as: oid });
     return { location: String(response.headers.location), username: user.username };
   }

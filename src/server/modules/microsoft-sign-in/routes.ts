@@ -12,7 +12,7 @@ import {
   microsoftSignInStatus,
   microsoftSignInTestBody,
   microsoftSignInTestResult,
-  microsoftStartQuery,
+  microsoftStartBody,
 } from '../../../shared/schemas/microsoft-sign-in';
 import { sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
@@ -55,6 +55,14 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 
   return async (app) => {
+    // The login page's "Sign in with Microsoft" is a form posted as a navigation: its fields arrive
+    // form-encoded (JSON is read as everywhere else).
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+
     app.get(
       '/api/auth/microsoft',
       {
@@ -68,16 +76,16 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       () => signInStatus(ctx),
     );
 
-    app.get(
+    app.post(
       '/api/auth/microsoft/start',
       {
         // each start stores a sign-in request row: the sign-in budget per address bounds them
-        config: { access: 'public', changesState: true, rateLimit: ctx.limits.rateLimit('login') },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
           summary:
-            'Leave for Microsoft sign-in (optionally through an invitation); page: the login page it starts from, where a failure is explained',
-          querystring: microsoftStartQuery,
+            'Leave for Microsoft sign-in (optionally through an invitation, in the body, JSON or form-encoded); page: the login page it starts from, where a failure is explained',
+          body: microsoftStartBody,
           response: { 302: z.null(), ...errors },
         },
       },
@@ -87,8 +95,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const browserKey = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken(32);
         try {
           const url = await startSignIn(ctx, {
-            invitation: request.query.invitation,
-            page: request.query.page,
+            invitation: request.body.invitation,
+            page: request.body.page,
             browserKey,
           });
           reply.setCookie(BROWSER_COOKIE, browserKey, {

@@ -1100,9 +1100,10 @@ export async function createInvitation(
     .insert(microsoftInvitations)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
-  // each opens on the login page its person knows: facilitators sign in at /auth
+  // Each opens on the login page its person knows: facilitators sign in at /auth. The token is in the
+  // fragment, which the browser keeps to itself: no request, proxy log or Referer carries it.
   const link = new URL(`${ctx.config.PUBLIC_URL}${forStaff ? '/staff-login' : '/auth'}`);
-  link.searchParams.set('invitation', token);
+  link.hash = new URLSearchParams({ invitation: token }).toString();
   return { link: link.toString(), expiresAt: expiresAt.toISOString() };
 }
 
