@@ -536,6 +536,9 @@ export const microsoftIdentities = pgTable(
     issuer: text('issuer').notNull(),
     tenantId: text('tenant_id').notNull(),
     objectId: text('object_id').notNull(),
+    // the account's sign-in name as the last token gave it (for people reading the history; never
+    // used to find the identity, which is issuer, tenant and object id)
+    signInName: text('sign_in_name'),
     createdAt: createdAt(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
   },
@@ -557,6 +560,9 @@ export const microsoftInvitations = pgTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // staff chose to replace the identity the account is linked to: without it, an account linked
+    // since the invitation was made is not taken over by whoever uses the link
+    replacesIdentity: boolean('replaces_identity').notNull().default(false),
   },
   (t) => [uniqueIndex('microsoft_invitations_user_key').on(t.userId)],
 );

@@ -1310,7 +1310,12 @@ export const ROUTES: Record<string, RouteEntry> = {
         name: 'for staff',
         call: (f) => ({ params: { id: f.staff.id } }),
         expect: staffOnly(201),
-        verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_invitations']),
+        verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'microsoft_invitations']),
+      },
+      {
+        name: 'for staff, replacing a linked identity (none is linked: the same)',
+        call: (f) => ({ params: { id: f.staff.id }, payload: { replaceIdentity: true } }),
+        expect: staffOnly(201),
       },
       {
         // facilitators are not let in with Microsoft in this suite (the setting is off by default)
@@ -1322,7 +1327,7 @@ export const ROUTES: Record<string, RouteEntry> = {
       { name: 'for nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
     ],
     // a staff account: a facilitator's invitation waits for facilitator sign-in to be turned on (409)
-    fuzz: (x) => ({ params: { id: String(x.staff.id) } }),
+    fuzz: (x) => ({ params: { id: String(x.staff.id) }, body: { replaceIdentity: false } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
   },
   'DELETE /api/staff/users/:id/microsoft-identity': {

@@ -170,6 +170,17 @@ export type MicrosoftSignInTestBody = z.infer<typeof microsoftSignInTestBody>;
 export const microsoftSignInTestResult = z.object({ success: z.boolean(), message: z.string() });
 export type MicrosoftSignInTestResult = z.infer<typeof microsoftSignInTestResult>;
 
+/**
+ * Making an invitation. An account already linked to a Microsoft identity is only re-invited with
+ * `replaceIdentity`: the invitation then replaces that identity when used, and its owner is told.
+ */
+export const microsoftInvitationBody = z.preprocess(
+  // no body at all is an invitation that replaces nothing
+  (body) => body ?? {},
+  z.object({ replaceIdentity: z.boolean({ error: 'replaceIdentity must be true or false' }).default(false) }),
+);
+export type MicrosoftInvitationBody = z.input<typeof microsoftInvitationBody>;
+
 export const microsoftInvitation = z.object({
   link: z.string(),
   expiresAt: z.string(),

@@ -187,6 +187,22 @@ describe('Facilitators signing in with Microsoft', () => {
     expect(await whoAmI(again)).toMatchObject({ id: invited.user.id, role: 'facilitator' });
   });
 
+  it('turned off, ends the sessions facilitators opened with Microsoft; password and staff sessions stay', async () => {
+    await saveSettings({ facilitatorSignIn: true });
+    const linked = await facilitatorWithGuest();
+    const withMicrosoft = browser();
+    await withMicrosoft.signIn({ invitation: await inviteFacilitator(linked.user.id), as: linked.oid });
+    expect(await whoAmI(withMicrosoft)).toMatchObject({ id: linked.user.id });
+    const withPassword = await t.login(linked.user.username, linked.user.password);
+
+    await saveSettings({ facilitatorSignIn: false });
+    expect(await whoAmI(withMicrosoft)).toBeNull();
+    const own = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: withPassword } });
+    expect(own.json()).toMatchObject({ id: linked.user.id });
+    const staff = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: staffCookie } });
+    expect(staff.statusCode).toBe(200);
+  });
+
   it('lets a removed facilitator in neither through the linked identity nor an open invitation', async () => {
     await saveSettings({ facilitatorSignIn: true });
     const linked = await facilitatorWithGuest();

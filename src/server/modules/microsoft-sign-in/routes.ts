@@ -6,6 +6,7 @@ import {
   type MicrosoftSignInPage,
   microsoftCallbackQuery,
   microsoftInvitation,
+  microsoftInvitationBody,
   microsoftLinkedAccounts,
   microsoftSignInSettings,
   microsoftSignInSettingsBody,
@@ -255,13 +256,16 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['users'],
           summary:
-            "A single-use link that links the next Microsoft sign-in through it to this account (a facilitator's opens on /auth and needs facilitator sign-in turned on: 409)",
+            "A single-use link that links the next Microsoft sign-in through it to this account (a facilitator's opens on /auth and needs facilitator sign-in turned on: 409). An account already linked needs replaceIdentity: the link then replaces that identity, whose owner is emailed",
           params: idParam,
+          body: microsoftInvitationBody,
           response: { 201: microsoftInvitation, ...errors },
         },
       },
       async (request, reply) => {
-        const invitation = await createInvitation(ctx, request.params.id, currentUser(request).id);
+        const invitation = await createInvitation(ctx, request.params.id, currentUser(request).id, {
+          replaceIdentity: request.body.replaceIdentity,
+        });
         return reply.code(201).send(invitation);
       },
     );
@@ -272,13 +276,14 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['users'],
-          summary: 'Unlink the account from Microsoft and cancel its invitation',
+          summary:
+            'Unlink the account from Microsoft, cancel its invitation and end the sessions Microsoft sign-ins opened for it',
           params: idParam,
           response: { 200: messageResponse, ...errors },
         },
       },
       async (request) => {
-        await unlinkIdentity(ctx, request.params.id);
+        await unlinkIdentity(ctx, request.params.id, { actorId: currentUser(request).id, via: 'staff' });
         return { message: 'Microsoft sign-in removed from this account' };
       },
     );

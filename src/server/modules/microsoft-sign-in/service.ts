@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, lt, ne, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import {
   isGuid,
@@ -27,10 +27,13 @@ import {
   microsoftInvitations,
   microsoftSignInRequests,
   microsoftSignInSettings,
+  sessions,
   users,
 } from '../../db/schema';
 import { AppError, badRequest, isUniqueViolation, notFound } from '../../errors';
-import { type ChangeBy, recordChanges } from '../history/record';
+import { microsoftIdentityReplacedMessage } from '../../mail/account-message';
+import { type ChangeBy, type ChangeEntry, recordChanges } from '../history/record';
+import { sendMail } from '../reminders/service';
 import { accountValues, findUserById, STAFF_ROLE, type UserRow, usernameKeys } from '../users/service';
 
 /** How long the browser has between leaving for Microsoft and coming back. */
@@ -582,17 +585,21 @@ async function completeSignIn(
   const roles = Array.isArray(claims.roles) ? claims.roles.filter((r) => typeof r === 'string') : [];
   const subject = { issuer: claims.iss, tenantId, objectId };
 
+  const signInName = signInNameOf(claims);
   const hasStaffRole = Boolean(config.staffRole) && roles.includes(config.staffRole);
   const facilitatorsOff = () => new SignInFailure('facilitators_off', FACILITATORS_OFF_DETAIL);
+  /** set when an invitation replaced the identity the account was linked to: its owner is told */
+  let replaced: { userId: number; invitedBy: number | null } | null = null;
   const linkOrCreate = () =>
     ctx.db.transaction(async (tx) => {
+      replaced = null;
       const linked = await linkedUser(tx, subject);
       if (linked) return linked;
       if (!request.invitationHash) {
         // the app role makes staff only of members of the directory: a guest needs an invitation
         if (!hasStaffRole || isGuestToken(claims) || !(await readSettingsRow(tx))?.createStaffFromRole)
           return null;
-        return createStaffAccount(tx, subject, claims);
+        return createStaffAccount(tx, subject, claims, signInName);
       }
       const [open] = await tx
         .select({ userId: microsoftInvitations.userId })
@@ -616,10 +623,42 @@ async function completeSignIn(
         )
         .returning();
       if (!invitation) return null;
-      // an invitation replaces whatever identity the account had: staff chose to send it
-      await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, invitation.userId));
-      await tx.insert(microsoftIdentities).values({ userId: invitation.userId, ...subject });
-      return (await findUserById(tx, invitation.userId)) ?? null;
+      // An account linked to another identity keeps it, unless staff made this invitation to replace
+      // it; then the sessions that identity opened end, and its owner is told (after the commit).
+      const [current] = await tx
+        .select()
+        .from(microsoftIdentities)
+        .where(eq(microsoftIdentities.userId, invitation.userId))
+        .for('update');
+      if (current && !invitation.replacesIdentity) {
+        throw new SignInFailure('already_linked', 'the account is linked to another Microsoft identity');
+      }
+      if (current) {
+        await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.id, current.id));
+        await endMicrosoftSessions(tx, [invitation.userId]);
+        replaced = { userId: invitation.userId, invitedBy: invitation.createdBy };
+      }
+      const [identity] = await tx
+        .insert(microsoftIdentities)
+        .values({ userId: invitation.userId, ...subject, signInName })
+        .returning();
+      const user = (await findUserById(tx, invitation.userId)) ?? null;
+      const inviter = invitation.createdBy ? await findUserById(tx, invitation.createdBy) : undefined;
+      await recordChanges(tx, [
+        identityChange(
+          invitation.userId,
+          { actorId: invitation.userId, via: user?.role === STAFF_ROLE ? 'staff' : 'facilitator' },
+          current ? 'replaced' : 'linked',
+          {
+            before: { microsoftAccount: describeIdentity(current) },
+            after: {
+              microsoftAccount: describeIdentity(identity),
+              ...(inviter ? { invitedBy: inviter.displayName?.trim() || inviter.username } : {}),
+            },
+          },
+        ),
+      ]);
+      return user;
     });
   let user: UserRow | null;
   try {
@@ -644,11 +683,51 @@ async function completeSignIn(
   }
   await ctx.db
     .update(microsoftIdentities)
-    .set({ lastSignInAt: ctx.now() })
+    .set({ lastSignInAt: ctx.now(), signInName })
     .where(eq(microsoftIdentities.userId, user.id));
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id, { microsoft: true });
+  // narrowed for TypeScript: `replaced` is set inside the transaction's callback
+  const replacement = replaced as { userId: number; invitedBy: number | null } | null;
+  if (replacement)
+    await tellIdentityReplaced(ctx, user, replacement.invitedBy, signInName ?? subject.objectId);
   return { user, token, expiresAt };
+}
+
+/** The sign-in name a token gives, kept for people reading the history; null when it gives none. */
+function signInNameOf(claims: oidc.IDToken): string | null {
+  const name = [claims.preferred_username, claims.email].find((v) => typeof v === 'string' && v.trim());
+  return typeof name === 'string' ? name.trim().slice(0, 254) : null;
+}
+
+/**
+ * Email the person whose Microsoft identity an invitation replaced, at the account's address: a
+ * replacement they did not expect means someone else may sign in as them. A failure to send is logged;
+ * the history has the change either way.
+ */
+async function tellIdentityReplaced(
+  ctx: AppContext,
+  user: UserRow,
+  invitedById: number | null,
+  newAccount: string,
+): Promise<void> {
+  const inviter = invitedById ? await findUserById(ctx.db, invitedById) : undefined;
+  const outcome = await sendMail(ctx, [
+    {
+      key: 'replaced',
+      to: user.email,
+      build: (portalUrl) =>
+        microsoftIdentityReplacedMessage({
+          name: user.displayName?.trim() || user.username,
+          newAccount,
+          invitedBy: inviter ? inviter.displayName?.trim() || inviter.username : 'a staff member',
+          signInLink: `${portalUrl}${user.role === STAFF_ROLE ? '/staff-login' : '/auth'}`,
+        }),
+    },
+  ]);
+  const failure = outcome.get('replaced');
+  if (failure)
+    ctx.log.warn({ userId: user.id, reason: failure }, 'could not email a replaced Microsoft sign-in');
 }
 
 /**
@@ -660,10 +739,10 @@ async function createStaffAccount(
   tx: Queryable,
   subject: { issuer: string; tenantId: string; objectId: string },
   claims: oidc.IDToken,
+  signInName: string | null,
 ): Promise<UserRow> {
   const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
-  const signInName = text(claims.preferred_username, 254) || text(claims.email, 254);
-  const candidates = [signInName, `microsoft-${subject.objectId}`].filter(
+  const candidates = [signInName ?? '', `microsoft-${subject.objectId}`].filter(
     (name) => name && usernameField.safeParse(name).success,
   );
   let username = '';
@@ -695,17 +774,23 @@ async function createStaffAccount(
       role: STAFF_ROLE,
     })
     .returning();
-  await tx.insert(microsoftIdentities).values({ userId: row!.id, ...subject });
+  const [identity] = await tx
+    .insert(microsoftIdentities)
+    .values({ userId: row!.id, ...subject, signInName })
+    .returning();
+  const by = { actorId: row!.id, via: 'staff' } as const;
   await recordChanges(tx, [
     {
       entity: 'account',
       action: 'create',
-      subjectUserId: row!.id,
-      actorId: row!.id,
-      via: 'staff',
+      ...{ subjectUserId: row!.id, actorId: by.actorId, via: by.via },
       before: null,
       after: accountValues(row!),
     },
+    identityChange(row!.id, by, 'linked', {
+      before: { microsoftAccount: null },
+      after: { microsoftAccount: describeIdentity(identity), staffAppRole: true },
+    }),
   ]);
   return row!;
 }
@@ -998,6 +1083,20 @@ export async function saveSignInSettings(
     }
 
     const facilitatorSignIn = data.facilitatorSignIn ?? existing?.facilitatorSignIn ?? false;
+    if (existing?.facilitatorSignIn && !facilitatorSignIn) {
+      // turned off: the sessions facilitators opened with Microsoft end now, not at their next sign-in
+      await tx
+        .delete(sessions)
+        .where(
+          and(
+            eq(sessions.signedInWithMicrosoft, true),
+            inArray(
+              sessions.userId,
+              tx.select({ id: users.id }).from(users).where(ne(users.role, STAFF_ROLE)),
+            ),
+          ),
+        );
+    }
 
     const values = {
       staffPasswordSignIn: data.staffPasswordSignIn,
@@ -1075,11 +1174,19 @@ export async function testSignInSettings(
   }
 }
 
-/** A single-use link that lets the person who opens it link their Microsoft identity to the account. */
+export const ALREADY_LINKED_MESSAGE =
+  'This account is already linked to a Microsoft account. To link another one in its place, create an invitation that replaces it: the person is told by email when it is used.';
+
+/**
+ * A single-use link that lets the person who opens it link their Microsoft identity to the account.
+ * An account already linked is only invited with `replaceIdentity`, staff's explicit choice to let
+ * the link replace that identity. Recorded in the history: by whom, for whom.
+ */
 export async function createInvitation(
   ctx: AppContext,
   userId: number,
   createdBy: number,
+  options: { replaceIdentity: boolean } = { replaceIdentity: false },
 ): Promise<MicrosoftInvitation> {
   const resolved = await resolveSettings(ctx);
   if (!resolved.config) throw new AppError(409, 'Microsoft sign-in is not configured.');
@@ -1094,12 +1201,36 @@ export async function createInvitation(
   }
   const token = randomToken(32);
   const expiresAt = new Date(ctx.now().getTime() + INVITATION_MS);
-  const values = { tokenHash: sha256(token), createdBy, expiresAt, createdAt: ctx.now() };
-  // one open invitation per account: a new link replaces the last one
-  await ctx.db
-    .insert(microsoftInvitations)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
+  await ctx.db.transaction(async (tx) => {
+    const [linked] = await tx
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, userId))
+      .for('update');
+    if (linked && !options.replaceIdentity) throw new AppError(409, ALREADY_LINKED_MESSAGE);
+    const values = {
+      tokenHash: sha256(token),
+      createdBy,
+      expiresAt,
+      createdAt: ctx.now(),
+      replacesIdentity: options.replaceIdentity,
+    };
+    // one open invitation per account: a new link replaces the last one
+    await tx
+      .insert(microsoftInvitations)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
+    await recordChanges(tx, [
+      identityChange(userId, { actorId: createdBy, via: 'staff' }, 'invited', {
+        before: { microsoftAccount: describeIdentity(linked) },
+        after: {
+          microsoftAccount: describeIdentity(linked),
+          invitationValidUntil: expiresAt.toISOString(),
+          ...(options.replaceIdentity ? { replacesLinkedAccount: true } : {}),
+        },
+      }),
+    ]);
+  });
   // Each opens on the login page its person knows: facilitators sign in at /auth. The token is in the
   // fragment, which the browser keeps to itself: no request, proxy log or Referer carries it.
   const link = new URL(`${ctx.config.PUBLIC_URL}${forStaff ? '/staff-login' : '/auth'}`);
@@ -1107,13 +1238,72 @@ export async function createInvitation(
   return { link: link.toString(), expiresAt: expiresAt.toISOString() };
 }
 
-/** Remove the account's Microsoft identity and any open invitation. */
-export async function unlinkIdentity(ctx: AppContext, userId: number): Promise<void> {
+/**
+ * Remove the account's Microsoft identity and any open invitation, and end the sessions a Microsoft
+ * sign-in opened for it: whoever held that identity is out at once. Recorded in the history.
+ */
+export async function unlinkIdentity(ctx: AppContext, userId: number, by: ChangeBy): Promise<void> {
   if (!(await findUserById(ctx.db, userId))) throw notFound('User not found');
   await ctx.db.transaction(async (tx) => {
-    await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, userId));
-    await tx.delete(microsoftInvitations).where(eq(microsoftInvitations.userId, userId));
+    const [identity] = await tx
+      .delete(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, userId))
+      .returning();
+    const [invitation] = await tx
+      .delete(microsoftInvitations)
+      .where(eq(microsoftInvitations.userId, userId))
+      .returning();
+    await endMicrosoftSessions(tx, [userId]);
+    if (!identity && !invitation) return;
+    await recordChanges(tx, [
+      identityChange(userId, by, 'unlinked', {
+        before: {
+          microsoftAccount: describeIdentity(identity),
+          ...(invitation ? { invitationValidUntil: invitation.expiresAt.toISOString() } : {}),
+        },
+        after: { microsoftAccount: null, ...(invitation ? { invitationValidUntil: null } : {}) },
+      }),
+    ]);
   });
+}
+
+/** Ends the sessions Microsoft sign-ins opened for these accounts (their password sessions stay). */
+async function endMicrosoftSessions(db: Queryable, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .delete(sessions)
+    .where(and(inArray(sessions.userId, userIds), eq(sessions.signedInWithMicrosoft, true)));
+}
+
+type IdentityRow = typeof microsoftIdentities.$inferSelect;
+
+/** An identity as the history shows it: the sign-in name people recognise, and its object id. */
+function describeIdentity(
+  identity: Pick<IdentityRow, 'signInName' | 'objectId'> | undefined | null,
+): string | null {
+  if (!identity) return null;
+  return identity.signInName ? `${identity.signInName} (${identity.objectId})` : identity.objectId;
+}
+
+/**
+ * A change of the account's link to Microsoft, in the account's history: `event` says which (invited,
+ * linked, replaced, unlinked); the values are the Microsoft account before and after, never a token.
+ */
+function identityChange(
+  userId: number,
+  by: ChangeBy,
+  event: 'invited' | 'linked' | 'replaced' | 'unlinked',
+  values: { before: Record<string, unknown>; after: Record<string, unknown> },
+): ChangeEntry {
+  return {
+    entity: 'account',
+    action: 'update',
+    subjectUserId: userId,
+    actorId: by.actorId,
+    via: by.via,
+    before: { section: 'microsoft-sign-in', ...values.before },
+    after: { section: 'microsoft-sign-in', event, ...values.after },
+  };
 }
 
 /** Where "sign out of Microsoft too" sends the browser, or null when sign-in is not configured. */

@@ -31,13 +31,11 @@ import {
   offerEndedMessage,
   offerMessage,
 } from '../../mail/offer-message';
-import { PORTAL_NAME } from '../../mail/reminder-message';
-import { describeMailError, openMailer } from '../../mail/transport';
 import { instantAt } from '../../office-hours';
 import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
-import { loadMailSettings } from '../reminders/service';
+import { sendMail } from '../reminders/service';
 import { safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
 import { readOfferLink, signOfferLink } from './links';
@@ -1144,52 +1142,6 @@ async function sendNotices(ctx: AppContext, notices: Notice[]): Promise<void> {
       build: () => n.message(byId.get(n.userId)?.name ?? ''),
     })),
   );
-}
-
-/** Sends a batch over one connection; null per key when the server took it, else why not. */
-export async function sendMail<K>(
-  ctx: AppContext,
-  items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
-): Promise<Map<K, string | null>> {
-  const outcome = new Map<K, string | null>();
-  if (items.length === 0) return outcome;
-  let settings: Awaited<ReturnType<typeof loadMailSettings>>;
-  try {
-    settings = await loadMailSettings(ctx);
-  } catch (error) {
-    const why = error instanceof AppError ? error.message : 'Email could not be sent';
-    for (const item of items) outcome.set(item.key, why);
-    return outcome;
-  }
-  let mailer: Awaited<ReturnType<typeof openMailer>> | null = null;
-  try {
-    mailer = await openMailer(settings.smtp, {
-      ...ctx.mailer.options,
-      allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
-    });
-    for (const item of items) {
-      if (!item.to) {
-        outcome.set(item.key, 'No email address');
-        continue;
-      }
-      try {
-        await mailer.send({
-          from: { name: PORTAL_NAME, address: settings.fromAddress },
-          to: item.to,
-          ...item.build(settings.portalUrl),
-        });
-        outcome.set(item.key, null);
-      } catch (error) {
-        outcome.set(item.key, describeMailError(error));
-      }
-    }
-  } catch (error) {
-    const why = describeMailError(error);
-    for (const item of items) if (!outcome.has(item.key)) outcome.set(item.key, why);
-  } finally {
-    mailer?.close();
-  }
-  return outcome;
 }
 
 /** "Tuesday 3 March 2026 at 4:00 PM" in the organisation's time zone. */

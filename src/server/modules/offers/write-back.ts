@@ -16,7 +16,8 @@ import { isSharePointError } from '../../sharepoint/errors';
 import { backoffDelay } from '../../sharepoint/retry';
 import type { SharePointSession } from '../../sharepoint/session';
 import { recordChanges } from '../history/record';
-import { END_REASON_TEXT, sendMail } from './service';
+import { sendMail } from '../reminders/service';
+import { END_REASON_TEXT } from './service';
 
 type OutboxRow = typeof bookingOutbox.$inferSelect;
 

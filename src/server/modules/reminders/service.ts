@@ -16,7 +16,8 @@ import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../
 import type { Queryable } from '../../db/client';
 import { type JobLock, tryJobLock } from '../../db/job-locks';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
-import { badRequest, conflict, describeError } from '../../errors';
+import { AppError, badRequest, conflict, describeError } from '../../errors';
+import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
 import { describeMailError, type Mailer, openMailer, type SmtpSettings } from '../../mail/transport';
 import { localTime } from '../../office-hours';
@@ -245,6 +246,55 @@ export async function loadMailSettings(
     fromAddress: row.fromAddress,
     portalUrl,
   };
+}
+
+/**
+ * Sends a batch of the portal's emails (offers, notices about accounts) through the email settings,
+ * over one connection; null per key when the server took it, else why not.
+ */
+export async function sendMail<K>(
+  ctx: AppContext,
+  items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
+): Promise<Map<K, string | null>> {
+  const outcome = new Map<K, string | null>();
+  if (items.length === 0) return outcome;
+  let settings: Awaited<ReturnType<typeof loadMailSettings>>;
+  try {
+    settings = await loadMailSettings(ctx);
+  } catch (error) {
+    const why = error instanceof AppError ? error.message : 'Email could not be sent';
+    for (const item of items) outcome.set(item.key, why);
+    return outcome;
+  }
+  let mailer: Awaited<ReturnType<typeof openMailer>> | null = null;
+  try {
+    mailer = await openMailer(settings.smtp, {
+      ...ctx.mailer.options,
+      allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
+    });
+    for (const item of items) {
+      if (!item.to) {
+        outcome.set(item.key, 'No email address');
+        continue;
+      }
+      try {
+        await mailer.send({
+          from: { name: PORTAL_NAME, address: settings.fromAddress },
+          to: item.to,
+          ...item.build(settings.portalUrl),
+        });
+        outcome.set(item.key, null);
+      } catch (error) {
+        outcome.set(item.key, describeMailError(error));
+      }
+    }
+  } catch (error) {
+    const why = describeMailError(error);
+    for (const item of items) if (!outcome.has(item.key)) outcome.set(item.key, why);
+  } finally {
+    mailer?.close();
+  }
+  return outcome;
 }
 
 /** 400 unless the month is within REMINDER_MONTH_WINDOW months of this one (ORG_TIMEZONE). */
