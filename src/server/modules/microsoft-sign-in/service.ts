@@ -71,11 +71,20 @@ export class SignInFailure extends Error {
 
 /** The identity provider as discovered: its metadata and the directory's GUID. */
 export interface Discovered {
+  /** only the endpoints the portal uses, each checked to be on the authority's origin */
   metadata: oidc.ServerMetadata;
   /** the GUID, also when the tenant was configured as a domain */
   tenantId: string;
   issuer: string;
+  /** the provider's signing keys as last fetched, shared by the sign-ins of this discovery */
+  jwks?: ReturnType<typeof oidc.getJwksCache>;
 }
+
+/**
+ * How far an ID token's times may be off the portal's clock: its issue time may be this far in the
+ * future, its expiry this far in the past.
+ */
+export const CLOCK_TOLERANCE_SECONDS = 60;
 
 /**
  * Discovery of one app (plugins/microsoft-sign-in.ts holds it), by authority, tenant and client:
@@ -242,7 +251,7 @@ function isLoopback(url: URL): boolean {
 /** A failed look at the identity provider, by what staff can do about it. */
 export class DiscoveryError extends Error {
   constructor(
-    readonly kind: 'unreachable' | 'not_found' | 'wrong_issuer' | 'invalid',
+    readonly kind: 'unreachable' | 'not_found' | 'wrong_issuer' | 'foreign_endpoint' | 'invalid',
     detail: string,
   ) {
     super(detail);
@@ -265,6 +274,41 @@ export function tenantAddress(authority: string, tenant: string): URL {
 }
 
 const DISCOVERY_TIMEOUT_MS = 15_000;
+
+/** The provider's addresses the portal talks to, or sends the browser to. */
+const USED_ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri', 'end_session_endpoint'];
+
+/**
+ * A discovery document's metadata with every address the portal uses checked to be on the
+ * authority's origin, and every other address left out. The token endpoint receives the client
+ * secret or assertion and the code; the authorisation and end-session endpoints are where the
+ * browser is sent; the key set decides which signatures count. A document naming any of them on
+ * another host (a compromised or misconfigured provider, a proxy in between) is refused whole, so
+ * nothing of the sign-in ever leaves the authority. Throws DiscoveryError('foreign_endpoint').
+ */
+export function pinEndpoints<T extends Record<string, unknown>>(metadata: T, authority: string): T {
+  const origin = new URL(`${authority}/`).origin;
+  const pinned: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    const isAddress = key.endsWith('_endpoint') || key.endsWith('_uri') || key.endsWith('_aliases');
+    if (!isAddress) {
+      pinned[key] = value;
+      continue;
+    }
+    if (!USED_ENDPOINTS.includes(key)) continue;
+    let url: URL | null = null;
+    try {
+      url = typeof value === 'string' ? new URL(value) : null;
+    } catch {
+      url = null;
+    }
+    if (!url || url.origin !== origin || url.username || url.password) {
+      throw new DiscoveryError('foreign_endpoint', `the discovery document puts ${key} outside ${origin}`);
+    }
+    pinned[key] = value;
+  }
+  return pinned as T;
+}
 
 /**
  * Fetch a directory's discovery document and read the directory's GUID from its issuer
@@ -294,12 +338,16 @@ export async function lookUpDirectory(authority: string, tenant: string): Promis
     await response.body?.cancel();
     throw new DiscoveryError('unreachable', `the authority answered ${response.status}`);
   }
-  let issuer: unknown;
+  let document: Record<string, unknown>;
   try {
-    issuer = ((await response.json()) as { issuer?: unknown }).issuer;
+    document = (await response.json()) as Record<string, unknown>;
   } catch {
     throw new DiscoveryError('invalid', 'the discovery document is not JSON');
   }
+  if (!document || typeof document !== 'object' || Array.isArray(document)) {
+    throw new DiscoveryError('invalid', 'the discovery document is not an object');
+  }
+  const issuer = document.issuer;
   const prefix = `${authority}/`;
   const guid =
     typeof issuer === 'string' && issuer.startsWith(prefix) && issuer.endsWith('/v2.0')
@@ -308,6 +356,7 @@ export async function lookUpDirectory(authority: string, tenant: string): Promis
   if (!isGuid(guid) || (isGuid(tenant) && guid.toLowerCase() !== tenant.toLowerCase())) {
     throw new DiscoveryError('wrong_issuer', 'the discovery document names another issuer');
   }
+  pinEndpoints(document, authority);
   return { tenantId: guid };
 }
 
@@ -323,7 +372,8 @@ async function discover(config: MicrosoftSignInConfig): Promise<Discovered> {
   const found = await oidc.discovery(issuer, config.clientId, undefined, undefined, {
     ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
   });
-  return { metadata: found.serverMetadata(), tenantId, issuer: issuer.href };
+  const metadata = pinEndpoints(found.serverMetadata() as Record<string, unknown>, config.authority);
+  return { metadata: metadata as oidc.ServerMetadata, tenantId, issuer: issuer.href };
 }
 
 /**
@@ -333,7 +383,7 @@ async function discover(config: MicrosoftSignInConfig): Promise<Discovered> {
 async function clientFor(
   ctx: AppContext,
   config: MicrosoftSignInConfig,
-): Promise<{ client: oidc.Configuration; tenantId: string }> {
+): Promise<{ client: oidc.Configuration; tenantId: string; server: Discovered }> {
   const pending = ctx.signInDiscovery.get(config);
   let server: Discovered;
   try {
@@ -342,23 +392,28 @@ async function clientFor(
     throw discoveryFailure(error);
   }
   const skewSeconds = Math.round((ctx.now().getTime() - Date.now()) / 1000);
+  const clock = { [oidc.clockSkew]: skewSeconds, [oidc.clockTolerance]: CLOCK_TOLERANCE_SECONDS };
   const client = config.certificate
     ? new oidc.Configuration(
         server.metadata,
         config.clientId,
-        { [oidc.clockSkew]: skewSeconds },
+        clock,
         certificateAuthentication(ctx, config.clientId, config.certificate),
       )
     : new oidc.Configuration(
         server.metadata,
         config.clientId,
-        { client_secret: config.clientSecret, [oidc.clockSkew]: skewSeconds },
+        { client_secret: config.clientSecret, ...clock },
         // HTTP Basic: what OpenID Connect servers accept by default (Entra takes either)
         oidc.ClientSecretBasic(config.clientSecret),
       );
   const issuer = new URL(server.issuer);
   if (issuer.protocol === 'http:' && isLoopback(issuer)) oidc.allowInsecureRequests(client);
-  return { client, tenantId: server.tenantId };
+  // The ID token's signature is checked against the provider's published keys (from the pinned
+  // jwks_uri), not only trusted for arriving over TLS from the token endpoint.
+  oidc.enableNonRepudiationChecks(client);
+  if (server.jwks) oidc.setJwksCache(client, server.jwks);
+  return { client, tenantId: server.tenantId, server };
 }
 
 /**
@@ -394,6 +449,9 @@ function discoveryFailure(error: unknown): SignInFailure {
     (error instanceof DiscoveryError && error.kind === 'wrong_issuer')
   ) {
     return new SignInFailure('wrong_issuer', 'the discovery document names another issuer');
+  }
+  if (error instanceof DiscoveryError && error.kind === 'foreign_endpoint') {
+    return new SignInFailure('wrong_issuer', error.message);
   }
   return new SignInFailure('provider_unreachable', 'Microsoft sign-in could not be reached');
 }
@@ -555,7 +613,7 @@ async function completeSignIn(
       `the provider answered ${error?.slice(0, 100)}`,
     );
   }
-  const { client, tenantId: configuredTenant } = await clientFor(ctx, config);
+  const { client, tenantId: configuredTenant, server } = await clientFor(ctx, config);
   // the URL Microsoft was told to come back to, whatever host header the request arrived with
   const callbackUrl = new URL(config.redirectUri);
   callbackUrl.search = input.currentUrl.search;
@@ -572,6 +630,12 @@ async function completeSignIn(
     claims = found;
   } catch (error) {
     throw tokenFailure(error);
+  } finally {
+    server.jwks = oidc.getJwksCache(client) ?? server.jwks;
+  }
+  // openid-client checks the expiry, not that the token was not issued in the future
+  if (claims.iat > ctx.now().getTime() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+    throw new SignInFailure('clock_skew', 'the ID token says it was issued in the future');
   }
 
   // The issuer, already checked, names the tenant; a `tid` that says otherwise is refused. A server
@@ -1168,6 +1232,8 @@ export async function testSignInSettings(
         'Could not reach Microsoft sign-in from the server. Check its internet access and try again.',
       wrong_issuer:
         'Microsoft answered for another directory than the one entered: use the directory (tenant) ID from the app registration.',
+      foreign_endpoint:
+        "The directory's sign-in addresses are not all on the sign-in authority's own host, so the portal will not use them. Check AUTHORITY_HOST (or ENTRA_AUTHORITY_HOST) and any proxy in between.",
       invalid: 'Microsoft sign-in gave an answer the portal cannot use.',
     };
     return { success: false, message: messages[kind] };
