@@ -239,6 +239,22 @@ describe('Facilitators signing in with Microsoft', () => {
     expect(await whoAmI(outsider)).toBeNull();
     expect(await t.ctx.db.select({ id: users.id }).from(users)).toHaveLength(before.length + 1);
 
+    // nor does a guest whose token carries neither acct nor idp, only the #EXT# sign-in name
+    const bare = '00000000-0000-4000-9000-0000000000ed';
+    entra.accounts.set(bare, {
+      oid: bare,
+      name: 'Bare guest',
+      preferredUsername: 'bare_freelance.example#EXT#@contoso.onmicrosoft.com',
+      roles: [STAFF_ROLE],
+    });
+    const bareGuest = browser();
+    expect(landing(await bareGuest.signIn({ as: bare }))).toEqual({
+      path: '/staff-login',
+      error: 'no_invitation',
+    });
+    expect(await whoAmI(bareGuest)).toBeNull();
+    expect(await t.ctx.db.select({ id: users.id }).from(users)).toHaveLength(before.length + 1);
+
     // a member of the directory with the role does (the rule is about guests, not the role)
     const member = '00000000-0000-4000-9000-0000000000ee';
     entra.accounts.set(member, { oid: member, name: 'Member', roles: [STAFF_ROLE] });

@@ -589,12 +589,17 @@ export async function finishSignIn(
 }
 
 /**
- * A token says its person is a guest in the directory: Entra's optional `acct` claim (1 = guest), or
- * an `idp` claim naming another issuer than the token's (a guest's home directory, or a personal
- * Microsoft account). Such a token never gets a staff account from the app role.
+ * A token says its person is a guest in the directory: Entra's optional `acct` claim (1 = guest), an
+ * `idp` claim naming another issuer than the token's (a guest's home directory, or a personal
+ * Microsoft account), or a sign-in name in the form Entra gives guests (`alex_example.org#EXT#@…`),
+ * which it does even when the token carries neither optional claim. Such a token never gets a staff
+ * account from the app role.
  */
 export function isGuestToken(claims: oidc.IDToken): boolean {
-  return claims.acct === 1 || (typeof claims.idp === 'string' && claims.idp !== claims.iss);
+  if (claims.acct === 1 || (typeof claims.idp === 'string' && claims.idp !== claims.iss)) return true;
+  return [claims.preferred_username, claims.upn, claims.unique_name, claims.email].some(
+    (name) => typeof name === 'string' && name.toUpperCase().includes('#EXT#'),
+  );
 }
 
 async function completeSignIn(
