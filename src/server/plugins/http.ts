@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { THEME_INIT_SCRIPT } from '../../shared/theme-init-script';
+import { alwaysSecure } from '../auth/session-cookies';
 import { registerErrorHandling } from '../http/errors';
 import { refuseUnstorableText } from '../http/text-input';
 
@@ -39,7 +40,8 @@ const httpPlugin: FastifyPluginAsync = async (app) => {
         upgradeInsecureRequests: null,
       },
     },
-    strictTransportSecurity: config.COOKIE_SECURE === 'true' ? undefined : false,
+    // only where TLS is promised: COOKIE_SECURE=true, or a PUBLIC_URL on https
+    strictTransportSecurity: alwaysSecure(config) ? undefined : false,
     crossOriginEmbedderPolicy: false,
   });
   // Every answer over 1 KiB is compressed for clients that accept it: a month of the staff grid is

@@ -15,7 +15,7 @@ import {
   microsoftSignInTestResult,
   microsoftStartBody,
 } from '../../../shared/schemas/microsoft-sign-in';
-import { sessionCookies } from '../../auth/session-cookies';
+import { cookieNames, sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
 import { currentUser } from '../../http/access';
@@ -35,7 +35,6 @@ import {
   unlinkIdentity,
 } from './service';
 
-const BROWSER_COOKIE = 'afp_ms_signin';
 const COOKIE_PATH = '/api/auth/microsoft/';
 const errors = {
   400: errorResponse,
@@ -48,6 +47,7 @@ const errors = {
 export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const cookies = sessionCookies(ctx.config);
   const { secureCookie } = cookies;
+  const BROWSER_COOKIE = cookieNames(ctx.config).microsoftSignIn;
 
   /** Back to the login page the sign-in began on, which explains the reason. */
   const failed = (reply: FastifyReply, failure: SignInFailure) => {
