@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, dateString, nonBlankText } from './common';
+import { blankIfInvisible, bodyId, dateString, nonBlankText } from './common';
 import { safeguardingState } from './safeguarding';
 
 /**
@@ -34,7 +34,7 @@ export const SAFEGUARDING_OVERRIDE_REASON_MAX = 500;
 
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be in HH:mm format, e.g. 09:30');
 const shortText = (label: string, max: number) =>
-  z.string().trim().max(max, `${label} must be at most ${max} characters`);
+  z.string().trim().max(max, `${label} must be at most ${max} characters`).transform(blankIfInvisible);
 
 /** A session with no facilitator yet, as staff see it. */
 export const openSession = z.object({
