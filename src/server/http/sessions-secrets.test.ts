@@ -142,11 +142,11 @@ describe('secrets never in responses or logs', () => {
       payload: { date: '2026-12-07', status: 'available' },
     });
     await go('POST', '/api/sharepoint/sync-all', { cookie: userCookie, payload: {} });
-    // the email settings hold a password too; sending fails (nothing listens) and is logged
+    // the email settings hold a password too; sending fails (the name never resolves) and is logged
     const smtp = await go('PUT', '/api/staff/reminders/settings', {
       cookie: staffCookie,
       payload: {
-        host: '127.0.0.1',
+        host: 'smtp.portal.invalid',
         port: 9,
         security: 'none',
         username: 'mailer',

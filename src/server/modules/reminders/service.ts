@@ -21,6 +21,7 @@ import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
 import { describeMailError, type Mailer, openMailer, type SmtpSettings } from '../../mail/transport';
 import { localTime } from '../../office-hours';
+import { blockedAddresses } from '../../outbound-address';
 import { computeCompleteness } from '../completeness/service';
 import { recordChanges } from '../history/record';
 
@@ -166,6 +167,7 @@ export async function saveReminderSettings(
   actorId: number,
 ): Promise<ReminderSettingsResponse> {
   const data: ReminderSettingsInput = reminderSettingsBody.parse(input);
+  await refuseBlockedHost(ctx, data.host);
   const key = settingsKey(ctx.appSecret);
   const destination = smtpDestination(data);
   const { row, passwordCleared } = await ctx.db.transaction(async (tx) => {
@@ -212,6 +214,19 @@ export async function saveReminderSettings(
     return { row: saved!, passwordCleared: cleared };
   });
   return toResponse(row, ctx, await automaticDoneToday(ctx), passwordCleared);
+}
+
+/**
+ * A host every connection would refuse (outbound-address.ts) is refused when it is saved too, saying
+ * which host and which setting would allow it, rather than being stored to fail at every send.
+ */
+async function refuseBlockedHost(ctx: AppContext, host: string): Promise<void> {
+  if (!host) return;
+  const blocked = await blockedAddresses(host, ctx.config.SMTP_ALLOWED_NETWORKS);
+  if (!blocked) return;
+  const where = blocked.length > 0 && !blocked.includes(host) ? ` (${blocked.join(', ')})` : '';
+  const message = `${host}${where} is on a private, loopback, link-local or reserved network, which the portal does not send email to. If it is your organisation's own mail relay, the operator can allow its network with SMTP_ALLOWED_NETWORKS in the portal's environment.`;
+  throw badRequest(message, { host: [message] });
 }
 
 /**
