@@ -195,7 +195,6 @@ export const OUTBOX_NAMES = [
   'retryBaseMs',
   'retryMaxMs',
   'skipRecheckMs',
-  'lookupChunk',
   'idleMs',
 ] as const;
 

@@ -213,6 +213,25 @@ export const requestLimits = pgTable(
   (t) => [index('request_limits_resets_at_idx').on(t.resetsAt)],
 );
 
+/**
+ * The Availability list's items by their key (`{FreelancerID}|{yyyy-MM-dd}`), learned from the list's
+ * change feed (sharepoint/availability-items.ts): how delivery finds a day's item without a filtered
+ * look-up, which SharePoint refuses on a big list whose key column is not indexed. One list at a
+ * time; the feed's position is kept with the other delta links in sharepoint_settings.
+ */
+export const sharepointAvailabilityItems = pgTable(
+  'sharepoint_availability_items',
+  {
+    listId: text('list_id').notNull(),
+    key: text('key').notNull(),
+    itemId: text('item_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.key] }),
+    index('sharepoint_availability_items_item_idx').on(t.listId, t.itemId),
+  ],
+);
+
 /** Availability changes waiting to be written to SharePoint; committed with the change itself. */
 export const syncOutbox = pgTable(
   'sync_outbox',
