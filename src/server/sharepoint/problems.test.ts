@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { schedulerState, syncOutbox } from '../db/schema';
 import { saveDay } from '../modules/availability/service';
-import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
+import { type ConnectorSetup, setupConnector } from './test-support';
 
 let s: ConnectorSetup;
 let staff: string;

@@ -150,7 +150,7 @@ describe('Sign in with Microsoft', () => {
   it('refuses a discovery document that puts the token endpoint on another host, sending it nothing', async () => {
     const elsewhere = await listenForAnything();
     try {
-      const { user, oid } = await staffAccount();
+      const { user } = await staffAccount();
       const token = await invite(user.id);
       for (const endpoints of [
         { token_endpoint: `${elsewhere.url}/token` },
