@@ -1,7 +1,6 @@
 import { and, count, eq, gt, inArray, lt, ne, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import {
-  isGuid,
   type MicrosoftInvitation,
   type MicrosoftLinkedAccounts,
   type MicrosoftSignInError,
@@ -42,7 +41,6 @@ import {
   isLoopback,
   lookUpDirectory,
   type MicrosoftSignInConfig,
-  tenantAddress,
 } from './discovery';
 
 /** How long the browser has between leaving for Microsoft and coming back. */
