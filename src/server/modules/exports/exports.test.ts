@@ -440,21 +440,30 @@ describe('no cell reads as a formula, in comma or semicolon locales', () => {
     });
   });
 
-  it('the staff and own exports neutralise stored text with a separator before a formula', async () => {
-    const dan = await t.createUser({
-      username: 'dan@example.org',
-      displayName: 'Dan;=1+1',
-      area: 'East, =2+2',
-      password: 'dan-pass-1',
-    });
-    const danCookie = await t.login(dan.username, dan.password);
+  /** A facilitator with a name and area of their own and the day FROM saved, with this note, by them. */
+  async function personWithDay(
+    account: { username: string; displayName: string; area: string },
+    status: string,
+    notes: string,
+  ) {
+    const user = await t.createUser({ ...account, password: 'person-pass-1' });
+    const cookie = await t.login(user.username, user.password);
     const saved = await t.app.inject({
       method: 'POST',
       url: '/api/availability',
-      headers: { cookie: danCookie },
-      payload: { date: FROM, status: 'available', notes: 'Call first; =HYPERLINK("http://evil.example")' },
+      headers: { cookie },
+      payload: { date: FROM, status, notes },
     });
     expect(saved.statusCode, saved.body).toBe(200);
+    return { user, cookie };
+  }
+
+  it('the staff and own exports neutralise stored text with a separator before a formula', async () => {
+    const { user: dan, cookie: danCookie } = await personWithDay(
+      { username: 'dan@example.org', displayName: 'Dan;=1+1', area: 'East, =2+2' },
+      'available',
+      'Call first; =HYPERLINK("http://evil.example")',
+    );
     const staff = await csvOf(staffUrl(), staffCookie);
     const danRow = staff.rows.find((r) => r[1] === "Dan;'=1+1" && r[0] === FROM)!;
     expect(danRow[3]).toBe("East, '=2+2");
@@ -464,20 +473,11 @@ describe('no cell reads as a formula, in comma or semicolon locales', () => {
   });
 
   it('no cell a semicolon-locale spreadsheet could split a field into starts with a formula', async () => {
-    const eve = await t.createUser({
-      username: 'eve@example.org',
-      displayName: 'Eve',
-      area: 'West;@SUM(1+1);  -3|+4',
-      password: 'eve-pass-1',
-    });
-    const eveCookie = await t.login(eve.username, eve.password);
-    const notes = 'ok,@cmd|"=A1";\t+1\n-2, ＝3';
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/availability',
-      headers: { cookie: eveCookie },
-      payload: { date: FROM, status: 'limited', notes },
-    });
+    await personWithDay(
+      { username: 'eve@example.org', displayName: 'Eve', area: 'West;@SUM(1+1);  -3|+4' },
+      'limited',
+      'ok,@cmd|"=A1";\t+1\n-2, ＝3',
+    );
     const response = await get(staffUrl(), staffCookie);
     const line = response.body.split('\r\n').find((l) => l.includes('"Eve"'))!;
     // split the line at every separator, quotes or not, as a careless reader would

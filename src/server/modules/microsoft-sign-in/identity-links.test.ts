@@ -8,7 +8,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changeHistory, microsoftIdentities, microsoftInvitations } from '../../db/schema';
-import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+  testMailSettings,
+  testSmtpEnvironment,
+} from '../../mail/test-smtp';
 import { EntraBrowser } from '../../test/entra-browser';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import type { TestApp } from '../../test/harness';
@@ -30,29 +35,11 @@ let staffId: number;
 beforeAll(async () => {
   entra = await startTestEntra({ portalUrl: PORTAL });
   smtp = await startTestSmtpServer();
-  t = await signInTestApp(entra, {
-    SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
-    SMTP_CA_FILE: testSmtpCaFile(),
-    SMTP_TIMEOUT_SECONDS: '5',
-  });
+  t = await signInTestApp(entra, testSmtpEnvironment());
   staffCookie = await t.loginStaff();
   staffId = (await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: staffCookie } })).json()
     .id;
-  await saveReminderSettings(
-    t.ctx,
-    {
-      host: smtp.host,
-      port: smtp.port,
-      security: 'none',
-      username: '',
-      password: '',
-      fromAddress: 'portal@example.org',
-      autoEnabled: false,
-      autoDay: 25,
-      autoMonth: 'next',
-    },
-    staffId,
-  );
+  await saveReminderSettings(t.ctx, testMailSettings(smtp), staffId);
 }, 180_000);
 
 afterAll(async () => {

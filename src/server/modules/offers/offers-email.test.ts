@@ -5,7 +5,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
-import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+  testMailSettings,
+  testSmtpEnvironment,
+} from '../../mail/test-smtp';
 import { insertBooking, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
@@ -21,30 +26,8 @@ let seq = 0;
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
-  t = await createTestApp(
-    {
-      PUBLIC_URL: PORTAL,
-      SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
-      SMTP_CA_FILE: testSmtpCaFile(),
-      SMTP_TIMEOUT_SECONDS: '5',
-    },
-    { now: () => clock },
-  );
-  await saveReminderSettings(
-    t.ctx,
-    {
-      host: smtp.host,
-      port: smtp.port,
-      security: 'none',
-      username: '',
-      password: '',
-      fromAddress: 'portal@example.org',
-      autoEnabled: false,
-      autoDay: 25,
-      autoMonth: 'next',
-    },
-    1,
-  );
+  t = await createTestApp({ PUBLIC_URL: PORTAL, ...testSmtpEnvironment() }, { now: () => clock });
+  await saveReminderSettings(t.ctx, testMailSettings(smtp), 1);
   staff = await t.loginStaff();
 });
 afterAll(async () => {

@@ -894,31 +894,9 @@ export async function withdrawOffersOfFilledSessions(ctx: AppContext): Promise<n
       )
       .orderBy(asc(offers.id))
       .for('update', { of: offers });
-    if (stale.length === 0) return 0;
-    await tx
-      .update(offers)
-      .set({ state: 'withdrawn', endedReason: 'session-gone', respondedAt: ctx.now(), linkNonce: null })
-      .where(
-        inArray(
-          offers.id,
-          stale.map((s) => s.offer.id),
-        ),
-      );
-    await recordChanges(
-      tx,
-      stale.map(({ offer, booking }) =>
-        stateChange(
-          offer,
-          booking,
-          describeSession(booking),
-          'withdrawn',
-          { actorId: null, via: 'sharepoint' },
-          'session-gone',
-        ),
-      ),
+    notices.push(
+      ...(await withdrawLocked(ctx, tx, stale, 'session-gone', { actorId: null, via: 'sharepoint' })),
     );
-    for (const { offer, booking } of stale)
-      notices.push(endedNotice(offer.userId, describeSession(booking), 'session-gone'));
     return stale.length;
   });
   await sendNotices(ctx, notices);
@@ -973,36 +951,44 @@ export async function withdrawOffersSafeguardingNoLongerAllows(ctx: AppContext):
       tx,
       locked.map((o) => ({ ...o, date: byId.get(o.bookingId)!.date })),
     );
-    if (ending.length === 0) return 0;
-    await tx
-      .update(offers)
-      .set({ state: 'withdrawn', endedReason: 'safeguarding', respondedAt: ctx.now(), linkNonce: null })
-      .where(
-        inArray(
-          offers.id,
-          ending.map((o) => o.id),
-        ),
-      );
-    await recordChanges(
-      tx,
-      ending.map((o) => {
-        const booking = byId.get(o.bookingId)!;
-        return stateChange(
-          o,
-          booking,
-          describeSession(booking),
-          'withdrawn',
-          { actorId: null, via: 'automatic' },
-          'safeguarding',
-        );
-      }),
+    const withdrawn = ending.map((offer) => ({ offer, booking: byId.get(offer.bookingId)! }));
+    notices.push(
+      ...(await withdrawLocked(ctx, tx, withdrawn, 'safeguarding', { actorId: null, via: 'automatic' })),
     );
-    for (const o of ending)
-      notices.push(endedNotice(o.userId, describeSession(byId.get(o.bookingId)!), 'safeguarding'));
     return ending.length;
   });
   await sendNotices(ctx, notices);
   return count;
+}
+
+/**
+ * Withdraw live offers the caller has locked (their sessions first), for one reason: recorded in the
+ * history, and the notices that tell each facilitator why, to send after the commit.
+ */
+async function withdrawLocked(
+  ctx: AppContext,
+  tx: Tx,
+  ending: Array<{ offer: OfferRow; booking: BookingRow }>,
+  reason: OfferEndReason,
+  by: ChangeBy,
+): Promise<Notice[]> {
+  if (ending.length === 0) return [];
+  await tx
+    .update(offers)
+    .set({ state: 'withdrawn', endedReason: reason, respondedAt: ctx.now(), linkNonce: null })
+    .where(
+      inArray(
+        offers.id,
+        ending.map((e) => e.offer.id),
+      ),
+    );
+  await recordChanges(
+    tx,
+    ending.map(({ offer, booking }) =>
+      stateChange(offer, booking, describeSession(booking), 'withdrawn', by, reason),
+    ),
+  );
+  return ending.map(({ offer, booking }) => endedNotice(offer.userId, describeSession(booking), reason));
 }
 
 /** Those of these offers whose facilitator's checks do not allow sending on the offer's day. */
