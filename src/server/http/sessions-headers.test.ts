@@ -269,6 +269,12 @@ describe('security headers', () => {
     expect((await send(t, 'GET', '/api/health')).headers['strict-transport-security']).toBeUndefined();
   });
 
+  it('forms may post only to the portal, and be redirected on only to the sign-in authority', async () => {
+    const csp = String((await send(t, 'GET', '/api/health')).headers['content-security-policy']);
+    const formAction = /form-action ([^;]*)/.exec(csp)?.[1];
+    expect(formAction).toBe(`'self' ${new URL(t.config.AUTHORITY_HOST).origin}`);
+  });
+
   it('a PUBLIC_URL on https promises TLS: HSTS, Secure __Host- session cookies; an unprefixed cookie counts for nothing', async () => {
     const https = await createTestApp({ PUBLIC_URL: 'https://portal.example.org' });
     try {

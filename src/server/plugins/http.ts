@@ -35,7 +35,9 @@ const httpPlugin: FastifyPluginAsync = async (app) => {
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
-        formAction: ["'self'"],
+        // the login page's "Sign in with Microsoft" form is answered with a redirect to the identity
+        // provider, which form-action governs too
+        formAction: ["'self'", new URL(config.ENTRA_AUTHORITY_HOST ?? config.AUTHORITY_HOST).origin],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
       },
