@@ -994,7 +994,7 @@ export const ROUTES: Record<string, RouteEntry> = {
         name: 'a mail server (never used: nothing is sent here)',
         call: () => ({
           payload: {
-            host: '127.0.0.1',
+            host: 'smtp.portal.invalid',
             port: 9,
             security: 'none',
             username: 'mailer',
@@ -1007,6 +1007,22 @@ export const ROUTES: Record<string, RouteEntry> = {
         }),
         expect: staffOnly(200),
         verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'reminder_settings']),
+      },
+      {
+        // the operator allows no private network here: refused on save, naming the host
+        name: 'a mail server on loopback',
+        call: () => ({
+          payload: {
+            host: '127.0.0.1',
+            port: 25,
+            security: 'none',
+            fromAddress: 'portal@example.org',
+            autoEnabled: false,
+            autoDay: 5,
+            autoMonth: 'next',
+          },
+        }),
+        expect: staffOnly(400),
       },
       {
         name: 'day 29',
