@@ -4,7 +4,7 @@
  * winner). Runs on PGlite, or on PostgreSQL with TEST_DATABASE_URL (scripts/with-postgres.sh), where
  * the acceptances really run side by side on separate connections.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/schemas/offers';
 import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
@@ -571,7 +571,8 @@ describe('safeguarding at acceptance', () => {
     const history = await t.ctx.db
       .select()
       .from(changeHistory)
-      .where(and(eq(changeHistory.entity, 'offer'), eq(changeHistory.subjectUserId, a.id)));
+      .where(and(eq(changeHistory.entity, 'offer'), eq(changeHistory.subjectUserId, a.id)))
+      .orderBy(asc(changeHistory.id));
     expect(history.at(-1)).toMatchObject({
       via: 'automatic',
       after: { state: 'withdrawn', reason: 'safeguarding' },
