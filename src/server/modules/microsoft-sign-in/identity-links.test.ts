@@ -89,6 +89,9 @@ async function inviteToken(userId: number, body?: object): Promise<string> {
   return invitationTokenOf(response.json<{ link: string }>().link);
 }
 
+/** The newest email to this address. */
+const mailTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address)).at(-1);
+
 /** The account's history of its link to Microsoft, oldest first. */
 async function identityHistory(userId: number) {
   const rows = await t.ctx.db
@@ -118,6 +121,11 @@ describe('Microsoft identities and their history', () => {
     });
     // no token, state or code in what the history keeps
     expect(JSON.stringify(history)).not.toContain(token);
+    // the owner hears which Microsoft account signs in to their account now, and whose invitation it was
+    const mail = mailTo(user.email!);
+    expect(mail?.subject).toBe('Your portal account is now linked to a Microsoft account');
+    expect(mail?.text).toContain(signInName);
+    expect(mail?.text).not.toContain(token);
   });
 
   it('re-invites a linked account only when staff choose to replace its identity', async () => {
@@ -180,7 +188,7 @@ describe('Microsoft identities and their history', () => {
       microsoftAccount: `${other.signInName} (${other.oid})`,
     });
 
-    const mail = smtp.messages.filter((m) => m.to.includes(victim.user.email!)).at(-1);
+    const mail = mailTo(victim.user.email!);
     expect(mail?.subject).toBe('Your portal account is now linked to another Microsoft account');
     expect(mail?.text).toContain(other.signInName);
     expect(mail?.text).not.toContain(token);
@@ -206,5 +214,33 @@ describe('Microsoft identities and their history', () => {
       before: { microsoftAccount: `${signInName} (${oid})` },
       after: { event: 'unlinked', microsoftAccount: null },
     });
+    expect(mailTo(user.email!)?.subject).toBe('Microsoft sign-in was removed from your portal account');
+  });
+
+  it('removing a link and inviting afresh is no silent way round: the owner hears of both', async () => {
+    const victim = await colleague();
+    await browser().signIn({ invitation: await inviteToken(victim.user.id), as: victim.oid });
+    const before = smtp.messages.length;
+    const unlinked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/staff/users/${victim.user.id}/microsoft-identity`,
+      headers: { cookie: staffCookie },
+    });
+    expect(unlinked.statusCode).toBe(200);
+    const other = await colleague();
+    await browser().signIn({ invitation: await inviteToken(victim.user.id), as: other.oid });
+    const told = smtp.messages.slice(before).filter((m) => m.to.includes(victim.user.email!));
+    expect(told.map((m) => m.subject)).toEqual([
+      'Microsoft sign-in was removed from your portal account',
+      'Your portal account is now linked to a Microsoft account',
+    ]);
+    expect(told[1]!.text).toContain(other.signInName);
+    expect((await identityHistory(victim.user.id)).map((h) => (h.after as { event: string }).event)).toEqual([
+      'invited',
+      'linked',
+      'unlinked',
+      'invited',
+      'linked',
+    ]);
   });
 });

@@ -30,7 +30,7 @@ import {
   users,
 } from '../../db/schema';
 import { AppError, badRequest, isUniqueViolation, notFound } from '../../errors';
-import { microsoftIdentityReplacedMessage } from '../../mail/account-message';
+import { microsoftIdentityMessage } from '../../mail/account-message';
 import { type ChangeBy, type ChangeEntry, recordChanges } from '../history/record';
 import { sendMail } from '../reminders/service';
 import { accountValues, findUserById, STAFF_ROLE, type UserRow, usernameKeys } from '../users/service';
@@ -478,11 +478,11 @@ async function completeSignIn(
   const signInName = signInNameOf(claims);
   const hasStaffRole = Boolean(config.staffRole) && roles.includes(config.staffRole);
   const facilitatorsOff = () => new SignInFailure('facilitators_off', FACILITATORS_OFF_DETAIL);
-  /** set when an invitation replaced the identity the account was linked to: its owner is told */
-  let replaced: { userId: number; invitedBy: number | null } | null = null;
+  /** set when an invitation linked (or replaced) the account's identity: its owner is told */
+  let changed: { event: 'linked' | 'replaced'; invitedBy: number | null } | null = null;
   const linkOrCreate = () =>
     ctx.db.transaction(async (tx) => {
-      replaced = null;
+      changed = null;
       const linked = await linkedUser(tx, subject);
       if (linked) return linked;
       if (!request.invitationHash) {
@@ -526,8 +526,8 @@ async function completeSignIn(
       if (current) {
         await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.id, current.id));
         await endMicrosoftSessions(tx, [invitation.userId]);
-        replaced = { userId: invitation.userId, invitedBy: invitation.createdBy };
       }
+      changed = { event: current ? 'replaced' : 'linked', invitedBy: invitation.createdBy };
       const [identity] = await tx
         .insert(microsoftIdentities)
         .values({ userId: invitation.userId, ...subject, signInName })
@@ -577,10 +577,11 @@ async function completeSignIn(
     .where(eq(microsoftIdentities.userId, user.id));
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id, { microsoft: true });
-  // narrowed for TypeScript: `replaced` is set inside the transaction's callback
-  const replacement = replaced as { userId: number; invitedBy: number | null } | null;
-  if (replacement)
-    await tellIdentityReplaced(ctx, user, replacement.invitedBy, signInName ?? subject.objectId);
+  // narrowed for TypeScript: `changed` is set inside the transaction's callback
+  const link = changed as { event: 'linked' | 'replaced'; invitedBy: number | null } | null;
+  // someone else's invitation linked a Microsoft account to this one: its owner hears of it
+  if (link && link.invitedBy !== user.id)
+    await tellOwner(ctx, user, link.event, signInName ?? subject.objectId, link.invitedBy);
   return { user, token, expiresAt };
 }
 
@@ -591,33 +592,39 @@ function signInNameOf(claims: oidc.IDToken): string | null {
 }
 
 /**
- * Email the person whose Microsoft identity an invitation replaced, at the account's address: a
- * replacement they did not expect means someone else may sign in as them. A failure to send is logged;
- * the history has the change either way.
+ * Email the account's owner, at the account's address, that another person's action changed which
+ * Microsoft account signs in to it: linked through someone else's invitation, replaced, or removed. A
+ * change they did not expect means someone else may sign in as them, or they were shut out. A
+ * failure to send is logged; the history has the change either way.
  */
-async function tellIdentityReplaced(
+async function tellOwner(
   ctx: AppContext,
   user: UserRow,
-  invitedById: number | null,
-  newAccount: string,
+  event: 'linked' | 'replaced' | 'unlinked',
+  microsoftAccount: string | null,
+  byId: number | null,
 ): Promise<void> {
-  const inviter = invitedById ? await findUserById(ctx.db, invitedById) : undefined;
+  const by = byId ? await findUserById(ctx.db, byId) : undefined;
   const outcome = await sendMail(ctx, [
     {
-      key: 'replaced',
+      key: event,
       to: user.email,
       build: (portalUrl) =>
-        microsoftIdentityReplacedMessage({
+        microsoftIdentityMessage({
+          event,
           name: user.displayName?.trim() || user.username,
-          newAccount,
-          invitedBy: inviter ? inviter.displayName?.trim() || inviter.username : 'a staff member',
+          microsoftAccount,
+          by: by ? by.displayName?.trim() || by.username : 'a staff member',
           signInLink: `${portalUrl}${user.role === STAFF_ROLE ? '/staff-login' : '/auth'}`,
         }),
     },
   ]);
-  const failure = outcome.get('replaced');
+  const failure = outcome.get(event);
   if (failure)
-    ctx.log.warn({ userId: user.id, reason: failure }, 'could not email a replaced Microsoft sign-in');
+    ctx.log.warn(
+      { userId: user.id, event, reason: failure },
+      'could not email a change of Microsoft sign-in',
+    );
 }
 
 /**
@@ -1135,8 +1142,9 @@ export async function createInvitation(
  * sign-in opened for it: whoever held that identity is out at once. Recorded in the history.
  */
 export async function unlinkIdentity(ctx: AppContext, userId: number, by: ChangeBy): Promise<void> {
-  if (!(await findUserById(ctx.db, userId))) throw notFound('User not found');
-  await ctx.db.transaction(async (tx) => {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  const removed = await ctx.db.transaction(async (tx) => {
     const [identity] = await tx
       .delete(microsoftIdentities)
       .where(eq(microsoftIdentities.userId, userId))
@@ -1146,7 +1154,7 @@ export async function unlinkIdentity(ctx: AppContext, userId: number, by: Change
       .where(eq(microsoftInvitations.userId, userId))
       .returning();
     await endMicrosoftSessions(tx, [userId]);
-    if (!identity && !invitation) return;
+    if (!identity && !invitation) return null;
     await recordChanges(tx, [
       identityChange(userId, by, 'unlinked', {
         before: {
@@ -1156,7 +1164,10 @@ export async function unlinkIdentity(ctx: AppContext, userId: number, by: Change
         after: { microsoftAccount: null, ...(invitation ? { invitationValidUntil: null } : {}) },
       }),
     ]);
+    return identity ?? null;
   });
+  if (removed && by.actorId !== userId)
+    await tellOwner(ctx, user, 'unlinked', describeIdentity(removed), by.actorId);
 }
 
 /** Ends the sessions Microsoft sign-ins opened for these accounts (their password sessions stay). */
