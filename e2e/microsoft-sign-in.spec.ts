@@ -64,7 +64,7 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   const dialog = page.getByRole('dialog', { name: 'Invite to sign in with Microsoft' });
   await dialog.getByRole('button', { name: 'Create invitation link' }).click();
   const linkField = dialog.getByRole('textbox', { name: 'Invitation link' });
-  await expect(linkField).toHaveValue(new RegExp(`^${portalUrl}/staff-login\\?invitation=`));
+  await expect(linkField).toHaveValue(new RegExp(`^${portalUrl}/staff-login#invitation=`));
   await checkScreen(page, testInfo, 'microsoft-invitation');
   const link = await linkField.inputValue();
 
@@ -84,7 +84,7 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   await them.goto(link);
   await expect(them.getByText('You have been invited to sign in with Microsoft')).toBeVisible();
   await checkScreen(them, testInfo, 'microsoft-invited-login');
-  await them.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await them.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await them.getByRole('button', { name: `Sign in as ${INVITED.displayName}` }).click();
   await expect(them).toHaveURL(`${portalUrl}/staff`);
   const me = await them.request.get(`${portalUrl}/api/user`);
@@ -94,7 +94,7 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   const again = await browser.newContext();
   const later = await again.newPage();
   await later.goto(link);
-  await later.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await later.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await expect(later).toHaveURL(`${portalUrl}/staff-login?microsoftError=invitation_invalid`);
   await expect(later.getByRole('alert')).toContainText('already been used');
   await theirs.close();
@@ -106,7 +106,7 @@ test('signing out after a Microsoft sign-in offers to sign out of Microsoft too'
 }, testInfo) => {
   // the account linked by the test above
   await page.goto(`${portalUrl}/staff-login`);
-  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await page.getByRole('button', { name: `Sign in as ${INVITED.displayName}` }).click();
   await expect(page).toHaveURL(`${portalUrl}/staff`);
 
@@ -125,13 +125,13 @@ test('signing out after a Microsoft sign-in offers to sign out of Microsoft too'
   await expect(page).toHaveURL(`${portalUrl}/staff-login`);
 
   // signed out there too: signing in again asks who
-  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await expect(page.getByRole('heading', { name: 'Test identity provider' })).toBeVisible();
 });
 
 test('a cancelled sign-in comes back with what to do', async ({ page }, testInfo) => {
   await page.goto(`${portalUrl}/staff-login`);
-  await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(`${portalUrl}/staff-login?microsoftError=cancelled`);
   await expect(page.getByRole('alert')).toContainText('Sign-in with Microsoft was cancelled');
@@ -230,7 +230,7 @@ test.describe('configured on the settings page', () => {
     const visitor = await page.context().browser()!.newContext();
     const login = await visitor.newPage();
     await login.goto(`${pagedUrl}/staff-login`);
-    await expect(login.getByRole('link', { name: 'Sign in with Microsoft' })).toBeVisible();
+    await expect(login.getByRole('button', { name: 'Sign in with Microsoft' })).toBeVisible();
     await visitor.close();
 
     // a certificate instead of the secret: stored, described with its expiry, warned about

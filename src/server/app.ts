@@ -74,9 +74,30 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-/** `/api/calendar-feed/<token>.ics` with the token replaced, for log lines. */
-export function redactFeedToken(url: string): string {
-  return url.replace(/(\/api\/calendar-feed\/)[^/?#]+\.ics/, '$1[redacted].ics');
+/** Query parameters that carry a credential: an invitation token, Microsoft's code and state. */
+const CREDENTIAL_PARAMETERS = new Set(['invitation', 'token', 'code', 'state', 'validationtoken']);
+
+/**
+ * A request URL as log lines show it: a calendar feed's token (`/api/calendar-feed/<token>.ics`, the
+ * feed's only key) and the values of query parameters that carry a credential replaced. Link
+ * credentials travel in bodies; an old invitation link (`?invitation=`) or a client asking the old way
+ * would still put one in a query string, and Microsoft's answer carries its code and state there.
+ */
+export function redactUrl(url: string): string {
+  const [path = '', query] = url.split(/\?(.*)/s, 2);
+  const redactedPath = path.replace(/(\/api\/calendar-feed\/)[^/]+\.ics$/, '$1[redacted].ics');
+  if (query === undefined) return redactedPath;
+  const parts = query.split('&').map((part) => {
+    const name = part.split('=', 1)[0] ?? '';
+    let key = name;
+    try {
+      key = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // an unreadable name is shown as sent
+    }
+    return CREDENTIAL_PARAMETERS.has(key.trim().toLowerCase()) ? `${name}=[redacted]` : part;
+  });
+  return `${redactedPath}?${parts.join('&')}`;
 }
 
 /**
@@ -129,11 +150,12 @@ function createFastify(
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
-      // A calendar feed's URL is its only key: request lines must not carry it.
+      // A calendar feed's URL is its only key, and a query string may carry a link's credential:
+      // request lines carry neither.
       serializers: {
         req: (request) => ({
           method: request.method,
-          url: redactFeedToken(request.url),
+          url: redactUrl(request.url),
           host: request.host,
           remoteAddress: request.ip,
         }),

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Cron } from 'croner';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -41,8 +42,33 @@ export function parseTrustProxy(text: string): false | number | string[] | { err
     const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
     if (!valid)
       return { error: `"${entry}" is not an address or CIDR range (use false, a hop count, or a list)` };
+    if (entry.includes('/') && trustsTooWide(entry))
+      return {
+        error: `"${entry}" would believe the X-Forwarded-For of clients all over the internet, as true would; name your proxies' addresses or their own network (an IPv4 range of /8 or narrower, IPv6 /16 or narrower, or within fc00::/7 or fe80::/10)`,
+      };
   }
   return entries;
+}
+
+/**
+ * A range wider than any proxy network: shorter than /8 for IPv4 (10.0.0.0/8 is the widest private
+ * network) or /16 for IPv6 outside the unique-local and link-local ranges. `0.0.0.0/0,::/0` is `true`
+ * in other words, and so is `::ffff:0:0/96`, every IPv4 address written as IPv4-mapped IPv6.
+ */
+function trustsTooWide(cidr: string): boolean {
+  const [address, bits] = ipaddr.parseCIDR(cidr);
+  if (address.kind() === 'ipv4') return bits < 8;
+  const v6 = address as ipaddr.IPv6;
+  // how proxy-addr reads it: an IPv4-mapped range is the IPv4 range it carries
+  if (v6.isIPv4MappedAddress()) return bits - 96 < 8;
+  if (bits < 16) {
+    const local = ['fc00::/7', 'fe80::/10'].some((range) => {
+      const [network, width] = ipaddr.parseCIDR(range);
+      return bits >= width && v6.match(network as ipaddr.IPv6, width);
+    });
+    return !local;
+  }
+  return false;
 }
 
 const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
@@ -169,7 +195,6 @@ export const OUTBOX_NAMES = [
   'retryBaseMs',
   'retryMaxMs',
   'skipRecheckMs',
-  'lookupChunk',
   'idleMs',
 ] as const;
 
@@ -250,8 +275,19 @@ const env = z.object({
     .min(0)
     .max(2 ** 40)
     .default(64 * 1024 * 1024),
-  /** the built client to serve; unset: dist/client beside the server */
-  CLIENT_DIR: z.string().min(1).optional(),
+  /**
+   * the built client to serve; unset: dist/client beside the server. A relative path is read from the
+   * directory the portal starts in (`dist/client`, the default written out, works from the project).
+   */
+  CLIENT_DIR: z
+    .string()
+    .min(1)
+    .transform((dir) => resolve(dir))
+    .refine(
+      (dir) => !existsSync(dir) || statSync(dir).isDirectory(),
+      'must be a directory (the built client)',
+    )
+    .optional(),
   /** the background jobs (bookings refresh, outbox, reminders); off only for tests and one-off scripts */
   BACKGROUND_JOBS: booleanFlag.default(true),
   /** how often the background jobs look whether something is due */

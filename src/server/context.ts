@@ -6,7 +6,7 @@ import type { Database, Db } from './db/client';
 import type { ListAnswers } from './http/list-answers';
 import type { RequestLimits } from './http/request-limits';
 import type { MailRuntime } from './mail/transport';
-import type { DiscoveryCache } from './modules/microsoft-sign-in/service';
+import type { DiscoveryCache } from './modules/microsoft-sign-in/discovery';
 import type { BookingsRefreshResult } from './sharepoint/bookings-refresh';
 import type { SharePointConnector } from './sharepoint/connector';
 

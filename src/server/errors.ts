@@ -24,6 +24,18 @@ export function isUniqueViolation(error: unknown): boolean {
   return pgErrorCode(error) === '23505';
 }
 
+/**
+ * PostgreSQL gave up on a transaction because of another one running at the same moment: a
+ * serialisation failure (40001) or a deadlock (40P01). Nothing of it was kept; asking again works.
+ */
+export function isConcurrencyFailure(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  return code === '40001' || code === '40P01';
+}
+
+export const CONCURRENCY_FAILURE_MESSAGE =
+  'Someone else changed this at the same moment, so nothing was saved. Please try again.';
+
 export function pgErrorCode(error: unknown): string | undefined {
   let current: unknown = error;
   // drizzle wraps driver errors; the code sits on the cause

@@ -97,3 +97,38 @@ export async function pinAllowedAddress(
   if (!chosen) throw new BlockedAddressError(host);
   return { address: chosen, servername: literal ? undefined : bare };
 }
+
+/** How long a check at save time waits for a name to resolve before leaving it to the connection. */
+const SAVE_LOOKUP_MS = 5000;
+
+/**
+ * Whether a host staff are saving would be refused at every connection: an address, or a name that
+ * resolves (now) only to addresses, on a private, local or reserved network outside the operator's
+ * allowed ones. Returns the addresses it stands for then, or null when it may be used, or cannot be
+ * told yet (a name that does not resolve now: the connection decides, as it does for every send).
+ */
+export async function blockedAddresses(
+  host: string,
+  allowedNetworks: readonly string[],
+  resolve: AddressLookup = systemLookup,
+): Promise<string[] | null> {
+  let seen: string[] = [];
+  const watched: AddressLookup = (name) =>
+    Promise.race([
+      resolve(name).then((addresses) => {
+        seen = addresses;
+        return addresses;
+      }),
+      new Promise<string[]>((_, reject) =>
+        setTimeout(() => reject(new UnresolvedHostError(name)), SAVE_LOOKUP_MS).unref(),
+      ),
+    ]);
+  try {
+    await pinAllowedAddress(host, allowedNetworks, watched);
+    return null;
+  } catch (error) {
+    if (!(error instanceof BlockedAddressError)) return null;
+    const bare = host.replace(/^\[(.*)\]$/, '$1');
+    return isIP(bare) ? [bare] : seen;
+  }
+}

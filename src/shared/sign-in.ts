@@ -25,6 +25,7 @@ export const MICROSOFT_SIGN_IN_ERRORS = [
   'wrong_issuer',
   'no_invitation',
   'invitation_invalid',
+  'already_linked',
   'missing_role',
   'facilitators_off',
   'clock_skew',

@@ -25,6 +25,11 @@ describe('usernameSkeleton', () => {
     ['ΡΑUL', 'paul'],
     ['rnary', 'mary'],
     ['b0b', 'bob'],
+    // a dot above a dotted letter shows nothing
+    ['vi\u0307ctim', 'victim'],
+    ['vI\u0307ctim', 'victim'],
+    ['vı\u0307ctim', 'victim'],
+    ['j\u0307\u0307ane', 'jane'],
   ])('%s looks like %s', (a, b) => {
     expect(usernameSkeleton(a)).toBe(usernameSkeleton(b));
   });
@@ -32,6 +37,8 @@ describe('usernameSkeleton', () => {
   it('keeps different letters apart', () => {
     expect(usernameSkeleton('rene')).not.toBe(usernameSkeleton('rené'));
     expect(usernameSkeleton('anna')).not.toBe(usernameSkeleton('anne'));
+    expect(usernameSkeleton('ïrene')).not.toBe(usernameSkeleton('irene'));
+    expect(usernameSkeleton('ȧnn')).not.toBe(usernameSkeleton('ann'));
   });
 });
 

@@ -127,7 +127,12 @@ const LOOKALIKES: Record<string, string> = {
  */
 export function usernameSkeleton(username: string): string {
   let out = '';
-  for (const ch of canonicalUsername(username).normalize('NFD')) {
+  // A dot above a letter that already has one (i, j, and the ı the canonical form made i) shows
+  // nothing: "i" + U+0307 reads as "i". Every other combining mark stays.
+  const decomposed = canonicalUsername(username)
+    .normalize('NFD')
+    .replace(/([ij])\u0307+/g, '$1');
+  for (const ch of decomposed) {
     // combining marks stay: "é" and "e" are different letters to a reader
     out += LOOKALIKES[ch] ?? ch;
   }

@@ -5,6 +5,8 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 
 export const SESSION_COOKIE = 'afp_session';
+/** The browser's key to its Microsoft sign-ins under way (routes of modules/microsoft-sign-in). */
+export const MICROSOFT_SIGN_IN_COOKIE = 'afp_ms_signin';
 /** A session not used for this long ends. */
 export const SESSION_IDLE_MS = 3 * 24 * 60 * 60 * 1000;
 /** A session ends this long after sign-in, however much it is used. */

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { canonicalUsername } from '../../shared/username';
+import { clientNetwork } from '../client-network';
 import type { Db } from '../db/client';
 import { loginThrottle } from '../db/schema';
 
@@ -35,9 +36,11 @@ export function throttleAccount(username: string): string {
   return canonicalUsername(username);
 }
 
+// Addresses are counted by network (an IPv6 address by its /64), as the request budgets count them:
+// counted one by one, a client rotating through its /64 guessed on without ever being paused.
 const accountKey = (account: string) => `account:${account}`;
-const addressKey = (address: string) => `address:${address}`;
-const pairKey = (account: string, address: string) => `pair:${address} ${account}`;
+const addressKey = (address: string) => `address:${clientNetwork(address)}`;
+const pairKey = (account: string, address: string) => `pair:${clientNetwork(address)} ${account}`;
 
 /**
  * Failed-login limits kept in the database, so every instance behind a load balancer counts the same

@@ -213,6 +213,25 @@ export const requestLimits = pgTable(
   (t) => [index('request_limits_resets_at_idx').on(t.resetsAt)],
 );
 
+/**
+ * The Availability list's items by their key (`{FreelancerID}|{yyyy-MM-dd}`), learned from the list's
+ * change feed (sharepoint/availability-items.ts): how delivery finds a day's item without a filtered
+ * look-up, which SharePoint refuses on a big list whose key column is not indexed. One list at a
+ * time; the feed's position is kept with the other delta links in sharepoint_settings.
+ */
+export const sharepointAvailabilityItems = pgTable(
+  'sharepoint_availability_items',
+  {
+    listId: text('list_id').notNull(),
+    key: text('key').notNull(),
+    itemId: text('item_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.key] }),
+    index('sharepoint_availability_items_item_idx').on(t.listId, t.itemId),
+  ],
+);
+
 /** Availability changes waiting to be written to SharePoint; committed with the change itself. */
 export const syncOutbox = pgTable(
   'sync_outbox',
@@ -536,6 +555,9 @@ export const microsoftIdentities = pgTable(
     issuer: text('issuer').notNull(),
     tenantId: text('tenant_id').notNull(),
     objectId: text('object_id').notNull(),
+    // the account's sign-in name as the last token gave it (for people reading the history; never
+    // used to find the identity, which is issuer, tenant and object id)
+    signInName: text('sign_in_name'),
     createdAt: createdAt(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
   },
@@ -557,6 +579,9 @@ export const microsoftInvitations = pgTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // staff chose to replace the identity the account is linked to: without it, an account linked
+    // since the invitation was made is not taken over by whoever uses the link
+    replacesIdentity: boolean('replaces_identity').notNull().default(false),
   },
   (t) => [uniqueIndex('microsoft_invitations_user_key').on(t.userId)],
 );

@@ -2,6 +2,7 @@
  * Database errors are logged without their statement or parameters: a failed INSERT once printed a
  * whole account row, password hash included. Real errors from PGlite through Drizzle, real log lines.
  */
+import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
@@ -49,6 +50,27 @@ describe('logging database errors', () => {
     expect(logged).not.toContain('hunter2');
     expect(logged).not.toContain('leak@example.org');
     expect(logged).not.toMatch(/insert into|params/i);
+  });
+
+  it('answers a deadlock or serialisation failure 409 (nothing was kept; try again), never 500', async () => {
+    const app = Fastify({ logger: false });
+    registerErrorHandling(app);
+    app.post('/gave-way/:code', async (request) => {
+      const { code } = request.params as { code: string };
+      // the database's own error, as PostgreSQL raises it when it aborts one of two transactions
+      await database.db.execute(
+        sql.raw(
+          `do $$ begin raise exception 'gave way' using errcode = '${code === 'deadlock' ? '40P01' : '40001'}'; end $$`,
+        ),
+      );
+      return {};
+    });
+    for (const code of ['deadlock', 'serialisation']) {
+      const response = await app.inject({ method: 'POST', url: `/gave-way/${code}` });
+      expect(response.statusCode, code).toBe(409);
+      expect(response.json().message).toMatch(/same moment.*try again/);
+    }
+    await app.close();
   });
 
   it('describes a database error for job states in one line without values', async () => {

@@ -1,7 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, loggableError } from '../errors';
+import {
+  AppError,
+  CONCURRENCY_FAILURE_MESSAGE,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isConcurrencyFailure,
+  isDatabaseUnavailable,
+  loggableError,
+} from '../errors';
 
 const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
 const UNREADABLE_REQUEST_MESSAGE = 'The request could not be read';
@@ -66,6 +73,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
         'database unavailable',
       );
       return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE_MESSAGE });
+    }
+    if (isConcurrencyFailure(error)) {
+      // a deadlock or serialisation failure rolled the whole transaction back: a conflict the
+      // caller may retry, never a 500
+      request.log.warn({ err: loggableError(error) }, 'transaction gave way to a concurrent one');
+      return reply.code(409).send({ message: CONCURRENCY_FAILURE_MESSAGE });
     }
     request.log.error({ err: loggableError(error) }, 'request failed');
     return reply.code(500).send({ message: INTERNAL_ERROR_MESSAGE });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseOfficeHours } from '../config';
@@ -171,6 +174,14 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'proxy.example.org' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    // everyone, in other words
+    [{ TRUST_PROXY: '0.0.0.0/0,::/0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '::/0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.5,::ffff:0.0.0.0/96' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '2000::/3' }, 'TRUST_PROXY'],
+    [{ CLIENT_DIR: 'package.json' }, 'CLIENT_DIR'],
   ])('names the bad variable in %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -187,6 +198,30 @@ describe('configuration', () => {
     ]);
     // the message says what to give instead
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/number of proxies/);
+    expect(() => loadConfig({ TRUST_PROXY: '0.0.0.0/0,::/0' })).toThrow(/as true would/);
+    // a proxy network, private or a provider's own, is fine
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8,172.64.0.0/13,fc00::/7,2606:4700::/32,fe80::/10' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.0/8', '172.64.0.0/13', 'fc00::/7', '2606:4700::/32', 'fe80::/10']);
+  });
+
+  it('serves the client from a CLIENT_DIR written relative to where the portal starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'afp-client-dir-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Relative client</title>');
+    const relativeDir = relative(process.cwd(), dir);
+    expect(relativeDir.startsWith('/')).toBe(false);
+    expect(loadConfig({ CLIENT_DIR: relativeDir }).CLIENT_DIR).toBe(dir);
+    const app = await createTestApp({ CLIENT_DIR: relativeDir });
+    try {
+      const page = await app.app.inject({ url: '/auth' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Relative client');
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true });
+    }
+    // the default, written out, from the project directory
+    expect(loadConfig({ CLIENT_DIR: 'dist/client' }).CLIENT_DIR).toBe(join(process.cwd(), 'dist/client'));
   });
 
   it('reads office hours with ranges, lists and wrap-around', () => {

@@ -159,7 +159,12 @@ describe('request budgets', () => {
 
     // starting a Microsoft sign-in stores a request row each time: the same budget per address
     const start = () =>
-      t.app.inject({ method: 'GET', url: '/api/auth/microsoft/start', remoteAddress: '192.0.2.30' });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/microsoft/start',
+        payload: {},
+        remoteAddress: '192.0.2.30',
+      });
     const starts = [];
     for (let i = 0; i < 7; i++) starts.push((await start()).statusCode);
     expect(starts.slice(0, 6)).not.toContain(429);

@@ -1,10 +1,7 @@
-import fastifyRateLimit, {
-  type FastifyRateLimitStore,
-  normalizeIP,
-  type RateLimitOptions,
-} from '@fastify/rate-limit';
+import fastifyRateLimit, { type FastifyRateLimitStore, type RateLimitOptions } from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientNetwork } from '../client-network';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 
@@ -32,8 +29,7 @@ const SWEEP_EVERY_MS = 60_000;
 
 export function callerKey(request: FastifyRequest, per: Budget['per']): string {
   if (per === 'user' && request.user) return `user:${request.user.id}`;
-  // one IPv6 /64 is usually one customer, so it is one address here (the plugin's own rule)
-  return `address:${normalizeIP(request.ip)}`;
+  return `address:${clientNetwork(request.ip)}`;
 }
 
 export function tooManyRequests(retryAfterSeconds: number): AppError {

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HINT_COOKIE } from '../../shared/schemas/auth';
-import { STAFF, type TestApp } from '../test/harness';
+import { createTestApp, STAFF, type TestApp } from '../test/harness';
 import {
   cookieHeader,
   type Method,
@@ -253,14 +253,44 @@ describe('security headers', () => {
       expect(cookie).toMatch(/SameSite=Lax/);
       // COOKIE_SECURE=auto over plain HTTP, and X-Forwarded-Proto is not believed without TRUST_PROXY
       expect(cookie).not.toMatch(/Secure/);
+      expect(cookie).toMatch(/^afp_session=/);
     }
     for (const cookie of await issue(secure)) {
       expect(cookie).toMatch(/HttpOnly/);
       expect(cookie).toMatch(/SameSite=Lax/);
       expect(cookie).toMatch(/; Secure/);
+      // always on TLS: the __Host- prefix, so no subdomain or plain-http page can set or replace it
+      expect(cookie).toMatch(/^__Host-afp_session=/);
+      expect(cookie).toMatch(/; Path=\//);
+      expect(cookie).not.toMatch(/Domain=/i);
     }
     // HSTS only where TLS is promised
     expect((await send(secure, 'GET', '/api/health')).headers['strict-transport-security']).toBeDefined();
     expect((await send(t, 'GET', '/api/health')).headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('forms may post only to the portal, and be redirected on only to the sign-in authority', async () => {
+    const csp = String((await send(t, 'GET', '/api/health')).headers['content-security-policy']);
+    const formAction = /form-action ([^;]*)/.exec(csp)?.[1];
+    expect(formAction).toBe(`'self' ${new URL(t.config.AUTHORITY_HOST).origin}`);
+  });
+
+  it('a PUBLIC_URL on https promises TLS: HSTS, Secure __Host- session cookies; an unprefixed cookie counts for nothing', async () => {
+    const https = await createTestApp({ PUBLIC_URL: 'https://portal.example.org' });
+    try {
+      const health = await send(https, 'GET', '/api/health');
+      expect(health.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      // over plain http behind a proxy that is not trusted: people still open the https address
+      const login = await send(https, 'POST', '/api/auth/staff-login', { payload: STAFF });
+      const session = login.cookies.find((c) => c.name === '__Host-afp_session');
+      expect(session).toMatchObject({ secure: true, path: '/', httpOnly: true });
+      expect(login.cookies.find((c) => c.name === 'afp_session')).toBeUndefined();
+      const me = (cookie: string) => send(https, 'GET', '/api/user', { cookie });
+      expect((await me(`__Host-afp_session=${session!.value}`)).statusCode).toBe(200);
+      // a cookie of the plain name, as a subdomain or an http page could plant, is not a session here
+      expect((await me(`afp_session=${session!.value}`)).statusCode).toBe(401);
+    } finally {
+      await https.close();
+    }
   });
 });

@@ -55,6 +55,32 @@ describe('login throttling (per account and per address)', () => {
     expect((await attempt(victim.username, 'victim-pass-1', '10.3.0.1')).statusCode).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64: rotating through its addresses gets no more guesses', async () => {
+    const owner = await t.createUser({ username: 'rotated@example.org', password: 'rotated-pass-1' });
+    const inNetwork = (n: number) => `2001:db8:45:7:${n.toString(16)}::${((n * 7919) % 0xffff).toString(16)}`;
+    for (let i = 1; i <= THROTTLE.perAccountAddress; i++)
+      expect((await attempt(owner.username, `guess-${i}`, inNetwork(i))).statusCode).toBe(401);
+    // a new address in the same /64 is the same client: paused for this account, right password or not
+    for (const n of [100, 5000, 65_000]) {
+      const next = await attempt(owner.username, 'rotated-pass-1', inNetwork(n));
+      expect(next.statusCode, inNetwork(n)).toBe(429);
+    }
+    // the same /64 written out in full is no way round
+    const full = await attempt(owner.username, 'rotated-pass-1', '2001:0db8:0045:0007:ffff:ffff:ffff:ffff');
+    expect(full.statusCode).toBe(429);
+    // the owner in another /64 signs in
+    expect((await attempt(owner.username, 'rotated-pass-1', '2001:db8:45:8::1')).statusCode).toBe(200);
+  });
+
+  it('counts the address limit per /64 too, across accounts', async () => {
+    for (let i = 0; i < THROTTLE.perAddress; i++) {
+      const response = await attempt(`nobody-${i}@example.org`, 'wrong-guess', `2001:db8:46:1::${i + 1}`);
+      expect(response.statusCode).toBe(401);
+    }
+    expect((await attempt(a.username, a.password, '2001:db8:46:1:abcd::9')).statusCode).toBe(429);
+    expect((await attempt(a.username, a.password, '2001:db8:46:2::1')).statusCode).toBe(200);
+  });
+
   it('an attacker failing without end from one address never stops the owner from another', async () => {
     const owner = await t.createUser({ username: 'besieged@example.org', password: 'besieged-pass-1' });
     const attacker = '10.11.0.1';

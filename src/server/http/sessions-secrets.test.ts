@@ -26,6 +26,8 @@ import {
 const SP_CLIENT_SECRET = 'Cl1ent-Secret~Distinct~8c41f0';
 const SP_PASSWORD = 'Sp-Passw0rd~Distinct~71be2d';
 const SMTP_PASSWORD = 'Smtp-Passw0rd~Distinct~9c41aa';
+// an invitation link's token (the form of one: this server has no Microsoft sign-in configured)
+const INVITATION = 'Inv1tationTokenDistinct5a0c3e9d7b1f2468ace0';
 
 const w = sessionsApp();
 let t: TestApp;
@@ -140,11 +142,11 @@ describe('secrets never in responses or logs', () => {
       payload: { date: '2026-12-07', status: 'available' },
     });
     await go('POST', '/api/sharepoint/sync-all', { cookie: userCookie, payload: {} });
-    // the email settings hold a password too; sending fails (nothing listens) and is logged
+    // the email settings hold a password too; sending fails (the name never resolves) and is logged
     const smtp = await go('PUT', '/api/staff/reminders/settings', {
       cookie: staffCookie,
       payload: {
-        host: '127.0.0.1',
+        host: 'smtp.portal.invalid',
         port: 9,
         security: 'none',
         username: 'mailer',
@@ -172,6 +174,15 @@ describe('secrets never in responses or logs', () => {
       linkNonce: 'secrets-link',
     });
     const offerToken = offerLinkToken(t.ctx.appSecret, linked);
+
+    // link credentials: the offer link's token in the body; an invitation from an old link, whose
+    // address carried it in the query string, on the page and posted to the start
+    expect((await go('POST', '/api/offer-links/view', { payload: { token: offerToken } })).statusCode).toBe(
+      200,
+    );
+    await go('GET', `/staff-login?invitation=${INVITATION}`);
+    await go('GET', `/api/auth/microsoft/callback?code=${INVITATION}&state=${INVITATION}`);
+    await go('POST', '/api/auth/microsoft/start', { payload: { invitation: INVITATION } });
 
     // every GET route, as staff, as the facilitator and signed out
     for (const route of t.routes.filter((r) => r.method === 'GET' && !r.url.includes('logout'))) {
@@ -227,6 +238,8 @@ describe('secrets never in responses or logs', () => {
       ['SMTP password', SMTP_PASSWORD],
       ...Object.entries(passwords).map(([name, value]) => [`password ${name}`, value] as [string, string]),
       ['staff password', STAFF.password],
+      ['offer link token', offerToken],
+      ['invitation token', INVITATION],
       ...[...tokens].map((token, i) => [`session token #${i + 1}`, token] as [string, string]),
       ...storedSecrets.map((value, i) => [`stored hash or ciphertext #${i + 1}`, value] as [string, string]),
     ];

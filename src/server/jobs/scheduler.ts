@@ -11,7 +11,11 @@ import type { AppContext } from '../context';
 import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
-import { expireOffers, withdrawOffersOfFilledSessions } from '../modules/offers/service';
+import {
+  expireOffers,
+  withdrawOffersOfFilledSessions,
+  withdrawOffersSafeguardingNoLongerAllows,
+} from '../modules/offers/service';
 import { drainBookingWrites } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
@@ -117,13 +121,15 @@ export class Scheduler {
 
   /**
    * Offers whose reply-by time passed expire (and, where staff asked, go to the next ranked
-   * facilitator); live offers of sessions a refresh found filled are withdrawn. Each instance may
+   * facilitator); live offers of sessions a refresh found filled, and those whose facilitator's
+   * safeguarding checks no longer cover the session's day, are withdrawn. Each instance may
    * run it: rows are claimed with SKIP LOCKED. Never throws; resolves to the offers expired.
    */
   offersTick(): Promise<number> {
     this.offering ??= (async () => {
       const expired = await expireOffers(this.ctx);
       await withdrawOffersOfFilledSessions(this.ctx);
+      await withdrawOffersSafeguardingNoLongerAllows(this.ctx);
       return expired;
     })()
       .catch((error: unknown) => {

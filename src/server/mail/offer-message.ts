@@ -35,7 +35,11 @@ export function describeSession(s: SessionSummary): string {
   return parts.join(', ');
 }
 
-function message(subject: string, paragraphs: Array<string | { link: string }>): OutgoingMessage {
+/** A message of plain paragraphs (and links), as text and as HTML with the same words. */
+export function composeMessage(
+  subject: string,
+  paragraphs: Array<string | { link: string }>,
+): OutgoingMessage {
   const text = paragraphs.map((p) => (typeof p === 'string' ? p : p.link)).join('\n\n');
   const html = paragraphs
     .map((p) =>
@@ -54,7 +58,7 @@ export function offerMessage(input: {
   replyBy: string;
   link: string;
 }): OutgoingMessage {
-  return message(`Session offered to you: ${input.session}`, [
+  return composeMessage(`Session offered to you: ${input.session}`, [
     `Hello ${input.name},`,
     `You are offered this session: ${input.session}.`,
     ...(input.message ? [`Message from the team:\n${input.message}`] : []),
@@ -66,7 +70,7 @@ export function offerMessage(input: {
 }
 
 export function offerEndedMessage(input: { name: string; session: string; why: string }): OutgoingMessage {
-  return message(`Offer withdrawn: ${input.session}`, [
+  return composeMessage(`Offer withdrawn: ${input.session}`, [
     `Hello ${input.name},`,
     `The offer of this session is withdrawn: ${input.session}.`,
     input.why,
@@ -79,7 +83,7 @@ export function acceptanceUndoneStaffMessage(input: {
   facilitator: string;
   session: string;
 }): OutgoingMessage {
-  return message(`Acceptance not recorded in SharePoint: ${input.session}`, [
+  return composeMessage(`Acceptance not recorded in SharePoint: ${input.session}`, [
     `Hello ${input.name},`,
     `${input.facilitator} accepted this session, but SharePoint showed it filled or changed before the acceptance could be written: ${input.session}.`,
     'The acceptance was undone and the facilitator has been told. Check the session in SharePoint, then refresh bookings in the portal.',

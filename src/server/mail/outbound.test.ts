@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SendRemindersResponse } from '../../shared/schemas/reminders';
+import { reminderSettings } from '../db/schema';
 import {
   BlockedAddressError,
   isAllowedAddress,
@@ -56,8 +57,8 @@ afterAll(async () => {
   await t.close();
 });
 
-async function sendWithHost(host: string, port = listenerPort): Promise<SendRemindersResponse> {
-  const saved = await t.app.inject({
+const saveHost = (host: string, port = listenerPort) =>
+  t.app.inject({
     method: 'PUT',
     url: '/api/staff/reminders/settings',
     headers: { cookie: staffCookie },
@@ -73,7 +74,17 @@ async function sendWithHost(host: string, port = listenerPort): Promise<SendRemi
       autoMonth: 'next',
     },
   });
-  expect(saved.statusCode, saved.body).toBe(200);
+
+/**
+ * Send with this host in the stored settings, put there directly: saving refuses such a host, but
+ * settings saved before that check, or a name whose address changed since, reach the send.
+ */
+async function sendWithHost(host: string, port = listenerPort): Promise<SendRemindersResponse> {
+  const values = { smtpHost: host, smtpPort: port, smtpSecurity: 'none', fromAddress: 'portal@example.org' };
+  await t.ctx.db
+    .insert(reminderSettings)
+    .values({ id: 1, ...values })
+    .onConflictDoUpdate({ target: reminderSettings.id, set: values });
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/staff/reminders/send',
@@ -100,13 +111,20 @@ describe('the SMTP host cannot aim at the portal’s own network', () => {
     ['fe80::1'],
     ['fd00::1'],
     ['224.0.0.1'],
-  ])('%s: refused with a category, and no connection is made', async (host) => {
-    const before = connections;
-    const result = await sendWithHost(host);
-    expect(result).toMatchObject({ sent: 0, failed: 1 });
-    expect(result.results[0]!.reason).toBe(MAIL_ERRORS.blocked);
-    expect(connections).toBe(before);
-  });
+  ])(
+    '%s: refused on save naming the host and the setting, and at a send, with no connection',
+    async (host) => {
+      const before = connections;
+      const saved = await saveHost(host);
+      expect(saved.statusCode, saved.body).toBe(400);
+      expect(saved.json().fieldErrors.host[0]).toContain(host);
+      expect(saved.json().message).toMatch(/SMTP_ALLOWED_NETWORKS/);
+      const result = await sendWithHost(host);
+      expect(result).toMatchObject({ sent: 0, failed: 1 });
+      expect(result.results[0]!.reason).toBe(MAIL_ERRORS.blocked);
+      expect(connections).toBe(before);
+    },
+  );
 
   it('the listener is reachable when the operator allows loopback (so the refusals above are the check, not the network)', async () => {
     const before = connections;

@@ -196,3 +196,23 @@ function partOf(raw: string, subtype: 'plain' | 'html'): string {
   }
   return '';
 }
+
+/** The environment a portal needs to send through a test server: loopback allowed, its CA trusted. */
+export function testSmtpEnvironment(): Record<string, string> {
+  return { SMTP_ALLOWED_NETWORKS: '127.0.0.1/32', SMTP_CA_FILE: testSmtpCaFile(), SMTP_TIMEOUT_SECONDS: '5' };
+}
+
+/** Email settings that send through this test server: plain SMTP, no sign-in, no automatic reminders. */
+export function testMailSettings(server: TestSmtpServer) {
+  return {
+    host: server.host,
+    port: server.port,
+    security: 'none',
+    username: '',
+    password: '',
+    fromAddress: 'portal@example.org',
+    autoEnabled: false,
+    autoDay: 25,
+    autoMonth: 'next',
+  } as const;
+}

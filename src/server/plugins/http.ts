@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { THEME_INIT_SCRIPT } from '../../shared/theme-init-script';
+import { alwaysSecure } from '../auth/session-cookies';
 import { registerErrorHandling } from '../http/errors';
 import { refuseUnstorableText } from '../http/text-input';
 
@@ -34,12 +35,15 @@ const httpPlugin: FastifyPluginAsync = async (app) => {
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
-        formAction: ["'self'"],
+        // the login page's "Sign in with Microsoft" form is answered with a redirect to the identity
+        // provider, which form-action governs too
+        formAction: ["'self'", new URL(config.ENTRA_AUTHORITY_HOST ?? config.AUTHORITY_HOST).origin],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
       },
     },
-    strictTransportSecurity: config.COOKIE_SECURE === 'true' ? undefined : false,
+    // only where TLS is promised: COOKIE_SECURE=true, or a PUBLIC_URL on https
+    strictTransportSecurity: alwaysSecure(config) ? undefined : false,
     crossOriginEmbedderPolicy: false,
   });
   // Every answer over 1 KiB is compressed for clients that accept it: a month of the staff grid is

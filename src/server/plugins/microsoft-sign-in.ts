@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { DiscoveryCache } from '../modules/microsoft-sign-in/service';
+import { DiscoveryCache } from '../modules/microsoft-sign-in/discovery';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,8 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { createSessionStore, SESSION_COOKIE, type SessionStore } from '../auth/sessions';
+import { cookieNames } from '../auth/session-cookies';
+import { createSessionStore, type SessionStore } from '../auth/sessions';
 import { createLoginThrottle, DEFAULT_THROTTLE, type LoginThrottle } from '../auth/throttle';
 import { type Access, enforceAccess, requireDeclaredAccess } from '../http/access';
 import { crossSiteGuard } from '../http/cross-site';
@@ -70,8 +71,9 @@ const sessionsAndAccessPlugin: FastifyPluginAsync = async (app) => {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', crossSiteGuard(app.config.PUBLIC_URL));
+  const sessionCookie = cookieNames(app.config).session;
   app.addHook('onRequest', async (request) => {
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[sessionCookie];
     if (!token || request.routeOptions.config.sessionless) return;
     const session = await app.sessions.resolve(token);
     if (session) {

@@ -140,7 +140,8 @@ export const FIELD_SPECS: { [K in ListKind]: Record<(typeof PORTAL_FIELDS)[K][nu
 /** Fields the portal puts in `$filter`: their columns must be indexed once a list passes 5,000 items. */
 export const FILTERED_FIELDS: { [K in ListKind]: ReadonlyArray<(typeof PORTAL_FIELDS)[K][number]> } = {
   bookings: [],
-  availability: ['key'],
+  // delivery finds items through the list's change feed (availability-items.ts), never a filter
+  availability: [],
   facilitators: [],
   schools: [],
 };

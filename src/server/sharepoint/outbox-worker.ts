@@ -4,18 +4,21 @@
  * Rows are claimed in batches with `FOR UPDATE SKIP LOCKED` and leased by pushing `next_attempt_at`
  * ahead, so several workers never take the same rows and a crashed worker's rows come back by
  * themselves. Rows of the same day are coalesced: the day's current availability row is what gets
- * sent. The list item is found by its natural key `{FreelancerID}|{yyyy-MM-dd}` (and remembered on
- * the availability row), then updated or created; a create whose answer was lost is never repeated
- * blindly, the key is looked up first, so an item is never duplicated. A failed day is rescheduled
- * with backoff (attempts, next_attempt_at, last_error): nothing is lost and delivery resumes alone.
+ * sent. The list item is found by its natural key `{FreelancerID}|{yyyy-MM-dd}` in the index the list's
+ * change feed keeps (availability-items.ts; never a filtered look-up, which a big list refuses) and
+ * remembered on the availability row, then updated or created; a create whose answer was lost is never
+ * repeated blindly, the key is looked up first, so an item is never duplicated. A failed day is
+ * rescheduled with backoff (attempts, next_attempt_at, last_error): nothing is lost and delivery
+ * resumes alone. When the list itself fails (it cannot be read, SharePoint is down or throttling),
+ * the whole list waits, not one day at a time: no round claims anything until the pause is over.
  */
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { availability, syncOutbox, users } from '../db/schema';
+import { availability, schedulerState, syncOutbox, users } from '../db/schema';
+import { type AvailabilityItems, availabilityItems } from './availability-items';
 import type { ColumnNames } from './column-mapping';
-import { describeError, isSharePointError, SharePointError } from './errors';
+import { describeError, isSharePointError } from './errors';
 import { availabilityKey, availabilityStatusLabel, fieldText, normaliseFreelancerId } from './fields';
-import { odataString } from './graph-client';
 import { type ProblemReport, problemFor } from './problems';
 import { backoffDelay } from './retry';
 import type { SharePointSession } from './session';
@@ -32,8 +35,6 @@ export interface OutboxOptions {
   retryMaxMs: number;
   /** when to look again at a day that cannot be sent (no freelancer ID) */
   skipRecheckMs: number;
-  /** keys per look-up query (`fields/Title eq … or …`) */
-  lookupChunk: number;
   random: () => number;
 }
 
@@ -44,7 +45,6 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   retryBaseMs: 30_000,
   retryMaxMs: 15 * 60_000,
   skipRecheckMs: 60 * 60_000,
-  lookupChunk: 20,
   random: Math.random,
 };
 
@@ -65,6 +65,8 @@ export interface DrainResult {
   lastError?: string;
   /** the failure of this round as staff see it (sharepoint/problems.ts); absent when nothing failed */
   problem?: ProblemReport;
+  /** the whole list waits until then after a failure of the list or the service (nothing was claimed) */
+  pausedUntil?: Date;
 }
 
 export type OutboxRow = typeof syncOutbox.$inferSelect;
@@ -176,54 +178,47 @@ export function holdsValues(
   });
 }
 
-/** One query per chunk of keys; several items with one key: the lowest id is the one we use. */
-async function lookupKeys(
-  A: AvailabilityColumns,
-  session: SharePointSession,
-  siteId: string,
-  listId: string,
-  keys: string[],
-  chunk: number,
-): Promise<Map<string, ItemRef>> {
-  const found = new Map<string, ItemRef>();
-  for (let i = 0; i < keys.length; i += chunk) {
-    const slice = keys.slice(i, i + chunk);
-    const filter = slice.map((k) => `fields/${A.key} eq ${odataString(k)}`).join(' or ');
-    const items = await session.client.listItems(siteId, listId, {
-      filter,
-      top: Math.max(slice.length * 2, 10),
-    });
-    const sorted = items.sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
-    for (const item of sorted) {
-      const key = fieldText(item.fields, A.key);
-      // The server's filter is trusted only as far as it goes: check the key ourselves.
-      if (key && slice.includes(key) && !found.has(key))
-        found.set(key, { id: item.id, eTag: item.eTag, fields: item.fields });
-    }
-  }
-  return found;
+// ---------------------------------------------------------------------------------------------------
+// The pause of the whole list
+
+const PAUSE = 'sharepoint-pause:availability';
+
+/** The list's pause after its last failures in a row, kept where every instance sees it. */
+async function readPause(db: Db): Promise<{ until: Date; failures: number } | null> {
+  const [row] = await db.select().from(schedulerState).where(eq(schedulerState.name, PAUSE));
+  if (!row?.nextRunAt) return null;
+  const failures = Number((row.lastResult as { failures?: unknown } | null)?.failures ?? 0);
+  return { until: row.nextRunAt, failures: Number.isFinite(failures) ? failures : 0 };
 }
 
 /**
- * A look-up by key that failed on a list whose key column is not indexed: past 5,000 items SharePoint
- * refuses such queries whatever the client sends, and retrying cannot help, so the error says what
- * staff must do. The days stay queued and are retried with backoff, never in a tight loop.
+ * Pause the whole list: failures in a row grow the wait (the retry ladder of the outbox), and no
+ * round claims a day until it is over. `until` when the caller already knows (a Retry-After).
  */
-async function withIndexAdvice(session: SharePointSession, error: unknown): Promise<unknown> {
-  if (!isSharePointError(error) || error.kind !== 'http' || error.status === 401 || error.status === 403)
-    return error;
-  let unindexed: string[];
-  try {
-    unindexed = await session.unindexedFilterColumns('availability');
-  } catch {
-    return error;
-  }
-  if (unindexed.length === 0) return error;
-  return new SharePointError(
-    'http',
-    `${error.message}. The Availability list's column ${unindexed.join(', ')} is not indexed: SharePoint refuses look-ups on it once the list passes 5,000 items. Index it (List settings → Indexed columns); delivery resumes by itself.`,
-    { status: error.status, code: error.code, retryable: error.retryable, cause: error },
-  );
+async function pauseList(
+  db: Db,
+  now: Date,
+  options: OutboxOptions,
+  error: unknown,
+  until?: Date,
+): Promise<Date> {
+  const failures = ((await readPause(db))?.failures ?? 0) + 1;
+  const at = until ?? new Date(now.getTime() + retryDelay(failures, options));
+  const values = {
+    nextRunAt: at,
+    finishedAt: now,
+    lastResult: { failures },
+    lastError: describeError(error).slice(0, 1000),
+  };
+  await db
+    .insert(schedulerState)
+    .values({ name: PAUSE, ...values })
+    .onConflictDoUpdate({ target: schedulerState.name, set: values });
+  return at;
+}
+
+async function endPause(db: Db): Promise<void> {
+  await db.delete(schedulerState).where(eq(schedulerState.name, PAUSE));
 }
 
 /** Runs tasks with at most `limit` at a time; stops taking new ones once `stop()` says so. */
@@ -297,13 +292,14 @@ export async function drainOutboxOnce(
  * One round, in named steps: claim due rows, turn them into days to send (skipping what cannot be
  * sent), open the Availability list, deliver the days a few at a time, record what was delivered.
  *
- * Graph requests per day, at most (each under the retry policy of retry.ts: at most maxAttempts
- * sends within totalBudgetMs): 2 to find the item (by its remembered id, else by key) and
- * 1 + 2×CONFLICT_REREADS = 5 to update it; if it vanished meanwhile, 1 look-up by key and 5 to update
- * what that finds; if there is none, 1 create, and after a lost or refused create 1 look-up by key
- * and 5 to update what that finds: 20 in all (a look-up is one page: it asks for twice the keys it
- * names). Nothing here waits or repeats on its own; a day that failed goes back to the outbox, whose
- * backoff across rounds is the durable retry.
+ * Graph requests per round: one read of the list's change feed when some day's item id is not
+ * remembered (one request when nothing changed; every page of the list the first time). Per day, at
+ * most (each under the retry policy of retry.ts: at most maxAttempts sends within totalBudgetMs):
+ * 1 to read the item by id and 1 + 2×CONFLICT_REREADS = 5 to update it; if it vanished meanwhile, a
+ * read of the change feed, 1 read by id and 5 to update what that finds; if there is none, 1 create,
+ * and after a lost or refused create the same again. Nothing here waits or repeats on its own; a day
+ * that failed goes back to the outbox, whose backoff across rounds is the durable retry, and a
+ * failure of the list or the service pauses the whole list.
  */
 async function drainRound(
   db: Db,
@@ -323,6 +319,11 @@ async function drainRound(
     serviceDown: false,
   };
   if (!session) return result;
+  const pause = await readPause(db);
+  if (pause && pause.until.getTime() > now().getTime()) {
+    result.pausedUntil = pause.until;
+    return result;
+  }
 
   const claimed = await claim(db, now(), options);
   round.claimed = claimed;
@@ -341,17 +342,22 @@ async function drainRound(
 
   let list: AvailabilityList;
   try {
-    list = await openAvailabilityList(session, days, options);
+    list = await openAvailabilityList(db, session, days);
   } catch (error) {
-    const explained = await withIndexAdvice(session, error);
-    await retryLater(
+    // the list itself failed: every day waits with it, not each on its own ladder
+    const until = await pauseList(db, now(), options, error);
+    await reschedule(
+      db,
       days.flatMap((d) => d.job.rows),
-      explained,
+      until,
+      describeError(error),
+      true,
     );
     result.failed = days.length;
     result.serviceDown = true;
-    result.lastError = describeError(explained);
+    result.lastError = describeError(error);
     result.problem = await problemFor(session, 'availability', error);
+    result.pausedUntil = until;
     return result;
   }
 
@@ -362,6 +368,11 @@ async function drainRound(
   );
   if (outcome.firstFailure)
     result.problem = await problemFor(session, 'availability', outcome.firstFailure.error);
+  if (result.serviceDown && outcome.firstFailure) {
+    result.pausedUntil = await pauseList(db, now(), options, outcome.firstFailure.error, outcome.stopAt);
+  } else if (pause) {
+    await endPause(db);
+  }
   if (outcome.notTried.length > 0) {
     // Not tried because the service is down: back in the queue for when the failed day is retried.
     await reschedule(
@@ -477,27 +488,36 @@ interface AvailabilityList {
   siteId: string;
   listId: string;
   columns: AvailabilityColumns;
-  /** items found by key for days whose item id the portal does not know yet */
-  known: Map<string, ItemRef>;
+  /** the list's items by key, as its change feed told (availability-items.ts) */
+  items: AvailabilityItems;
+  /** item ids by key of the days whose item id the portal does not remember yet */
+  known: Map<string, string>;
 }
 
 async function openAvailabilityList(
+  db: Db,
   session: SharePointSession,
   days: Deliverable[],
-  options: OutboxOptions,
 ): Promise<AvailabilityList> {
   const siteId = await session.siteId();
   const listId = await session.listId(session.settings.availabilityListName);
   const columns = (await session.columns('availability')) as AvailabilityColumns;
-  // Days whose item id is remembered are read by id: a filtered look-up is a risk on a list past
-  // 5,000 items (the key column must be indexed), so it is kept for days never delivered.
+  const items = availabilityItems(db, session, { siteId, listId, keyColumn: columns.key });
+  // Days whose item id is remembered are read by id; the others are looked up in the index, brought
+  // up to date first (one request when nothing changed).
   const unknownKeys = days.filter((d) => !d.day.sharePointItemId).map((d) => d.key);
-  const known = await lookupKeys(columns, session, siteId, listId, unknownKeys, options.lookupChunk);
-  return { session, siteId, listId, columns, known };
+  if (unknownKeys.length > 0) await items.refresh();
+  const known = unknownKeys.length > 0 ? await items.idsOf(unknownKeys) : new Map<string, string>();
+  return { session, siteId, listId, columns, items, known };
 }
 
+/** The item that holds the key now (the index read again first), as it is now; undefined: none. */
 async function lookupOne(list: AvailabilityList, key: string): Promise<ItemRef | undefined> {
-  return (await lookupKeys(list.columns, list.session, list.siteId, list.listId, [key], 1)).get(key);
+  await list.items.refresh();
+  const id = (await list.items.idsOf([key])).get(key);
+  if (!id) return undefined;
+  const item = await list.session.client.getItem(list.siteId, list.listId, id);
+  return item ? { id: item.id, eTag: item.eTag, fields: item.fields } : undefined;
 }
 
 /**
@@ -508,9 +528,9 @@ async function lookupOne(list: AvailabilityList, key: string): Promise<ItemRef |
  * late update fails with 412 instead. A remembered item deleted in SharePoint is found again by key.
  */
 async function currentItem(list: AvailabilityList, d: Deliverable): Promise<ItemRef | undefined> {
-  const found = d.day.sharePointItemId ? { id: d.day.sharePointItemId } : list.known.get(d.key);
-  if (!found || found.eTag) return found;
-  const item = await list.session.client.getItem(list.siteId, list.listId, found.id);
+  const id = d.day.sharePointItemId ?? list.known.get(d.key);
+  if (!id) return undefined;
+  const item = await list.session.client.getItem(list.siteId, list.listId, id);
   return item ? { id: item.id, eTag: item.eTag, fields: item.fields } : lookupOne(list, d.key);
 }
 
@@ -558,7 +578,7 @@ async function deliverDay(list: AvailabilityList, d: Deliverable, result: DrainR
   if (item) {
     // Deleted while we wrote to it: another item may hold the key (a create of ours, someone's).
     const other = await lookupOne(list, d.key);
-    if (other && (await writeIfChanged(list, d, other, result))) return other.id;
+    if (other && other.id !== item.id && (await writeIfChanged(list, d, other, result))) return other.id;
   }
   return createOrAdopt(list, d, result);
 }

@@ -5,7 +5,7 @@
  * no real time and the waits themselves are what the tests check.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { syncOutbox } from '../db/schema';
+import { schedulerState, syncOutbox } from '../db/schema';
 import { saveDay } from '../modules/availability/service';
 import { SharePointError } from './errors';
 import { drainOutboxOnce } from './outbox-worker';
@@ -168,17 +168,30 @@ describe('which failures are sent again, and how often', () => {
     }
     await session.columns('availability'); // the list's mapping is read outside the faults
     s.emu.control.clearRequests();
-    s.emu.control.addFault({ path: '*/items', times: 'always', action: { type: 'status', status: 503 } });
+    s.emu.control.addFault({
+      path: '*/items/delta',
+      times: 'always',
+      action: { type: 'status', status: 503 },
+    });
     const later = () => new Date(Date.now() + 10 * 60_000);
     const result = await drainOutboxOnce(s.t.ctx.db, session, later, { concurrency: 4 });
     expect(result).toMatchObject({ claimed: 3, delivered: 0, failed: 3, serviceDown: true });
-    // one look-up of the three unknown keys, sent maxAttempts times; nothing after it
-    expect(graphCalls(/\/items$/)).toBe(6);
+    // one read of the list's change feed for the three unknown keys, sent maxAttempts times; nothing after
+    expect(graphCalls(/\/items\/delta/)).toBe(6);
+    expect(s.emu.control.requestCount({ method: 'POST' })).toBe(0);
     expect(s.emu.control.items(s.portal.lists.availability!)).toHaveLength(0);
     const queued = await s.t.ctx.db.select().from(syncOutbox);
     expect(queued).toHaveLength(3);
     expect(queued.every((row) => row.attempts === 1 && row.lastError?.includes('HTTP 503'))).toBe(true);
+    // the whole list waits: the next round claims nothing and sends nothing
+    s.emu.control.clearRequests();
+    expect(await drainOutboxOnce(s.t.ctx.db, session, later)).toMatchObject({
+      claimed: 0,
+      pausedUntil: result.pausedUntil,
+    });
+    expect(s.emu.control.requestCount()).toBe(0);
     await s.t.ctx.db.delete(syncOutbox);
+    await s.t.ctx.db.delete(schedulerState);
   });
 });
 
@@ -250,18 +263,20 @@ describe('answers in the wrong shape', () => {
     s.emu.control.clearRequests();
     s.emu.control.addFault({
       method: 'GET',
-      path: '*/items',
-      action: { type: 'reply', body: { value: [{ id: 7, fields: 'Title' }] } },
+      path: '*/items/delta',
+      times: 'always',
+      action: { type: 'reply', body: { value: [{ fields: { Title: 'x' } }], '@odata.deltaLink': 'x' } },
     });
     const later = () => new Date(Date.now() + 10 * 60_000);
     const result = await drainOutboxOnce(s.t.ctx.db, session, later);
     expect(result).toMatchObject({ claimed: 1, delivered: 0, failed: 1 });
-    expect(result.lastError).toMatch(/was not in the expected form \(value\.0\.fields: expected record\)/);
+    expect(result.lastError).toMatch(/was not in the expected form \(value\.0\.id: /);
     expect(s.emu.control.requestCount({ method: 'POST', path: /\/items$/ })).toBe(0);
     expect(s.emu.control.requestCount({ method: 'PATCH' })).toBe(0);
     expect(s.emu.control.items(s.portal.lists.availability!)).toHaveLength(0);
     const [row] = await s.t.ctx.db.select().from(syncOutbox);
     expect(row?.lastError).toBe(result.lastError);
     await s.t.ctx.db.delete(syncOutbox);
+    await s.t.ctx.db.delete(schedulerState);
   });
 });

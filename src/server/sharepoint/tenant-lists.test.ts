@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { AvailabilityStatus } from '../../shared/schemas/availability';
 import type { ColumnCheckResult } from '../../shared/schemas/sharepoint-columns';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
-import { availability, bookings, syncOutbox } from '../db/schema';
+import { availability, bookings, schedulerState, syncOutbox } from '../db/schema';
 import { Scheduler } from '../jobs/scheduler';
 import { saveDay } from '../modules/availability/service';
 import { type ConnectorSetup, FAST_TIMINGS, setupConnector } from './test-support';
@@ -338,30 +338,65 @@ describe('a list past 5,000 items', () => {
   });
   const bigSettings = () => portalSettingsFor(big, s.emu.control.credentials);
 
-  it('Test Connection says which column must be indexed', async () => {
+  it('Test Connection passes and asks for no index: the portal filters on no column', async () => {
     const test = (await post('/api/sharepoint/test-connection-with-credentials', bigSettings())).json();
     expect(test.success).toBe(true);
-    expect(test.message).toContain('Index the column "Title" of the Availability list');
+    expect(test.message).not.toContain('Index the column');
   });
 
-  it('a refused look-up is retried a bounded number of times and staff see what to do', async () => {
+  it('saved days arrive without a filtered look-up: item ids come from the change feed', async () => {
     await s.configure(bigSettings());
+    s.emu.control.clearRequests();
     await save('2026-10-05', 'available');
-    s.emu.control.clearRequests();
+    // a day whose item already exists in the big list (written by the portal before, or by hand)
+    const existing = s.emu.control.addItem(big.lists.availability!, {
+      Title: '1001|2026-10-06',
+      Day: '2026-10-06',
+    });
+    await save('2026-10-06', 'limited');
     const result = await drain();
-    expect(result).toMatchObject({ delivered: 0, failed: 1, serviceDown: true });
-    expect(result.lastError).toContain('column "Title" is not indexed');
-    expect(result.lastError).toContain('Index it (List settings → Indexed columns)');
-    const lookups = s.emu.control.requests({ method: 'GET', path: /\/items$/ });
-    expect(lookups.length).toBeGreaterThan(0);
-    expect(lookups.length).toBeLessThanOrEqual(FAST_TIMINGS.maxAttempts!);
-    const [row] = await s.t.ctx.db.select().from(syncOutbox);
-    expect(row!.lastError).toContain('Index it');
-    expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
-    // nothing more is sent until the row is due again
+    expect(result).toMatchObject({ delivered: 2, failed: 0 });
+    expect(s.emu.control.requests({ method: 'GET', path: /\/items$/ })).toEqual([]);
+    const items = s.emu.control.items(big.lists.availability!);
+    const ours = items.filter((item) => String(item.fields.Title).startsWith('1001|'));
+    expect(ours.map((item) => item.fields.Title).sort()).toEqual(['1001|2026-10-05', '1001|2026-10-06']);
+    // the item that held the day was written to, not a second one made
+    expect(ours.find((item) => item.fields.Title === '1001|2026-10-06')!.id).toBe(existing.id);
+    expect(items).toHaveLength(5001 + 2);
+
+    // the next day costs one read of the changes, not the whole list again
+    await save('2026-10-07', 'available');
     s.emu.control.clearRequests();
-    expect(await drain()).toMatchObject({ claimed: 0 });
-    expect(s.emu.control.requestCount()).toBe(0);
+    expect(await drain()).toMatchObject({ delivered: 1, failed: 0 });
+    const feedReads = s.emu.control.requests({ method: 'GET', path: /\/items\/delta/ });
+    expect(feedReads).toHaveLength(1);
     await s.t.ctx.db.delete(syncOutbox);
+  });
+
+  it('when the list refuses, the whole list waits: one failure pauses every day, not each on its own', async () => {
+    await s.configure(bigSettings());
+    for (const date of ['2026-10-12', '2026-10-13', '2026-10-14']) await save(date, 'available');
+    s.emu.control.addFault({
+      path: '*/items/delta',
+      times: 'always',
+      action: { type: 'status', status: 429, retryAfter: 1 },
+    });
+    s.emu.control.clearRequests();
+    const first = await drain();
+    expect(first).toMatchObject({ delivered: 0, serviceDown: true });
+    expect(first.pausedUntil!.getTime()).toBeGreaterThan(Date.now());
+    const feed = s.emu.control.requestCount({ path: /\/items\/delta/ });
+    expect(feed).toBeGreaterThan(0);
+    expect(feed).toBeLessThanOrEqual(FAST_TIMINGS.maxAttempts!);
+    const sent = s.emu.control.requestCount();
+    // rounds in the pause claim nothing and send nothing, however many days wait
+    await save('2026-10-15', 'limited');
+    for (let round = 0; round < 3; round++) {
+      expect(await drain()).toMatchObject({ claimed: 0, pausedUntil: first.pausedUntil });
+    }
+    expect(s.emu.control.requestCount()).toBe(sent);
+    s.emu.control.clearFaults();
+    await s.t.ctx.db.delete(syncOutbox);
+    await s.t.ctx.db.delete(schedulerState).where(eq(schedulerState.name, 'sharepoint-pause:availability'));
   });
 });

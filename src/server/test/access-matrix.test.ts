@@ -252,6 +252,9 @@ beforeAll(async () => {
     replyBy: new Date(farReplyBy()),
     linkNonce: 'matrix-link',
     offeredBy: staff.id,
+    // A has no safeguarding records; staff offered anyway, with a reason, so A may accept
+    safeguardingState: 'missing',
+    safeguardingOverrideReason: 'Checks seen on paper',
   });
   const offerToken = offerLinkToken(t.ctx.appSecret, offered);
   f = {

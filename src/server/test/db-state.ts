@@ -16,6 +16,7 @@ export const TABLES = [
   ['staff_notes', 'id'],
   ['sharepoint_settings', 'id'],
   ['sync_outbox', 'id'],
+  ['sharepoint_availability_items', 'item_id'],
   ['sessions', 'id'],
   ['scheduler_state', 'name'],
   ['login_throttle', 'key'],

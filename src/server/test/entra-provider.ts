@@ -13,7 +13,7 @@
 import { X509Certificate } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import Provider, { type ProviderContext } from 'oidc-provider';
 
 export interface EntraAccount {
@@ -38,6 +38,14 @@ export interface EntraMisbehaviour {
   audience?: boolean;
   /** the ID token carries a nonce the portal did not send */
   nonce?: boolean;
+  /** the discovery document names these addresses instead of the provider's own */
+  endpoints?: Partial<
+    Record<'authorization_endpoint' | 'token_endpoint' | 'jwks_uri' | 'end_session_endpoint', string>
+  >;
+  /** the token endpoint's ID token is signed with a key the provider does not publish */
+  forgedSignature?: boolean;
+  /** the ID token says it was issued this many seconds after now (signed with the provider's key) */
+  issuedAheadSeconds?: number;
 }
 
 export interface TestEntra {
@@ -92,6 +100,8 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
   const accounts = new Map((options.accounts ?? []).map((a) => [a.oid, a]));
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  // a key of nobody's: what a forged ID token is signed with
+  const { privateKey: strangerKey } = await generateKeyPair('RS256');
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
 
   const server = createServer();
@@ -224,6 +234,37 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
 <button name="account" value="cancel">Cancel</button></form></main></body></html>`);
   };
 
+  /** Let the provider answer, then change its JSON answer before it leaves (the length follows). */
+  const rewriteJson = (res: ServerResponse, change: (body: Record<string, unknown>) => Promise<void>) => {
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (chunk === undefined || typeof chunk === 'function') return end(chunk, ...rest);
+      const body = JSON.parse(Buffer.from(chunk as string | Buffer).toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      void change(body).then(() => {
+        const text = JSON.stringify(body);
+        if (!res.headersSent) res.setHeader('content-length', Buffer.byteLength(text));
+        end(text);
+      });
+      return res;
+    }) as typeof res.end;
+  };
+
+  /** An ID token with its claims changed, signed with the provider's key or a stranger's. */
+  const resign = async (
+    token: string,
+    key: 'own' | 'stranger',
+    change: (claims: Record<string, unknown>) => void,
+  ) => {
+    const claims = decodeJwt(token) as Record<string, unknown>;
+    change(claims);
+    return new SignJWT(claims)
+      .setProtectedHeader(decodeProtectedHeader(token) as { alg: string })
+      .sign(key === 'own' ? privateKey : strangerKey);
+  };
+
   /** Hand a request to a provider mounted under `prefix` (oidc-provider reads the mount from originalUrl). */
   const delegate = (
     req: IncomingMessage & { originalUrl?: string; body?: string },
@@ -260,6 +301,22 @@ export async function startTestEntra(options: TestEntraOptions): Promise<TestEnt
       }
       const rest = url.pathname.slice(homePrefix.length);
       const discovery = rest.startsWith('/.well-known/') || rest === '/jwks';
+      const { endpoints, forgedSignature, issuedAheadSeconds } = entra.misbehave;
+      if (endpoints && rest === '/.well-known/openid-configuration') {
+        rewriteJson(res, async (document) => {
+          Object.assign(document, endpoints);
+        });
+      }
+      if ((forgedSignature || issuedAheadSeconds) && rest === '/token') {
+        rewriteJson(res, async (answer) => {
+          if (typeof answer.id_token !== 'string') return;
+          answer.id_token = await resign(answer.id_token, forgedSignature ? 'stranger' : 'own', (claims) => {
+            if (!issuedAheadSeconds) return;
+            claims.iat = Math.floor(Date.now() / 1000) + issuedAheadSeconds;
+            claims.exp = (claims.iat as number) + 3600;
+          });
+        });
+      }
       if (!discovery && entra.misbehave.nonce && rest === '/auth' && url.searchParams.has('nonce')) {
         url.searchParams.set('nonce', 'a-nonce-the-portal-never-sent');
         req.url = `${url.pathname}${url.search}`;

@@ -83,9 +83,10 @@ export async function createTestApp(
     });
     if (response.statusCode !== 200)
       throw new Error(`login failed for ${username}: ${response.statusCode} ${response.body}`);
-    const cookie = response.cookies.find((c) => c.name === 'afp_session');
+    // `__Host-afp_session` where the app is always on TLS (COOKIE_SECURE=true, PUBLIC_URL on https)
+    const cookie = response.cookies.find((c) => c.name === 'afp_session' || c.name === '__Host-afp_session');
     if (!cookie) throw new Error('login set no session cookie');
-    return `afp_session=${cookie.value}`;
+    return `${cookie.name}=${cookie.value}`;
   };
 
   return {

@@ -45,6 +45,11 @@ export async function invitationLink(app: TestApp, staffCookie: string, userId: 
   return link;
 }
 
+/** The invitation token a link carries, in its fragment (never sent to a server). */
+export function invitationTokenOf(link: URL | string): string {
+  return new URLSearchParams(new URL(link).hash.slice(1)).get('invitation') ?? '';
+}
+
 /** Who the browser is signed in as at the portal, or null. */
 export async function whoAmI(browser: EntraBrowser) {
   const response = await browser.portal('/api/user');

@@ -994,7 +994,7 @@ export const ROUTES: Record<string, RouteEntry> = {
         name: 'a mail server (never used: nothing is sent here)',
         call: () => ({
           payload: {
-            host: '127.0.0.1',
+            host: 'smtp.portal.invalid',
             port: 9,
             security: 'none',
             username: 'mailer',
@@ -1007,6 +1007,22 @@ export const ROUTES: Record<string, RouteEntry> = {
         }),
         expect: staffOnly(200),
         verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'reminder_settings']),
+      },
+      {
+        // the operator allows no private network here: refused on save, naming the host
+        name: 'a mail server on loopback',
+        call: () => ({
+          payload: {
+            host: '127.0.0.1',
+            port: 25,
+            security: 'none',
+            fromAddress: 'portal@example.org',
+            autoEnabled: false,
+            autoDay: 5,
+            autoMonth: 'next',
+          },
+        }),
+        expect: staffOnly(400),
       },
       {
         name: 'day 29',
@@ -1180,7 +1196,7 @@ export const ROUTES: Record<string, RouteEntry> = {
     matrix: one(() => ({}), everyone(200)),
     fuzz: () => ({}),
   },
-  'GET /api/auth/microsoft/start': {
+  'POST /api/auth/microsoft/start': {
     access: 'public',
     changesState: true,
     fuzzGroup: 'accounts',
@@ -1188,24 +1204,24 @@ export const ROUTES: Record<string, RouteEntry> = {
     matrix: [
       {
         name: 'without an invitation',
-        call: () => ({}),
+        call: () => ({ payload: {} }),
         expect: everyone(302),
         verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_sign_in_requests']),
       },
       {
         name: 'an unknown invitation',
-        call: () => ({ query: { invitation: 'x'.repeat(43) } }),
+        call: () => ({ payload: { invitation: 'x'.repeat(43) } }),
         expect: everyone(302),
       },
       {
         name: 'a malformed invitation',
-        call: () => ({ query: { invitation: '<script>' } }),
+        call: () => ({ payload: { invitation: '<script>' } }),
         expect: everyone(400),
       },
     ],
-    fuzz: () => ({ query: { invitation: 'x'.repeat(43), page: 'facilitator' } }),
+    fuzz: () => ({ body: { invitation: 'x'.repeat(43), page: 'facilitator' } }),
     // Sign in with Microsoft (not configured here: only the cross-site guard is under test)
-    crossSite: () => ({ who: 'anonymous' }),
+    crossSite: () => ({ who: 'anonymous', payload: {} }),
   },
   'GET /api/auth/microsoft/callback': {
     access: 'public',
@@ -1312,7 +1328,12 @@ export const ROUTES: Record<string, RouteEntry> = {
         name: 'for staff',
         call: (f) => ({ params: { id: f.staff.id } }),
         expect: staffOnly(201),
-        verify: (_f, _role, changed) => expect(changed).toEqual(['microsoft_invitations']),
+        verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'microsoft_invitations']),
+      },
+      {
+        name: 'for staff, replacing a linked identity (none is linked: the same)',
+        call: (f) => ({ params: { id: f.staff.id }, payload: { replaceIdentity: true } }),
+        expect: staffOnly(201),
       },
       {
         // facilitators are not let in with Microsoft in this suite (the setting is off by default)
@@ -1324,7 +1345,7 @@ export const ROUTES: Record<string, RouteEntry> = {
       { name: 'for nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
     ],
     // a staff account: a facilitator's invitation waits for facilitator sign-in to be turned on (409)
-    fuzz: (x) => ({ params: { id: String(x.staff.id) } }),
+    fuzz: (x) => ({ params: { id: String(x.staff.id) }, body: { replaceIdentity: false } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
   },
   'DELETE /api/staff/users/:id/microsoft-identity': {
@@ -1683,53 +1704,59 @@ export const ROUTES: Record<string, RouteEntry> = {
     }),
     crossSite: (x) => ({ who: 'a', id: x.offerId, payload: { reason: 'csrf' } }),
   },
-  'GET /api/offer-links/:token': {
+  'POST /api/offer-links/view': {
     access: 'public',
-    changesState: false,
+    changesState: true,
     fuzzGroup: 'offers',
     // Public but token-checked, like the calendar feed: whoever holds A's email link answers A's offer
-    // (and only it, once); a session changes nothing.
+    // (and only it, once); a session changes nothing. Reading it changes nothing either.
     matrix: [
-      { name: "A's link", call: (f) => ({ params: { token: f.offerToken } }), expect: everyone(200) },
-      { name: 'a forged link', call: () => ({ params: { token: 'abc.def' } }), expect: everyone(404) },
+      {
+        name: "A's link",
+        call: (f) => ({ payload: { token: f.offerToken } }),
+        expect: everyone(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      { name: 'a forged link', call: () => ({ payload: { token: 'abc.def' } }), expect: everyone(404) },
     ],
-    fuzz: (x) => ({ params: { token: x.offerToken } }),
+    fuzz: (x) => ({ body: { token: x.offerToken } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.offerToken } }),
   },
-  'POST /api/offer-links/:token/accept': {
+  'POST /api/offer-links/accept': {
     access: 'public',
     changesState: true,
     fuzzGroup: 'offers',
     matrix: [
       {
         name: "A's link",
-        call: (f) => ({ params: { token: f.offerToken } }),
+        call: (f) => ({ payload: { token: f.offerToken } }),
         expect: everyone(200),
         verify: (_f, _role, changed) =>
           expect(changed).toEqual(['booking_outbox', 'bookings', 'change_history', 'offers']),
       },
-      { name: 'a forged link', call: () => ({ params: { token: 'abc.def' } }), expect: everyone(404) },
+      { name: 'a forged link', call: () => ({ payload: { token: 'abc.def' } }), expect: everyone(404) },
     ],
-    fuzz: (x) => ({ params: { token: x.offerToken } }),
-    crossSite: (x) => ({ who: 'anonymous', token: x.offerToken }),
+    fuzz: (x) => ({ body: { token: x.offerToken } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.offerToken } }),
   },
-  'POST /api/offer-links/:token/decline': {
+  'POST /api/offer-links/decline': {
     access: 'public',
     changesState: true,
     fuzzGroup: 'offers',
     matrix: [
       {
         name: "A's link",
-        call: (f) => ({ params: { token: f.offerToken }, payload: {} }),
+        call: (f) => ({ payload: { token: f.offerToken } }),
         expect: everyone(200),
         verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'offers']),
       },
       {
         name: 'a forged link',
-        call: () => ({ params: { token: 'abc.def' }, payload: {} }),
+        call: () => ({ payload: { token: 'abc.def' } }),
         expect: everyone(404),
       },
     ],
-    fuzz: (x) => ({ params: { token: x.offerToken }, body: { reason: 'Fuzz' } }),
-    crossSite: (x) => ({ who: 'anonymous', token: x.offerToken, payload: {} }),
+    fuzz: (x) => ({ body: { token: x.offerToken, reason: 'Fuzz' } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.offerToken } }),
   },
 };

@@ -60,15 +60,16 @@ export function send(app: TestApp, method: Method, url: string, options: Send = 
   });
 }
 
+/** The session cookie an answer set: `__Host-afp_session` where the app is always on TLS, else plain. */
 export function sessionCookie(response: LightMyRequestResponse) {
-  return response.cookies.find((c) => c.name === 'afp_session');
+  return response.cookies.find((c) => c.name === 'afp_session' || c.name === '__Host-afp_session');
 }
 export function cookieHeader(response: LightMyRequestResponse): string {
   const cookie = sessionCookie(response);
   if (!cookie?.value) throw new Error(`no session cookie in ${response.statusCode} ${response.body}`);
-  return `afp_session=${cookie.value}`;
+  return `${cookie.name}=${cookie.value}`;
 }
-export const tokenOf = (cookie: string) => cookie.slice('afp_session='.length);
+export const tokenOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
 
 /** A route's path with its `:id` and `:token` filled in (unknown ones unless given). */
 export const urlOf = (route: ApiRoute, id = 999_999, token = 'abc.def') =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AVAILABILITY_STATUSES } from '../availability';
-import { bodyId, dateString, timeString } from './common';
+import { blankIfInvisible, bodyId, dateString, timeString } from './common';
 
 export { AVAILABILITY_STATUSES, type AvailabilityStatus, BOOKED_DAY_MESSAGE } from '../availability';
 export const availabilityStatus = z.enum(AVAILABILITY_STATUSES, {
@@ -19,7 +19,7 @@ export const availability = z.object({
 });
 export type Availability = z.infer<typeof availability>;
 
-const notesField = z.string().max(2000, 'Notes must be at most 2000 characters');
+const notesField = z.string().max(2000, 'Notes must be at most 2000 characters').transform(blankIfInvisible);
 const userIdField = bodyId;
 
 const timesInOrder = (value: { startTime?: string | undefined; endTime?: string | undefined }) =>

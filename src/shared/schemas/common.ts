@@ -32,16 +32,21 @@ export const bodyId = z
   .pipe(z.number().int().positive().max(2_147_483_647));
 
 /**
- * A record id in a URL path: canonical decimal digits only. `z.coerce.number()` read `0x10`, `1e1`,
- * ` 16`, `016`, `+16` and `16.0` as numbers, so `/api/staff/users/0x10` acted on account 16.
+ * A positive whole number in a URL, path or query string: canonical decimal digits only, at most `max`.
+ * `z.coerce.number()` read `0x10`, `1e1`, ` 16`, `016`, `+16` and `16.0` as numbers, so
+ * `/api/staff/users/0x10` acted on account 16, and `?userId=0x10` on account 16 as well.
  */
-export const idParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, 'Must be a whole number written in digits')
+export const urlNumber = (max: number, message = 'Must be a whole number written in digits') =>
+  z
+    .string({ error: message })
+    .regex(/^[1-9][0-9]{0,15}$/, message)
     .transform(Number)
-    .pipe(z.number().int().max(2_147_483_647, 'Must be a whole number written in digits')),
-});
+    .pipe(z.number().int().max(max, message));
+
+/** A record id in a URL path or query string. */
+export const urlId = urlNumber(2_147_483_647);
+
+export const idParam = z.object({ id: urlId });
 
 /**
  * Text the spec calls non-blank: something a reader can see is left once invisible characters
@@ -52,6 +57,13 @@ export const nonBlankText = (message: string) =>
     .string()
     .trim()
     .refine((value) => withoutInvisibleCharacters(value).trim().length > 0, message);
+
+/**
+ * Optional free text (an availability note, an offer's message): what shows nothing once invisible
+ * characters and spaces are taken away is no text at all, stored and sent as empty, as a blank one is.
+ */
+export const blankIfInvisible = (value: string): string =>
+  withoutInvisibleCharacters(value).trim() === '' ? '' : value;
 
 /** Inclusive range query used by every list endpoint. */
 export const dateRangeQuery = z.object({

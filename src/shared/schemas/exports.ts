@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString } from './common';
+import { dateString, urlId } from './common';
 
 export { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../exports';
 
@@ -43,7 +43,7 @@ export const ownExportQuery = z
   .object({
     from: dateString,
     to: dateString,
-    userId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+    userId: urlId.optional(),
   })
   .refine(rangeInOrder, rangeOrderMessage);
 export type OwnExportQuery = z.input<typeof ownExportQuery>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString } from './common';
+import { dateString, urlId, urlNumber } from './common';
 
 /**
  * How a change was made, as the history records it: a facilitator on their own calendar, staff
@@ -60,26 +60,14 @@ export type HistoryPage = z.infer<typeof historyPage>;
 export const MAX_HISTORY_LIMIT = 200;
 export const DEFAULT_HISTORY_LIMIT = 50;
 
-const positiveId = z.coerce
-  .number({ error: 'Must be a whole number' })
-  .int('Must be a whole number')
-  .positive('Must be a positive number')
-  .max(2_147_483_647, 'Must be a valid id');
+const positiveId = urlId;
 
 const pageQuery = {
-  limit: z.coerce
-    .number({ error: 'Limit must be a number' })
-    .int('Limit must be a whole number')
-    .min(1, 'Limit must be at least 1')
-    .max(MAX_HISTORY_LIMIT, `Limit must be at most ${MAX_HISTORY_LIMIT}`)
-    .default(DEFAULT_HISTORY_LIMIT),
+  limit: urlNumber(MAX_HISTORY_LIMIT, `Limit must be a whole number from 1 to ${MAX_HISTORY_LIMIT}`).default(
+    DEFAULT_HISTORY_LIMIT,
+  ),
   /** only entries older than this id (the previous page's `nextBefore`) */
-  before: z.coerce
-    .number({ error: 'Must be a whole number' })
-    .int('Must be a whole number')
-    .positive('Must be a positive number')
-    .max(Number.MAX_SAFE_INTEGER)
-    .optional(),
+  before: urlNumber(Number.MAX_SAFE_INTEGER).optional(),
 };
 
 /** A facilitator's day, for staff: availability and notes changes. */

@@ -12,11 +12,16 @@ export const invitationToken = z
 export const MICROSOFT_SIGN_IN_PAGES = ['staff', 'facilitator'] as const;
 export type MicrosoftSignInPage = (typeof MICROSOFT_SIGN_IN_PAGES)[number];
 
-export const microsoftStartQuery = z.object({
+/**
+ * Leaving for Microsoft: a form the login page posts (a navigation, so the portal's answer sends the
+ * browser on). The invitation travels in the body: in a query string it would reach proxy access logs
+ * and request log lines.
+ */
+export const microsoftStartBody = z.object({
   invitation: invitationToken.optional(),
   page: z.enum(MICROSOFT_SIGN_IN_PAGES, { error: 'page must be staff or facilitator' }).optional(),
 });
-export type MicrosoftStartQuery = z.infer<typeof microsoftStartQuery>;
+export type MicrosoftStartBody = z.infer<typeof microsoftStartBody>;
 
 /** What the identity provider sends back; anything else it adds is ignored. */
 export const microsoftCallbackQuery = z
@@ -164,6 +169,17 @@ export type MicrosoftSignInTestBody = z.infer<typeof microsoftSignInTestBody>;
 
 export const microsoftSignInTestResult = z.object({ success: z.boolean(), message: z.string() });
 export type MicrosoftSignInTestResult = z.infer<typeof microsoftSignInTestResult>;
+
+/**
+ * Making an invitation. An account already linked to a Microsoft identity is only re-invited with
+ * `replaceIdentity`: the invitation then replaces that identity when used, and its owner is told.
+ */
+export const microsoftInvitationBody = z.preprocess(
+  // no body at all is an invitation that replaces nothing
+  (body) => body ?? {},
+  z.object({ replaceIdentity: z.boolean({ error: 'replaceIdentity must be true or false' }).default(false) }),
+);
+export type MicrosoftInvitationBody = z.input<typeof microsoftInvitationBody>;
 
 export const microsoftInvitation = z.object({
   link: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, dateString, nonBlankText } from './common';
+import { blankIfInvisible, bodyId, dateString, nonBlankText } from './common';
 import { safeguardingState } from './safeguarding';
 
 /**
@@ -12,8 +12,12 @@ export type OfferState = (typeof OFFER_STATES)[number];
 /** States in which the facilitator may still answer. */
 export const LIVE_OFFER_STATES = ['sent', 'seen'] as const satisfies readonly OfferState[];
 
-/** Why an offer ended without the facilitator's own answer, for the people told about it. */
-export const OFFER_END_REASONS = ['staff', 'taken', 'sharepoint', 'session-gone'] as const;
+/**
+ * Why an offer ended without the facilitator's own answer, for the people told about it:
+ * `safeguarding` when the person's checks stopped covering the session's day (a check recorded, the
+ * policy changed, the session moved) and the offer carried no recorded override.
+ */
+export const OFFER_END_REASONS = ['staff', 'taken', 'sharepoint', 'session-gone', 'safeguarding'] as const;
 export type OfferEndReason = (typeof OFFER_END_REASONS)[number];
 
 /** Why an offer went out although the facilitator did not look free; staff confirmed it. */
@@ -30,7 +34,7 @@ export const SAFEGUARDING_OVERRIDE_REASON_MAX = 500;
 
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be in HH:mm format, e.g. 09:30');
 const shortText = (label: string, max: number) =>
-  z.string().trim().max(max, `${label} must be at most ${max} characters`);
+  z.string().trim().max(max, `${label} must be at most ${max} characters`).transform(blankIfInvisible);
 
 /** A session with no facilitator yet, as staff see it. */
 export const openSession = z.object({
@@ -125,12 +129,19 @@ export const declineBody = z.object({
   reason: shortText('The reason', DECLINE_REASON_MAX).default(''),
 });
 
-export const offerLinkParams = z.object({
-  token: z
-    .string()
-    .max(200, 'This link is not valid')
-    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid'),
-});
+const offerLinkToken = z
+  .string({ error: 'This link is not valid' })
+  .max(200, 'This link is not valid')
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid');
+
+/**
+ * An offer email's link token, sent in the request body: a path or query string would carry the
+ * credential into proxy access logs and request log lines.
+ */
+export const offerLinkBody = z.object({ token: offerLinkToken });
+export type OfferLinkBody = z.infer<typeof offerLinkBody>;
+export const declineByLinkBody = offerLinkBody.extend(declineBody.shape);
+export type DeclineByLinkBody = z.input<typeof declineByLinkBody>;
 
 const offerBase = {
   id: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkTypeKey, SAFEGUARDING_STATES } from '../safeguarding';
-import { withoutInvisibleCharacters } from '../username';
+import { hasInvisibleCharacters, withoutInvisibleCharacters } from '../username';
 import { dateString } from './common';
 import { MAX_EXPORT_DAYS } from './exports';
 
@@ -14,12 +14,30 @@ const wholeNumber = (label: string, min: number, max: number) =>
     .min(min, `${label} must be from ${min} to ${max}`)
     .max(max, `${label} must be from ${min} to ${max}`);
 
-const checkTypeName = z
-  .string({ error: 'A check type must be text' })
-  .trim()
-  .max(CHECK_TYPE_MAX_LENGTH, `A check type is at most ${CHECK_TYPE_MAX_LENGTH} characters`)
-  .refine((value) => withoutInvisibleCharacters(value).trim().length > 0, 'A check type needs a name')
-  .refine((value) => checkTypeKey(value) !== 'dbs', 'The DBS check is always kept; name other checks');
+/**
+ * A name people read in lists, the history and exported files: something visible, and nothing that
+ * shows nothing or turns the text around (zero-width and bidirectional control characters), which
+ * could make one name look like another or show reversed in a page or a spreadsheet.
+ */
+const visibleName = (label: string, max: number, blank: string) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} is at most ${max} characters`)
+    .superRefine((value, ctx) => {
+      if (withoutInvisibleCharacters(value).trim().length === 0)
+        ctx.addIssue({ code: 'custom', message: blank });
+      else if (hasInvisibleCharacters(value))
+        ctx.addIssue({
+          code: 'custom',
+          message: `${label} must not contain invisible or text-direction characters`,
+        });
+    });
+
+const checkTypeName = visibleName('A check type', CHECK_TYPE_MAX_LENGTH, 'A check type needs a name').refine(
+  (value) => checkTypeKey(value) !== 'dbs',
+  'The DBS check is always kept; name other checks',
+);
 
 export const safeguardingPolicyBody = z.object({
   dbsMonths: wholeNumber('Months without the Update Service', 1, 120),
@@ -50,11 +68,7 @@ export const dbsRecordBody = z
     enhancedWithBarredList: z.boolean({ error: 'Say whether it is an enhanced check with the barred list' }),
     onUpdateService: z.boolean({ error: 'Say whether the certificate is on the Update Service' }),
     statusCheckedOn: dateString.nullable().default(null),
-    checkedBy: z
-      .string({ error: 'Who checked must be text' })
-      .trim()
-      .min(1, 'Say who checked the certificate')
-      .max(100, 'Who checked is at most 100 characters'),
+    checkedBy: visibleName('Who checked', 100, 'Say who checked the certificate'),
   })
   .refine((value) => !value.statusCheckedOn || value.statusCheckedOn >= value.issueDate, {
     message: 'The status check cannot be before the issue date',

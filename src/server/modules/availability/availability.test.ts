@@ -135,6 +135,48 @@ describe('POST /api/availability (one day)', () => {
     expect(response.json()).toMatchObject({ userId: alice.id, startTime: '', endTime: '', notes: '' });
   });
 
+  it('stores no note for one made only of invisible characters, on every way of saving a day', async () => {
+    const invisible = '\u200b\u200c\u200d\u2060\ufeff \u00ad';
+    const one = await post(
+      '/api/availability',
+      day('2026-07-13', 'available', { notes: invisible }),
+      aliceCookie,
+    );
+    expect(one.json()).toMatchObject({ notes: '' });
+    const bulk = await post(
+      '/api/availability/bulk',
+      {
+        startDate: '2026-07-14',
+        endDate: '2026-07-15',
+        daysOfWeek: [1, 2, 3, 4, 5],
+        status: 'limited',
+        notes: invisible,
+      },
+      aliceCookie,
+    );
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const staffSave = await post(
+      '/api/staff/availability',
+      { userId: alice.id, date: '2026-07-16', status: 'available', notes: invisible },
+      staffCookie,
+    );
+    expect(staffSave.statusCode, staffSave.body).toBe(200);
+    const rows = (await rowsOf(alice.id)).filter((r) => r.date >= '2026-07-13' && r.date <= '2026-07-16');
+    expect(rows.map((r) => [r.date, r.notes])).toEqual([
+      ['2026-07-13', ''],
+      ['2026-07-14', ''],
+      ['2026-07-15', ''],
+      ['2026-07-16', ''],
+    ]);
+    // a note that shows something keeps its invisible characters as typed
+    const visible = await post(
+      '/api/availability',
+      day('2026-07-17', 'available', { notes: 'a\u200bb' }),
+      aliceCookie,
+    );
+    expect(visible.json()).toMatchObject({ notes: 'a\u200bb' });
+  });
+
   it('upserts: saving the same day again replaces it, one row per day', async () => {
     await post('/api/availability', day('2026-07-08', 'available', { startTime: '09:00' }), aliceCookie);
     const second = await post('/api/availability', day('2026-07-08', 'unavailable'), aliceCookie);

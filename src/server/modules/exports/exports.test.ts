@@ -377,7 +377,17 @@ describe('no cell reads as a formula, in comma or semicolon locales', () => {
     ' \tTAB',
     '=HYPERLINK("http://evil.example","x")',
   ];
-  const DANGER = /(?:^|[,;\t\r\n|])[\s"'\u00a0\u3000]*[=+\-@＝＋－＠]|^[\s"'\u00a0]*[\t\r]/u;
+  /**
+   * A cell no reader runs: it does not start as a formula (spaces and quotes skipped, an apostrophe
+   * not), nor does any piece a careless reader could split it into at a separator; and nothing but
+   * apostrophes was added to what was typed.
+   */
+  const expectSafe = (cell: string, typed: string) => {
+    for (const piece of cell.split(/[,;\t\r\n|]/))
+      expect(piece, JSON.stringify(cell)).not.toMatch(/^[\s"\u00a0\u3000]*[=+\-@＝＋－＠]/u);
+    if (/^[\s"'\u00a0]*[\t\r]/.test(typed)) expect(cell.startsWith("'"), JSON.stringify(cell)).toBe(true);
+    expect(cell.replaceAll("'", '')).toBe(typed.replaceAll("'", ''));
+  };
   const rows: ExportRow[] = HOSTILE.map((value, i) => ({
     date: `2026-03-${String(i + 1).padStart(2, '0')}`,
     name: value,
@@ -398,13 +408,13 @@ describe('no cell reads as a formula, in comma or semicolon locales', () => {
     return Buffer.concat(chunks);
   };
 
-  it('CSV: every hostile cell starts with an apostrophe, and every field is quoted', async () => {
+  it('CSV: no hostile cell, nor any piece of one split at a separator, starts a formula; every field is quoted', async () => {
     const text = (await read(csvStream(STAFF_COLUMNS, batches()))).subarray(3).toString('utf8');
     const [, ...parsed] = await parseCsv(text);
     expect(parsed).toHaveLength(HOSTILE.length);
     for (const [i, row] of parsed.entries()) {
-      expect(row[1], HOSTILE[i]).toBe(`'${HOSTILE[i]}`);
-      for (const cell of row) if (DANGER.test(cell)) expect(cell.startsWith("'"), cell).toBe(true);
+      expectSafe(row[1]!, HOSTILE[i]!);
+      expectSafe(row[7]!, HOSTILE[i]!);
     }
     // Rebuilt with every field quoted, the file is the same: a semicolon (or tab) inside a cell is
     // always within quotes, so a semicolon-locale reader never splits a cell there.
@@ -414,7 +424,7 @@ describe('no cell reads as a formula, in comma or semicolon locales', () => {
     expect(text).toBe(`${header}\r\n${body}`);
   });
 
-  it('xlsx: every hostile text cell starts with an apostrophe and none is a formula', async () => {
+  it('xlsx: no hostile text cell, nor a piece of one, starts a formula, and none is a formula cell', async () => {
     const buffer = await read(xlsxStream(STAFF_COLUMNS, batches(), 'Schedule', () => {}));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
@@ -422,35 +432,61 @@ describe('no cell reads as a formula, in comma or semicolon locales', () => {
     expect(sheet.actualRowCount).toBe(HOSTILE.length + 1);
     for (let i = 0; i < HOSTILE.length; i++) {
       const values = (sheet.getRow(i + 2).values as unknown[]).slice(1);
-      expect(values[1]).toBe(`'${HOSTILE[i]}`);
-      for (const value of values)
-        if (typeof value === 'string' && DANGER.test(value)) expect(value.startsWith("'"), value).toBe(true);
+      expectSafe(String(values[1]), HOSTILE[i]!);
+      expectSafe(String(values[7]), HOSTILE[i]!.replace(/\r\n?/g, '\n'));
     }
     sheet.eachRow((row) => {
       row.eachCell((cell) => expect(cell.type).not.toBe(ExcelJS.ValueType.Formula));
     });
   });
 
-  it('the staff and own exports neutralise stored text with a separator before a formula', async () => {
-    const dan = await t.createUser({
-      username: 'dan@example.org',
-      displayName: 'Dan;=1+1',
-      area: 'East, =2+2',
-      password: 'dan-pass-1',
-    });
-    const danCookie = await t.login(dan.username, dan.password);
+  /** A facilitator with a name and area of their own and the day FROM saved, with this note, by them. */
+  async function personWithDay(
+    account: { username: string; displayName: string; area: string },
+    status: string,
+    notes: string,
+  ) {
+    const user = await t.createUser({ ...account, password: 'person-pass-1' });
+    const cookie = await t.login(user.username, user.password);
     const saved = await t.app.inject({
       method: 'POST',
       url: '/api/availability',
-      headers: { cookie: danCookie },
-      payload: { date: FROM, status: 'available', notes: 'Call first; =HYPERLINK("http://evil.example")' },
+      headers: { cookie },
+      payload: { date: FROM, status, notes },
     });
     expect(saved.statusCode, saved.body).toBe(200);
+    return { user, cookie };
+  }
+
+  it('the staff and own exports neutralise stored text with a separator before a formula', async () => {
+    const { user: dan, cookie: danCookie } = await personWithDay(
+      { username: 'dan@example.org', displayName: 'Dan;=1+1', area: 'East, =2+2' },
+      'available',
+      'Call first; =HYPERLINK("http://evil.example")',
+    );
     const staff = await csvOf(staffUrl(), staffCookie);
-    const danRow = staff.rows.find((r) => r[1] === "'Dan;=1+1" && r[0] === FROM)!;
-    expect(danRow[3]).toBe("'East, =2+2");
-    expect(danRow[7]).toBe('\'Call first; =HYPERLINK("http://evil.example")');
+    const danRow = staff.rows.find((r) => r[1] === "Dan;'=1+1" && r[0] === FROM)!;
+    expect(danRow[3]).toBe("East, '=2+2");
+    expect(danRow[7]).toBe('Call first; \'=HYPERLINK("http://evil.example")');
     const own = await csvOf(`/api/availability/export?from=${FROM}&to=${TO}&userId=${dan.id}`, danCookie);
-    expect(own.rows.flat()).toContain('\'Call first; =HYPERLINK("http://evil.example")');
+    expect(own.rows.flat()).toContain('Call first; \'=HYPERLINK("http://evil.example")');
+  });
+
+  it('no cell a semicolon-locale spreadsheet could split a field into starts with a formula', async () => {
+    await personWithDay(
+      { username: 'eve@example.org', displayName: 'Eve', area: 'West;@SUM(1+1);  -3|+4' },
+      'limited',
+      'ok,@cmd|"=A1";\t+1\n-2, ＝3',
+    );
+    const response = await get(staffUrl(), staffCookie);
+    const line = response.body.split('\r\n').find((l) => l.includes('"Eve"'))!;
+    // split the line at every separator, quotes or not, as a careless reader would
+    const pieces = line.split(/[,;\t\n|]/).map((piece) => piece.replace(/^[\s"]+/, ''));
+    for (const piece of pieces) expect(piece, line).not.toMatch(/^[=+\-@＝＋－＠]/);
+    // read properly, the cells still say what was typed, an apostrophe before each sign
+    const { rows } = await csvOf(staffUrl(), staffCookie);
+    const eveRow = rows.find((r) => r[1] === 'Eve' && r[0] === FROM)!;
+    expect(eveRow[3]).toBe("West;'@SUM(1+1);  '-3|'+4");
+    expect(eveRow[7]).toBe("ok,'@cmd|\"'=A1\";\t'+1\n'-2, '＝3");
   });
 });

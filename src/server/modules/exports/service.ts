@@ -67,18 +67,28 @@ export function checkExportRange(range: DateRange): void {
 // Formula neutralisation and CSV
 
 /**
- * Where a spreadsheet may start reading a formula (OWASP CSV injection): at the start of the cell or
- * just after a character some reader splits cells at (comma, semicolon in semicolon locales, tab,
- * line break, pipe), once spaces and quotes are skipped, a formula sign (= + - @, or its fullwidth
- * twin); or a leading tab or carriage return, which Excel skips before looking. `;=1+1` and ` =1+1`
- * ran as formulas when only the first character was checked.
+ * Where a spreadsheet may start reading a formula (OWASP CSV injection): at the start of the cell, once
+ * spaces and quotes are skipped, a formula sign (= + - @, or its fullwidth twin); or a leading tab or
+ * carriage return, which Excel skips before looking. `;=1+1` and ` =1+1` ran as formulas when only the
+ * first character was checked.
  */
-const FORMULA_START =
-  /(?:^|[,;\t\r\n|])[\s"'\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\s"'\u00a0]*[\t\r]/u;
+const CELL_FORMULA = /^[\s"'\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\s"'\u00a0]*[\t\r]/u;
+/**
+ * A formula sign after a character some reader splits cells at (comma, semicolon in semicolon locales,
+ * tab, line break, pipe), once spaces and quotes are skipped. Fields are always quoted, so a reader
+ * that follows RFC 4180 never splits there; one that does (a semicolon-locale spreadsheet given the
+ * file another way, a hand-made import) would start a cell with the sign.
+ */
+const INNER_FORMULA = /([,;\t\r\n|][\s"'\u00a0\u3000]*)(?=[=+\-@\uff1d\uff0b\uff0d\uff20])/gu;
 
-/** A cell that could be read as a formula gets a leading apostrophe: shown as the text it is. */
+/**
+ * A cell a spreadsheet could read as a formula, made text: an apostrophe before the cell (which the
+ * spreadsheet then hides), and one before every formula sign that follows a separator inside it, so
+ * no cell that a split of the line could make starts with a formula either.
+ */
 export function neutralise(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  const inner = value.replace(INNER_FORMULA, "$1'");
+  return CELL_FORMULA.test(value) ? `'${inner}` : inner;
 }
 
 /**

@@ -3,7 +3,7 @@
  * skipped and reported, the rest are imported, and nothing is logged with statement parameters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalUsername } from '../../../shared/username';
+import { canonicalUsername, usernameSkeleton } from '../../../shared/username';
 import type { FieldInput } from '../../../sharepoint-emulator/types';
 import { users } from '../../db/schema';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
@@ -34,6 +34,8 @@ describe('hostile Facilitators items', () => {
     add({ Title: 'Dotted', FreelancerID: 'H-1', Email: 'vİctim@example.org' });
     // looks like the victim's (Cyrillic і)
     add({ Title: 'Lookalike', FreelancerID: 'H-2', Email: 'vіctim@example.org' });
+    // looks like it too: "i" with a combining dot above, which adds nothing to the i's own dot
+    add({ Title: 'Dot above', FreelancerID: 'H-5', Email: 'vi\u0307ctim@example.org' });
     // both usernames the import could make are unusable or taken
     add({ Title: 'Invisible', FreelancerID: 'H\u200b3', Email: 'in\u200bvisible@example.org' });
     add({ Title: 'Plain', FreelancerID: 'H-4', Email: 'plain@example.org' });
@@ -51,6 +53,12 @@ describe('hostile Facilitators items', () => {
     ]);
     expect(rows.some((r) => r.username === 'plain@example.org')).toBe(true);
     expect(rows.some((r) => r.username.includes('\u200b'))).toBe(false);
+    // nothing that reads as the victim's name: the look-alikes got usernames of their own
+    expect(rows.filter((r) => usernameSkeleton(r.username) === usernameSkeleton(victim.username))).toEqual([
+      expect.objectContaining({ id: victim.id }),
+    ]);
+    expect(rows.some((r) => r.username.includes('\u0307'))).toBe(false);
+    expect(rows.find((r) => r.freelancerId === 'H-5')?.username).toBe('freelancer-h-5');
     const last = (await runImport()).json();
     expect(last.skipped).toEqual(
       expect.arrayContaining([

@@ -697,3 +697,33 @@ describe('SharePoint facilitator import', () => {
     }
   });
 });
+
+describe('numbers in the query string', () => {
+  it('are canonical digits only, as in paths: 0x10, 1e1, 016, +16, 16.0 and " 16" are refused', async () => {
+    const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+    // account 16 may exist or not: a spelling of it must never be read as it
+    for (const spelling of ['0x10', '1e1', '016', '%2B16', '16.0', '%2016', '0', '-1', '16abc', '']) {
+      const day = await get(`/api/staff/history?userId=${spelling}&date=2026-07-06`, staffCookie);
+      expect(day.statusCode, `userId=${spelling}`).toBe(400);
+      const own = await get(`/api/history?userId=${spelling}`, aliceCookie);
+      expect(own.statusCode, `own userId=${spelling}`).toBe(400);
+      const exported = await get(
+        `/api/availability/export?from=2026-07-01&to=2026-07-31&userId=${spelling}`,
+        aliceCookie,
+      );
+      expect(exported.statusCode, `export userId=${spelling}`).toBe(400);
+      const page = await get(`/api/history?limit=${spelling}`, aliceCookie);
+      expect(page.statusCode, `limit=${spelling}`).toBe(400);
+      const before = await get(`/api/history?before=${spelling}`, aliceCookie);
+      expect(before.statusCode, `before=${spelling}`).toBe(400);
+    }
+    // written plainly, they work
+    expect((await get(`/api/history?userId=${alice.id}&limit=16&before=99999`, aliceCookie)).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await get(`/api/availability/export?from=2026-07-01&to=2026-07-31&userId=${alice.id}`, aliceCookie))
+        .statusCode,
+    ).toBe(200);
+  });
+});

@@ -11,7 +11,13 @@ import {
 import { EntraBrowser } from '../../test/entra-browser';
 import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { invitationLink, landing, SIGN_IN_PORTAL as PORTAL, whoAmI } from '../../test/microsoft-sign-in';
+import {
+  invitationLink,
+  invitationTokenOf,
+  landing,
+  SIGN_IN_PORTAL as PORTAL,
+  whoAmI,
+} from '../../test/microsoft-sign-in';
 
 let dir: string;
 let registered: CertificatePair;
@@ -155,7 +161,7 @@ describe('Staff sign-in with the certificate from the environment', () => {
     const staff = await t.createUser({ username: 'env-cert-staff@example.org', role: 'staff' });
     const oid = '00000000-0000-4000-8000-0000000e0001';
     entra.accounts.set(oid, { oid, name: 'Env certificate staff' });
-    const token = (await invitationLink(t, staffCookie, staff.id)).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(await invitationLink(t, staffCookie, staff.id));
 
     const browser = new EntraBrowser(t, entra, PORTAL);
     const answer = await browser.signIn({ invitation: token, as: oid });
@@ -197,7 +203,7 @@ describe('Staff sign-in with the certificate from the environment', () => {
       const oid = '00000000-0000-4000-8000-0000000e0002';
       entra.accounts.set(oid, { oid, name: 'Other staff' });
       const cookie = await other.loginStaff();
-      const token = (await invitationLink(other, cookie, staff.id)).searchParams.get('invitation') ?? '';
+      const token = invitationTokenOf(await invitationLink(other, cookie, staff.id));
       const answer = await new EntraBrowser(other, entra, PORTAL).signIn({ invitation: token, as: oid });
       expect(landing(answer).error).toBe('client_rejected');
     } finally {

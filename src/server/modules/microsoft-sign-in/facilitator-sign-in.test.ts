@@ -6,6 +6,7 @@ import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import type { TestApp } from '../../test/harness';
 import {
   invitationLink,
+  invitationTokenOf,
   landing,
   SIGN_IN_PORTAL as PORTAL,
   STAFF_APP_ROLE as STAFF_ROLE,
@@ -53,7 +54,7 @@ async function inviteFacilitator(userId: number): Promise<string> {
   const link = await invitationLink(t, staffCookie, userId);
   // a facilitator's link opens the facilitator login page
   expect(link.pathname).toBe('/auth');
-  return link.searchParams.get('invitation') ?? '';
+  return invitationTokenOf(link);
 }
 
 let serial = 0;
@@ -100,7 +101,7 @@ describe('Facilitators signing in with Microsoft', () => {
       await t.ctx.db.select().from(microsoftInvitations).where(eq(microsoftInvitations.userId, user.id)),
     ).toEqual([]);
 
-    const start = await browser().portal('/api/auth/microsoft/start?page=facilitator');
+    const start = await browser().start({ page: 'facilitator' });
     expect(landing(start)).toEqual({ path: '/auth', error: 'facilitators_off' });
   });
 
@@ -167,13 +168,13 @@ describe('Facilitators signing in with Microsoft', () => {
     expect(await t.login(linked.user.username, linked.user.password)).toBeTruthy();
 
     // the invitation is refused before leaving for Microsoft ...
-    const early = await browser().portal(`/api/auth/microsoft/start?invitation=${token}&page=facilitator`);
+    const early = await browser().start({ invitation: token, page: 'facilitator' });
     expect(landing(early)).toEqual({ path: '/auth', error: 'facilitators_off' });
     // ... and at the callback when the setting went off while the person was at Microsoft
     await saveSettings({ facilitatorSignIn: true });
     const underway = browser();
     entra.nextSignIn = invited.oid;
-    const start = await underway.portal(`/api/auth/microsoft/start?invitation=${token}&page=facilitator`);
+    const start = await underway.start({ invitation: token, page: 'facilitator' });
     const callback = await underway.throughProvider(String(start.headers.location));
     await saveSettings({ facilitatorSignIn: false });
     expect(landing(await underway.portal(callback))).toEqual({ path: '/auth', error: 'facilitators_off' });
@@ -184,6 +185,22 @@ describe('Facilitators signing in with Microsoft', () => {
     const again = browser();
     await again.signIn({ invitation: token, as: invited.oid, page: 'facilitator' });
     expect(await whoAmI(again)).toMatchObject({ id: invited.user.id, role: 'facilitator' });
+  });
+
+  it('turned off, ends the sessions facilitators opened with Microsoft; password and staff sessions stay', async () => {
+    await saveSettings({ facilitatorSignIn: true });
+    const linked = await facilitatorWithGuest();
+    const withMicrosoft = browser();
+    await withMicrosoft.signIn({ invitation: await inviteFacilitator(linked.user.id), as: linked.oid });
+    expect(await whoAmI(withMicrosoft)).toMatchObject({ id: linked.user.id });
+    const withPassword = await t.login(linked.user.username, linked.user.password);
+
+    await saveSettings({ facilitatorSignIn: false });
+    expect(await whoAmI(withMicrosoft)).toBeNull();
+    const own = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: withPassword } });
+    expect(own.json()).toMatchObject({ id: linked.user.id });
+    const staff = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: staffCookie } });
+    expect(staff.statusCode).toBe(200);
   });
 
   it('lets a removed facilitator in neither through the linked identity nor an open invitation', async () => {
@@ -220,6 +237,22 @@ describe('Facilitators signing in with Microsoft', () => {
       error: 'no_invitation',
     });
     expect(await whoAmI(outsider)).toBeNull();
+    expect(await t.ctx.db.select({ id: users.id }).from(users)).toHaveLength(before.length + 1);
+
+    // nor does a guest whose token carries neither acct nor idp, only the #EXT# sign-in name
+    const bare = '00000000-0000-4000-9000-0000000000ed';
+    entra.accounts.set(bare, {
+      oid: bare,
+      name: 'Bare guest',
+      preferredUsername: 'bare_freelance.example#EXT#@contoso.onmicrosoft.com',
+      roles: [STAFF_ROLE],
+    });
+    const bareGuest = browser();
+    expect(landing(await bareGuest.signIn({ as: bare }))).toEqual({
+      path: '/staff-login',
+      error: 'no_invitation',
+    });
+    expect(await whoAmI(bareGuest)).toBeNull();
     expect(await t.ctx.db.select({ id: users.id }).from(users)).toHaveLength(before.length + 1);
 
     // a member of the directory with the role does (the rule is about guests, not the role)

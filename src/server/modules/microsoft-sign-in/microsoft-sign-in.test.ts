@@ -18,6 +18,7 @@ import { startTestEntra, type TestEntra } from '../../test/entra-provider';
 import { createTestApp, STAFF, type TestApp } from '../../test/harness';
 import {
   invitationLink,
+  invitationTokenOf,
   landing,
   SIGN_IN_PORTAL as PORTAL,
   STAFF_APP_ROLE as STAFF_ROLE,
@@ -43,7 +44,7 @@ async function invite(userId: number): Promise<string> {
   const link = await invitationLink(t, staffCookie, userId);
   // a staff account's link opens the staff login page
   expect(link.pathname).toBe('/staff-login');
-  return link.searchParams.get('invitation') ?? '';
+  return invitationTokenOf(link);
 }
 
 beforeAll(async () => {
@@ -61,7 +62,26 @@ afterAll(async () => {
 afterEach(() => {
   entra.misbehave = {};
   entra.nextSignIn = undefined;
+  // a test that changed the discovery document must not leave its answer behind
+  t.ctx.signInDiscovery.clear();
 });
+
+/** An HTTP server on another port that answers nothing useful and remembers every request. */
+async function listenForAnything() {
+  const { createServer } = await import('node:http');
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 let serial = 0;
 async function staffAccount(roles: string[] = [STAFF_ROLE]) {
@@ -127,6 +147,69 @@ describe('Sign in with Microsoft', () => {
     expect(rows).toEqual([]);
   });
 
+  it('refuses a discovery document that puts the token endpoint on another host, sending it nothing', async () => {
+    const elsewhere = await listenForAnything();
+    try {
+      const { user } = await staffAccount();
+      const token = await invite(user.id);
+      for (const endpoints of [
+        { token_endpoint: `${elsewhere.url}/token` },
+        { authorization_endpoint: `${elsewhere.url}/authorize` },
+        { jwks_uri: `${elsewhere.url}/keys` },
+        // the same host name on another port is another origin
+        { token_endpoint: `${entra.authorityHost.replace(/:\d+$/, ':9')}/token` },
+      ]) {
+        entra.misbehave = { endpoints };
+        t.ctx.signInDiscovery.clear();
+        const browser = new Browser(t);
+        const answer = await browser.start({ invitation: token });
+        expect(errorOf(answer), JSON.stringify(endpoints)).toBe('wrong_issuer');
+        expect(await whoAmI(browser)).toBeNull();
+      }
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('never sends the browser to an end-session endpoint on another host', async () => {
+    const { user, oid } = await staffAccount();
+    const browser = new Browser(t);
+    await browser.signIn({ invitation: await invite(user.id), as: oid });
+    entra.misbehave = { endpoints: { end_session_endpoint: 'https://evil.example/logout' } };
+    t.ctx.signInDiscovery.clear();
+    const out = await browser.portal('/api/auth/microsoft/logout');
+    expect(out.headers.location).toBe('/staff-login');
+    expect(await whoAmI(browser)).toBeNull();
+  });
+
+  it("checks the ID token's signature against the provider's keys", async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    entra.misbehave = { forgedSignature: true };
+    const browser = new Browser(t);
+    expect(errorOf(await browser.signIn({ invitation: token, as: oid }))).toBe('failed');
+    expect(await whoAmI(browser)).toBeNull();
+    expect(
+      await t.ctx.db.select().from(microsoftIdentities).where(eq(microsoftIdentities.userId, user.id)),
+    ).toEqual([]);
+    // the invitation was not used up: the real provider's token links it
+    entra.misbehave = {};
+    expect((await new Browser(t).signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+  });
+
+  it('refuses an ID token issued in the future beyond the allowed skew, and takes one within it', async () => {
+    const { user, oid } = await staffAccount();
+    const token = await invite(user.id);
+    entra.misbehave = { issuedAheadSeconds: 10 * 60 };
+    const browser = new Browser(t);
+    expect(errorOf(await browser.signIn({ invitation: token, as: oid }))).toBe('clock_skew');
+    expect(await whoAmI(browser)).toBeNull();
+    entra.misbehave = { issuedAheadSeconds: 20 };
+    const within = new Browser(t);
+    expect((await within.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
+  });
+
   it('refuses a token whose nonce the portal did not send', async () => {
     const { user, oid } = await staffAccount();
     const token = await invite(user.id);
@@ -149,7 +232,7 @@ describe('Sign in with Microsoft', () => {
     // a fresh state, answered in a browser that did not start it
     const victim = new Browser(t);
     entra.nextSignIn = oid;
-    const start = await victim.portal('/api/auth/microsoft/start');
+    const start = await victim.start();
     const callback = await victim.throughProvider(String(start.headers.location));
     const attacker = new Browser(t);
     const stolen = await attacker.portal(callback);
@@ -246,7 +329,7 @@ describe('Sign in with Microsoft with a staff app role', () => {
     const user = await r.createUser({ username: 'role-staff@example.org', role: 'staff' });
     const oid = '00000000-0000-4000-8000-cccccccccccc';
     entra.accounts.set(oid, { oid, name: 'Role staff', roles: [STAFF_ROLE] });
-    const token = (await invitationLink(r, rStaffCookie, user.id)).searchParams.get('invitation')!;
+    const token = invitationTokenOf(await invitationLink(r, rStaffCookie, user.id));
     const first = new Browser(r);
     expect((await first.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     expect(await whoAmI(first)).toMatchObject({ role: 'staff' });
@@ -555,7 +638,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
       url: `/api/staff/users/${user.id}/microsoft-invitation`,
       headers: { cookie },
     });
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(invitation.json<{ link: string }>().link);
     const browser = new Browser(p, idp);
     expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     expect(await whoAmI(browser)).toMatchObject({ username: user.username });
@@ -614,7 +697,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
     // a hand edit that points the row at another directory leaves a secret that opens for nothing
     await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: '12345678-1234-4234-8234-123456789012' });
     expect(await settings()).toMatchObject({ configured: false, clientSecretUnreadable: true });
-    const start = await new Browser(p, idp).portal('/api/auth/microsoft/start');
+    const start = await new Browser(p, idp).start();
     expect(errorOf(start)).toBe('not_configured');
     await p.ctx.db.update(microsoftSignInSettings).set({ tenantId: row!.tenantId });
     expect(await settings()).toMatchObject({ configured: true, clientSecretUnreadable: false });
@@ -659,7 +742,7 @@ describe('Microsoft sign-in configured on the settings page', () => {
       url: `/api/staff/users/${user.id}/microsoft-invitation`,
       headers: { cookie },
     });
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(invitation.json<{ link: string }>().link);
     const browser = new Browser(p, idp);
     expect((await browser.signIn({ invitation: token, as: oid })).headers.location).toBe('/staff');
     const [identity] = await p.ctx.db
@@ -692,6 +775,14 @@ describe('Microsoft sign-in configured on the settings page', () => {
     expect(unknown.json()).toMatchObject({ success: false });
     expect(unknown.json().message).toMatch(/does not know this directory/);
     expect((await test('not a tenant')).statusCode).toBe(400);
+    idp.misbehave = { endpoints: { token_endpoint: 'https://evil.example/token' } };
+    try {
+      const foreign = await test(idp.tenantId);
+      expect(foreign.json()).toMatchObject({ success: false });
+      expect(foreign.json().message).toMatch(/not all on the sign-in authority's own host/);
+    } finally {
+      idp.misbehave = {};
+    }
   });
 
   it('says Microsoft could not be reached when the identity provider is down', async () => {
@@ -779,7 +870,7 @@ describe('Microsoft sign-in with a client certificate instead of a secret', () =
       headers: { cookie },
     });
     expect(invitation.statusCode, invitation.body).toBe(201);
-    const token = new URL(invitation.json<{ link: string }>().link).searchParams.get('invitation') ?? '';
+    const token = invitationTokenOf(invitation.json<{ link: string }>().link);
     const response = await new Browser(p, idp).signIn({ invitation: token, as: oid });
     return { location: String(response.headers.location), username: user.username };
   }

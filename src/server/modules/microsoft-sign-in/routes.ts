@@ -6,15 +6,16 @@ import {
   type MicrosoftSignInPage,
   microsoftCallbackQuery,
   microsoftInvitation,
+  microsoftInvitationBody,
   microsoftLinkedAccounts,
   microsoftSignInSettings,
   microsoftSignInSettingsBody,
   microsoftSignInStatus,
   microsoftSignInTestBody,
   microsoftSignInTestResult,
-  microsoftStartQuery,
+  microsoftStartBody,
 } from '../../../shared/schemas/microsoft-sign-in';
-import { sessionCookies } from '../../auth/session-cookies';
+import { cookieNames, sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
 import { currentUser } from '../../http/access';
@@ -34,7 +35,6 @@ import {
   unlinkIdentity,
 } from './service';
 
-const BROWSER_COOKIE = 'afp_ms_signin';
 const COOKIE_PATH = '/api/auth/microsoft/';
 const errors = {
   400: errorResponse,
@@ -47,6 +47,7 @@ const errors = {
 export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const cookies = sessionCookies(ctx.config);
   const { secureCookie } = cookies;
+  const BROWSER_COOKIE = cookieNames(ctx.config).microsoftSignIn;
 
   /** Back to the login page the sign-in began on, which explains the reason. */
   const failed = (reply: FastifyReply, failure: SignInFailure) => {
@@ -55,6 +56,14 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 
   return async (app) => {
+    // The login page's "Sign in with Microsoft" is a form posted as a navigation: its fields arrive
+    // form-encoded (JSON is read as everywhere else).
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+
     app.get(
       '/api/auth/microsoft',
       {
@@ -68,16 +77,16 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       () => signInStatus(ctx),
     );
 
-    app.get(
+    app.post(
       '/api/auth/microsoft/start',
       {
         // each start stores a sign-in request row: the sign-in budget per address bounds them
-        config: { access: 'public', changesState: true, rateLimit: ctx.limits.rateLimit('login') },
+        config: { access: 'public', rateLimit: ctx.limits.rateLimit('login') },
         schema: {
           tags: ['auth'],
           summary:
-            'Leave for Microsoft sign-in (optionally through an invitation); page: the login page it starts from, where a failure is explained',
-          querystring: microsoftStartQuery,
+            'Leave for Microsoft sign-in (optionally through an invitation, in the body, JSON or form-encoded); page: the login page it starts from, where a failure is explained',
+          body: microsoftStartBody,
           response: { 302: z.null(), ...errors },
         },
       },
@@ -87,8 +96,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const browserKey = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken(32);
         try {
           const url = await startSignIn(ctx, {
-            invitation: request.query.invitation,
-            page: request.query.page,
+            invitation: request.body.invitation,
+            page: request.body.page,
             browserKey,
           });
           reply.setCookie(BROWSER_COOKIE, browserKey, {
@@ -247,13 +256,16 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['users'],
           summary:
-            "A single-use link that links the next Microsoft sign-in through it to this account (a facilitator's opens on /auth and needs facilitator sign-in turned on: 409)",
+            "A single-use link that links the next Microsoft sign-in through it to this account (a facilitator's opens on /auth and needs facilitator sign-in turned on: 409). An account already linked needs replaceIdentity: the link then replaces that identity, whose owner is emailed",
           params: idParam,
+          body: microsoftInvitationBody,
           response: { 201: microsoftInvitation, ...errors },
         },
       },
       async (request, reply) => {
-        const invitation = await createInvitation(ctx, request.params.id, currentUser(request).id);
+        const invitation = await createInvitation(ctx, request.params.id, currentUser(request).id, {
+          replaceIdentity: request.body.replaceIdentity,
+        });
         return reply.code(201).send(invitation);
       },
     );
@@ -264,13 +276,14 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['users'],
-          summary: 'Unlink the account from Microsoft and cancel its invitation',
+          summary:
+            'Unlink the account from Microsoft, cancel its invitation and end the sessions Microsoft sign-ins opened for it',
           params: idParam,
           response: { 200: messageResponse, ...errors },
         },
       },
       async (request) => {
-        await unlinkIdentity(ctx, request.params.id);
+        await unlinkIdentity(ctx, request.params.id, { actorId: currentUser(request).id, via: 'staff' });
         return { message: 'Microsoft sign-in removed from this account' };
       },
     );

@@ -1,7 +1,6 @@
-import { and, count, eq, gt, lt, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, lt, ne, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import {
-  isGuid,
   type MicrosoftInvitation,
   type MicrosoftLinkedAccounts,
   type MicrosoftSignInError,
@@ -27,30 +26,27 @@ import {
   microsoftInvitations,
   microsoftSignInRequests,
   microsoftSignInSettings,
+  sessions,
   users,
 } from '../../db/schema';
 import { AppError, badRequest, isUniqueViolation, notFound } from '../../errors';
-import { type ChangeBy, recordChanges } from '../history/record';
+import { microsoftIdentityMessage } from '../../mail/account-message';
+import { type ChangeBy, type ChangeEntry, recordChanges } from '../history/record';
+import { sendMail } from '../reminders/service';
 import { accountValues, findUserById, STAFF_ROLE, type UserRow, usernameKeys } from '../users/service';
+import {
+  CLOCK_TOLERANCE_SECONDS,
+  type Discovered,
+  DiscoveryError,
+  isLoopback,
+  lookUpDirectory,
+  type MicrosoftSignInConfig,
+} from './discovery';
 
 /** How long the browser has between leaving for Microsoft and coming back. */
 export const SIGN_IN_REQUEST_MS = 10 * 60 * 1000;
 export const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
 export const CALLBACK_PATH = '/api/auth/microsoft/callback';
-
-export interface MicrosoftSignInConfig {
-  /** as configured: the directory's GUID or one of its verified domains */
-  tenant: string;
-  clientId: string;
-  /** empty when a certificate signs in instead */
-  clientSecret: string;
-  /** a client certificate and its private key (PEM): used in preference to the secret (ADR 0023) */
-  certificate: { certificatePem: string; privateKeyPem: string } | null;
-  /** the identity provider's host, ENTRA_AUTHORITY_HOST or else AUTHORITY_HOST, without a trailing slash */
-  authority: string;
-  redirectUri: string;
-  staffRole: string;
-}
 
 /** A sign-in that ends on the login page with a reason rather than in a session. */
 export class SignInFailure extends Error {
@@ -63,37 +59,6 @@ export class SignInFailure extends Error {
   ) {
     super(detail);
     this.name = 'SignInFailure';
-  }
-}
-
-/** The identity provider as discovered: its metadata and the directory's GUID. */
-export interface Discovered {
-  metadata: oidc.ServerMetadata;
-  /** the GUID, also when the tenant was configured as a domain */
-  tenantId: string;
-  issuer: string;
-}
-
-/**
- * Discovery of one app (plugins/microsoft-sign-in.ts holds it), by authority, tenant and client:
- * fetched once, again after a failure, and forgotten when the settings change.
- */
-export class DiscoveryCache {
-  private readonly pending = new Map<string, Promise<Discovered>>();
-
-  get(config: MicrosoftSignInConfig): Promise<Discovered> {
-    const key = JSON.stringify([config.authority, config.tenant.toLowerCase(), config.clientId]);
-    let found = this.pending.get(key);
-    if (!found) {
-      found = discover(config);
-      this.pending.set(key, found);
-      found.catch(() => this.pending.delete(key));
-    }
-    return found;
-  }
-
-  clear(): void {
-    this.pending.clear();
   }
 }
 
@@ -232,97 +197,6 @@ export async function signInConfig(ctx: AppContext): Promise<MicrosoftSignInConf
   return (await resolveSettings(ctx)).config;
 }
 
-function isLoopback(url: URL): boolean {
-  return ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-}
-
-/** A failed look at the identity provider, by what staff can do about it. */
-export class DiscoveryError extends Error {
-  constructor(
-    readonly kind: 'unreachable' | 'not_found' | 'wrong_issuer' | 'invalid',
-    detail: string,
-  ) {
-    super(detail);
-    this.name = 'DiscoveryError';
-  }
-}
-
-/**
- * The directory's address below the authority: `{authority}/{tenant}/v2.0`. The tenant passed the
- * shared schema (a GUID or a domain name), and the result is checked again to be on the authority's
- * origin and below its path, so what staff type can never aim the portal's connections elsewhere.
- */
-export function tenantAddress(authority: string, tenant: string): URL {
-  const base = new URL(`${authority}/`);
-  const url = new URL(`${authority}/${encodeURIComponent(tenant)}/v2.0`);
-  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || url.search || url.hash) {
-    throw new DiscoveryError('invalid', 'the tenant does not make an address below the authority');
-  }
-  return url;
-}
-
-const DISCOVERY_TIMEOUT_MS = 15_000;
-
-/**
- * Fetch a directory's discovery document and read the directory's GUID from its issuer
- * (`{authority}/{GUID}/v2.0`). Redirects are not followed: the answer must come from the authority.
- */
-export async function lookUpDirectory(authority: string, tenant: string): Promise<{ tenantId: string }> {
-  const address = tenantAddress(authority, tenant);
-  if (address.protocol !== 'https:' && !isLoopback(address)) {
-    throw new DiscoveryError('invalid', 'the authority must use https');
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${address.href}/.well-known/openid-configuration`, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
-      headers: { accept: 'application/json' },
-    });
-  } catch {
-    throw new DiscoveryError('unreachable', 'the discovery document could not be fetched');
-  }
-  // Entra answers 400 for a directory it does not know
-  if (response.status === 400 || response.status === 404) {
-    await response.body?.cancel();
-    throw new DiscoveryError('not_found', `the authority answered ${response.status}`);
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    throw new DiscoveryError('unreachable', `the authority answered ${response.status}`);
-  }
-  let issuer: unknown;
-  try {
-    issuer = ((await response.json()) as { issuer?: unknown }).issuer;
-  } catch {
-    throw new DiscoveryError('invalid', 'the discovery document is not JSON');
-  }
-  const prefix = `${authority}/`;
-  const guid =
-    typeof issuer === 'string' && issuer.startsWith(prefix) && issuer.endsWith('/v2.0')
-      ? issuer.slice(prefix.length, -'/v2.0'.length)
-      : '';
-  if (!isGuid(guid) || (isGuid(tenant) && guid.toLowerCase() !== tenant.toLowerCase())) {
-    throw new DiscoveryError('wrong_issuer', 'the discovery document names another issuer');
-  }
-  return { tenantId: guid };
-}
-
-async function discover(config: MicrosoftSignInConfig): Promise<Discovered> {
-  // The single-tenant issuer: the /common and /organizations documents name a templated issuer, and
-  // a token from any other directory must not validate. A domain is first turned into its GUID.
-  const tenantId = isGuid(config.tenant)
-    ? config.tenant
-    : (await lookUpDirectory(config.authority, config.tenant)).tenantId;
-  const issuer = tenantAddress(config.authority, tenantId);
-  // Plain http only for a test server on this machine; a real authority is always https.
-  const insecure = issuer.protocol === 'http:' && isLoopback(issuer);
-  const found = await oidc.discovery(issuer, config.clientId, undefined, undefined, {
-    ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-  });
-  return { metadata: found.serverMetadata(), tenantId, issuer: issuer.href };
-}
-
 /**
  * The client for one request. Discovery is fetched once per app and configuration (and again after
  * a failure); the client is rebuilt per request so token checks keep time by the app's clock.
@@ -330,7 +204,7 @@ async function discover(config: MicrosoftSignInConfig): Promise<Discovered> {
 async function clientFor(
   ctx: AppContext,
   config: MicrosoftSignInConfig,
-): Promise<{ client: oidc.Configuration; tenantId: string }> {
+): Promise<{ client: oidc.Configuration; tenantId: string; server: Discovered }> {
   const pending = ctx.signInDiscovery.get(config);
   let server: Discovered;
   try {
@@ -339,23 +213,28 @@ async function clientFor(
     throw discoveryFailure(error);
   }
   const skewSeconds = Math.round((ctx.now().getTime() - Date.now()) / 1000);
+  const clock = { [oidc.clockSkew]: skewSeconds, [oidc.clockTolerance]: CLOCK_TOLERANCE_SECONDS };
   const client = config.certificate
     ? new oidc.Configuration(
         server.metadata,
         config.clientId,
-        { [oidc.clockSkew]: skewSeconds },
+        clock,
         certificateAuthentication(ctx, config.clientId, config.certificate),
       )
     : new oidc.Configuration(
         server.metadata,
         config.clientId,
-        { client_secret: config.clientSecret, [oidc.clockSkew]: skewSeconds },
+        { client_secret: config.clientSecret, ...clock },
         // HTTP Basic: what OpenID Connect servers accept by default (Entra takes either)
         oidc.ClientSecretBasic(config.clientSecret),
       );
   const issuer = new URL(server.issuer);
   if (issuer.protocol === 'http:' && isLoopback(issuer)) oidc.allowInsecureRequests(client);
-  return { client, tenantId: server.tenantId };
+  // The ID token's signature is checked against the provider's published keys (from the pinned
+  // jwks_uri), not only trusted for arriving over TLS from the token endpoint.
+  oidc.enableNonRepudiationChecks(client);
+  if (server.jwks) oidc.setJwksCache(client, server.jwks);
+  return { client, tenantId: server.tenantId, server };
 }
 
 /**
@@ -391,6 +270,9 @@ function discoveryFailure(error: unknown): SignInFailure {
     (error instanceof DiscoveryError && error.kind === 'wrong_issuer')
   ) {
     return new SignInFailure('wrong_issuer', 'the discovery document names another issuer');
+  }
+  if (error instanceof DiscoveryError && error.kind === 'foreign_endpoint') {
+    return new SignInFailure('wrong_issuer', error.message);
   }
   return new SignInFailure('provider_unreachable', 'Microsoft sign-in could not be reached');
 }
@@ -528,12 +410,17 @@ export async function finishSignIn(
 }
 
 /**
- * A token says its person is a guest in the directory: Entra's optional `acct` claim (1 = guest), or
- * an `idp` claim naming another issuer than the token's (a guest's home directory, or a personal
- * Microsoft account). Such a token never gets a staff account from the app role.
+ * A token says its person is a guest in the directory: Entra's optional `acct` claim (1 = guest), an
+ * `idp` claim naming another issuer than the token's (a guest's home directory, or a personal
+ * Microsoft account), or a sign-in name in the form Entra gives guests (`alex_example.org#EXT#@…`),
+ * which it does even when the token carries neither optional claim. Such a token never gets a staff
+ * account from the app role.
  */
 export function isGuestToken(claims: oidc.IDToken): boolean {
-  return claims.acct === 1 || (typeof claims.idp === 'string' && claims.idp !== claims.iss);
+  if (claims.acct === 1 || (typeof claims.idp === 'string' && claims.idp !== claims.iss)) return true;
+  return [claims.preferred_username, claims.upn, claims.unique_name, claims.email].some(
+    (name) => typeof name === 'string' && name.toUpperCase().includes('#EXT#'),
+  );
 }
 
 async function completeSignIn(
@@ -552,7 +439,7 @@ async function completeSignIn(
       `the provider answered ${error?.slice(0, 100)}`,
     );
   }
-  const { client, tenantId: configuredTenant } = await clientFor(ctx, config);
+  const { client, tenantId: configuredTenant, server } = await clientFor(ctx, config);
   // the URL Microsoft was told to come back to, whatever host header the request arrived with
   const callbackUrl = new URL(config.redirectUri);
   callbackUrl.search = input.currentUrl.search;
@@ -569,6 +456,12 @@ async function completeSignIn(
     claims = found;
   } catch (error) {
     throw tokenFailure(error);
+  } finally {
+    server.jwks = oidc.getJwksCache(client) ?? server.jwks;
+  }
+  // openid-client checks the expiry, not that the token was not issued in the future
+  if (claims.iat > ctx.now().getTime() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+    throw new SignInFailure('clock_skew', 'the ID token says it was issued in the future');
   }
 
   // The issuer, already checked, names the tenant; a `tid` that says otherwise is refused. A server
@@ -582,17 +475,21 @@ async function completeSignIn(
   const roles = Array.isArray(claims.roles) ? claims.roles.filter((r) => typeof r === 'string') : [];
   const subject = { issuer: claims.iss, tenantId, objectId };
 
+  const signInName = signInNameOf(claims);
   const hasStaffRole = Boolean(config.staffRole) && roles.includes(config.staffRole);
   const facilitatorsOff = () => new SignInFailure('facilitators_off', FACILITATORS_OFF_DETAIL);
+  /** set when an invitation linked (or replaced) the account's identity: its owner is told */
+  let changed: { event: 'linked' | 'replaced'; invitedBy: number | null } | null = null;
   const linkOrCreate = () =>
     ctx.db.transaction(async (tx) => {
+      changed = null;
       const linked = await linkedUser(tx, subject);
       if (linked) return linked;
       if (!request.invitationHash) {
         // the app role makes staff only of members of the directory: a guest needs an invitation
         if (!hasStaffRole || isGuestToken(claims) || !(await readSettingsRow(tx))?.createStaffFromRole)
           return null;
-        return createStaffAccount(tx, subject, claims);
+        return createStaffAccount(tx, subject, claims, signInName);
       }
       const [open] = await tx
         .select({ userId: microsoftInvitations.userId })
@@ -616,10 +513,42 @@ async function completeSignIn(
         )
         .returning();
       if (!invitation) return null;
-      // an invitation replaces whatever identity the account had: staff chose to send it
-      await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, invitation.userId));
-      await tx.insert(microsoftIdentities).values({ userId: invitation.userId, ...subject });
-      return (await findUserById(tx, invitation.userId)) ?? null;
+      // An account linked to another identity keeps it, unless staff made this invitation to replace
+      // it; then the sessions that identity opened end, and its owner is told (after the commit).
+      const [current] = await tx
+        .select()
+        .from(microsoftIdentities)
+        .where(eq(microsoftIdentities.userId, invitation.userId))
+        .for('update');
+      if (current && !invitation.replacesIdentity) {
+        throw new SignInFailure('already_linked', 'the account is linked to another Microsoft identity');
+      }
+      if (current) {
+        await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.id, current.id));
+        await endMicrosoftSessions(tx, [invitation.userId]);
+      }
+      changed = { event: current ? 'replaced' : 'linked', invitedBy: invitation.createdBy };
+      const [identity] = await tx
+        .insert(microsoftIdentities)
+        .values({ userId: invitation.userId, ...subject, signInName })
+        .returning();
+      const user = (await findUserById(tx, invitation.userId)) ?? null;
+      const inviter = invitation.createdBy ? await findUserById(tx, invitation.createdBy) : undefined;
+      await recordChanges(tx, [
+        identityChange(
+          invitation.userId,
+          { actorId: invitation.userId, via: user?.role === STAFF_ROLE ? 'staff' : 'facilitator' },
+          current ? 'replaced' : 'linked',
+          {
+            before: { microsoftAccount: describeIdentity(current) },
+            after: {
+              microsoftAccount: describeIdentity(identity),
+              ...(inviter ? { invitedBy: inviter.displayName?.trim() || inviter.username } : {}),
+            },
+          },
+        ),
+      ]);
+      return user;
     });
   let user: UserRow | null;
   try {
@@ -644,11 +573,58 @@ async function completeSignIn(
   }
   await ctx.db
     .update(microsoftIdentities)
-    .set({ lastSignInAt: ctx.now() })
+    .set({ lastSignInAt: ctx.now(), signInName })
     .where(eq(microsoftIdentities.userId, user.id));
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id, { microsoft: true });
+  // narrowed for TypeScript: `changed` is set inside the transaction's callback
+  const link = changed as { event: 'linked' | 'replaced'; invitedBy: number | null } | null;
+  // someone else's invitation linked a Microsoft account to this one: its owner hears of it
+  if (link && link.invitedBy !== user.id)
+    await tellOwner(ctx, user, link.event, signInName ?? subject.objectId, link.invitedBy);
   return { user, token, expiresAt };
+}
+
+/** The sign-in name a token gives, kept for people reading the history; null when it gives none. */
+function signInNameOf(claims: oidc.IDToken): string | null {
+  const name = [claims.preferred_username, claims.email].find((v) => typeof v === 'string' && v.trim());
+  return typeof name === 'string' ? name.trim().slice(0, 254) : null;
+}
+
+/**
+ * Email the account's owner, at the account's address, that another person's action changed which
+ * Microsoft account signs in to it: linked through someone else's invitation, replaced, or removed. A
+ * change they did not expect means someone else may sign in as them, or they were shut out. A
+ * failure to send is logged; the history has the change either way.
+ */
+async function tellOwner(
+  ctx: AppContext,
+  user: UserRow,
+  event: 'linked' | 'replaced' | 'unlinked',
+  microsoftAccount: string | null,
+  byId: number | null,
+): Promise<void> {
+  const by = byId ? await findUserById(ctx.db, byId) : undefined;
+  const outcome = await sendMail(ctx, [
+    {
+      key: event,
+      to: user.email,
+      build: (portalUrl) =>
+        microsoftIdentityMessage({
+          event,
+          name: user.displayName?.trim() || user.username,
+          microsoftAccount,
+          by: by ? by.displayName?.trim() || by.username : 'a staff member',
+          signInLink: `${portalUrl}${user.role === STAFF_ROLE ? '/staff-login' : '/auth'}`,
+        }),
+    },
+  ]);
+  const failure = outcome.get(event);
+  if (failure)
+    ctx.log.warn(
+      { userId: user.id, event, reason: failure },
+      'could not email a change of Microsoft sign-in',
+    );
 }
 
 /**
@@ -660,10 +636,10 @@ async function createStaffAccount(
   tx: Queryable,
   subject: { issuer: string; tenantId: string; objectId: string },
   claims: oidc.IDToken,
+  signInName: string | null,
 ): Promise<UserRow> {
   const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
-  const signInName = text(claims.preferred_username, 254) || text(claims.email, 254);
-  const candidates = [signInName, `microsoft-${subject.objectId}`].filter(
+  const candidates = [signInName ?? '', `microsoft-${subject.objectId}`].filter(
     (name) => name && usernameField.safeParse(name).success,
   );
   let username = '';
@@ -695,17 +671,23 @@ async function createStaffAccount(
       role: STAFF_ROLE,
     })
     .returning();
-  await tx.insert(microsoftIdentities).values({ userId: row!.id, ...subject });
+  const [identity] = await tx
+    .insert(microsoftIdentities)
+    .values({ userId: row!.id, ...subject, signInName })
+    .returning();
+  const by = { actorId: row!.id, via: 'staff' } as const;
   await recordChanges(tx, [
     {
       entity: 'account',
       action: 'create',
-      subjectUserId: row!.id,
-      actorId: row!.id,
-      via: 'staff',
+      ...{ subjectUserId: row!.id, actorId: by.actorId, via: by.via },
       before: null,
       after: accountValues(row!),
     },
+    identityChange(row!.id, by, 'linked', {
+      before: { microsoftAccount: null },
+      after: { microsoftAccount: describeIdentity(identity), staffAppRole: true },
+    }),
   ]);
   return row!;
 }
@@ -998,6 +980,20 @@ export async function saveSignInSettings(
     }
 
     const facilitatorSignIn = data.facilitatorSignIn ?? existing?.facilitatorSignIn ?? false;
+    if (existing?.facilitatorSignIn && !facilitatorSignIn) {
+      // turned off: the sessions facilitators opened with Microsoft end now, not at their next sign-in
+      await tx
+        .delete(sessions)
+        .where(
+          and(
+            eq(sessions.signedInWithMicrosoft, true),
+            inArray(
+              sessions.userId,
+              tx.select({ id: users.id }).from(users).where(ne(users.role, STAFF_ROLE)),
+            ),
+          ),
+        );
+    }
 
     const values = {
       staffPasswordSignIn: data.staffPasswordSignIn,
@@ -1069,17 +1065,27 @@ export async function testSignInSettings(
         'Could not reach Microsoft sign-in from the server. Check its internet access and try again.',
       wrong_issuer:
         'Microsoft answered for another directory than the one entered: use the directory (tenant) ID from the app registration.',
+      foreign_endpoint:
+        "The directory's sign-in addresses are not all on the sign-in authority's own host, so the portal will not use them. Check AUTHORITY_HOST (or ENTRA_AUTHORITY_HOST) and any proxy in between.",
       invalid: 'Microsoft sign-in gave an answer the portal cannot use.',
     };
     return { success: false, message: messages[kind] };
   }
 }
 
-/** A single-use link that lets the person who opens it link their Microsoft identity to the account. */
+export const ALREADY_LINKED_MESSAGE =
+  'This account is already linked to a Microsoft account. To link another one in its place, create an invitation that replaces it: the person is told by email when it is used.';
+
+/**
+ * A single-use link that lets the person who opens it link their Microsoft identity to the account.
+ * An account already linked is only invited with `replaceIdentity`, staff's explicit choice to let
+ * the link replace that identity. Recorded in the history: by whom, for whom.
+ */
 export async function createInvitation(
   ctx: AppContext,
   userId: number,
   createdBy: number,
+  options: { replaceIdentity: boolean } = { replaceIdentity: false },
 ): Promise<MicrosoftInvitation> {
   const resolved = await resolveSettings(ctx);
   if (!resolved.config) throw new AppError(409, 'Microsoft sign-in is not configured.');
@@ -1094,25 +1100,113 @@ export async function createInvitation(
   }
   const token = randomToken(32);
   const expiresAt = new Date(ctx.now().getTime() + INVITATION_MS);
-  const values = { tokenHash: sha256(token), createdBy, expiresAt, createdAt: ctx.now() };
-  // one open invitation per account: a new link replaces the last one
-  await ctx.db
-    .insert(microsoftInvitations)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
-  // each opens on the login page its person knows: facilitators sign in at /auth
+  await ctx.db.transaction(async (tx) => {
+    const [linked] = await tx
+      .select()
+      .from(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, userId))
+      .for('update');
+    if (linked && !options.replaceIdentity) throw new AppError(409, ALREADY_LINKED_MESSAGE);
+    const values = {
+      tokenHash: sha256(token),
+      createdBy,
+      expiresAt,
+      createdAt: ctx.now(),
+      replacesIdentity: options.replaceIdentity,
+    };
+    // one open invitation per account: a new link replaces the last one
+    await tx
+      .insert(microsoftInvitations)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
+    await recordChanges(tx, [
+      identityChange(userId, { actorId: createdBy, via: 'staff' }, 'invited', {
+        before: { microsoftAccount: describeIdentity(linked) },
+        after: {
+          microsoftAccount: describeIdentity(linked),
+          invitationValidUntil: expiresAt.toISOString(),
+          ...(options.replaceIdentity ? { replacesLinkedAccount: true } : {}),
+        },
+      }),
+    ]);
+  });
+  // Each opens on the login page its person knows: facilitators sign in at /auth. The token is in the
+  // fragment, which the browser keeps to itself: no request, proxy log or Referer carries it.
   const link = new URL(`${ctx.config.PUBLIC_URL}${forStaff ? '/staff-login' : '/auth'}`);
-  link.searchParams.set('invitation', token);
+  link.hash = new URLSearchParams({ invitation: token }).toString();
   return { link: link.toString(), expiresAt: expiresAt.toISOString() };
 }
 
-/** Remove the account's Microsoft identity and any open invitation. */
-export async function unlinkIdentity(ctx: AppContext, userId: number): Promise<void> {
-  if (!(await findUserById(ctx.db, userId))) throw notFound('User not found');
-  await ctx.db.transaction(async (tx) => {
-    await tx.delete(microsoftIdentities).where(eq(microsoftIdentities.userId, userId));
-    await tx.delete(microsoftInvitations).where(eq(microsoftInvitations.userId, userId));
+/**
+ * Remove the account's Microsoft identity and any open invitation, and end the sessions a Microsoft
+ * sign-in opened for it: whoever held that identity is out at once. Recorded in the history.
+ */
+export async function unlinkIdentity(ctx: AppContext, userId: number, by: ChangeBy): Promise<void> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  const removed = await ctx.db.transaction(async (tx) => {
+    const [identity] = await tx
+      .delete(microsoftIdentities)
+      .where(eq(microsoftIdentities.userId, userId))
+      .returning();
+    const [invitation] = await tx
+      .delete(microsoftInvitations)
+      .where(eq(microsoftInvitations.userId, userId))
+      .returning();
+    await endMicrosoftSessions(tx, [userId]);
+    if (!identity && !invitation) return null;
+    await recordChanges(tx, [
+      identityChange(userId, by, 'unlinked', {
+        before: {
+          microsoftAccount: describeIdentity(identity),
+          ...(invitation ? { invitationValidUntil: invitation.expiresAt.toISOString() } : {}),
+        },
+        after: { microsoftAccount: null, ...(invitation ? { invitationValidUntil: null } : {}) },
+      }),
+    ]);
+    return identity ?? null;
   });
+  if (removed && by.actorId !== userId)
+    await tellOwner(ctx, user, 'unlinked', describeIdentity(removed), by.actorId);
+}
+
+/** Ends the sessions Microsoft sign-ins opened for these accounts (their password sessions stay). */
+async function endMicrosoftSessions(db: Queryable, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .delete(sessions)
+    .where(and(inArray(sessions.userId, userIds), eq(sessions.signedInWithMicrosoft, true)));
+}
+
+type IdentityRow = typeof microsoftIdentities.$inferSelect;
+
+/** An identity as the history shows it: the sign-in name people recognise, and its object id. */
+function describeIdentity(
+  identity: Pick<IdentityRow, 'signInName' | 'objectId'> | undefined | null,
+): string | null {
+  if (!identity) return null;
+  return identity.signInName ? `${identity.signInName} (${identity.objectId})` : identity.objectId;
+}
+
+/**
+ * A change of the account's link to Microsoft, in the account's history: `event` says which (invited,
+ * linked, replaced, unlinked); the values are the Microsoft account before and after, never a token.
+ */
+function identityChange(
+  userId: number,
+  by: ChangeBy,
+  event: 'invited' | 'linked' | 'replaced' | 'unlinked',
+  values: { before: Record<string, unknown>; after: Record<string, unknown> },
+): ChangeEntry {
+  return {
+    entity: 'account',
+    action: 'update',
+    subjectUserId: userId,
+    actorId: by.actorId,
+    via: by.via,
+    before: { section: 'microsoft-sign-in', ...values.before },
+    after: { section: 'microsoft-sign-in', event, ...values.after },
+  };
 }
 
 /** Where "sign out of Microsoft too" sends the browser, or null when sign-in is not configured. */

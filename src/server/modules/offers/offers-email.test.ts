@@ -4,11 +4,17 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, changeHistory, offers } from '../../db/schema';
-import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
+import { bookings, changeHistory, offers, safeguardingRecords } from '../../db/schema';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+  testMailSettings,
+  testSmtpEnvironment,
+} from '../../mail/test-smtp';
 import { insertBooking, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
+import { withdrawOffersSafeguardingNoLongerAllows } from './service';
 
 const PORTAL = 'https://portal.example.org';
 let clock = new Date('2026-11-20T10:00:00Z');
@@ -20,30 +26,8 @@ let seq = 0;
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
-  t = await createTestApp(
-    {
-      PUBLIC_URL: PORTAL,
-      SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
-      SMTP_CA_FILE: testSmtpCaFile(),
-      SMTP_TIMEOUT_SECONDS: '5',
-    },
-    { now: () => clock },
-  );
-  await saveReminderSettings(
-    t.ctx,
-    {
-      host: smtp.host,
-      port: smtp.port,
-      security: 'none',
-      username: '',
-      password: '',
-      fromAddress: 'portal@example.org',
-      autoEnabled: false,
-      autoDay: 25,
-      autoMonth: 'next',
-    },
-    1,
-  );
+  t = await createTestApp({ PUBLIC_URL: PORTAL, ...testSmtpEnvironment() }, { now: () => clock });
+  await saveReminderSettings(t.ctx, testMailSettings(smtp), 1);
   staff = await t.loginStaff();
 });
 afterAll(async () => {
@@ -93,6 +77,10 @@ async function offerTo(sessionId: number, userIds: number[], replyBy = REPLY_BY)
   return response.json().offers as Array<{ id: number; emailedAt: string | null; emailError: string | null }>;
 }
 
+/** An answer through an email link: the token travels in the body. */
+const link = (action: 'view' | 'accept' | 'decline', token: string, extra: object = {}) =>
+  call('POST', `/api/offer-links/${action}`, undefined, { token, ...extra });
+
 /** The token of the newest offer email to this address. */
 function linkFor(email: string): string {
   const mail = smtp.messages.filter((m) => m.to.includes(email)).at(-1);
@@ -125,7 +113,7 @@ describe('offer email', () => {
     const [made] = await offerTo(await session(), [a.id]);
     const token = linkFor(a.email);
     for (let i = 0; i < 2; i++) {
-      const view = await call('GET', `/api/offer-links/${token}`);
+      const view = await link('view', token);
       expect(view.statusCode).toBe(200);
       expect(view.json()).toMatchObject({
         name: expect.stringContaining('Mail Person'),
@@ -133,18 +121,14 @@ describe('offer email', () => {
       });
     }
     expect((await state(made!.id)).state).toBe('sent');
-    const accepted = await call('POST', `/api/offer-links/${token}/accept`);
+    const accepted = await link('accept', token);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json().state).toBe('accepted');
     const history = await t.ctx.db.select().from(changeHistory).where(eq(changeHistory.via, 'email'));
     expect(history.map((h) => (h.after as { state: string }).state)).toContain('accepted');
 
-    for (const [method, url] of [
-      ['GET', `/api/offer-links/${token}`],
-      ['POST', `/api/offer-links/${token}/accept`],
-      ['POST', `/api/offer-links/${token}/decline`],
-    ] as const) {
-      const again = await call(method, url, undefined, method === 'POST' ? {} : undefined);
+    for (const action of ['view', 'accept', 'decline'] as const) {
+      const again = await link(action, token);
       expect(again.statusCode).toBe(410);
       expect(again.json().message).toBe(
         'This link has already been used. Open your offers in the portal instead.',
@@ -155,15 +139,13 @@ describe('offer email', () => {
   it('declines by link with a reason; answering in the portal uses the link up too', async () => {
     const [a, b] = [await facilitator(), await facilitator()];
     const [oa, ob] = await offerTo(await session(), [a.id, b.id]);
-    const declined = await call('POST', `/api/offer-links/${linkFor(a.email)}/decline`, undefined, {
-      reason: 'Away',
-    });
+    const declined = await link('decline', linkFor(a.email), { reason: 'Away' });
     expect(declined.json()).toMatchObject({ state: 'declined', declineReason: 'Away' });
     expect((await state(oa!.id)).state).toBe('declined');
 
     const tokenB = linkFor(b.email);
     expect((await call('POST', `/api/offers/${ob!.id}/decline`, b.cookie, {})).statusCode).toBe(200);
-    expect((await call('POST', `/api/offer-links/${tokenB}/accept`)).statusCode).toBe(410);
+    expect((await link('accept', tokenB)).statusCode).toBe(410);
     expect((await state(ob!.id)).state).toBe('declined');
   });
 
@@ -177,7 +159,7 @@ describe('offer email', () => {
     const other = Buffer.from(JSON.stringify([oa!.id + 1, 'x', Date.now() + 1e9])).toString('base64url');
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [`${other}.${signature}`, `${payload}.${flipped}`, 'abc.def', `${payload}`]) {
-      const response = await call('POST', `/api/offer-links/${bad}/accept`);
+      const response = await link('accept', bad);
       expect([400, 404]).toContain(response.statusCode);
     }
     expect((await state(oa!.id)).state).toBe('sent');
@@ -192,14 +174,31 @@ describe('offer email', () => {
     const start = clock;
     try {
       clock = new Date('2026-11-21T12:00:00Z');
-      const view = await call('GET', `/api/offer-links/${token}`);
+      const view = await link('view', token);
       expect(view.statusCode).toBe(410);
       expect(view.json().message).toBe('This link has expired. Open your offers in the portal instead.');
-      expect((await call('POST', `/api/offer-links/${token}/accept`)).statusCode).toBe(410);
+      expect((await link('accept', token)).statusCode).toBe(410);
       expect((await state(made!.id)).state).toBe('sent');
     } finally {
       clock = start;
     }
+  });
+
+  it('tells the facilitator when their checks stop covering the session and the offer is withdrawn', async () => {
+    const a = await facilitator();
+    const [made] = await offerTo(await session(), [a.id]);
+    const token = linkFor(a.email);
+    // staff record that the certificate is not an enhanced one with the barred list: it no longer counts
+    await t.ctx.db
+      .update(safeguardingRecords)
+      .set({ dbsEnhancedWithBarredList: false })
+      .where(eq(safeguardingRecords.userId, a.id));
+    expect(await withdrawOffersSafeguardingNoLongerAllows(t.ctx)).toBe(1);
+    expect((await state(made!.id)).state).toBe('withdrawn');
+    const toA = smtp.messages.filter((m) => m.to.includes(a.email)).at(-1)!;
+    expect(toA.subject).toMatch(/^Offer withdrawn: /);
+    expect(toA.text).toContain("no longer cover the session's day");
+    expect((await link('accept', token)).statusCode).toBe(410);
   });
 
   it('tells the others when someone accepts first; their links then say the offer is closed', async () => {
@@ -210,7 +209,7 @@ describe('offer email', () => {
     const toB = smtp.messages.filter((m) => m.to.includes(b.email)).at(-1)!;
     expect(toB.subject).toMatch(/^Offer withdrawn: /);
     expect(toB.text).toContain('Another facilitator accepted it first.');
-    const closed = await call('POST', `/api/offer-links/${tokenB}/accept`);
+    const closed = await link('accept', tokenB);
     expect(closed.statusCode).toBe(410);
     expect(closed.json().message).toBe(
       'This offer is no longer open. Open your offers in the portal to see why.',

@@ -4,13 +4,13 @@
  * winner). Runs on PGlite, or on PostgreSQL with TEST_DATABASE_URL (scripts/with-postgres.sh), where
  * the acceptances really run side by side on separate connections.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/schemas/offers';
 import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
 import { insertBooking, insertDay, insertDays, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { expireOffers } from './service';
+import { expireOffers, withdrawOffersSafeguardingNoLongerAllows } from './service';
 
 let clock = new Date('2026-11-20T10:00:00Z');
 const DAY = '2026-12-02';
@@ -469,6 +469,115 @@ describe('time', () => {
     } finally {
       clock = start;
     }
+  });
+});
+
+describe('safeguarding at acceptance', () => {
+  /** Staff record a DBS check through the API, on the version the form was opened on. */
+  async function recordDbs(person: Person, dbs: Record<string, unknown>) {
+    const current = await call('GET', `/api/staff/users/${person.id}/safeguarding`, staff);
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/api/staff/users/${person.id}/safeguarding`,
+      headers: { cookie: staff },
+      payload: {
+        dbs: {
+          certificateNumber: '001234567890',
+          issueDate: '2026-01-05',
+          enhancedWithBarredList: true,
+          onUpdateService: false,
+          statusCheckedOn: null,
+          checkedBy: 'Office',
+          ...dbs,
+        },
+        checks: [],
+        version: current.json().version,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+
+  async function refusedWithReason(offerId: number, person: Person, sessionId: number, reason: RegExp) {
+    const answer = await call('POST', `/api/offers/${offerId}/accept`, person.cookie);
+    expect(answer.statusCode, answer.body).toBe(409);
+    expect(answer.json().message).toMatch(/safeguarding checks on record do not cover/);
+    expect(answer.json().message).toMatch(reason);
+    expect((await offerRow(offerId)).state).toBe('sent');
+    const [booking] = await t.ctx.db.select().from(bookings).where(eq(bookings.id, sessionId));
+    expect(booking!.userId).toBeNull();
+    expect(await t.ctx.db.select().from(bookingOutbox).where(eq(bookingOutbox.offerId, offerId))).toEqual([]);
+  }
+
+  it('refuses once staff record a check that no longer counts, with the reason', async () => {
+    const session = await openSession({ date: '2026-12-14' });
+    const a = await facilitator();
+    const [made] = await offer(session, [a]);
+    await recordDbs(a, { enhancedWithBarredList: false });
+    await refusedWithReason(made!.id, a, session, /not an enhanced check with the barred list/);
+  });
+
+  it('refuses once the policy no longer lets the check count on the session day', async () => {
+    const session = await openSession({ date: '2026-12-15' });
+    const a = await facilitator({ dbsIssued: '2026-01-05' });
+    const [made] = await offer(session, [a]);
+    const policy = (dbsMonths: number) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/staff/safeguarding/policy',
+        headers: { cookie: staff },
+        payload: { dbsMonths, updateServiceMonths: 12, warningDays: 30, checkTypes: [] },
+      });
+    expect((await policy(6)).statusCode).toBe(200);
+    try {
+      await refusedWithReason(made!.id, a, session, /DBS check expired/);
+    } finally {
+      expect((await policy(36)).statusCode).toBe(200);
+    }
+  });
+
+  it('refuses once SharePoint moves the session to a day the checks do not cover', async () => {
+    const session = await openSession({ date: '2026-12-16' });
+    // valid from its issue day for 36 months: until 4 January 2029
+    const a = await facilitator({ dbsIssued: '2026-01-05' });
+    const [made] = await offer(session, [a]);
+    await t.ctx.db.update(bookings).set({ date: '2029-01-08' }).where(eq(bookings.id, session));
+    await refusedWithReason(made!.id, a, session, /8 January 2029/);
+  });
+
+  it('accepts an offer made with a recorded safeguarding override', async () => {
+    const session = await openSession({ date: '2026-12-17' });
+    const a = await facilitator({ dbsIssued: null });
+    const [made] = await offer(session, [a], { safeguardingOverride: { reason: 'Checked by phone' } });
+    const answer = await call('POST', `/api/offers/${made!.id}/accept`, a.cookie);
+    expect(answer.statusCode, answer.body).toBe(200);
+  });
+
+  it('withdraws live offers the checks no longer allow, tells the person, keeps overridden ones', async () => {
+    const session = await openSession({ date: '2026-12-18' });
+    const [a, b, c] = [await facilitator(), await facilitator(), await facilitator({ dbsIssued: null })];
+    const [oa, ob] = await offer(session, [a, b]);
+    const [oc] = await offer(session, [c], { safeguardingOverride: { reason: 'Checked by phone' } });
+    await recordDbs(a, { enhancedWithBarredList: false });
+    // (the offers the tests above left refused are withdrawn by the same run)
+    expect(await withdrawOffersSafeguardingNoLongerAllows(t.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await offerRow(oa!.id)).toMatchObject({ state: 'withdrawn', endedReason: 'safeguarding' });
+    expect((await offerRow(ob!.id)).state).toBe('sent');
+    expect((await offerRow(oc!.id)).state).toBe('sent');
+    const mine: MyOffer[] = (await call('GET', '/api/offers', a.cookie)).json();
+    expect(mine.find((o) => o.id === oa!.id)).toMatchObject({
+      state: 'withdrawn',
+      endedReason: 'safeguarding',
+    });
+    const history = await t.ctx.db
+      .select()
+      .from(changeHistory)
+      .where(and(eq(changeHistory.entity, 'offer'), eq(changeHistory.subjectUserId, a.id)))
+      .orderBy(asc(changeHistory.id));
+    expect(history.at(-1)).toMatchObject({
+      via: 'automatic',
+      after: { state: 'withdrawn', reason: 'safeguarding' },
+    });
+    expect(await withdrawOffersSafeguardingNoLongerAllows(t.ctx)).toBe(0);
   });
 });
 

@@ -7,9 +7,10 @@ import {
   createOffersResponse,
   createSessionBody,
   declineBody,
+  declineByLinkBody,
   myOffer,
   myOffersQuery,
-  offerLinkParams,
+  offerLinkBody,
   offerLinkView,
   openSessionsQuery,
   openSessionsResponse,
@@ -199,52 +200,52 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         declineOffer(ctx, request.params.id, currentUser(request).id, request.body.reason, 'facilitator'),
     );
 
-    // --- the email link: the signed token is the only credential, good for one offer, once ---
-    app.get(
-      '/api/offer-links/:token',
+    // --- the email link: the signed token is the only credential, good for one offer, once. It
+    // travels in the body, never in the path or query, which proxies and request logs record. ---
+    app.post(
+      '/api/offer-links/view',
       {
         config: { access: 'public', rateLimit: ctx.limits.rateLimit('offerLinks') },
         schema: {
           tags: ['offers'],
           summary: 'The offer an email link is for; changes nothing',
-          params: offerLinkParams,
+          body: offerLinkBody,
           response: { 200: offerLinkView, ...linkErrors },
         },
       },
-      async (request) => (await readLink(ctx, request.params.token)).view,
+      async (request) => (await readLink(ctx, request.body.token)).view,
     );
 
     app.post(
-      '/api/offer-links/:token/accept',
+      '/api/offer-links/accept',
       {
         config: { access: 'public', rateLimit: ctx.limits.rateLimit('offerLinks') },
         schema: {
           tags: ['offers'],
           summary: "Accept the link's offer; the link is used up",
-          params: offerLinkParams,
+          body: offerLinkBody,
           response: { 200: myOffer, ...linkErrors },
         },
       },
       async (request) => {
-        const answer = await answerByLink(ctx, request.params.token, { accept: true });
+        const answer = await answerByLink(ctx, request.body.token, { accept: true });
         ctx.sharePoint.outboxWakeUp.queued();
         return answer;
       },
     );
 
     app.post(
-      '/api/offer-links/:token/decline',
+      '/api/offer-links/decline',
       {
         config: { access: 'public', rateLimit: ctx.limits.rateLimit('offerLinks') },
         schema: {
           tags: ['offers'],
           summary: "Decline the link's offer, with an optional reason; the link is used up",
-          params: offerLinkParams,
-          body: declineBody,
+          body: declineByLinkBody,
           response: { 200: myOffer, ...linkErrors },
         },
       },
-      (request) => answerByLink(ctx, request.params.token, { accept: false, reason: request.body.reason }),
+      (request) => answerByLink(ctx, request.body.token, { accept: false, reason: request.body.reason }),
     );
   };
 }

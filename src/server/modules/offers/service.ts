@@ -31,13 +31,11 @@ import {
   offerEndedMessage,
   offerMessage,
 } from '../../mail/offer-message';
-import { PORTAL_NAME } from '../../mail/reminder-message';
-import { describeMailError, openMailer } from '../../mail/transport';
 import { instantAt } from '../../office-hours';
 import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
-import { loadMailSettings } from '../reminders/service';
+import { sendMail } from '../reminders/service';
 import { safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
 import { readOfferLink, signOfferLink } from './links';
@@ -64,6 +62,8 @@ export const END_REASON_TEXT: Record<OfferEndReason, string> = {
   sharepoint:
     'SharePoint showed the session filled or changed before your acceptance could be recorded, so it was undone.',
   'session-gone': 'The session was cancelled or given to someone else in SharePoint.',
+  safeguarding:
+    "The safeguarding checks the team has on record no longer cover the session's day, so the offer was withdrawn. Please contact the team if you think this is wrong.",
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -322,6 +322,11 @@ interface Recipient {
 export const SAFEGUARDING_OVERRIDE_NEEDED =
   'Give a reason for offering despite safeguarding checks, or leave these people out.';
 
+/** Why an acceptance is refused: the facilitator's own checks, which they may read on their settings page. */
+function safeguardingRefusal(date: string, reasons: string[]): string {
+  return `Your safeguarding checks on record do not cover ${dayLabel(date)} (${reasons.join('; ')}), so this session cannot be accepted. Please contact the team.`;
+}
+
 /**
  * Check each chosen person: a facilitator with a freelancer id (SharePoint records the booking by
  * it) and no live offer of this session. Those whose safeguarding checks do not allow sending on the
@@ -564,13 +569,7 @@ export async function acceptOffer(
   const notices: Notice[] = [];
   try {
     await ctx.db.transaction(async (tx) => {
-      const [peek] = await tx
-        .select({ bookingId: offers.bookingId })
-        .from(offers)
-        .where(and(eq(offers.id, offerId), eq(offers.userId, userId)));
-      if (!peek) throw notFound(OFFER_NOT_FOUND);
-      const booking = await requireBooking(tx, peek.bookingId, true);
-      const offer = await lockOffer(tx, offerId, userId, linkNonce);
+      const { offer, booking } = await lockOfferAndSession(tx, offerId, { userId, linkNonce });
       const now = ctx.now();
       if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
       if (!isOpenBooking(booking)) throw conflict(SESSION_TAKEN);
@@ -583,6 +582,14 @@ export async function acceptOffer(
         throw conflict(
           'Your account has no freelancer ID yet, so the booking cannot be recorded. Please contact the team.',
         );
+      // The checks as they are now, on the session's day as it is now: a check recorded since the
+      // offer, a changed policy or a session moved in SharePoint may no longer allow it, unless staff
+      // recorded a reason for offering despite the checks.
+      if (offer.safeguardingOverrideReason === null) {
+        const checks = (await safeguardingStatuses(tx, [userId], booking.date)).get(userId);
+        if (checks && !mayBeSent(checks.state))
+          throw conflict(safeguardingRefusal(booking.date, checks.reasons));
+      }
 
       await tx
         .update(offers)
@@ -628,16 +635,32 @@ export async function acceptOffer(
   return myOfferById(ctx.db, offerId, userId);
 }
 
-/** The offer row, locked; with a link, only while that link is the usable one. */
-async function lockOffer(tx: Tx, offerId: number, userId: number, linkNonce?: string): Promise<OfferRow> {
-  const [offer] = await tx
-    .select()
-    .from(offers)
-    .where(and(eq(offers.id, offerId), eq(offers.userId, userId)))
-    .for('update');
-  if (!offer) throw notFound(OFFER_NOT_FOUND);
-  if (linkNonce !== undefined && offer.linkNonce !== linkNonce) throw new AppError(410, LINK_USED);
-  return offer;
+/**
+ * An offer and its session, locked in the one order every offer path takes: the session's booking row
+ * first, then offers. Acceptance holds the booking while it withdraws the other offers; a decline or
+ * an expiry that offered the next ranked facilitator while holding an offer would wait for the booking
+ * (the new offer's foreign key) in the opposite order, and PostgreSQL would abort one of them as a
+ * deadlock. `userId`: only that facilitator's offer; `linkNonce`: only while that link is the usable one.
+ */
+async function lockOfferAndSession(
+  tx: Tx,
+  offerId: number,
+  owner: { userId?: number; linkNonce?: string } = {},
+): Promise<{ offer: OfferRow; booking: BookingRow }> {
+  const which =
+    owner.userId === undefined
+      ? eq(offers.id, offerId)
+      : and(eq(offers.id, offerId), eq(offers.userId, owner.userId));
+  // an offer's session never changes, so the unlocked read names the booking to lock
+  const [peek] = await tx.select({ bookingId: offers.bookingId }).from(offers).where(which);
+  if (!peek) throw notFound(OFFER_NOT_FOUND);
+  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, peek.bookingId)).for('update');
+  const [offer] = booking ? await tx.select().from(offers).where(which).for('update') : [];
+  // a session deleted meanwhile (cancelled in SharePoint) took its offers with it
+  if (!booking || !offer) throw notFound(OFFER_NOT_FOUND);
+  if (owner.linkNonce !== undefined && offer.linkNonce !== owner.linkNonce)
+    throw new AppError(410, LINK_USED);
+  return { offer, booking };
 }
 
 export async function declineOffer(
@@ -649,14 +672,13 @@ export async function declineOffer(
   linkNonce?: string,
 ): Promise<MyOffer> {
   const follow = await ctx.db.transaction(async (tx) => {
-    const offer = await lockOffer(tx, offerId, userId, linkNonce);
+    const { offer, booking } = await lockOfferAndSession(tx, offerId, { userId, linkNonce });
     const now = ctx.now();
     if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
     await tx
       .update(offers)
       .set({ state: 'declined', respondedAt: now, declineReason: reason, linkNonce: null })
       .where(eq(offers.id, offerId));
-    const booking = await requireBooking(tx, offer.bookingId);
     await recordChanges(tx, [
       stateChange(
         offer,
@@ -677,14 +699,12 @@ export async function declineOffer(
 export async function withdrawOffer(ctx: AppContext, offerId: number, actorId: number): Promise<StaffOffer> {
   const notices: Notice[] = [];
   await ctx.db.transaction(async (tx) => {
-    const [offer] = await tx.select().from(offers).where(eq(offers.id, offerId)).for('update');
-    if (!offer) throw notFound(OFFER_NOT_FOUND);
+    const { offer, booking } = await lockOfferAndSession(tx, offerId);
     if (!isLive(offer.state)) throw conflict('Only an offer still waiting for an answer can be withdrawn.');
     await tx
       .update(offers)
       .set({ state: 'withdrawn', endedReason: 'staff', respondedAt: ctx.now(), linkNonce: null })
       .where(eq(offers.id, offerId));
-    const booking = await requireBooking(tx, offer.bookingId);
     const session = describeSession(booking);
     await recordChanges(tx, [
       stateChange(offer, booking, session, 'withdrawn', { actorId, via: 'staff' }, 'staff'),
@@ -783,13 +803,31 @@ export async function expireOffers(ctx: AppContext): Promise<number> {
   const now = ctx.now();
   let follow: number[] = [];
   const expired = await ctx.db.transaction(async (tx) => {
+    const isDue = and(inArray(offers.state, [...LIVE_OFFER_STATES]), lte(offers.replyBy, now));
+    // The sessions first, then their offers: the lock order of every offer path. A session another
+    // instance is expiring, or someone is accepting, is skipped; its offers are looked at next time.
+    const sessions = await tx
+      .select()
+      .from(bookings)
+      .where(inArray(bookings.id, tx.select({ id: offers.bookingId }).from(offers).where(isDue)))
+      .orderBy(asc(bookings.id))
+      .limit(200)
+      .for('update', { skipLocked: true });
+    if (sessions.length === 0) return 0;
     const due = await tx
       .select()
       .from(offers)
-      .where(and(inArray(offers.state, [...LIVE_OFFER_STATES]), lte(offers.replyBy, now)))
+      .where(
+        and(
+          isDue,
+          inArray(
+            offers.bookingId,
+            sessions.map((b) => b.id),
+          ),
+        ),
+      )
       .orderBy(asc(offers.id))
-      .limit(200)
-      .for('update', { skipLocked: true });
+      .for('update');
     if (due.length === 0) return 0;
     await tx
       .update(offers)
@@ -800,11 +838,7 @@ export async function expireOffers(ctx: AppContext): Promise<number> {
           due.map((o) => o.id),
         ),
       );
-    const bookingRows = await tx
-      .select()
-      .from(bookings)
-      .where(inArray(bookings.id, [...new Set(due.map((o) => o.bookingId))]));
-    const byId = new Map(bookingRows.map((b) => [b.id, b]));
+    const byId = new Map(sessions.map((b) => [b.id, b]));
     await recordChanges(
       tx,
       due.map((o) => {
@@ -831,46 +865,152 @@ export async function expireOffers(ctx: AppContext): Promise<number> {
 export async function withdrawOffersOfFilledSessions(ctx: AppContext): Promise<number> {
   const notices: Notice[] = [];
   const count = await ctx.db.transaction(async (tx) => {
+    const live = inArray(offers.state, [...LIVE_OFFER_STATES]);
+    // sessions first, then offers, as every offer path locks them
+    const filled = await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(
+        and(
+          sql`(${bookings.userId} is not null or coalesce(trim(${bookings.freelancerId}), '') <> '')`,
+          inArray(bookings.id, tx.select({ id: offers.bookingId }).from(offers).where(live)),
+        ),
+      )
+      .orderBy(asc(bookings.id))
+      .for('update', { skipLocked: true });
+    if (filled.length === 0) return 0;
     const stale = await tx
       .select({ offer: offers, booking: bookings })
       .from(offers)
       .innerJoin(bookings, eq(bookings.id, offers.bookingId))
       .where(
         and(
-          inArray(offers.state, [...LIVE_OFFER_STATES]),
-          sql`(${bookings.userId} is not null or coalesce(trim(${bookings.freelancerId}), '') <> '')`,
+          live,
+          inArray(
+            offers.bookingId,
+            filled.map((b) => b.id),
+          ),
         ),
       )
-      .for('update', { of: offers, skipLocked: true });
-    if (stale.length === 0) return 0;
-    await tx
-      .update(offers)
-      .set({ state: 'withdrawn', endedReason: 'session-gone', respondedAt: ctx.now(), linkNonce: null })
-      .where(
-        inArray(
-          offers.id,
-          stale.map((s) => s.offer.id),
-        ),
-      );
-    await recordChanges(
-      tx,
-      stale.map(({ offer, booking }) =>
-        stateChange(
-          offer,
-          booking,
-          describeSession(booking),
-          'withdrawn',
-          { actorId: null, via: 'sharepoint' },
-          'session-gone',
-        ),
-      ),
+      .orderBy(asc(offers.id))
+      .for('update', { of: offers });
+    notices.push(
+      ...(await withdrawLocked(ctx, tx, stale, 'session-gone', { actorId: null, via: 'sharepoint' })),
     );
-    for (const { offer, booking } of stale)
-      notices.push(endedNotice(offer.userId, describeSession(booking), 'session-gone'));
     return stale.length;
   });
   await sendNotices(ctx, notices);
   return count;
+}
+
+/**
+ * Live offers made without a recorded safeguarding override whose facilitator's checks no longer
+ * allow sending on the session's day: a check recorded since (one that no longer counts), a changed
+ * policy, a session SharePoint moved to a day the checks do not cover, or time passing. Withdrawn, and
+ * the facilitator told; run with the expiry at every scheduler tick. Acceptance checks the same at the
+ * moment it happens, so an offer this has not reached yet cannot be accepted either.
+ */
+export async function withdrawOffersSafeguardingNoLongerAllows(ctx: AppContext): Promise<number> {
+  const notices: Notice[] = [];
+  const count = await ctx.db.transaction(async (tx) => {
+    const open = and(
+      inArray(offers.state, [...LIVE_OFFER_STATES]),
+      isNull(offers.safeguardingOverrideReason),
+    );
+    const live = await tx
+      .select({ id: offers.id, userId: offers.userId, bookingId: offers.bookingId, date: bookings.date })
+      .from(offers)
+      .innerJoin(bookings, eq(bookings.id, offers.bookingId))
+      .where(open);
+    const candidates = await notAllowedBySafeguarding(tx, live);
+    if (candidates.length === 0) return 0;
+    // sessions first, then offers (ADR 71); a session being answered right now waits for the next run
+    const sessions = await tx
+      .select()
+      .from(bookings)
+      .where(inArray(bookings.id, [...new Set(candidates.map((c) => c.bookingId))]))
+      .orderBy(asc(bookings.id))
+      .for('update', { skipLocked: true });
+    const byId = new Map(sessions.map((b) => [b.id, b]));
+    const locked = await tx
+      .select()
+      .from(offers)
+      .where(
+        and(
+          open,
+          inArray(
+            offers.id,
+            candidates.filter((c) => byId.has(c.bookingId)).map((c) => c.id),
+          ),
+        ),
+      )
+      .orderBy(asc(offers.id))
+      .for('update');
+    // judged again under the locks, on the session's day as it now is
+    const ending = await notAllowedBySafeguarding(
+      tx,
+      locked.map((o) => ({ ...o, date: byId.get(o.bookingId)!.date })),
+    );
+    const withdrawn = ending.map((offer) => ({ offer, booking: byId.get(offer.bookingId)! }));
+    notices.push(
+      ...(await withdrawLocked(ctx, tx, withdrawn, 'safeguarding', { actorId: null, via: 'automatic' })),
+    );
+    return ending.length;
+  });
+  await sendNotices(ctx, notices);
+  return count;
+}
+
+/**
+ * Withdraw live offers the caller has locked (their sessions first), for one reason: recorded in the
+ * history, and the notices that tell each facilitator why, to send after the commit.
+ */
+async function withdrawLocked(
+  ctx: AppContext,
+  tx: Tx,
+  ending: Array<{ offer: OfferRow; booking: BookingRow }>,
+  reason: OfferEndReason,
+  by: ChangeBy,
+): Promise<Notice[]> {
+  if (ending.length === 0) return [];
+  await tx
+    .update(offers)
+    .set({ state: 'withdrawn', endedReason: reason, respondedAt: ctx.now(), linkNonce: null })
+    .where(
+      inArray(
+        offers.id,
+        ending.map((e) => e.offer.id),
+      ),
+    );
+  await recordChanges(
+    tx,
+    ending.map(({ offer, booking }) =>
+      stateChange(offer, booking, describeSession(booking), 'withdrawn', by, reason),
+    ),
+  );
+  return ending.map(({ offer, booking }) => endedNotice(offer.userId, describeSession(booking), reason));
+}
+
+/** Those of these offers whose facilitator's checks do not allow sending on the offer's day. */
+async function notAllowedBySafeguarding<T extends { userId: number; date: string }>(
+  db: Queryable,
+  items: T[],
+): Promise<T[]> {
+  const byDate = new Map<string, T[]>();
+  for (const item of items) byDate.set(item.date, [...(byDate.get(item.date) ?? []), item]);
+  const refused: T[] = [];
+  for (const [date, onDay] of byDate) {
+    const checks = await safeguardingStatuses(
+      db,
+      onDay.map((i) => i.userId),
+      date,
+    );
+    for (const item of onDay) {
+      const check = checks.get(item.userId);
+      if (check && !mayBeSent(check.state)) refused.push(item);
+    }
+  }
+  return refused;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -988,52 +1128,6 @@ async function sendNotices(ctx: AppContext, notices: Notice[]): Promise<void> {
       build: () => n.message(byId.get(n.userId)?.name ?? ''),
     })),
   );
-}
-
-/** Sends a batch over one connection; null per key when the server took it, else why not. */
-export async function sendMail<K>(
-  ctx: AppContext,
-  items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
-): Promise<Map<K, string | null>> {
-  const outcome = new Map<K, string | null>();
-  if (items.length === 0) return outcome;
-  let settings: Awaited<ReturnType<typeof loadMailSettings>>;
-  try {
-    settings = await loadMailSettings(ctx);
-  } catch (error) {
-    const why = error instanceof AppError ? error.message : 'Email could not be sent';
-    for (const item of items) outcome.set(item.key, why);
-    return outcome;
-  }
-  let mailer: Awaited<ReturnType<typeof openMailer>> | null = null;
-  try {
-    mailer = await openMailer(settings.smtp, {
-      ...ctx.mailer.options,
-      allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
-    });
-    for (const item of items) {
-      if (!item.to) {
-        outcome.set(item.key, 'No email address');
-        continue;
-      }
-      try {
-        await mailer.send({
-          from: { name: PORTAL_NAME, address: settings.fromAddress },
-          to: item.to,
-          ...item.build(settings.portalUrl),
-        });
-        outcome.set(item.key, null);
-      } catch (error) {
-        outcome.set(item.key, describeMailError(error));
-      }
-    }
-  } catch (error) {
-    const why = describeMailError(error);
-    for (const item of items) if (!outcome.has(item.key)) outcome.set(item.key, why);
-  } finally {
-    mailer?.close();
-  }
-  return outcome;
 }
 
 /** "Tuesday 3 March 2026 at 4:00 PM" in the organisation's time zone. */

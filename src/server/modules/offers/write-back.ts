@@ -16,7 +16,8 @@ import { isSharePointError } from '../../sharepoint/errors';
 import { backoffDelay } from '../../sharepoint/retry';
 import type { SharePointSession } from '../../sharepoint/session';
 import { recordChanges } from '../history/record';
-import { END_REASON_TEXT, sendMail } from './service';
+import { sendMail } from '../reminders/service';
+import { END_REASON_TEXT } from './service';
 
 type OutboxRow = typeof bookingOutbox.$inferSelect;
 
@@ -145,6 +146,8 @@ async function undoAcceptance(
 ): Promise<void> {
   const session = describeSession(booking);
   await ctx.db.transaction(async (tx) => {
+    // the booking before its offers, the lock order of every offer path (service.ts)
+    await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, booking.id)).for('update');
     await tx
       .update(offers)
       .set({ state: 'withdrawn', endedReason: 'sharepoint', writeBack: 'undone' })

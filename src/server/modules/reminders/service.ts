@@ -16,10 +16,12 @@ import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../
 import type { Queryable } from '../../db/client';
 import { type JobLock, tryJobLock } from '../../db/job-locks';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
-import { badRequest, conflict, describeError } from '../../errors';
+import { AppError, badRequest, conflict, describeError } from '../../errors';
+import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
 import { describeMailError, type Mailer, openMailer, type SmtpSettings } from '../../mail/transport';
 import { localTime } from '../../office-hours';
+import { blockedAddresses } from '../../outbound-address';
 import { computeCompleteness } from '../completeness/service';
 import { recordChanges } from '../history/record';
 
@@ -165,6 +167,7 @@ export async function saveReminderSettings(
   actorId: number,
 ): Promise<ReminderSettingsResponse> {
   const data: ReminderSettingsInput = reminderSettingsBody.parse(input);
+  await refuseBlockedHost(ctx, data.host);
   const key = settingsKey(ctx.appSecret);
   const destination = smtpDestination(data);
   const { row, passwordCleared } = await ctx.db.transaction(async (tx) => {
@@ -214,6 +217,19 @@ export async function saveReminderSettings(
 }
 
 /**
+ * A host every connection would refuse (outbound-address.ts) is refused when it is saved too, saying
+ * which host and which setting would allow it, rather than being stored to fail at every send.
+ */
+async function refuseBlockedHost(ctx: AppContext, host: string): Promise<void> {
+  if (!host) return;
+  const blocked = await blockedAddresses(host, ctx.config.SMTP_ALLOWED_NETWORKS);
+  if (!blocked) return;
+  const where = blocked.length > 0 && !blocked.includes(host) ? ` (${blocked.join(', ')})` : '';
+  const message = `${host}${where} is on a private, loopback, link-local or reserved network, which the portal does not send email to. If it is your organisation's own mail relay, the operator can allow its network with SMTP_ALLOWED_NETWORKS in the portal's environment.`;
+  throw badRequest(message, { host: [message] });
+}
+
+/**
  * The stored SMTP settings with the password decrypted; 409 when email is not set up. Every email the
  * portal sends (availability and safeguarding reminders) goes through these settings.
  */
@@ -245,6 +261,55 @@ export async function loadMailSettings(
     fromAddress: row.fromAddress,
     portalUrl,
   };
+}
+
+/**
+ * Sends a batch of the portal's emails (offers, notices about accounts) through the email settings,
+ * over one connection; null per key when the server took it, else why not.
+ */
+export async function sendMail<K>(
+  ctx: AppContext,
+  items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
+): Promise<Map<K, string | null>> {
+  const outcome = new Map<K, string | null>();
+  if (items.length === 0) return outcome;
+  let settings: Awaited<ReturnType<typeof loadMailSettings>>;
+  try {
+    settings = await loadMailSettings(ctx);
+  } catch (error) {
+    const why = error instanceof AppError ? error.message : 'Email could not be sent';
+    for (const item of items) outcome.set(item.key, why);
+    return outcome;
+  }
+  let mailer: Awaited<ReturnType<typeof openMailer>> | null = null;
+  try {
+    mailer = await openMailer(settings.smtp, {
+      ...ctx.mailer.options,
+      allowedNetworks: ctx.config.SMTP_ALLOWED_NETWORKS,
+    });
+    for (const item of items) {
+      if (!item.to) {
+        outcome.set(item.key, 'No email address');
+        continue;
+      }
+      try {
+        await mailer.send({
+          from: { name: PORTAL_NAME, address: settings.fromAddress },
+          to: item.to,
+          ...item.build(settings.portalUrl),
+        });
+        outcome.set(item.key, null);
+      } catch (error) {
+        outcome.set(item.key, describeMailError(error));
+      }
+    }
+  } catch (error) {
+    const why = describeMailError(error);
+    for (const item of items) if (!outcome.has(item.key)) outcome.set(item.key, why);
+  } finally {
+    mailer?.close();
+  }
+  return outcome;
 }
 
 /** 400 unless the month is within REMINDER_MONTH_WINDOW months of this one (ORG_TIMEZONE). */

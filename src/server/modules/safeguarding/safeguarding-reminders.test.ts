@@ -2,7 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeguardingReminderSends, users } from '../../db/schema';
 import { Scheduler } from '../../jobs/scheduler';
-import { startTestSmtpServer, type TestSmtpServer, testSmtpCaFile } from '../../mail/test-smtp';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+  testMailSettings,
+  testSmtpEnvironment,
+} from '../../mail/test-smtp';
 import { insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
@@ -22,15 +27,7 @@ async function dbsFor(userId: number, issueDate: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp(
-    {
-      PUBLIC_URL: PORTAL,
-      SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
-      SMTP_CA_FILE: testSmtpCaFile(),
-      SMTP_TIMEOUT_SECONDS: '5',
-    },
-    { now: () => clock },
-  );
+  t = await createTestApp({ PUBLIC_URL: PORTAL, ...testSmtpEnvironment() }, { now: () => clock });
   server = await startTestSmtpServer();
   const fran = await t.createUser({ username: 'fran', displayName: 'Fran', email: 'fran@example.org' });
   const dan = await t.createUser({ username: 'dan', displayName: 'Dan', email: 'dan@example.org' });
@@ -52,17 +49,7 @@ async function saveEmailSettings() {
     method: 'PUT',
     url: '/api/staff/reminders/settings',
     headers: { cookie: staffCookie },
-    payload: {
-      host: server.host,
-      port: server.port,
-      security: 'none',
-      username: '',
-      password: '',
-      fromAddress: 'portal@example.org',
-      autoEnabled: false,
-      autoDay: 1,
-      autoMonth: 'next',
-    },
+    payload: testMailSettings(server),
   });
   expect(response.statusCode, response.body).toBe(200);
 }

@@ -336,6 +336,63 @@ describe('personal data and edits', () => {
   });
 });
 
+describe('input a reader would be misled by', () => {
+  async function refused(body: { dbs: unknown; checks?: unknown[] }, field: string, message: RegExp) {
+    const before = await call('GET', `/api/staff/users/${fran.id}/safeguarding`, staffCookie);
+    const response = await call('PUT', `/api/staff/users/${fran.id}/safeguarding`, staffCookie, {
+      checks: [],
+      ...body,
+      version: before.json().version,
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().fieldErrors[field], response.body).toEqual([expect.stringMatching(message)]);
+    const after = await call('GET', `/api/staff/users/${fran.id}/safeguarding`, staffCookie);
+    expect(after.json()).toEqual(before.json());
+  }
+
+  it('refuses a status check or an issue date after today (the organisation’s day)', async () => {
+    // 12:00 UTC on 15 June is already the 16th in Auckland: the 16th is today, the 17th is not
+    await refused(
+      { dbs: dbs({ issueDate: '2025-06-01', onUpdateService: true, statusCheckedOn: '2026-06-17' }) },
+      'dbs.statusCheckedOn',
+      /status check cannot be in the future/,
+    );
+    await refused({ dbs: dbs({ issueDate: '2027-06-01' }) }, 'dbs.issueDate', /cannot be in the future/);
+    await setRecords(fran.id, {
+      dbs: dbs({ issueDate: '2025-06-01', onUpdateService: true, statusCheckedOn: '2026-06-16' }),
+    });
+  });
+
+  it('refuses a "Checked by" of invisible characters only, or with text-direction characters', async () => {
+    await refused(
+      { dbs: dbs({ checkedBy: '\u200b\u200c\u2060\ufeff' }) },
+      'dbs.checkedBy',
+      /Say who checked/,
+    );
+    await refused({ dbs: dbs({ checkedBy: 'Priya \u202eeciffo' }) }, 'dbs.checkedBy', /text-direction/);
+  });
+
+  it('refuses check-type names with bidirectional controls, in the policy and in records', async () => {
+    for (const name of ['First aid\u202e', '\u2067Insurance\u2069', 'First\u200baid', '\u200e']) {
+      const response = await call('PUT', '/api/staff/safeguarding/policy', staffCookie, {
+        dbsMonths: 36,
+        updateServiceMonths: 12,
+        warningDays: 30,
+        checkTypes: [name],
+      });
+      expect(response.statusCode, JSON.stringify(name)).toBe(400);
+      expect(response.json().fieldErrors['checkTypes.0'], response.body).toEqual([
+        expect.stringMatching(/invisible|needs a name/),
+      ]);
+    }
+    await refused(
+      { dbs: dbs(), checks: [{ type: 'Insurance\u202e', validUntil: '2027-01-01' }] },
+      'checks.0.type',
+      /text-direction/,
+    );
+  });
+});
+
 describe('the record for schools', () => {
   it('lists who was sent, their checks on each session day, the certificate masked, cells quoted and neutralised', async () => {
     await setPolicy();

@@ -241,6 +241,21 @@ function historyView(records: SafeguardingRecords) {
   };
 }
 
+/**
+ * A DBS check's dates are of things that have happened: a certificate issued, a status checked. One
+ * in the future (a mistyped year) would make the check count from then, for months or years, with no
+ * check made. `today` is the organisation's day.
+ */
+function refuseFutureDates(dbs: DbsRecord | null, today: string): void {
+  if (!dbs) return;
+  const fieldErrors: Record<string, string[]> = {};
+  if (dbs.issueDate > today) fieldErrors['dbs.issueDate'] = ['The issue date cannot be in the future'];
+  if (dbs.statusCheckedOn && dbs.statusCheckedOn > today)
+    fieldErrors['dbs.statusCheckedOn'] = ['The status check cannot be in the future'];
+  const first = Object.values(fieldErrors)[0];
+  if (first) throw badRequest(first[0]!, fieldErrors);
+}
+
 export interface RecordsInput {
   dbs: DbsRecord | null;
   checks: { type: string; validUntil: string }[];
@@ -259,6 +274,7 @@ export async function saveRecords(
   date: string,
 ): Promise<SafeguardingRecordsResponse> {
   const person = await facilitatorOf(db, userId);
+  refuseFutureDates(input.dbs, date);
   const policy = await readPolicy(db);
   const known = new Map(policy.checkTypes.map((type) => [checkTypeKey(type), type]));
   const unknown = input.checks.filter((check) => !known.has(checkTypeKey(check.type)));

@@ -1,7 +1,8 @@
 import type { MicrosoftSignInPage } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, LogOut, MailCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { microsoftStartUrl, useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
+import { invitationFromAddress, startMicrosoftSignIn } from '@/lib/microsoft-start';
+import { useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
 import { microsoftErrorMessage } from '../lib/microsoft-errors';
 
 function MicrosoftLogo() {
@@ -29,7 +30,7 @@ export function MicrosoftSignIn({
 }) {
   const status = useMicrosoftSignInStatus();
   const params = new URLSearchParams(window.location.search);
-  const invitation = params.get('invitation');
+  const invitation = invitationFromAddress(window.location);
   const error = microsoftErrorMessage(params.get('microsoftError'));
   const enabled = page === 'staff' ? status.data?.enabled === true : status.data?.facilitatorSignIn === true;
   // the portal session ended; the browser may still be signed in to Microsoft
@@ -71,11 +72,9 @@ export function MicrosoftSignIn({
         </div>
       ) : null}
       {enabled ? (
-        <Button variant="outline" className="w-full" asChild>
-          <a href={microsoftStartUrl(invitation, page)}>
-            <MicrosoftLogo />
-            Sign in with Microsoft
-          </a>
+        <Button variant="outline" className="w-full" onClick={() => startMicrosoftSignIn(invitation, page)}>
+          <MicrosoftLogo />
+          Sign in with Microsoft
         </Button>
       ) : null}
       {enabled && showDivider ? (

@@ -15,6 +15,8 @@ export const MICROSOFT_ERROR_MESSAGES: Record<MicrosoftSignInError, string> = {
     'Your Microsoft account is not linked to a portal account yet. Ask a staff member for an invitation link, open it, and sign in from there.',
   invitation_invalid:
     'This invitation link has expired or has already been used. Ask a staff member for a new one.',
+  already_linked:
+    'This portal account is already linked to another Microsoft account, so the invitation could not link yours. Ask a staff member for an invitation that replaces it.',
   facilitators_off:
     'This organisation has turned off signing in with Microsoft for facilitators. Sign in with your username and password instead.',
   missing_role:

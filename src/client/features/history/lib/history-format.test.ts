@@ -45,6 +45,51 @@ describe('history wording', () => {
     ).toBe('Staff (Sam) changed the Sign in with Microsoft settings');
   });
 
+  it('says who invited, linked, replaced and removed a Microsoft account, and which one', () => {
+    const account = { entity: 'account', date: null } as const;
+    const invited = entry({
+      ...account,
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      before: { section: 'microsoft-sign-in', microsoftAccount: null },
+      after: {
+        section: 'microsoft-sign-in',
+        event: 'invited',
+        microsoftAccount: null,
+        invitationValidUntil: '2026-07-08T13:05:00.000Z',
+      },
+    });
+    expect(describeChange(invited)).toBe('Staff (Sam) sent an invitation to sign in with Microsoft');
+    const replaced = entry({
+      ...account,
+      before: { section: 'microsoft-sign-in', microsoftAccount: 'alice@contoso.example (oid-1)' },
+      after: {
+        section: 'microsoft-sign-in',
+        event: 'replaced',
+        microsoftAccount: 'sam@contoso.example (oid-2)',
+        invitedBy: 'Sam',
+      },
+    });
+    expect(describeChange(replaced)).toBe('Alice replaced the linked Microsoft account');
+    expect(fieldChanges(replaced)).toEqual([
+      {
+        label: 'Microsoft account',
+        from: 'alice@contoso.example (oid-1)',
+        to: 'sam@contoso.example (oid-2)',
+      },
+      { label: 'Invited by', from: '(none)', to: 'Sam' },
+    ]);
+    const removed = entry({
+      ...account,
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      after: { section: 'microsoft-sign-in', event: 'unlinked', microsoftAccount: null },
+    });
+    expect(describeChange(removed)).toBe('Staff (Sam) removed Microsoft sign-in');
+  });
+
   it('names the person, staff, the viewer and SharePoint', () => {
     expect(describeActor(entry({}))).toBe('Alice');
     expect(describeActor(entry({}), 7)).toBe('You');

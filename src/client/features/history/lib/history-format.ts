@@ -52,6 +52,19 @@ const FIELD_LABEL: Record<string, string> = {
   statusCheckedOn: 'Last status check',
   checkedBy: 'Checked by',
   otherChecks: 'Other checks',
+  microsoftAccount: 'Microsoft account',
+  invitationValidUntil: 'Invitation valid until',
+  replacesLinkedAccount: 'Replaces the linked Microsoft account',
+  invitedBy: 'Invited by',
+  staffAppRole: 'Created from the staff app role',
+};
+
+/** A change of the account's link to Microsoft, by what happened (the history's `event`). */
+const MICROSOFT_EVENT: Record<string, string> = {
+  invited: 'sent an invitation to sign in with Microsoft',
+  linked: 'linked a Microsoft account',
+  replaced: 'replaced the linked Microsoft account',
+  unlinked: 'removed Microsoft sign-in',
 };
 
 /** Secrets: the history only ever says that they changed. */
@@ -140,8 +153,8 @@ export function fieldChanges(entry: HistoryEntry): FieldChange[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const changes: FieldChange[] = [];
   for (const key of keys) {
-    // which settings or records an entry is about, not a change of its own
-    if (key === 'section') continue;
+    // which settings or records an entry is about, or what happened: not a change of its own
+    if (key === 'section' || key === 'event') continue;
     if (key in SECRET_LABEL) {
       if (after?.[key] === 'changed') changes.push({ label: `${SECRET_LABEL[key]} changed` });
       continue;
@@ -188,6 +201,10 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       if (entry.action === 'create') return `${who} created the account`;
       if (entry.action === 'delete') return `${who} deleted the account`;
       if (entry.after?.section === 'safeguarding') return `${who} updated the safeguarding records`;
+      if (entry.after?.section === 'microsoft-sign-in') {
+        const event = MICROSOFT_EVENT[String(entry.after.event)];
+        return `${who} ${event ?? 'changed Microsoft sign-in'}`;
+      }
       const changes = fieldChanges(entry);
       if (entry.before?.role !== entry.after?.role) {
         return `${who} changed the role ${showValue('role', entry.before?.role)} → ${showValue('role', entry.after?.role)}`;

@@ -86,8 +86,9 @@ export function useAnswerOffer() {
 
 export function useOfferLink(token: string) {
   return useQuery<OfferLinkView>({
-    queryKey: ['/api/offer-links', token],
-    queryFn: () => apiJson('GET', `/api/offer-links/${encodeURIComponent(token)}`),
+    queryKey: ['/api/offer-links/view', token],
+    // the token goes in the body, so no proxy or log records it with the address
+    queryFn: () => apiJson('POST', '/api/offer-links/view', { token }),
     enabled: token !== '',
     retry: false,
   });
@@ -98,8 +99,8 @@ export function useAnswerOfferLink(token: string) {
     mutationFn: (answer: { accept: true } | { accept: false; reason: string }) =>
       apiJson<MyOffer>(
         'POST',
-        `/api/offer-links/${encodeURIComponent(token)}/${answer.accept ? 'accept' : 'decline'}`,
-        answer.accept ? undefined : { reason: answer.reason },
+        `/api/offer-links/${answer.accept ? 'accept' : 'decline'}`,
+        answer.accept ? { token } : { token, reason: answer.reason },
       ),
   });
 }

@@ -28,6 +28,8 @@ export const END_REASON_LABEL: Record<OfferEndReason, string> = {
   sharepoint:
     'The session was filled or changed in SharePoint before your acceptance was recorded, so it was undone.',
   'session-gone': 'The session was cancelled or given to someone else.',
+  safeguarding:
+    "The safeguarding checks on record no longer cover the session's day, so the offer was withdrawn.",
 };
 
 /** "Wednesday 2 December 2026" */

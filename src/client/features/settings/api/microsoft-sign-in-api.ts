@@ -7,6 +7,7 @@ import type {
 } from '@shared/schemas/microsoft-sign-in';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { invitationFromAddress, startMicrosoftSignIn } from '@/lib/microsoft-start';
 
 export const MICROSOFT_SETTINGS_KEY = '/api/staff/microsoft-sign-in';
 
@@ -38,6 +39,5 @@ export async function linkMyAccount(userId: number): Promise<void> {
     'POST',
     `/api/staff/users/${userId}/microsoft-invitation`,
   );
-  const token = new URL(invitation.link).searchParams.get('invitation') ?? '';
-  window.location.assign(`/api/auth/microsoft/start?invitation=${encodeURIComponent(token)}`);
+  startMicrosoftSignIn(invitationFromAddress(new URL(invitation.link)));
 }

@@ -33,9 +33,12 @@ export function useMicrosoftLinkedUserIds(): ReadonlySet<number> {
   return new Set(enabled ? (linked.data?.users.map((user) => user.userId) ?? []) : []);
 }
 
+/** An invitation link; `replaceIdentity` for an account already linked (its owner is told by email). */
 export function useCreateMicrosoftInvitation() {
-  return useMutation<MicrosoftInvitation, Error, number>({
-    mutationFn: (userId) =>
-      apiJson<MicrosoftInvitation>('POST', `/api/staff/users/${userId}/microsoft-invitation`),
+  return useMutation<MicrosoftInvitation, Error, { userId: number; replaceIdentity: boolean }>({
+    mutationFn: ({ userId, replaceIdentity }) =>
+      apiJson<MicrosoftInvitation>('POST', `/api/staff/users/${userId}/microsoft-invitation`, {
+        replaceIdentity,
+      }),
   });
 }

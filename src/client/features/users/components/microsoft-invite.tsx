@@ -27,9 +27,10 @@ const formatExpiry = (iso: string) =>
 /**
  * "Invite to sign in with Microsoft" for one account: a single-use link that links whoever signs in
  * with Microsoft through it to this account. Hidden while Microsoft sign-in is not configured, and
- * for facilitators until staff let facilitators sign in with Microsoft.
+ * for facilitators until staff let facilitators sign in with Microsoft. For an account already linked
+ * the dialog says so, and the link it makes replaces that Microsoft account (whose owner is emailed).
  */
-export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
+export function MicrosoftInviteButton({ user, linked }: { user: PublicUser; linked: boolean }) {
   const enabled = useMicrosoftSignInEnabled();
   const facilitatorsAllowed = useFacilitatorMicrosoftSignIn();
   const create = useCreateMicrosoftInvitation();
@@ -75,6 +76,13 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
               It works once and links whoever opens it to this account, so send it only to {name}.
             </DialogDescription>
           </DialogHeader>
+          {linked && !invitation ? (
+            <p className="rounded-md border border-warning bg-warning/10 px-3 py-2 text-sm">
+              {name}'s account is already linked to a Microsoft account. A new link replaces it: whoever uses
+              the link signs in as {name} from then on, the sessions the current Microsoft account opened end,
+              and {name} is told by email.
+            </p>
+          ) : null}
           {invitation ? (
             <div className="grid gap-2">
               <Label htmlFor={linkId}>Invitation link</Label>
@@ -99,8 +107,15 @@ export function MicrosoftInviteButton({ user }: { user: PublicUser }) {
               Close
             </Button>
             {invitation ? null : (
-              <Button onClick={() => create.mutate(user.id)} disabled={create.isPending}>
-                {create.isPending ? 'Creating...' : 'Create invitation link'}
+              <Button
+                onClick={() => create.mutate({ userId: user.id, replaceIdentity: linked })}
+                disabled={create.isPending}
+              >
+                {create.isPending
+                  ? 'Creating...'
+                  : linked
+                    ? 'Create a link that replaces it'
+                    : 'Create invitation link'}
               </Button>
             )}
           </DialogFooter>

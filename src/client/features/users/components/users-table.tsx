@@ -222,7 +222,7 @@ export function UsersTable({
                       >
                         <Pencil aria-hidden />
                       </Button>
-                      <MicrosoftInviteButton user={user} />
+                      <MicrosoftInviteButton user={user} linked={linkedToMicrosoft.has(user.id)} />
                       <Button
                         variant="ghost"
                         size="icon-sm"
