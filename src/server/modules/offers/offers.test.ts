@@ -109,6 +109,25 @@ describe('open sessions', () => {
     expect(again.sessions[0]!.liveOffers).toBe(1);
   });
 
+
+  it("counts each session's own live offers, whatever the offers' ids", async () => {
+    // sessions numbered ahead of offers, so a session's id is never one of its offers' ids here
+    for (let i = 0; i < 10; i += 1) await openSession({ date: '2026-12-15' });
+    const first = await openSession({ date: '2026-12-14' });
+    const second = await openSession({ date: '2026-12-14' });
+    const quiet = await openSession({ date: '2026-12-14' });
+    const made = [
+      ...(await offer(first, [await facilitator(), await facilitator()])),
+      ...(await offer(second, [await facilitator()])),
+    ];
+    expect(made.map((o) => o.id)).not.toContain(first);
+    expect(made.map((o) => o.id)).not.toContain(second);
+    const body: OpenSessionsResponse = (
+      await call('GET', '/api/staff/sessions?from=2026-12-14&to=2026-12-14', staff)
+    ).json();
+    const live = Object.fromEntries(body.sessions.map((s) => [s.id, s.liveOffers]));
+    expect(live).toEqual({ [first]: 2, [second]: 1, [quiet]: 0 });
+  });
   it('refuses a range that ends before it starts', async () => {
     const response = await call('GET', '/api/staff/sessions?from=2026-12-10&to=2026-12-01', staff);
     expect(response.statusCode).toBe(400);

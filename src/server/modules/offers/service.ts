@@ -82,8 +82,11 @@ export async function listOpenSessions(
   if (to < from) throw badRequest('"to" must not be before "from"', { to: ['Must not be before "from"'] });
   if (to > addDays(from, 366))
     throw badRequest('Ask for at most a year at a time', { to: ['At most a year'] });
-  const live = sql<number>`(select count(*)::int from ${offers} o where o.booking_id = ${bookings.id} and o.state in ('sent', 'seen'))`;
-  const pendingAcceptance = sql<boolean>`exists (select 1 from ${offers} o where o.booking_id = ${bookings.id} and o.state = 'accepted' and o.write_back = 'pending')`;
+  // Drizzle writes a column of a query over one table without its table's name ("id"), which inside
+  // these subqueries would be the offer's own id: the booking's id is named in full.
+  const bookingId = sql`${bookings}.${sql.identifier(bookings.id.name)}`;
+  const live = sql<number>`(select count(*)::int from ${offers} o where o.booking_id = ${bookingId} and o.state in ('sent', 'seen'))`;
+  const pendingAcceptance = sql<boolean>`exists (select 1 from ${offers} o where o.booking_id = ${bookingId} and o.state = 'accepted' and o.write_back = 'pending')`;
   const rows = await ctx.db
     .select({
       id: bookings.id,
