@@ -231,3 +231,40 @@ test('a facilitator sees their own checks and what is due, nobody else’s', asy
     await scenario.cleanup();
   }
 });
+
+test('a change of the policy says whose state it changes before it is saved', async ({ page }, testInfo) => {
+  const scenario = await makeScenario(testInfo);
+  const { vera, sue } = scenario.people;
+  const api = await staffApi();
+  try {
+    await wideOnDesktop(page, testInfo);
+    await loginAsStaff(page);
+    await page.goto('/settings');
+    const types = page.getByLabel('Other checks (one per line)');
+    await types.fill('First aid');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Save this policy?' });
+    await expect(dialog).toContainText(/It changes the safeguarding state of \d+ facilitators? of \d+ from today/);
+    await expect(dialog).toContainText('will be left out of Who is free');
+    const changes = dialog.getByRole('list', { name: 'Whose state changes' });
+    await expect(changes.getByRole('listitem').filter({ hasText: vera.name })).toContainText(
+      'Checks valid → Missing',
+    );
+    await expect(changes.getByRole('listitem').filter({ hasText: sue.name })).toContainText(
+      'Expiring soon → Missing',
+    );
+    await expect(changes.getByRole('listitem').filter({ hasText: vera.name })).toContainText(
+      'No First aid recorded',
+    );
+    await checkScreen(page, testInfo, 'safeguarding-policy-change');
+    // other specs share the server: the change is looked at, never saved
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(types).toHaveValue('First aid');
+    const policy = await (await api.get('/api/staff/safeguarding/policy')).json();
+    expect(policy.checkTypes).toEqual([]);
+  } finally {
+    await api.dispose();
+    await scenario.cleanup();
+  }
+});

@@ -109,7 +109,6 @@ describe('open sessions', () => {
     expect(again.sessions[0]!.liveOffers).toBe(1);
   });
 
-
   it("counts each session's own live offers, whatever the offers' ids", async () => {
     // sessions numbered ahead of offers, so a session's id is never one of its offers' ids here
     for (let i = 0; i < 10; i += 1) await openSession({ date: '2026-12-15' });
