@@ -268,3 +268,72 @@ async function reopen(page: Page, link: string) {
   await page.goto('about:blank');
   await page.goto(link);
 }
+
+test('the facilitator who loses a race is told someone else took the session, and can answer no more', async ({
+  page,
+  makeFacilitator,
+  playwright,
+}, testInfo) => {
+  const api = await staffApi();
+  const school = uniqueSchool('Race', testInfo.project.name);
+  const session = await openSession(api, school);
+  const winner = await offeree(api, () =>
+    makeFacilitator({ displayName: `Winner ${testInfo.project.name}` }),
+  );
+  const loser = await offeree(api, () => makeFacilitator({ displayName: `Loser ${testInfo.project.name}` }));
+  await offerByApi(api, session.id, winner.id);
+  await offerByApi(api, session.id, loser.id);
+
+  // staff see that the session is out, once per offer
+  await loginAsStaff(page);
+  await page.goto('/staff/sessions');
+  await expect(page.getByRole('listitem').filter({ hasText: school })).toContainText(
+    '2 offers waiting for an answer',
+  );
+
+  await loginAsFacilitator(page, loser);
+  await page.goto('/offers');
+  await page.getByRole('button', { name: /^Answer the offer for / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Session offered to you' });
+  await expect(dialog.getByRole('button', { name: 'Accept session' })).toBeEnabled();
+
+  // meanwhile the other facilitator accepts
+  const offers = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
+  const winning = offers.find((o: { userId: number }) => o.userId === winner.id);
+  const other = await playwright.request.newContext({ baseURL: BASE_URL });
+  expect((await other.post('/api/login', { data: winner })).ok()).toBe(true);
+  expect((await other.post(`/api/offers/${winning.id}/accept`)).ok()).toBe(true);
+  await other.dispose();
+
+  await dialog.getByRole('button', { name: 'Accept session' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'This offer can no longer be answered. Another facilitator accepted it first.',
+  );
+  await expect(dialog.getByRole('button', { name: 'Accept session' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /^Decline/ })).toHaveCount(0);
+  await checkScreen(page, testInfo, 'offer-answer-taken');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const card = page.getByRole('listitem').filter({ hasText: school });
+  await expect(card.getByText('Taken by another facilitator')).toBeVisible();
+  await expect(card).toContainText('Another facilitator accepted it first.');
+  await checkScreen(page, testInfo, 'my-offers-taken');
+
+  // the loser's history names the winner as a facilitator, in a sentence
+  await loginAsStaff(page);
+  await page.goto('/staff/users');
+  await page.getByRole('searchbox', { name: 'Search facilitators' }).fill(loser.username);
+  await page.getByRole('button', { name: `History of ${loser.displayName}` }).click();
+  const history = page.getByRole('dialog', { name: `History: ${loser.displayName}` });
+  const items = history.getByTestId('history-item');
+  await expect(items.first()).toContainText(
+    new RegExp(
+      `^Offer.*Facilitator \\(${winner.displayName}\\) accepted the session on .*${school}.* first, so this offer was withdrawn`,
+    ),
+  );
+  await expect(items.first()).toContainText('via the portal');
+  await expect(history).not.toContainText('offerId');
+  await expect(items.nth(1)).toContainText(`offered ${loser.displayName} the session on`);
+  await expect(items.nth(1)).toContainText('Reply by');
+  await checkScreen(page, testInfo, 'history-offer-taken');
+  await api.dispose();
+});

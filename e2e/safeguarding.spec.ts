@@ -244,7 +244,9 @@ test('a change of the policy says whose state it changes before it is saved', as
     await types.fill('First aid');
     await page.getByRole('button', { name: 'Save policy' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Save this policy?' });
-    await expect(dialog).toContainText(/It changes the safeguarding state of \d+ facilitators? of \d+ from today/);
+    await expect(dialog).toContainText(
+      /It changes the safeguarding state of \d+ facilitators? of \d+ from today/,
+    );
     await expect(dialog).toContainText('will be left out of Who is free');
     const changes = dialog.getByRole('list', { name: 'Whose state changes' });
     await expect(changes.getByRole('listitem').filter({ hasText: vera.name })).toContainText(
