@@ -107,6 +107,19 @@ test.describe('facilitator login', () => {
     await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
   });
 
+  test('staff who sign in on the facilitator login are taken to their dashboard', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
+    await page.goto('/auth');
+    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
+    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(
+      page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
+    ).toBeVisible();
+  });
+
   test('a user without a display name is welcomed as "User"', async ({ page }, testInfo) => {
     await loginAsFacilitator(page, FACILITATORS.ben);
     await page.goto('/');
@@ -202,5 +215,37 @@ test.describe('staff login', () => {
     await page.getByRole('link', { name: 'Manage Users' }).click();
     await expect(page).toHaveURL(/\/staff\/users$/);
     await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  });
+});
+
+test.describe('staff pages opened by a facilitator', () => {
+  const STAFF_PAGES = [
+    '/staff',
+    '/staff-dashboard',
+    '/staff/users',
+    '/staff/free',
+    '/staff/completeness',
+    '/staff/sessions',
+  ];
+
+  test('every staff page says it is for staff and where to go, instead of loading for ever or a raw 403', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, alice);
+    for (const path of STAFF_PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: 'Staff only', level: 1 }), path).toBeVisible();
+      await expect(page.getByText('This page is only available to staff accounts.')).toBeVisible();
+      await expect(page.getByText('Loading staff dashboard...')).toHaveCount(0);
+      await expect(page.getByText(/403/)).toHaveCount(0);
+    }
+    await checkScreen(page, testInfo, 'staff-only');
+    await page.getByRole('link', { name: 'Go to your calendar' }).click();
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+    await page.goto('/staff/completeness');
+    await expect(page.getByRole('link', { name: 'Sign in as staff' })).toHaveAttribute(
+      'href',
+      '/staff-login?next=%2Fstaff%2Fcompleteness',
+    );
   });
 });

@@ -486,7 +486,7 @@ test.describe('user management', () => {
     await loginAsFacilitator(page, user);
     await page.goto('/staff/users');
     await expect(page.getByRole('heading', { name: 'Staff only' })).toBeVisible();
-    await expect(page.getByText('User management is only available to staff accounts.')).toBeVisible();
+    await expect(page.getByText('This page is only available to staff accounts.')).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
     await checkScreen(page, testInfo, 'users-facilitator');
   });
