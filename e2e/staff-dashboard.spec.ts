@@ -159,6 +159,14 @@ async function closeDialog(dialog: ReturnType<Page['getByRole']>) {
   await expect(dialog).toBeHidden();
 }
 
+/** One facilitator's day as the server holds it, read with the page's staff session. */
+async function staffDay(page: Page, userId: number, date: string) {
+  const answer = await page.request.get(`/api/staff/availabilities?from=${date}&to=${date}`);
+  expect(answer.ok(), await answer.text()).toBe(true);
+  const days = (await answer.json()) as Array<{ userId: number; startTime: string; endTime: string }>;
+  return days.find((day) => day.userId === userId);
+}
+
 const rowNames = (page: Page) => page.getByTestId('row-name').allInnerTexts();
 const cell = (page: Page, person: Person, date: string) =>
   page.locator(
@@ -692,14 +700,32 @@ test.describe('staff dashboard', () => {
     await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('5:00 PM');
     await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveText('Available');
     await checkScreen(page, testInfo, 'staff-day-dialog-edit');
+    // the default times belong to an available or limited day: marked unavailable, it has none
+    await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
+    await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('none');
+    await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('none');
+    await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Limited Availability');
+    await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('9:00 AM');
     await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
     await dialog.getByRole('textbox', { name: 'Notes' }).fill('Set by staff e2e');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(toastLocator(page)).toContainText('Availability updated');
     await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
-    await expect(dialog.getByTestId('availability-view')).toContainText('9:00 AM – 5:00 PM');
+    await expect(dialog.getByTestId('availability-view')).toContainText('No times set');
+    const saved = await staffDay(page, adam.id, D4);
+    expect(saved).toMatchObject({ status: 'unavailable', startTime: '', endTime: '' });
     await closeDialog(dialog);
     await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'unavailable');
+
+    // times staff choose for an unavailable day are kept
+    await cell(page, adam, D4).click();
+    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time' }), '1:00 PM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time' }), '5:00 PM');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByTestId('availability-view')).toContainText('1:00 PM – 5:00 PM');
+    expect(await staffDay(page, adam.id, D4)).toMatchObject({ startTime: '13:00', endTime: '17:00' });
+    await closeDialog(dialog);
 
     // view ↔ edit toggles back with Cancel
     await cell(page, adam, D4).click();

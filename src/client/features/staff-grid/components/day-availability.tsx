@@ -24,7 +24,10 @@ import { cn } from '@/lib/utils';
 import { useSaveStaffAvailability } from '../api/staff-grid-api';
 import { STATUS_LABEL } from '../lib/grid-model';
 
-/** A day with no availability yet opens for editing at 09:00 to 17:00 (spec section 9). */
+/**
+ * A day with no availability yet opens for editing at 09:00 to 17:00 (spec section 9): times of an
+ * available or limited day. Marked unavailable, it has no times unless staff choose them.
+ */
 export const STAFF_DEFAULT_START = '09:00';
 export const STAFF_DEFAULT_END = '17:00';
 const NO_TIME = 'none';
@@ -127,10 +130,15 @@ function AvailabilityForm({
 }) {
   const ids = { status: useId(), start: useId(), end: useId(), notes: useId() };
   const [status, setStatus] = useState<AvailabilityStatus>(availability?.status ?? 'available');
-  // The defaults are for a day that has no availability yet; a saved day's empty times stay empty,
-  // or a status change would write times nobody chose.
-  const [startTime, setStartTime] = useState(availability ? availability.startTime : STAFF_DEFAULT_START);
-  const [endTime, setEndTime] = useState(availability ? availability.endTime : STAFF_DEFAULT_END);
+  // The defaults are for a day that has no availability yet, and only while it is marked available
+  // or limited; a saved day's times (empty or not) stay as they are. Times staff pick are kept.
+  const [chosen, setChosen] = useState<{ start?: string; end?: string }>({});
+  const shown = (saved: string | undefined, fallback: string) =>
+    saved ?? (status === 'unavailable' ? '' : fallback);
+  const startTime = chosen.start ?? shown(availability?.startTime, STAFF_DEFAULT_START);
+  const endTime = chosen.end ?? shown(availability?.endTime, STAFF_DEFAULT_END);
+  const setStartTime = (start: string) => setChosen((times) => ({ ...times, start }));
+  const setEndTime = (end: string) => setChosen((times) => ({ ...times, end }));
   const [notes, setNotes] = useState(availability?.notes ?? '');
   const [confirming, setConfirming] = useState(false);
   const save = useSaveStaffAvailability();
