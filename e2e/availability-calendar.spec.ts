@@ -640,6 +640,23 @@ test.describe('facilitator home: availability calendar', () => {
       await dialog.getByRole('checkbox', { name: day }).click();
     await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
     await expect(dialog.getByText('Choose at least one day of the week')).toBeVisible();
+
+    // a range over 800 days says so as it is typed, and is refused before sending
+    await dialog.getByRole('checkbox', { name: 'Monday' }).click();
+    await dialog.getByLabel('End Date').fill(addDays(today, 801));
+    await expect(dialog.getByTestId('bulk-day-count')).toHaveText(
+      'The range is longer than 800 days: choose a shorter one.',
+    );
+    let sent = false;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/availability/bulk')) sent = true;
+    });
+    await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
+    await expect(
+      dialog.getByText('A bulk update can cover at most 800 days (about two years)', { exact: false }),
+    ).toBeVisible();
+    await checkScreen(page, testInfo, 'bulk-range-too-long');
+    expect(sent).toBe(false);
   });
 
   /*

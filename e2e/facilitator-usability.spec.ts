@@ -112,6 +112,32 @@ test.describe('facilitator usability', () => {
     await expect(hint).toBeHidden();
   });
 
+  test('notes longer than 2,000 characters are kept as pasted, counted and refused, not cut', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    await useWidth(page, testInfo);
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    await openHome(page);
+    await page.locator(`td[data-date="${freeDays[2]}"]`).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    const notes = dialog.getByRole('textbox', { name: 'Notes (optional)' });
+    const long = 'Away at a residential course. '.repeat(70).slice(0, 2050);
+    await notes.fill(long);
+    await expect(notes).toHaveValue(long);
+    await expect(dialog.getByTestId('character-count')).toHaveText(
+      '2,050 characters: 50 over the limit of 2,000',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('Notes must be at most 2000 characters')).toBeVisible();
+    await checkScreen(page, testInfo, 'day-dialog-notes-too-long');
+    const saved = await page.request.get(`/api/availability?from=${freeDays[2]}&to=${freeDays[2]}`);
+    expect(await saved.json()).toEqual([]);
+    await notes.fill(long.slice(0, 1990));
+    await expect(dialog.getByTestId('character-count')).toHaveText('1,990 of 2,000 characters');
+  });
+
   test('Escape closes the dialog first, even with a toast showing', async ({
     page,
     makeFacilitator,

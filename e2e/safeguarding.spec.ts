@@ -270,3 +270,43 @@ test('a change of the policy says whose state it changes before it is saved', as
     await scenario.cleanup();
   }
 });
+
+test('a facilitator whose checks are missing or due soon is told on the calendar and the offers page, with what to do', async ({
+  page,
+}, testInfo) => {
+  const scenario = await makeScenario(testInfo);
+  const { sue, nina, vera } = scenario.people;
+  try {
+    await wideOnDesktop(page, testInfo);
+    await loginAsFacilitator(page, { username: nina.username, password: 'sg-pass-1234' });
+    await page.goto('/');
+    const notice = page.getByTestId('safeguarding-notice');
+    await expect(notice.getByRole('heading')).toHaveText('Your safeguarding checks need updating');
+    await expect(notice).toContainText('No DBS check recorded.');
+    await expect(notice).toContainText('Send the office your enhanced DBS certificate');
+    await expect(notice.getByRole('link', { name: 'See your checks in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    await checkScreen(page, testInfo, 'calendar-safeguarding-missing');
+    await page.goto('/offers');
+    await expect(notice).toHaveAttribute('data-state', 'missing');
+    await checkScreen(page, testInfo, 'offers-safeguarding-missing');
+
+    await loginAsFacilitator(page, { username: sue.username, password: 'sg-pass-1234' });
+    await page.goto('/');
+    await expect(notice.getByRole('heading')).toHaveText('A safeguarding check is due soon');
+    await expect(notice).toContainText('DBS check due soon: valid until');
+    await expect(notice).toContainText('Apply for a new enhanced DBS check');
+
+    // all in date: nothing to say
+    await loginAsFacilitator(page, { username: vera.username, password: 'sg-pass-1234' });
+    const checks = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/safeguarding');
+    await page.goto('/');
+    expect((await checks).ok()).toBe(true);
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+    await expect(notice).toHaveCount(0);
+  } finally {
+    await scenario.cleanup();
+  }
+});

@@ -788,16 +788,30 @@ test.describe('staff dashboard', () => {
     await expect(toastLocator(page)).toContainText('Note updated');
     await expect(items.filter({ hasText: 'Bring the kiln key and gloves' })).toHaveCount(1);
 
-    // delete
+    // delete: asked first, and kept when staff change their mind
     await items
       .filter({ hasText: 'Bring the kiln key and gloves' })
       .getByRole('button', { name: 'Delete note' })
       .click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm.getByRole('heading')).toHaveText(/^Delete this \w+ note\?$/);
+    await expect(confirm).toContainText('Bring the kiln key and gloves');
+    await confirm.getByRole('button', { name: 'Keep the note' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(items).toHaveCount(3);
+    await items
+      .filter({ hasText: 'Bring the kiln key and gloves' })
+      .getByRole('button', { name: 'Delete note' })
+      .click();
+    await confirm.getByRole('button', { name: 'Delete note' }).click();
     await expect(toastLocator(page)).toContainText('Note deleted');
     await expect(items).toHaveCount(2);
 
-    // deleting the urgent note turns the icon blue (normal)
+    // deleting the urgent note turns the icon blue (normal); it is asked about by its priority
     await items.first().getByRole('button', { name: 'Delete note' }).click();
+    await expect(confirm.getByRole('heading')).toHaveText('Delete this urgent note?');
+    await checkScreen(page, testInfo, 'staff-note-delete-confirm');
+    await confirm.getByRole('button', { name: 'Delete note' }).click();
     await expect(items).toHaveCount(1);
     await closeDialog(dialog);
     await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'normal');
@@ -839,6 +853,7 @@ test.describe('staff dashboard', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await item.getByRole('button', { name: 'Delete note' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete note' }).click();
     await expect(toastLocator(page)).toContainText('Failed to delete note');
     await expect(dialog.getByTestId('note-item')).toHaveCount(1);
   });
@@ -855,6 +870,7 @@ test.describe('staff dashboard without scenario data', () => {
       refreshStage: null,
       lastRefreshError: null,
       changeMode: 'polling',
+      sharePointConfigured: true,
       sharePointProblems: [],
     };
     const states = [

@@ -66,8 +66,8 @@ function StaffOnly({ user }: { user: PublicUser }) {
               <h1 className="text-xl">Staff only</h1>
             </CardTitle>
             <CardDescription className="[overflow-wrap:anywhere]">
-              This page is only available to staff accounts. You are signed in as {name}, which is not a
-              staff account.
+              This page is only available to staff accounts. You are signed in as {name}, which is not a staff
+              account.
             </CardDescription>
           </CardHeader>
           <CardContent className="flex flex-wrap gap-3">

@@ -4,6 +4,7 @@ import { DownloadAvailability } from '@/features/exports';
 import { MyHistory } from '@/features/history';
 import { useOfferMarks } from '@/features/offers';
 import { RepeatPattern } from '@/features/patterns';
+import { SafeguardingNotice } from '@/features/safeguarding';
 import { AppLayout } from '../layouts/app-layout';
 
 /** Facilitator home: the availability calendar in the facilitator layout, legend in the side panel. */
@@ -13,6 +14,11 @@ export default function HomeRoute() {
   return (
     <AppLayout panel={<AvailabilityLegend />}>
       {/* the route guard renders this only with a user */}
+      {user && user.role !== 'staff' ? (
+        <div className="mb-4">
+          <SafeguardingNotice />
+        </div>
+      ) : null}
       {user ? (
         <AvailabilityCalendar
           userId={user.id}

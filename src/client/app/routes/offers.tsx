@@ -1,5 +1,6 @@
 import { AvailabilityLegend } from '@/features/availability-calendar';
 import { MyOffers } from '@/features/offers';
+import { SafeguardingNotice } from '@/features/safeguarding';
 import { AppLayout } from '../layouts/app-layout';
 
 /** /offers: the sessions offered to the signed-in facilitator. */
@@ -11,6 +12,7 @@ export default function OffersRoute() {
         <p className="text-muted-foreground">
           Sessions the team would like you to take. Accept or decline each before its reply-by time.
         </p>
+        <SafeguardingNotice />
         <MyOffers />
       </div>
     </AppLayout>

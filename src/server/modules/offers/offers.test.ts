@@ -97,6 +97,8 @@ describe('open sessions', () => {
     expect(response.statusCode).toBe(200);
     const body: OpenSessionsResponse = response.json();
     expect(body.sessions.map((s) => s.id)).toEqual([open]);
+    // no SharePoint settings in this app: the page says so rather than that all sessions are filled
+    expect(body.sharePointConfigured).toBe(false);
     expect(body.sessions[0]).toMatchObject({
       schoolName: 'Oakfield Primary',
       program: 'Dance',
@@ -162,6 +164,21 @@ describe('open sessions', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors).toEqual({ date: ['Choose today or a later day'] });
+  });
+
+  it('refuses a session more than a year ahead (2099), and a missing date in words, changing nothing', async () => {
+    const before = await t.ctx.db.select().from(bookingOutbox);
+    const session = { startTime: '13:00', endTime: '15:00', schoolName: 'Riverside Academy' };
+    const far = await call('POST', '/api/staff/sessions', staff, { ...session, date: '2099-01-05' });
+    expect(far.statusCode).toBe(400);
+    // the clock says 20 November 2026: a year on is 21 November 2027
+    expect(far.json().fieldErrors).toEqual({ date: ['Choose a day by 21 November 2027'] });
+    const dayAfter = await call('POST', '/api/staff/sessions', staff, { ...session, date: '2027-11-22' });
+    expect(dayAfter.statusCode).toBe(400);
+    const none = await call('POST', '/api/staff/sessions', staff, { ...session, date: '' });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().fieldErrors).toEqual({ date: ["Choose the session's date"] });
+    expect(await t.ctx.db.select().from(bookingOutbox)).toEqual(before);
   });
 
   it('refuses a session whose end is not after its start, and a blank school', async () => {

@@ -2,6 +2,15 @@ import { PRIORITIES, type Priority } from '@shared/priorities';
 import type { StaffNote } from '@shared/schemas/notes';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -104,10 +113,18 @@ function NoteItem({ note }: { note: StaffNote }) {
     );
   };
 
+  // a note is deleted only once staff confirm: it cannot be brought back
+  const [confirming, setConfirming] = useState(false);
   const destroy = () =>
     remove.mutate(note.id, {
-      onSuccess: () => toast({ title: 'Note deleted', description: 'The note has been removed.' }),
-      onError: (error) => failed('Failed to delete note', error),
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: 'Note deleted', description: 'The note has been removed.' });
+      },
+      onError: (error) => {
+        setConfirming(false);
+        failed('Failed to delete note', error);
+      },
     });
 
   if (editing) {
@@ -143,7 +160,7 @@ function NoteItem({ note }: { note: StaffNote }) {
     >
       <div className="grid min-w-0 gap-1">
         <Badge variant={BADGE_VARIANT[note.priority]}>{PRIORITY_LABEL[note.priority]}</Badge>
-        <p className="whitespace-pre-wrap break-words text-sm">{note.note}</p>
+        <p className="whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">{note.note}</p>
       </div>
       <div className="flex shrink-0 gap-1">
         <Button size="icon-xs" variant="ghost" aria-label="Edit note" onClick={startEditing}>
@@ -153,12 +170,35 @@ function NoteItem({ note }: { note: StaffNote }) {
           size="icon-xs"
           variant="ghost-destructive"
           aria-label="Delete note"
-          onClick={destroy}
+          onClick={() => setConfirming(true)}
           disabled={remove.isPending}
         >
           <Trash2 aria-hidden />
         </Button>
       </div>
+      <AlertDialog
+        open={confirming}
+        onOpenChange={(open) => !open && !remove.isPending && setConfirming(false)}
+      >
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>
+              Delete this {PRIORITY_LABEL[note.priority].toLowerCase()} note?
+            </AlertDialogTitle>
+            <AlertDialogDescription className="line-clamp-4 whitespace-pre-wrap [overflow-wrap:anywhere]">
+              {note.note}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <p className="text-sm">The note cannot be brought back once deleted.</p>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={remove.isPending}>Keep the note</AlertDialogCancel>
+            {/* a plain button: the confirmation stays open until the delete has finished */}
+            <Button variant="destructive" disabled={remove.isPending} onClick={destroy}>
+              {remove.isPending ? 'Deleting...' : 'Delete note'}
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </li>
   );
 }

@@ -1,10 +1,11 @@
 import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { formatTimeRange, TIME_CHOICES } from '@shared/calendar';
-import type { Availability } from '@shared/schemas/availability';
+import { AVAILABILITY_NOTES_MAX, type Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { normaliseTimeOfDay } from '@shared/time-of-day';
 import { Pencil } from 'lucide-react';
 import { useId, useState } from 'react';
+import { CharacterCount } from '@/components/character-count';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -104,7 +105,9 @@ export function DayAvailability({
           <span className="text-muted-foreground">
             {timeRange(availability.startTime, availability.endTime)}
           </span>
-          {availability.notes ? <p className="whitespace-pre-wrap">{availability.notes}</p> : null}
+          {availability.notes ? (
+            <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{availability.notes}</p>
+          ) : null}
         </div>
       ) : (
         <p className="text-muted-foreground text-sm" data-testid="availability-view">
@@ -143,12 +146,13 @@ function AvailabilityForm({
   const [confirming, setConfirming] = useState(false);
   const save = useSaveStaffAvailability();
   const timesWrong = Boolean(startTime && endTime && startTime >= endTime);
+  const notesTooLong = notes.length > AVAILABILITY_NOTES_MAX;
   const warnAboutBookings =
     status === 'unavailable' && availability?.status !== 'unavailable' && bookings.length > 0;
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (timesWrong) return;
+    if (timesWrong || notesTooLong) return;
     if (warnAboutBookings && !confirming) {
       setConfirming(true);
       return;
@@ -225,13 +229,21 @@ function AvailabilityForm({
       ) : null}
       <div className="grid gap-1.5">
         <Label htmlFor={ids.notes}>Notes</Label>
-        <Textarea id={ids.notes} value={notes} onChange={(event) => setNotes(event.target.value)} rows={2} />
+        <Textarea
+          id={ids.notes}
+          value={notes}
+          onChange={(event) => setNotes(event.target.value)}
+          rows={2}
+          aria-invalid={notesTooLong || undefined}
+          aria-describedby={`${ids.notes}-count`}
+        />
+        <CharacterCount id={`${ids.notes}-count`} length={notes.length} max={AVAILABILITY_NOTES_MAX} />
       </div>
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" onClick={onDone} disabled={save.isPending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={save.isPending || timesWrong}>
+        <Button type="submit" disabled={save.isPending || timesWrong || notesTooLong}>
           {save.isPending ? 'Saving...' : 'Save'}
         </Button>
       </div>
