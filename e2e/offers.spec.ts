@@ -15,6 +15,7 @@ import {
 } from './fixtures';
 import { mailTo, TEST_SMTP } from './mailbox';
 import { recordValidDbsCheck } from './safeguarding-records';
+import { userAction } from './table';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
@@ -322,7 +323,12 @@ test('the facilitator who loses a race is told someone else took the session, an
   await loginAsStaff(page);
   await page.goto('/staff/users');
   await page.getByRole('searchbox', { name: 'Search facilitators' }).fill(loser.username);
-  await page.getByRole('button', { name: `History of ${loser.displayName}` }).click();
+  await userAction(
+    page,
+    page.getByRole('row').filter({ hasText: loser.username }),
+    loser.displayName!,
+    'History',
+  );
   const history = page.getByRole('dialog', { name: `History: ${loser.displayName}` });
   const items = history.getByTestId('history-item');
   await expect(items.first()).toContainText(

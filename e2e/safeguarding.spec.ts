@@ -11,6 +11,7 @@ import {
   test,
   toastLocator,
 } from './fixtures';
+import { userAction } from './table';
 
 /**
  * Safeguarding records: staff see each facilitator's state in the users table (and filter by it), on
@@ -135,7 +136,7 @@ test('staff see, filter and record safeguarding checks; who is free leaves out t
     });
 
     await test.step('the records dialog: staff record Nina’s DBS check', async () => {
-      await page.getByRole('button', { name: `Safeguarding records of ${nina.name}` }).click();
+      await userAction(page, userRow(page, nina.name), nina.name, 'Safeguarding records');
       const dialog = page.getByRole('dialog', { name: `Safeguarding records of ${nina.name}` });
       await expect(dialog.getByTestId('current-status')).toContainText('No DBS check recorded');
       await dialog.getByLabel('Certificate number').fill('12345');
@@ -151,7 +152,7 @@ test('staff see, filter and record safeguarding checks; who is free leaves out t
       await expect(userRow(page, nina.name).getByTestId('user-safeguarding')).toHaveText('Checks valid');
       // the table never shows the number; the dialog (staff) does
       await expect(page.locator('table')).not.toContainText('556677889900');
-      await page.getByRole('button', { name: `Safeguarding records of ${nina.name}` }).click();
+      await userAction(page, userRow(page, nina.name), nina.name, 'Safeguarding records');
       await expect(page.getByRole('dialog').getByLabel('Certificate number')).toHaveValue('556677889900');
       await page.keyboard.press('Escape');
     });

@@ -13,7 +13,7 @@ import {
   test,
 } from './fixtures';
 import { recordValidDbsCheck } from './safeguarding-records';
-import { cellUnder } from './table';
+import { cellUnder, userAction } from './table';
 
 // The machine is shared; give slow renders room without making any assertion weaker.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -591,7 +591,7 @@ test.describe('areas and finding people on the users page', () => {
 
       // edit: Area is filled from the account and saved with it
       await search.fill(scene.area);
-      await row.getByRole('button', { name: `Edit ${long.displayName}` }).click();
+      await userAction(page, row, long.displayName, 'Edit');
       const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
       await expect(dialog.getByLabel('Area')).toHaveValue(scene.area);
       const moved = `${scene.area} moved`;

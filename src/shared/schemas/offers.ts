@@ -86,7 +86,10 @@ export const SESSION_DAYS_AHEAD = 366;
 export const createSessionBody = z
   .object({
     // the form's date field gives "" until a whole date is chosen; it never shows yyyy-MM-dd
-    date: z.string({ error: "Choose the session's date" }).min(1, "Choose the session's date").pipe(dateString),
+    date: z
+      .string({ error: "Choose the session's date" })
+      .min(1, "Choose the session's date")
+      .pipe(dateString),
     startTime: timeOfDay,
     endTime: timeOfDay,
     schoolName: nonBlankText('Enter the school').pipe(shortText('School', 200)),
