@@ -170,10 +170,11 @@ test.describe('facilitator home: availability calendar', () => {
       'Unavailable',
       'Not set',
       'Booked Session',
+      'Offer',
     ]);
     // the swatches use the theme's success, warning, destructive, muted (not set) and primary colours
     const swatchColours = await entries.evaluateAll((items) =>
-      items.map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
+      items.slice(0, 5).map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
     );
     const tokenColours = await page.evaluate(() =>
       ['--success', '--warning', '--destructive', '--muted', '--primary'].map((name) => {
@@ -186,6 +187,12 @@ test.describe('facilitator home: availability calendar', () => {
       }),
     );
     expect(swatchColours).toEqual(tokenColours);
+    // an offer's mark, as on the days: a dashed outline in the primary colour
+    const offerSwatch = await entries
+      .last()
+      .locator('span')
+      .evaluate((el) => [getComputedStyle(el).borderStyle, getComputedStyle(el).borderTopColor]);
+    expect(offerSwatch).toEqual(['dashed', tokenColours[4]]);
     await checkScreen(page, testInfo, isPhone ? 'layout-drawer' : 'layout');
     if (isPhone) {
       await page.getByRole('button', { name: 'Close' }).click();

@@ -34,7 +34,7 @@ const showsAllText = (page: Page, selector: string) =>
 test.describe('facilitator usability', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('a day cell shows its whole time range and hints at notes; the legend names "Not set"', async ({
+  test('a day cell shows its whole time range and hints at notes; the legend names "Not set" and "Offer"', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
@@ -75,6 +75,7 @@ test.describe('facilitator usability', () => {
       'Unavailable',
       'Not set',
       'Booked Session',
+      'Offer',
     ]);
     await checkScreen(page, testInfo, 'calendar-times-notes');
   });

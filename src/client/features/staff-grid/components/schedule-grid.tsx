@@ -263,7 +263,7 @@ function GridTable({
   const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   // On a desktop the grid scrolls within GRID_MAX_HEIGHT_VH of the window, its header and names
   // staying in view. On a phone a scroll inside the page's scroll is hard to handle, so the grid
-  // is as tall as its rows and the page scrolls it; the rows in the window are drawn (ADR 73).
+  // is as tall as its rows and the page scrolls it; the rows in the window are drawn (ADR 74).
   const inGrid = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
