@@ -591,6 +591,8 @@ test.describe('facilitator home: availability calendar', () => {
     await page.getByRole('button', { name: 'Bulk Update' }).click();
     const dialog = page.getByRole('dialog', { name: 'Bulk Update Availability' });
     await expect(dialog).toBeVisible();
+    // it opens on itself, not in its first date field: a phone's picker stays closed over the form
+    await expect(dialog).toBeFocused();
     await expect(dialog.getByLabel('Start Date')).toHaveValue(today);
     await expect(dialog.getByLabel('End Date')).toHaveValue(addDays(today, 30));
     for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])

@@ -129,6 +129,8 @@ test('staff offer an open session from the open-sessions list in three actions',
   // 1: Offer, 2: tick the facilitator, 3: Send offer
   await row.getByRole('button', { name: /^Offer / }).click();
   const dialog = page.getByRole('dialog', { name: 'Offer this session' });
+  // it opens on itself, not in its message field: a phone's keyboard stays down over the form
+  await expect(dialog).toBeFocused();
   await dialog.getByRole('checkbox', { name: new RegExp(person.displayName!) }).check();
   await checkScreen(page, testInfo, 'offer-dialog');
   await dialog.getByRole('button', { name: 'Send offer' }).click();

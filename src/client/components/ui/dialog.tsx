@@ -110,7 +110,8 @@ function DialogTitle({ className, ...props }: React.ComponentProps<typeof Dialog
   return (
     <DialogPrimitive.Title
       data-slot="dialog-title"
-      className={cn('font-semibold text-lg leading-none', className)}
+      // a long name in the title wraps rather than widening the dialog past the screen
+      className={cn('font-semibold text-lg leading-tight [overflow-wrap:anywhere]', className)}
       {...props}
     />
   );
@@ -123,7 +124,7 @@ function DialogDescription({
   return (
     <DialogPrimitive.Description
       data-slot="dialog-description"
-      className={cn('text-muted-foreground text-sm', className)}
+      className={cn('text-muted-foreground text-sm [overflow-wrap:anywhere]', className)}
       {...props}
     />
   );

@@ -515,49 +515,35 @@ const GridRow = memo(function GridRow({
         className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-2 text-left font-normal text-xs leading-tight sm:px-3"
         style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
       >
-        {narrow ? (
-          // up to three lines of the name, so two people whose names start alike can be told apart;
-          // the badge moves beside the email, and the last update may take two lines
-          <>
+        {/* the name on more than one line (three on a phone), so two people whose names start
+            alike can be told apart; the safeguarding badge beside the email, below it */}
+        <span
+          className={cn(
+            'font-medium [overflow-wrap:anywhere]',
+            narrow ? 'line-clamp-3 text-xs leading-4' : 'line-clamp-2 text-sm leading-[15px]',
+          )}
+          data-testid="row-name"
+          title={displayName(user)}
+        >
+          {displayName(user)}
+        </span>
+        <span className="flex min-w-0 items-center gap-1">
+          {safeguarding ? (
+            <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
+          ) : null}
+          {user.email ? (
             <span
-              className="line-clamp-3 font-medium text-xs leading-4 [overflow-wrap:anywhere]"
-              data-testid="row-name"
-              title={displayName(user)}
+              className={cn('truncate text-muted-foreground', narrow && 'text-[11px]')}
+              data-testid="row-email"
             >
-              {displayName(user)}
+              {user.email}
             </span>
-            <span className="flex min-w-0 items-center gap-1">
-              {safeguarding ? (
-                <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
-              ) : null}
-              {user.email ? (
-                <span className="truncate text-[11px] text-muted-foreground" data-testid="row-email">
-                  {user.email}
-                </span>
-              ) : null}
-            </span>
-          </>
-        ) : (
-          <>
-            <span className="flex min-w-0 items-center gap-1">
-              <span className="truncate font-medium text-sm" data-testid="row-name">
-                {displayName(user)}
-              </span>
-              {safeguarding ? (
-                <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
-              ) : null}
-            </span>
-            {user.email ? (
-              <span className="truncate text-muted-foreground" data-testid="row-email">
-                {user.email}
-              </span>
-            ) : null}
-          </>
-        )}
+          ) : null}
+        </span>
         <span
           className={cn(
             'text-muted-foreground',
-            narrow ? 'line-clamp-2 text-[11px] leading-3.5' : 'truncate',
+            narrow ? 'line-clamp-2 text-[11px] leading-3.5' : 'truncate leading-3.5',
           )}
           data-testid="row-updated"
         >
