@@ -345,3 +345,34 @@ test('the facilitator who loses a race is told someone else took the session, an
   await checkScreen(page, testInfo, 'history-offer-taken');
   await api.dispose();
 });
+
+test('a session made in the portal is listed as open once SharePoint has it, without waiting for a refresh', async ({
+  page,
+}, testInfo) => {
+  const school = uniqueSchool('Made', testInfo.project.name);
+  await loginAsStaff(page);
+  await page.goto('/staff/sessions');
+  await page.getByRole('button', { name: 'New session' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Date').fill(sessionDay());
+  await dialog.getByLabel('School').fill(school);
+  await dialog.getByLabel('Program (optional)').fill('Drama');
+  await dialog.getByRole('button', { name: 'Create session' }).click();
+  await expect(toastLocator(page)).toContainText('Session sent to SharePoint');
+  // on its way, it says when it will be listed; then it is, as an open session
+  const open = page
+    .getByRole('list', { name: 'Open sessions' })
+    .getByRole('listitem')
+    .filter({ hasText: school });
+  await expect(open).toBeVisible({ timeout: 30_000 });
+  await expect(open).toContainText('Drama');
+  await expect(page.getByRole('heading', { name: 'On their way to SharePoint' })).toHaveCount(0);
+  await checkScreen(page, testInfo, 'open-sessions-made');
+
+  // and the list can be read again from SharePoint now
+  await withSharePointLock(async () => {
+    await page.getByRole('button', { name: 'Refresh from SharePoint' }).click();
+    await expect(toastLocator(page)).toContainText('Open sessions refreshed from SharePoint');
+  });
+  await expect(open).toBeVisible();
+});

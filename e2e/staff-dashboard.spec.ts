@@ -860,6 +860,45 @@ test.describe('staff dashboard', () => {
 });
 
 test.describe('staff dashboard without scenario data', () => {
+  test('a portal without SharePoint settings says so and points to Settings, not to a schedule', async ({
+    page,
+  }, testInfo) => {
+    await loginAsStaff(page);
+    // what a fresh install answers (the e2e server has settings, so the answers say otherwise)
+    await page.route('**/api/admin/scheduler/status', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), sharePointConfigured: false } });
+    });
+    await page.route('**/api/staff/sessions', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        json: { sessions: [], pending: [], sharePointConfigured: false },
+      });
+    });
+    await page.goto('/staff');
+    const mode = page.getByTestId('change-mode');
+    await expect(mode).toHaveText(
+      'SharePoint is not set up yet, so no bookings come in: set it up in Settings',
+    );
+    await expect(mode.getByRole('link', { name: 'set it up in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    await expect(page.getByText('checked on a schedule')).toHaveCount(0);
+    await checkScreen(page, testInfo, 'dashboard-not-set-up');
+
+    await page.goto('/staff/sessions');
+    await expect(page.getByRole('status').filter({ hasText: 'SharePoint is not set up yet' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Set it up in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    await expect(page.getByText('has a facilitator')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Refresh from SharePoint' })).toBeDisabled();
+    await checkScreen(page, testInfo, 'open-sessions-not-set-up');
+  });
+
   test('scheduler status: three states, dot colour, next update, polled every 30 s', {
     tag: '@desktop-only',
   }, async ({ page }) => {

@@ -42,10 +42,7 @@ export function SchedulerStatusLine() {
           // a fresh install reads nothing from SharePoint until it is set up
           <span data-testid="change-mode" data-mode="not-configured" className="text-foreground">
             SharePoint is not set up yet, so no bookings come in:{' '}
-            <Link
-              href="/settings#sharepoint"
-              className="font-medium text-primary underline underline-offset-4"
-            >
+            <Link href="/settings" className="font-medium text-primary underline underline-offset-4">
               set it up in Settings
             </Link>
           </span>
