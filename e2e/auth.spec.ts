@@ -1,8 +1,21 @@
+import type { Page } from '@playwright/test';
 import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import { BASE_URL, FACILITATORS, STAFF } from './constants';
 import { checkScreen, expect, holdRequests, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const alice = FACILITATORS.alice;
+
+/** The staff account signs in on a login page's form and lands on the staff dashboard. */
+async function staffSignsInAt(page: Page, path: '/auth' | '/staff-login') {
+  await page.goto(path);
+  await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
+  await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/staff$/);
+  await expect(
+    page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
+  ).toBeVisible();
+}
 
 test.describe('route guard', { tag: '@desktop-only' }, () => {
   for (const path of ['/', '/settings', '/change-password']) {
@@ -110,14 +123,7 @@ test.describe('facilitator login', () => {
   test('staff who sign in on the facilitator login are taken to their dashboard', {
     tag: '@desktop-only',
   }, async ({ page }) => {
-    await page.goto('/auth');
-    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
-    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/staff$/);
-    await expect(
-      page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
-    ).toBeVisible();
+    await staffSignsInAt(page, '/auth');
   });
 
   test('a user without a display name is welcomed as "User"', async ({ page }, testInfo) => {
@@ -203,14 +209,7 @@ test.describe('staff login', () => {
   });
 
   test('a staff member signs in and reaches /staff', async ({ page }, testInfo) => {
-    await page.goto('/staff-login');
-    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
-    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/staff$/);
-    await expect(
-      page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
-    ).toBeVisible();
+    await staffSignsInAt(page, '/staff-login');
     await checkScreen(page, testInfo, 'staff-dashboard');
     await page.getByRole('link', { name: 'Manage Users' }).click();
     await expect(page).toHaveURL(/\/staff\/users$/);

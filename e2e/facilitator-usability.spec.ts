@@ -1,6 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { monthGrid, monthLabel } from '../src/shared/calendar';
 import { CALENDAR_USERS, fixtureDays, hostToday } from './calendar-fixtures';
+import type { TestUser } from './constants';
 import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const today = hostToday();
@@ -20,6 +21,14 @@ async function useWidth(page: Page, testInfo: TestInfo) {
 async function openHome(page: Page) {
   await page.goto('/');
   await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible({ timeout: 15_000 });
+}
+
+/** A new facilitator, signed in, with the Update Availability dialog of `day` open. */
+async function openDayAsNewcomer(page: Page, makeFacilitator: () => Promise<TestUser>, day: string) {
+  await loginAsFacilitator(page, await makeFacilitator());
+  await openHome(page);
+  await page.locator(`td[data-date="${day}"]`).click();
+  return page.getByRole('dialog', { name: 'Update Availability' });
 }
 
 /** Whether an element shows all of its text (nothing cut by truncate or line-clamp). */
@@ -118,11 +127,7 @@ test.describe('facilitator usability', () => {
     makeFacilitator,
   }, testInfo) => {
     await useWidth(page, testInfo);
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await openHome(page);
-    await page.locator(`td[data-date="${freeDays[2]}"]`).click();
-    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    const dialog = await openDayAsNewcomer(page, makeFacilitator, freeDays[2]!);
     const notes = dialog.getByRole('textbox', { name: 'Notes (optional)' });
     const long = 'Away at a residential course. '.repeat(70).slice(0, 2050);
     await notes.fill(long);
@@ -144,11 +149,7 @@ test.describe('facilitator usability', () => {
     makeFacilitator,
   }, testInfo) => {
     await useWidth(page, testInfo);
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await openHome(page);
-    await page.locator(`td[data-date="${freeDays[1]}"]`).click();
-    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    const dialog = await openDayAsNewcomer(page, makeFacilitator, freeDays[1]!);
     await dialog.getByRole('radio', { name: 'Available', exact: true }).check();
     // the session ends behind the page's back, so the save fails with a real error toast
     expect((await page.request.post('/api/logout')).ok()).toBeTruthy();

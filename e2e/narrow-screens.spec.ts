@@ -1,7 +1,15 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { addDays, startOfWeekMonday } from '../src/shared/calendar';
 import { hostToday } from './calendar-fixtures';
-import { expect as baseExpect, checkScreen, chooseAreas, loginAsStaff, staffApi, test } from './fixtures';
+import {
+  addAvailableFacilitator,
+  expect as baseExpect,
+  checkScreen,
+  chooseAreas,
+  loginAsStaff,
+  staffApi,
+  test,
+} from './fixtures';
 import { recordValidDbsCheck } from './safeguarding-records';
 import { userAction } from './table';
 
@@ -40,23 +48,13 @@ async function makeScene(testInfo: TestInfo): Promise<Scene> {
   const made: Person[] = [];
   const person = async (name: string) => {
     const username = `narrow-${made.length}-${tag}@a-rather-long-school-domain.example.org`;
-    const res = await api.post('/api/staff/users', {
-      data: {
-        username,
-        password: 'narrow-pass-1',
-        displayName: name,
-        email: username,
-        role: 'facilitator',
-        area,
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    const id = ((await res.json()) as { id: number }).id;
+    const id = await addAvailableFacilitator(
+      api,
+      { username, password: 'narrow-pass-1', displayName: name, area },
+      DAY,
+      LONG_NOTE,
+    );
     await recordValidDbsCheck(api, id, 60);
-    const day = await api.post('/api/staff/availability', {
-      data: { userId: id, date: DAY, status: 'available', startTime: '', endTime: '', notes: LONG_NOTE },
-    });
-    expect(day.status(), await day.text()).toBe(200);
     const made1 = { id, name, username };
     made.push(made1);
     return made1;
@@ -82,6 +80,14 @@ async function laptopOnDesktop(page: Page, testInfo: TestInfo) {
   if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1366, height: 800 });
 }
 
+/** This test's facilitators, and the page signed in as staff at the project's width. */
+async function sceneForStaff(page: Page, testInfo: TestInfo): Promise<Scene> {
+  const scene = await makeScene(testInfo);
+  await laptopOnDesktop(page, testInfo);
+  await loginAsStaff(page);
+  return scene;
+}
+
 /** Whether an element shows all of its text: nothing cut off by truncation or line clamping. */
 const showsAll = (locator: Locator) =>
   locator.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1);
@@ -95,11 +101,9 @@ const box = async (locator: Locator) => (await locator.boundingBox())!;
 test('the staff grid: whole names, the navigation on one line, and on a phone one scroll', async ({
   page,
 }, testInfo) => {
-  const scene = await makeScene(testInfo);
+  const scene = await sceneForStaff(page, testInfo);
   const phone = testInfo.project.name === 'phone';
   try {
-    await laptopOnDesktop(page, testInfo);
-    await loginAsStaff(page);
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
     await chooseAreas(page, [scene.area]);
@@ -154,9 +158,8 @@ test('the staff grid: whole names, the navigation on one line, and on a phone on
 test('a long note keeps the day dialog inside the screen, its buttons in reach', async ({
   page,
 }, testInfo) => {
-  const scene = await makeScene(testInfo);
+  const scene = await sceneForStaff(page, testInfo);
   try {
-    await laptopOnDesktop(page, testInfo);
     const api = await staffApi();
     const note = await api.post('/api/staff/notes', {
       data: {
@@ -168,7 +171,6 @@ test('a long note keeps the day dialog inside the screen, its buttons in reach',
     });
     expect(note.status(), await note.text()).toBe(201);
     await api.dispose();
-    await loginAsStaff(page);
     await page.goto('/staff');
     await chooseAreas(page, [scene.area]);
     await page.getByRole('button', { name: '2 weeks', exact: true }).click();
@@ -198,10 +200,8 @@ test('a long note keeps the day dialog inside the screen, its buttons in reach',
 });
 
 test('who is free: a long unbroken name wraps inside its card', async ({ page }, testInfo) => {
-  const scene = await makeScene(testInfo);
+  const scene = await sceneForStaff(page, testInfo);
   try {
-    await laptopOnDesktop(page, testInfo);
-    await loginAsStaff(page);
     await page.goto(`/staff/free?date=${DAY}&areas=${encodeURIComponent(scene.area)}`);
     const card = page.locator(`[data-testid="free-row"][data-name="${UNBROKEN}"]`);
     await expect(card).toBeVisible();
@@ -229,11 +229,9 @@ async function rightOfColumnsBeforeActions(row: Locator) {
 test('the users page: state and actions in words on a phone, the role whole at 1366 px', async ({
   page,
 }, testInfo) => {
-  const scene = await makeScene(testInfo);
+  const scene = await sceneForStaff(page, testInfo);
   const phone = testInfo.project.name === 'phone';
   try {
-    await laptopOnDesktop(page, testInfo);
-    await loginAsStaff(page);
     await page.goto('/staff/users');
     await page.getByRole('searchbox', { name: 'Search facilitators' }).fill(scene.area);
     const rows = page.locator('tbody tr');
@@ -276,10 +274,8 @@ test('the users page: state and actions in words on a phone, the role whole at 1
 });
 
 test('completeness on a phone: each status, weekday count and email in view', async ({ page }, testInfo) => {
-  const scene = await makeScene(testInfo);
+  const scene = await sceneForStaff(page, testInfo);
   try {
-    await laptopOnDesktop(page, testInfo);
-    await loginAsStaff(page);
     await page.goto(`/staff/completeness?month=${DAY.slice(0, 7)}&area=${encodeURIComponent(scene.area)}`);
     const rows = page.getByTestId('completeness-row');
     await expect(rows).toHaveCount(3);

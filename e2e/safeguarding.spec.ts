@@ -2,6 +2,7 @@ import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { addDays, addMonths, startOfWeekMonday } from '../src/shared/calendar';
 import { hostToday } from './calendar-fixtures';
 import {
+  addAvailableFacilitator,
   expect as baseExpect,
   checkScreen,
   chooseAreas,
@@ -36,22 +37,11 @@ interface Person {
 
 async function person(api: APIRequestContext, name: string, area: string, tag: string): Promise<Person> {
   const username = `sg-${tag}-${name.split(' ')[0]!.toLowerCase()}@example.org`;
-  const res = await api.post('/api/staff/users', {
-    data: {
-      username,
-      password: 'sg-pass-1234',
-      displayName: name,
-      email: username,
-      role: 'facilitator',
-      area,
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  const id = ((await res.json()) as { id: number }).id;
-  const day = await api.post('/api/staff/availability', {
-    data: { userId: id, date: DAY, status: 'available', startTime: '', endTime: '', notes: '' },
-  });
-  expect(day.status(), await day.text()).toBe(200);
+  const id = await addAvailableFacilitator(
+    api,
+    { username, password: 'sg-pass-1234', displayName: name, area },
+    DAY,
+  );
   return { id, name, username };
 }
 

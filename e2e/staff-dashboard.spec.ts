@@ -295,20 +295,22 @@ test.describe('staff dashboard', () => {
     }
   });
 
-  test('grid geometry: column widths, 70vh, sticky header and first column, Monday borders', async ({
+  test('grid geometry: column widths, 70vh on a desktop, sticky header and first column, Monday borders', async ({
     page,
   }, testInfo) => {
     await openDashboard(page, scenario);
     const widthOf = (locator: ReturnType<Page['locator']>) =>
       locator.evaluate((el) => el.getBoundingClientRect().width);
-    // the spec's widths on a desktop; a phone narrows them to fit a working week
+    // the spec's widths on a desktop; a phone narrows them to fit a working week beside the names
     const phone = testInfo.project.name === 'phone';
-    expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 96 : 200);
-    expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 46 : 80);
+    expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 128 : 200);
+    expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 42 : 80);
+    // 70 % of the window on a desktop; on a phone the page scrolls the grid (ADR 74)
     const scroll = page.getByTestId('grid-scroll');
     const maxHeight = await scroll.evaluate((el) => getComputedStyle(el).maxHeight);
     const viewportHeight = page.viewportSize()!.height;
-    expect(Number.parseFloat(maxHeight)).toBeCloseTo(viewportHeight * 0.7, 0);
+    if (phone) expect(maxHeight).toBe('none');
+    else expect(Number.parseFloat(maxHeight)).toBeCloseTo(viewportHeight * 0.7, 0);
 
     const borders = await page
       .getByTestId('day-header')
@@ -323,10 +325,10 @@ test.describe('staff dashboard', () => {
     await page.getByRole('button', { name: 'Week', exact: true }).click();
     // a week's columns are 120 px at least and widen to fill the card on a desktop
     const weekColumn = await widthOf(page.getByTestId('day-header').first());
-    if (phone) expect(weekColumn).toBe(46);
+    if (phone) expect(weekColumn).toBe(42);
     else expect(weekColumn).toBeGreaterThanOrEqual(120);
 
-    // sticky: after scrolling down and right, the header row and first column stay in place
+    // sticky: after scrolling down (a desktop's grid) and right, the header row and first column stay
     await page.getByRole('button', { name: 'Month', exact: true }).click();
     const header = page.locator('thead');
     const firstHeader = page.getByTestId('first-column-header');
@@ -338,7 +340,7 @@ test.describe('staff dashboard', () => {
     expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
     expect(await firstHeader.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
     const headerTop = await header.evaluate((el) => el.getBoundingClientRect().top);
-    expect(Math.abs(headerTop - before)).toBeLessThan(3);
+    if (!phone) expect(Math.abs(headerTop - before)).toBeLessThan(3);
     const scrollLeft = await scroll.evaluate((el) => el.getBoundingClientRect().left);
     const firstLeft = await firstHeader.evaluate((el) => el.getBoundingClientRect().left);
     if ((await scroll.evaluate((el) => el.scrollLeft)) > 0)

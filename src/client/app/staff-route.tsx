@@ -1,12 +1,6 @@
-import type { PublicUser } from '@shared/schemas/users';
 import { useQueryClient } from '@tanstack/react-query';
-import { ShieldAlert } from 'lucide-react';
-import { type ComponentType, useEffect } from 'react';
-import { Link, Route, useLocation } from 'wouter';
-import { BrandLogo } from '@/components/brand-logo';
-import { ThemeToggle } from '@/components/theme-toggle';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { type ComponentType, lazy, useEffect } from 'react';
+import { Route, useLocation } from 'wouter';
 import { currentUserQueryKey } from '@/features/auth/api/auth-api';
 import { useAuth } from '@/features/auth/auth-provider';
 import { ApiError } from '@/lib/api';
@@ -15,6 +9,10 @@ import { PageSpinner } from './page-spinner';
 import { usePageShown } from './use-page-shown';
 
 const here = () => `${window.location.pathname}${window.location.search}`;
+
+// drawn only for an account that is not staff: its code (the facilitator shell) loads then, so the
+// login pages, which carry this guard, stay small
+const StaffOnly = lazy(() => import('./staff-only'));
 
 /**
  * A staff page. Signed out, it sends the person to the staff login, which brings them back here.
@@ -42,46 +40,6 @@ function StaffGuard({ component: Component }: { component: ComponentType }) {
   if (isLoading || signedOut || !pageShown) return <PageSpinner label="Loading your session" />;
   if (user && user.role !== 'staff') return <StaffOnly user={user} />;
   return <Component />;
-}
-
-/** What a staff page shows an account that is not staff: what it is, and the ways on. */
-function StaffOnly({ user }: { user: PublicUser }) {
-  const name = user.displayName?.trim() || user.username;
-  return (
-    <div className="flex min-h-dvh flex-col bg-muted/50 dark:bg-background">
-      <header className="flex items-center justify-between px-4 py-4 sm:px-8">
-        <Link
-          href="/"
-          className="rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-        >
-          <BrandLogo collapse />
-        </Link>
-        <ThemeToggle />
-      </header>
-      <main className="flex flex-1 items-center justify-center px-4 pb-10">
-        <Card className="w-full max-w-md" role="alert">
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2">
-              <ShieldAlert className="size-5 shrink-0 text-destructive" aria-hidden />
-              <h1 className="text-xl">Staff only</h1>
-            </CardTitle>
-            <CardDescription className="[overflow-wrap:anywhere]">
-              This page is only available to staff accounts. You are signed in as {name}, which is not a staff
-              account.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="flex flex-wrap gap-3">
-            <Button asChild>
-              <Link href="/">Go to your calendar</Link>
-            </Button>
-            <Button asChild variant="outline">
-              <a href={staffLoginHref(here())}>Sign in as staff</a>
-            </Button>
-          </CardContent>
-        </Card>
-      </main>
-    </div>
-  );
 }
 
 /**

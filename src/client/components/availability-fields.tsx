@@ -3,9 +3,8 @@
  * status, times, notes, dates, weekdays and their error messages.
  */
 
-import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
+import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { TIME_CHOICES, WEEKDAY_NAMES } from '@shared/calendar';
-import { AVAILABILITY_NOTES_MAX } from '@shared/schemas/availability';
 import { type Control, Controller, type FieldValues } from 'react-hook-form';
 import { CharacterCount } from '@/components/character-count';
 import { Checkbox } from '@/components/ui/checkbox';

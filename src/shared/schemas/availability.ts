@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { AVAILABILITY_STATUSES } from '../availability';
+import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES } from '../availability';
 import { daysBetween, isDateString } from '../calendar';
 import { bodyId, dateString, timeString } from './common';
 
-export { AVAILABILITY_STATUSES, type AvailabilityStatus, BOOKED_DAY_MESSAGE } from '../availability';
+export {
+  AVAILABILITY_NOTES_MAX,
+  AVAILABILITY_STATUSES,
+  type AvailabilityStatus,
+  BOOKED_DAY_MESSAGE,
+} from '../availability';
 export const availabilityStatus = z.enum(AVAILABILITY_STATUSES, {
   error: 'Status must be available, limited or unavailable',
 });
@@ -20,8 +25,6 @@ export const availability = z.object({
 });
 export type Availability = z.infer<typeof availability>;
 
-/** The longest note a day may carry. */
-export const AVAILABILITY_NOTES_MAX = 2000;
 const notesField = z
   .string()
   .max(AVAILABILITY_NOTES_MAX, `Notes must be at most ${AVAILABILITY_NOTES_MAX} characters`);

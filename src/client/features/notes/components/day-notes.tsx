@@ -2,17 +2,9 @@ import { PRIORITIES, type Priority } from '@shared/priorities';
 import type { StaffNote } from '@shared/schemas/notes';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
@@ -176,29 +168,21 @@ function NoteItem({ note }: { note: StaffNote }) {
           <Trash2 aria-hidden />
         </Button>
       </div>
-      <AlertDialog
+      <ConfirmDialog
         open={confirming}
-        onOpenChange={(open) => !open && !remove.isPending && setConfirming(false)}
+        title={`Delete this ${PRIORITY_LABEL[note.priority].toLowerCase()} note?`}
+        description={note.note}
+        descriptionClassName="line-clamp-4 whitespace-pre-wrap [overflow-wrap:anywhere]"
+        cancelLabel="Keep the note"
+        confirmLabel="Delete note"
+        pendingLabel="Deleting..."
+        pending={remove.isPending}
+        destructive
+        onCancel={() => setConfirming(false)}
+        onConfirm={destroy}
       >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              Delete this {PRIORITY_LABEL[note.priority].toLowerCase()} note?
-            </AlertDialogTitle>
-            <AlertDialogDescription className="line-clamp-4 whitespace-pre-wrap [overflow-wrap:anywhere]">
-              {note.note}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <p className="text-sm">The note cannot be brought back once deleted.</p>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>Keep the note</AlertDialogCancel>
-            {/* a plain button: the confirmation stays open until the delete has finished */}
-            <Button variant="destructive" disabled={remove.isPending} onClick={destroy}>
-              {remove.isPending ? 'Deleting...' : 'Delete note'}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        <p className="text-sm">The note cannot be brought back once deleted.</p>
+      </ConfirmDialog>
     </li>
   );
 }

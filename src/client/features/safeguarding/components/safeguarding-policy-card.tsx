@@ -2,17 +2,9 @@ import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
 import type { SafeguardingPolicyBody, SafeguardingPolicyPreview } from '@shared/schemas/safeguarding';
 import { Save, ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -181,40 +173,39 @@ function PolicyChangeDialog({
   const leftOut = changes.filter((change) => !mayBeSent(change.to) && mayBeSent(change.from)).length;
   const people = (n: number) => (n === 1 ? '1 facilitator' : `${n} facilitators`);
   return (
-    <AlertDialog open={confirming !== null} onOpenChange={(open) => (open ? null : onCancel())}>
-      {/* a long list scrolls with the dialog, its buttons after it */}
-      <AlertDialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
-        <AlertDialogHeader>
-          <AlertDialogTitle>Save this policy?</AlertDialogTitle>
-          <AlertDialogDescription>
-            It changes the safeguarding state of {people(changes.length)} of {confirming?.facilitators ?? 0}{' '}
-            from today.
-            {leftOut > 0
-              ? ` ${leftOut === 1 ? '1 of them' : `${leftOut} of them`} will be left out of Who is free, and offering them a session will need a reason.`
-              : ''}{' '}
-            Sessions before today keep the policy they had.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <ul className="grid gap-1.5 rounded-md border p-2 text-sm" aria-label="Whose state changes">
-          {changes.map((change) => (
-            <li key={change.userId} className="grid [overflow-wrap:anywhere]">
-              <span>
-                <span className="font-medium">{change.name}</span>: {SAFEGUARDING_STATE_LABELS[change.from]} →{' '}
-                {SAFEGUARDING_STATE_LABELS[change.to]}
-              </span>
-              {change.reasons.length > 0 ? (
-                <span className="text-muted-foreground text-xs">{change.reasons.join('; ')}</span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep editing</AlertDialogCancel>
-          <Button type="button" onClick={onConfirm}>
-            Save policy
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={confirming !== null}
+      // a long list scrolls with the dialog, its buttons after it
+      className="max-h-[calc(100dvh-2rem)] overflow-y-auto"
+      title="Save this policy?"
+      description={
+        <>
+          It changes the safeguarding state of {people(changes.length)} of {confirming?.facilitators ?? 0}{' '}
+          from today.
+          {leftOut > 0
+            ? ` ${leftOut === 1 ? '1 of them' : `${leftOut} of them`} will be left out of Who is free, and offering them a session will need a reason.`
+            : ''}{' '}
+          Sessions before today keep the policy they had.
+        </>
+      }
+      cancelLabel="Keep editing"
+      confirmLabel="Save policy"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
+      <ul className="grid gap-1.5 rounded-md border p-2 text-sm" aria-label="Whose state changes">
+        {changes.map((change) => (
+          <li key={change.userId} className="grid [overflow-wrap:anywhere]">
+            <span>
+              <span className="font-medium">{change.name}</span>: {SAFEGUARDING_STATE_LABELS[change.from]} →{' '}
+              {SAFEGUARDING_STATE_LABELS[change.to]}
+            </span>
+            {change.reasons.length > 0 ? (
+              <span className="text-muted-foreground text-xs">{change.reasons.join('; ')}</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </ConfirmDialog>
   );
 }

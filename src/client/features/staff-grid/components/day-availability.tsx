@@ -1,6 +1,6 @@
-import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
+import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { formatTimeRange, TIME_CHOICES } from '@shared/calendar';
-import { AVAILABILITY_NOTES_MAX, type Availability } from '@shared/schemas/availability';
+import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { normaliseTimeOfDay } from '@shared/time-of-day';
 import { Pencil } from 'lucide-react';

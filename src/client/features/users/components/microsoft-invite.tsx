@@ -41,10 +41,10 @@ export function useMicrosoftInviteAllowed(): (user: PublicUser) => boolean {
 export function MicrosoftInviteDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
   const create = useCreateMicrosoftInvitation();
   const linkId = useId();
-  // a new invitation for each account the dialog opens for
+  // each opening starts without a link: the last one is forgotten as the dialog closes
   const [shownFor, setShownFor] = useState<number | null>(null);
-  if (user && shownFor !== user.id) {
-    setShownFor(user.id);
+  if ((user?.id ?? null) !== shownFor) {
+    setShownFor(user?.id ?? null);
     create.reset();
   }
   const name = user ? userName(user) : '';

@@ -1,7 +1,7 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { ChevronDown, History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -67,12 +67,12 @@ const dash = (value: string | null) => (value?.trim() ? value : '-');
 
 /**
  * A row with one line of text in each cell (a long address wraps onto more), as the browser draws
- * it at a phone's and a desktop's width. An estimate short of it made the windowed table find, once
+ * it at a desktop's width: the Actions button's height and the cells' padding. An estimate short of it made the windowed table find, once
  * it had measured its first rows, that fewer fitted, and draw itself a second time as it opened.
  */
 const ROW_HEIGHT = 61;
 /** On a phone the safeguarding state and role sit under the name: a line more. */
-const NARROW_ROW_HEIGHT = 87;
+const NARROW_ROW_HEIGHT = 93;
 const NO_USERS: PublicUser[] = [];
 
 interface UsersTableProps {
@@ -105,14 +105,16 @@ export function UsersTable({
   onSafeguarding,
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
-  const columns = safeguarding ? 8 : 7;
   // The list arrives in a synchronous update (a query's answer); its rows are drawn in a render
   // React can pause, so the page answers while they are drawn. A search is drawn the same way.
   const users = useDeferredValue(listed, NO_USERS);
   // until the first rows are drawn the table keeps their place, so what is below it does not move
   const firstDraw = users.length === 0 && listed.length > 0;
   // a thousand accounts draw only the rows in view; the search finds any of them
-  const rowHeight = useNarrowScreen() ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  // a phone shows the safeguarding state and role under the name, not in columns of their own
+  const narrow = useNarrowScreen();
+  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  const columns = narrow ? 6 : safeguarding ? 8 : 7;
   const rowWindow = useRowWindow({
     count: users.length,
     estimateRowHeight: rowHeight,
@@ -131,18 +133,12 @@ export function UsersTable({
         <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
           <TableRow highlight={false} aria-rowindex={1}>
             <TableHead scope="col">Name</TableHead>
-            {safeguarding ? (
-              <TableHead scope="col" className="hidden sm:table-cell">
-                Safeguarding
-              </TableHead>
-            ) : null}
+            {safeguarding && !narrow ? <TableHead scope="col">Safeguarding</TableHead> : null}
             <TableHead scope="col">Username</TableHead>
             <TableHead scope="col">Email</TableHead>
             <TableHead scope="col">Freelancer ID</TableHead>
             <TableHead scope="col">Area</TableHead>
-            <TableHead scope="col" className="hidden sm:table-cell">
-              Role
-            </TableHead>
+            {narrow ? null : <TableHead scope="col">Role</TableHead>}
             <TableHead scope="col" align="right" className="sticky right-0 bg-card">
               Actions
             </TableHead>
@@ -180,10 +176,14 @@ export function UsersTable({
                         <span data-testid="user-name">{name}</span>
                         {self ? <span className="ml-1 font-normal text-muted-foreground">(you)</span> : null}
                       </span>
-                      <span className="mt-1 flex flex-wrap gap-1 sm:hidden" data-testid="user-badges">
-                        {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : null}
-                        <RoleBadge role={user.role} />
-                      </span>
+                      {narrow ? (
+                        <span className="mt-1 flex flex-wrap gap-1" data-testid="user-badges">
+                          {checks ? (
+                            <SafeguardingBadge state={checks.state} reasons={checks.reasons} />
+                          ) : null}
+                          <RoleBadge role={user.role} />
+                        </span>
+                      ) : null}
                       {linkedToMicrosoft.has(user.id) ? (
                         <span
                           className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
@@ -194,8 +194,8 @@ export function UsersTable({
                         </span>
                       ) : null}
                     </TableCell>
-                    {safeguarding ? (
-                      <TableCell data-testid="user-safeguarding" className="hidden sm:table-cell">
+                    {safeguarding && !narrow ? (
+                      <TableCell data-testid="user-safeguarding">
                         {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
                       </TableCell>
                     ) : null}
@@ -209,9 +209,11 @@ export function UsersTable({
                     <TableCell wrap className="min-w-28 max-w-48 break-words">
                       {dash(user.area)}
                     </TableCell>
-                    <TableCell className="hidden sm:table-cell">
-                      <RoleBadge role={user.role} />
-                    </TableCell>
+                    {narrow ? null : (
+                      <TableCell>
+                        <RoleBadge role={user.role} />
+                      </TableCell>
+                    )}
                     <TableCell className="sticky right-0 bg-card text-right">
                       <RowActions
                         name={name}
@@ -261,43 +263,57 @@ function RowActions({
   onUnlock: () => void;
   onDelete: () => void;
 }) {
+  // The action chosen runs once the menu has closed and given focus back to its button, so the
+  // dialog it opens gives focus back to that button in turn (a menu item has gone by then).
+  const chosen = useRef<(() => void) | null>(null);
+  const choose = (action: () => void) => () => {
+    chosen.current = action;
+  };
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Actions for ${name}`}>
+        <Button variant="outline" aria-label={`Actions for ${name}`}>
           Actions
           <ChevronDown aria-hidden />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-60">
+      <DropdownMenuContent
+        align="end"
+        className="w-60"
+        onCloseAutoFocus={() => {
+          const action = chosen.current;
+          chosen.current = null;
+          action?.();
+        }}
+      >
         {onHistory ? (
-          <DropdownMenuItem onSelect={onHistory}>
+          <DropdownMenuItem onSelect={choose(onHistory)}>
             <History aria-hidden />
             History
           </DropdownMenuItem>
         ) : null}
         {onSafeguarding ? (
-          <DropdownMenuItem onSelect={onSafeguarding}>
+          <DropdownMenuItem onSelect={choose(onSafeguarding)}>
             <ShieldCheck aria-hidden />
             Safeguarding records
           </DropdownMenuItem>
         ) : null}
-        <DropdownMenuItem onSelect={onEdit}>
+        <DropdownMenuItem onSelect={choose(onEdit)}>
           <Pencil aria-hidden />
           Edit
         </DropdownMenuItem>
         {onInvite ? (
-          <DropdownMenuItem onSelect={onInvite}>
+          <DropdownMenuItem onSelect={choose(onInvite)}>
             <KeyRound aria-hidden />
             Invite to sign in with Microsoft
           </DropdownMenuItem>
         ) : null}
-        <DropdownMenuItem onSelect={onUnlock}>
+        <DropdownMenuItem onSelect={choose(onUnlock)}>
           <LockOpen aria-hidden />
           Clear sign-in pauses
         </DropdownMenuItem>
         <DropdownMenuSeparator />
-        <DropdownMenuItem variant="destructive" disabled={self} onSelect={onDelete}>
+        <DropdownMenuItem variant="destructive" disabled={self} onSelect={choose(onDelete)}>
           <Trash2 aria-hidden />
           {self ? 'Delete (not your own account)' : 'Delete'}
         </DropdownMenuItem>
