@@ -1,8 +1,21 @@
+import type { Page } from '@playwright/test';
 import { SESSION_HINT_COOKIE } from '../src/shared/schemas/auth';
 import { BASE_URL, FACILITATORS, STAFF } from './constants';
 import { checkScreen, expect, holdRequests, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const alice = FACILITATORS.alice;
+
+/** The staff account signs in on a login page's form and lands on the staff dashboard. */
+async function staffSignsInAt(page: Page, path: '/auth' | '/staff-login') {
+  await page.goto(path);
+  await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
+  await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/staff$/);
+  await expect(
+    page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
+  ).toBeVisible();
+}
 
 test.describe('route guard', { tag: '@desktop-only' }, () => {
   for (const path of ['/', '/settings', '/change-password']) {
@@ -107,6 +120,12 @@ test.describe('facilitator login', () => {
     await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
   });
 
+  test('staff who sign in on the facilitator login are taken to their dashboard', {
+    tag: '@desktop-only',
+  }, async ({ page }) => {
+    await staffSignsInAt(page, '/auth');
+  });
+
   test('a user without a display name is welcomed as "User"', async ({ page }, testInfo) => {
     await loginAsFacilitator(page, FACILITATORS.ben);
     await page.goto('/');
@@ -190,17 +209,42 @@ test.describe('staff login', () => {
   });
 
   test('a staff member signs in and reaches /staff', async ({ page }, testInfo) => {
-    await page.goto('/staff-login');
-    await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
-    await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/staff$/);
-    await expect(
-      page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
-    ).toBeVisible();
+    await staffSignsInAt(page, '/staff-login');
     await checkScreen(page, testInfo, 'staff-dashboard');
     await page.getByRole('link', { name: 'Manage Users' }).click();
     await expect(page).toHaveURL(/\/staff\/users$/);
     await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  });
+});
+
+test.describe('staff pages opened by a facilitator', () => {
+  const STAFF_PAGES = [
+    '/staff',
+    '/staff-dashboard',
+    '/staff/users',
+    '/staff/free',
+    '/staff/completeness',
+    '/staff/sessions',
+  ];
+
+  test('every staff page says it is for staff and where to go, instead of loading for ever or a raw 403', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, alice);
+    for (const path of STAFF_PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: 'Staff only', level: 1 }), path).toBeVisible();
+      await expect(page.getByText('This page is only available to staff accounts.')).toBeVisible();
+      await expect(page.getByText('Loading staff dashboard...')).toHaveCount(0);
+      await expect(page.getByText(/403/)).toHaveCount(0);
+    }
+    await checkScreen(page, testInfo, 'staff-only');
+    await page.getByRole('link', { name: 'Go to your calendar' }).click();
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+    await page.goto('/staff/completeness');
+    await expect(page.getByRole('link', { name: 'Sign in as staff' })).toHaveAttribute(
+      'href',
+      '/staff-login?next=%2Fstaff%2Fcompleteness',
+    );
   });
 });

@@ -170,10 +170,11 @@ test.describe('facilitator home: availability calendar', () => {
       'Unavailable',
       'Not set',
       'Booked Session',
+      'Offer',
     ]);
     // the swatches use the theme's success, warning, destructive, muted (not set) and primary colours
     const swatchColours = await entries.evaluateAll((items) =>
-      items.map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
+      items.slice(0, 5).map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
     );
     const tokenColours = await page.evaluate(() =>
       ['--success', '--warning', '--destructive', '--muted', '--primary'].map((name) => {
@@ -186,6 +187,12 @@ test.describe('facilitator home: availability calendar', () => {
       }),
     );
     expect(swatchColours).toEqual(tokenColours);
+    // an offer's mark, as on the days: a dashed outline in the primary colour
+    const offerSwatch = await entries
+      .last()
+      .locator('span')
+      .evaluate((el) => [getComputedStyle(el).borderStyle, getComputedStyle(el).borderTopColor]);
+    expect(offerSwatch).toEqual(['dashed', tokenColours[4]]);
     await checkScreen(page, testInfo, isPhone ? 'layout-drawer' : 'layout');
     if (isPhone) {
       await page.getByRole('button', { name: 'Close' }).click();
@@ -584,6 +591,8 @@ test.describe('facilitator home: availability calendar', () => {
     await page.getByRole('button', { name: 'Bulk Update' }).click();
     const dialog = page.getByRole('dialog', { name: 'Bulk Update Availability' });
     await expect(dialog).toBeVisible();
+    // it opens on itself, not in its first date field: a phone's picker stays closed over the form
+    await expect(dialog).toBeFocused();
     await expect(dialog.getByLabel('Start Date')).toHaveValue(today);
     await expect(dialog.getByLabel('End Date')).toHaveValue(addDays(today, 30));
     for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])
@@ -640,6 +649,23 @@ test.describe('facilitator home: availability calendar', () => {
       await dialog.getByRole('checkbox', { name: day }).click();
     await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
     await expect(dialog.getByText('Choose at least one day of the week')).toBeVisible();
+
+    // a range over 800 days says so as it is typed, and is refused before sending
+    await dialog.getByRole('checkbox', { name: 'Monday' }).click();
+    await dialog.getByLabel('End Date').fill(addDays(today, 801));
+    await expect(dialog.getByTestId('bulk-day-count')).toHaveText(
+      'The range is longer than 800 days: choose a shorter one.',
+    );
+    let sent = false;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/availability/bulk')) sent = true;
+    });
+    await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
+    await expect(
+      dialog.getByText('A bulk update can cover at most 800 days (about two years)', { exact: false }),
+    ).toBeVisible();
+    await checkScreen(page, testInfo, 'bulk-range-too-long');
+    expect(sent).toBe(false);
   });
 
   /*

@@ -178,6 +178,6 @@ test('turn the feed on, copy the link, subscribe to it, get a new link, turn it 
 test('staff see no calendar feed on the settings page', { tag: '@desktop-only' }, async ({ page }) => {
   await loginAsStaff(page);
   await page.goto('/settings');
-  await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();
   await expect(page.getByTestId('calendar-feed')).toHaveCount(0);
 });

@@ -89,16 +89,21 @@ test('staff see who is complete, partial or missing; sort, filter and change mon
     await expect(rows.nth(2).getByRole('checkbox')).toHaveCount(0);
     await checkScreen(page, testInfo, 'completeness');
 
-    // sort by the number of weekdays set, then the other way
-    const countHeader = page.getByRole('columnheader', { name: 'Weekdays set' });
-    await countHeader.getByRole('button').click();
-    await expect(countHeader).toHaveAttribute('aria-sort', 'ascending');
+    // sort by the number of weekdays set, then the other way (a phone's one column has the same buttons)
+    const header = page.getByRole('table').locator('thead');
+    const byCount = header.getByRole('button', { name: 'Weekdays set' });
+    await byCount.click();
+    await expect(byCount).toHaveAttribute('aria-pressed', 'true');
     await expect(rows.nth(0)).toContainText('Max Missing');
-    await countHeader.getByRole('button').click();
-    await expect(countHeader).toHaveAttribute('aria-sort', 'descending');
+    await byCount.click();
     await expect(rows.nth(0)).toContainText('Zoe Complete');
+    if (testInfo.project.name === 'desktop')
+      await expect(page.getByRole('columnheader', { name: 'Weekdays set' })).toHaveAttribute(
+        'aria-sort',
+        'descending',
+      );
     // by status: missing first
-    await page.getByRole('columnheader', { name: 'Status' }).getByRole('button').click();
+    await header.getByRole('button', { name: 'Status' }).click();
     await expect(rows.nth(0)).toContainText('Max Missing');
     await expect(rows.nth(2)).toContainText('Zoe Complete');
 

@@ -160,8 +160,8 @@ test('staff download the grid they are looking at as CSV', async ({ page }, test
     people[0]!.username,
     area,
     'Limited Availability',
-    '09:00',
-    '12:00',
+    '9:00 AM',
+    '12:00 PM',
     'Mornings, then "school run"',
     '',
   ]);
@@ -213,7 +213,14 @@ test('a facilitator downloads their own availability for the month or a chosen r
   await expect(dialog).toBeHidden();
   const [header, ...rows] = await csvRows(file);
   expect(header).toEqual(['Date', 'Status', 'Start', 'End', 'Availability notes', 'Bookings']);
-  expect(rows[0]).toEqual([D0, 'Limited Availability', '09:00', '12:00', 'Mornings, then "school run"', '']);
+  expect(rows[0]).toEqual([
+    D0,
+    'Limited Availability',
+    '9:00 AM',
+    '12:00 PM',
+    'Mornings, then "school run"',
+    '',
+  ]);
   expect(rows.find((r) => r[0] === D1)).toEqual([D1, 'Unavailable', '', '', `'${FORMULA}`, '']);
 
   // the staff export is not theirs to use

@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { CALENDAR_USERS, fixtureDays, hostToday } from './calendar-fixtures';
+import type { TestUser } from './constants';
 import { monthGrid, monthLabel } from './dates';
 import { checkScreen, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
 
@@ -22,6 +23,14 @@ async function openHome(page: Page) {
   await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible({ timeout: 15_000 });
 }
 
+/** A new facilitator, signed in, with the Update Availability dialog of `day` open. */
+async function openDayAsNewcomer(page: Page, makeFacilitator: () => Promise<TestUser>, day: string) {
+  await loginAsFacilitator(page, await makeFacilitator());
+  await openHome(page);
+  await page.locator(`td[data-date="${day}"]`).click();
+  return page.getByRole('dialog', { name: 'Update Availability' });
+}
+
 /** Whether an element shows all of its text (nothing cut by truncate or line-clamp). */
 const showsAllText = (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((elements) =>
@@ -34,7 +43,7 @@ const showsAllText = (page: Page, selector: string) =>
 test.describe('facilitator usability', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('a day cell shows its whole time range and hints at notes; the legend names "Not set"', async ({
+  test('a day cell shows its whole time range and hints at notes; the legend names "Not set" and "Offer"', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
@@ -75,6 +84,7 @@ test.describe('facilitator usability', () => {
       'Unavailable',
       'Not set',
       'Booked Session',
+      'Offer',
     ]);
     await checkScreen(page, testInfo, 'calendar-times-notes');
   });
@@ -112,16 +122,34 @@ test.describe('facilitator usability', () => {
     await expect(hint).toBeHidden();
   });
 
+  test('notes longer than 2,000 characters are kept as pasted, counted and refused, not cut', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    await useWidth(page, testInfo);
+    const dialog = await openDayAsNewcomer(page, makeFacilitator, freeDays[2]!);
+    const notes = dialog.getByRole('textbox', { name: 'Notes (optional)' });
+    const long = 'Away at a residential course. '.repeat(70).slice(0, 2050);
+    await notes.fill(long);
+    await expect(notes).toHaveValue(long);
+    await expect(dialog.getByTestId('character-count')).toHaveText(
+      '2,050 characters: 50 over the limit of 2,000',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('Notes must be at most 2000 characters')).toBeVisible();
+    await checkScreen(page, testInfo, 'day-dialog-notes-too-long');
+    const saved = await page.request.get(`/api/availability?from=${freeDays[2]}&to=${freeDays[2]}`);
+    expect(await saved.json()).toEqual([]);
+    await notes.fill(long.slice(0, 1990));
+    await expect(dialog.getByTestId('character-count')).toHaveText('1,990 of 2,000 characters');
+  });
+
   test('Escape closes the dialog first, even with a toast showing', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
     await useWidth(page, testInfo);
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await openHome(page);
-    await page.locator(`td[data-date="${freeDays[1]}"]`).click();
-    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    const dialog = await openDayAsNewcomer(page, makeFacilitator, freeDays[1]!);
     await dialog.getByRole('radio', { name: 'Available', exact: true }).check();
     // the session ends behind the page's back, so the save fails with a real error toast
     expect((await page.request.post('/api/logout')).ok()).toBeTruthy();

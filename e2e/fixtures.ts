@@ -164,6 +164,28 @@ export const test = base.extend<Fixtures>({
   },
 });
 
+/**
+ * A facilitator in `area`, created through the staff API (the caller deletes it), marked available
+ * on `date` with `notes`; answers its id.
+ */
+export async function addAvailableFacilitator(
+  api: APIRequestContext,
+  person: { username: string; password: string; displayName: string; area: string },
+  date: string,
+  notes = '',
+): Promise<number> {
+  const res = await api.post('/api/staff/users', {
+    data: { ...person, email: person.username, role: 'facilitator' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const id = ((await res.json()) as { id: number }).id;
+  const day = await api.post('/api/staff/availability', {
+    data: { userId: id, date, status: 'available', startTime: '', endTime: '', notes },
+  });
+  expect(day.status(), await day.text()).toBe(200);
+  return id;
+}
+
 /** The single visible toast (spec: one at a time). */
 export function toastLocator(page: Page) {
   return page.locator('[data-slot="toast"]');

@@ -255,17 +255,17 @@ test('staff find who is free on a day, best match first, and see why the rest ar
   }
 });
 
-test('a facilitator who opens the page is refused by the server', { tag: '@desktop-only' }, async ({
-  page,
-  makeFacilitator,
-}) => {
+test('a facilitator who opens the page is told it is for staff, and the server refuses the search', {
+  tag: '@desktop-only',
+}, async ({ page, makeFacilitator }) => {
   const user = await makeFacilitator();
   await loginAsFacilitator(page, user);
   await page.goto('/staff/free');
-  await expect(page.getByRole('alert')).toContainText('The search failed: This is for staff only');
-  await expect(page.getByRole('link', { name: 'Go to staff sign-in' })).toHaveAttribute(
+  await expect(page.getByRole('heading', { name: 'Staff only', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in as staff' })).toHaveAttribute(
     'href',
-    '/staff-login',
+    '/staff-login?next=%2Fstaff%2Ffree',
   );
   await expect(page.getByTestId('free-row')).toHaveCount(0);
+  expect((await page.request.get('/api/staff/free')).status()).toBe(403);
 });

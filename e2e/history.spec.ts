@@ -11,6 +11,7 @@ import {
   staffApi,
   test,
 } from './fixtures';
+import { userAction } from './table';
 
 /**
  * The change history: a facilitator sets a day, changes it with a bulk update, staff change
@@ -156,7 +157,12 @@ test.describe('change history', () => {
     // the users page: a History action per person, everything about them newest first
     await page.goto('/staff/users');
     await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
-    await page.getByRole('button', { name: `History of ${person.displayName}` }).click();
+    const actions = await userAction(
+      page,
+      page.getByRole('row').filter({ hasText: person.username }),
+      person.displayName!,
+      'History',
+    );
     const whole = page.getByRole('dialog', { name: `History: ${person.displayName}` });
     await expect(whole).toBeVisible();
     const wholeItems = whole.getByTestId('history-item');
@@ -168,6 +174,6 @@ test.describe('change history', () => {
     await checkScreen(page, testInfo, 'history-person');
     await page.keyboard.press('Escape');
     await expect(whole).toBeHidden();
-    await expect(page.getByRole('button', { name: `History of ${person.displayName}` })).toBeFocused();
+    await expect(actions).toBeFocused();
   });
 });

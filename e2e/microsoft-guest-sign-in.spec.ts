@@ -8,6 +8,7 @@
  */
 import { checkScreen, expect, test } from './fixtures';
 import { type MicrosoftPortal, startMicrosoftPortal } from './microsoft-portal';
+import { userAction } from './table';
 
 const STAFF = { username: 'ms-guest-e2e-staff@example.org', password: 'Staff-guest-e2e-Passw0rd' };
 const FACILITATOR = {
@@ -81,9 +82,12 @@ test('staff let facilitators in and invite one, who signs in with Microsoft as a
 
   // the Users page invites the facilitator
   await page.goto(`${portalUrl}/staff/users`);
-  await page
-    .getByRole('button', { name: `Invite ${FACILITATOR.displayName} to sign in with Microsoft` })
-    .click();
+  await userAction(
+    page,
+    page.getByRole('row').filter({ hasText: FACILITATOR.username }),
+    FACILITATOR.displayName,
+    'Invite to sign in with Microsoft',
+  );
   const dialog = page.getByRole('dialog', { name: 'Invite to sign in with Microsoft' });
   await expect(dialog).toContainText('invited as a guest');
   await dialog.getByRole('button', { name: 'Create invitation link' }).click();

@@ -15,6 +15,7 @@ import {
 } from './fixtures';
 import { mailTo, TEST_SMTP } from './mailbox';
 import { recordValidDbsCheck } from './safeguarding-records';
+import { userAction } from './table';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
@@ -128,6 +129,8 @@ test('staff offer an open session from the open-sessions list in three actions',
   // 1: Offer, 2: tick the facilitator, 3: Send offer
   await row.getByRole('button', { name: /^Offer / }).click();
   const dialog = page.getByRole('dialog', { name: 'Offer this session' });
+  // it opens on itself, not in its message field: a phone's keyboard stays down over the form
+  await expect(dialog).toBeFocused();
   await dialog.getByRole('checkbox', { name: new RegExp(person.displayName!) }).check();
   await checkScreen(page, testInfo, 'offer-dialog');
   await dialog.getByRole('button', { name: 'Send offer' }).click();
@@ -268,3 +271,108 @@ async function reopen(page: Page, link: string) {
   await page.goto('about:blank');
   await page.goto(link);
 }
+
+test('the facilitator who loses a race is told someone else took the session, and can answer no more', async ({
+  page,
+  makeFacilitator,
+  playwright,
+}, testInfo) => {
+  const api = await staffApi();
+  const school = uniqueSchool('Race', testInfo.project.name);
+  const session = await openSession(api, school);
+  const winner = await offeree(api, () =>
+    makeFacilitator({ displayName: `Winner ${testInfo.project.name}` }),
+  );
+  const loser = await offeree(api, () => makeFacilitator({ displayName: `Loser ${testInfo.project.name}` }));
+  await offerByApi(api, session.id, winner.id);
+  await offerByApi(api, session.id, loser.id);
+
+  // staff see that the session is out, once per offer
+  await loginAsStaff(page);
+  await page.goto('/staff/sessions');
+  await expect(page.getByRole('listitem').filter({ hasText: school })).toContainText(
+    '2 offers waiting for an answer',
+  );
+
+  await loginAsFacilitator(page, loser);
+  await page.goto('/offers');
+  await page.getByRole('button', { name: /^Answer the offer for / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Session offered to you' });
+  await expect(dialog.getByRole('button', { name: 'Accept session' })).toBeEnabled();
+
+  // meanwhile the other facilitator accepts
+  const offers = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
+  const winning = offers.find((o: { userId: number }) => o.userId === winner.id);
+  const other = await playwright.request.newContext({ baseURL: BASE_URL });
+  expect((await other.post('/api/login', { data: winner })).ok()).toBe(true);
+  expect((await other.post(`/api/offers/${winning.id}/accept`)).ok()).toBe(true);
+  await other.dispose();
+
+  await dialog.getByRole('button', { name: 'Accept session' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'This offer can no longer be answered. Another facilitator accepted it first.',
+  );
+  await expect(dialog.getByRole('button', { name: 'Accept session' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /^Decline/ })).toHaveCount(0);
+  await checkScreen(page, testInfo, 'offer-answer-taken');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const card = page.getByRole('listitem').filter({ hasText: school });
+  await expect(card.getByText('Taken by another facilitator')).toBeVisible();
+  await expect(card).toContainText('Another facilitator accepted it first.');
+  await checkScreen(page, testInfo, 'my-offers-taken');
+
+  // the loser's history names the winner as a facilitator, in a sentence
+  await loginAsStaff(page);
+  await page.goto('/staff/users');
+  await page.getByRole('searchbox', { name: 'Search facilitators' }).fill(loser.username);
+  await userAction(
+    page,
+    page.getByRole('row').filter({ hasText: loser.username }),
+    loser.displayName!,
+    'History',
+  );
+  const history = page.getByRole('dialog', { name: `History: ${loser.displayName}` });
+  const items = history.getByTestId('history-item');
+  await expect(items.first()).toContainText(
+    new RegExp(
+      `^Offer.*Facilitator \\(${winner.displayName}\\) accepted the session on .*${school}.* first, so this offer was withdrawn`,
+    ),
+  );
+  await expect(items.first()).toContainText('via the portal');
+  await expect(history).not.toContainText('offerId');
+  await expect(items.nth(1)).toContainText(`offered ${loser.displayName} the session on`);
+  await expect(items.nth(1)).toContainText('Reply by');
+  await checkScreen(page, testInfo, 'history-offer-taken');
+  await api.dispose();
+});
+
+test('a session made in the portal is listed as open once SharePoint has it, without waiting for a refresh', async ({
+  page,
+}, testInfo) => {
+  const school = uniqueSchool('Made', testInfo.project.name);
+  await loginAsStaff(page);
+  await page.goto('/staff/sessions');
+  await page.getByRole('button', { name: 'New session' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Date').fill(sessionDay());
+  await dialog.getByLabel('School').fill(school);
+  await dialog.getByLabel('Program (optional)').fill('Drama');
+  await dialog.getByRole('button', { name: 'Create session' }).click();
+  await expect(toastLocator(page)).toContainText('Session sent to SharePoint');
+  // on its way, it says when it will be listed; then it is, as an open session
+  const open = page
+    .getByRole('list', { name: 'Open sessions' })
+    .getByRole('listitem')
+    .filter({ hasText: school });
+  await expect(open).toBeVisible({ timeout: 30_000 });
+  await expect(open).toContainText('Drama');
+  await expect(page.getByRole('heading', { name: 'On their way to SharePoint' })).toHaveCount(0);
+  await checkScreen(page, testInfo, 'open-sessions-made');
+
+  // and the list can be read again from SharePoint now
+  await withSharePointLock(async () => {
+    await page.getByRole('button', { name: 'Refresh from SharePoint' }).click();
+    await expect(toastLocator(page)).toContainText('Open sessions refreshed from SharePoint');
+  });
+  await expect(open).toBeVisible();
+});

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { hostToday } from './calendar-fixtures';
 import { addDays, addMonths, startOfWeekMonday } from './dates';
 import {
+  addAvailableFacilitator,
   expect as baseExpect,
   checkScreen,
   chooseAreas,
@@ -11,6 +12,7 @@ import {
   test,
   toastLocator,
 } from './fixtures';
+import { userAction } from './table';
 
 /**
  * Safeguarding records: staff see each facilitator's state in the users table (and filter by it), on
@@ -35,22 +37,11 @@ interface Person {
 
 async function person(api: APIRequestContext, name: string, area: string, tag: string): Promise<Person> {
   const username = `sg-${tag}-${name.split(' ')[0]!.toLowerCase()}@example.org`;
-  const res = await api.post('/api/staff/users', {
-    data: {
-      username,
-      password: 'sg-pass-1234',
-      displayName: name,
-      email: username,
-      role: 'facilitator',
-      area,
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  const id = ((await res.json()) as { id: number }).id;
-  const day = await api.post('/api/staff/availability', {
-    data: { userId: id, date: DAY, status: 'available', startTime: '', endTime: '', notes: '' },
-  });
-  expect(day.status(), await day.text()).toBe(200);
+  const id = await addAvailableFacilitator(
+    api,
+    { username, password: 'sg-pass-1234', displayName: name, area },
+    DAY,
+  );
   return { id, name, username };
 }
 
@@ -116,7 +107,8 @@ test('staff see, filter and record safeguarding checks; who is free leaves out t
       await page.goto('/staff/users');
       await page.getByLabel('Search facilitators').fill(scenario.tag);
       await expect(page.locator('tbody tr')).toHaveCount(4);
-      const badge = (who: Person) => userRow(page, who.name).getByTestId('user-safeguarding');
+      // in its column, or under the name on a phone
+      const badge = (who: Person) => userRow(page, who.name).locator('[data-safeguarding]');
       await expect(badge(vera)).toHaveText('Checks valid');
       await expect(badge(sue)).toHaveText(/^Expiring soon: DBS check due soon: valid until /);
       await expect(badge(eli)).toHaveText(/^Expired: DBS check expired: it counted until /);
@@ -135,7 +127,7 @@ test('staff see, filter and record safeguarding checks; who is free leaves out t
     });
 
     await test.step('the records dialog: staff record Nina’s DBS check', async () => {
-      await page.getByRole('button', { name: `Safeguarding records of ${nina.name}` }).click();
+      await userAction(page, userRow(page, nina.name), nina.name, 'Safeguarding records');
       const dialog = page.getByRole('dialog', { name: `Safeguarding records of ${nina.name}` });
       await expect(dialog.getByTestId('current-status')).toContainText('No DBS check recorded');
       await dialog.getByLabel('Certificate number').fill('12345');
@@ -148,10 +140,10 @@ test('staff see, filter and record safeguarding checks; who is free leaves out t
       await dialog.getByRole('button', { name: 'Save records' }).click();
       await expect(toastLocator(page)).toContainText('Safeguarding records saved');
       await expect(dialog).toBeHidden();
-      await expect(userRow(page, nina.name).getByTestId('user-safeguarding')).toHaveText('Checks valid');
+      await expect(userRow(page, nina.name).locator('[data-safeguarding]')).toHaveText('Checks valid');
       // the table never shows the number; the dialog (staff) does
       await expect(page.locator('table')).not.toContainText('556677889900');
-      await page.getByRole('button', { name: `Safeguarding records of ${nina.name}` }).click();
+      await userAction(page, userRow(page, nina.name), nina.name, 'Safeguarding records');
       await expect(page.getByRole('dialog').getByLabel('Certificate number')).toHaveValue('556677889900');
       await page.keyboard.press('Escape');
     });
@@ -227,6 +219,85 @@ test('a facilitator sees their own checks and what is due, nobody else’s', asy
     const list = await page.request.get('/api/staff/safeguarding');
     expect(list.status()).toBe(403);
     await checkScreen(page, testInfo, 'safeguarding-own');
+  } finally {
+    await scenario.cleanup();
+  }
+});
+
+test('a change of the policy says whose state it changes before it is saved', async ({ page }, testInfo) => {
+  const scenario = await makeScenario(testInfo);
+  const { vera, sue } = scenario.people;
+  const api = await staffApi();
+  try {
+    await wideOnDesktop(page, testInfo);
+    await loginAsStaff(page);
+    await page.goto('/settings');
+    const types = page.getByLabel('Other checks (one per line)');
+    await types.fill('First aid');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Save this policy?' });
+    await expect(dialog).toContainText(
+      /It changes the safeguarding state of \d+ facilitators? of \d+ from today/,
+    );
+    await expect(dialog).toContainText('will be left out of Who is free');
+    const changes = dialog.getByRole('list', { name: 'Whose state changes' });
+    await expect(changes.getByRole('listitem').filter({ hasText: vera.name })).toContainText(
+      'Checks valid → Missing',
+    );
+    await expect(changes.getByRole('listitem').filter({ hasText: sue.name })).toContainText(
+      'Expiring soon → Missing',
+    );
+    await expect(changes.getByRole('listitem').filter({ hasText: vera.name })).toContainText(
+      'No First aid recorded',
+    );
+    await checkScreen(page, testInfo, 'safeguarding-policy-change');
+    // other specs share the server: the change is looked at, never saved
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(types).toHaveValue('First aid');
+    const policy = await (await api.get('/api/staff/safeguarding/policy')).json();
+    expect(policy.checkTypes).toEqual([]);
+  } finally {
+    await api.dispose();
+    await scenario.cleanup();
+  }
+});
+
+test('a facilitator whose checks are missing or due soon is told on the calendar and the offers page, with what to do', async ({
+  page,
+}, testInfo) => {
+  const scenario = await makeScenario(testInfo);
+  const { sue, nina, vera } = scenario.people;
+  try {
+    await wideOnDesktop(page, testInfo);
+    await loginAsFacilitator(page, { username: nina.username, password: 'sg-pass-1234' });
+    await page.goto('/');
+    const notice = page.getByTestId('safeguarding-notice');
+    await expect(notice.getByRole('heading')).toHaveText('Your safeguarding checks need updating');
+    await expect(notice).toContainText('No DBS check recorded.');
+    await expect(notice).toContainText('Send the office your enhanced DBS certificate');
+    await expect(notice.getByRole('link', { name: 'See your checks in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    await checkScreen(page, testInfo, 'calendar-safeguarding-missing');
+    await page.goto('/offers');
+    await expect(notice).toHaveAttribute('data-state', 'missing');
+    await checkScreen(page, testInfo, 'offers-safeguarding-missing');
+
+    await loginAsFacilitator(page, { username: sue.username, password: 'sg-pass-1234' });
+    await page.goto('/');
+    await expect(notice.getByRole('heading')).toHaveText('A safeguarding check is due soon');
+    await expect(notice).toContainText('DBS check due soon: valid until');
+    await expect(notice).toContainText('Apply for a new enhanced DBS check');
+
+    // all in date: nothing to say
+    await loginAsFacilitator(page, { username: vera.username, password: 'sg-pass-1234' });
+    const checks = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/safeguarding');
+    await page.goto('/');
+    expect((await checks).ok()).toBe(true);
+    await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
+    await expect(notice).toHaveCount(0);
   } finally {
     await scenario.cleanup();
   }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { emulatorSettings } from './emulator';
+import { addFault, emulatorSettings, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
   checkScreen,
@@ -45,7 +45,7 @@ async function fillValues(page: Page) {
 async function openSettings(page: Page) {
   await loginAsStaff(page);
   await page.goto('/settings');
-  await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save Settings' })).toBeVisible();
 }
 
@@ -155,7 +155,8 @@ test.describe('SharePoint settings', () => {
     await expect(status).toHaveAttribute('data-state', 'error', { timeout: 20_000 });
     await expect(status).toContainText('Connection Error');
     await expect(status).toContainText('Troubleshooting tips');
-    await expect(status).toContainText('Step 2 (sign-in) failed');
+    await expect(status).toContainText('Could not sign in to Microsoft with these settings');
+    await expect(status).not.toContainText('Step 2');
     const message = (await status.locator('p').nth(1).textContent()) ?? '';
     expect(message).not.toContain(wrongSecret);
     await checkScreen(page, testInfo, 'settings-connection-error');
@@ -178,6 +179,53 @@ test.describe('SharePoint settings', () => {
     await page.getByRole('button', { name: 'Test Connection' }).click();
     await expect(status).toHaveAttribute('data-state', 'error');
     await expect(status).toContainText('Failed to connect to SharePoint.');
+  });
+
+  test('settings saved that SharePoint does not accept say so, not only "Settings saved"', async ({
+    page,
+  }, testInfo) => {
+    await openSettings(page);
+    await fillValues(page);
+    const status = page.getByTestId('connection-status');
+    // the saved values are the emulator's own (other specs share them); its lists cannot be read
+    await withSharePointLock(async () => {
+      const removeFault = await addFault({
+        method: 'GET',
+        path: '*/lists',
+        times: 'always',
+        action: { type: 'status', status: 404, code: 'itemNotFound', message: 'The list was not found' },
+      });
+      try {
+        await page.getByRole('button', { name: 'Save Settings' }).click();
+        await expect(toastLocator(page)).toContainText('Settings saved, but the connection test failed');
+        await expect(toastLocator(page)).toContainText(`Availability list "${VALUES.availabilityListName}"`);
+        await expect(toastLocator(page)).not.toContainText('have been saved successfully');
+        await expect(status).toHaveAttribute('data-state', 'error');
+        await expect(status).toContainText("The site's lists could not be read");
+      } finally {
+        await removeFault();
+      }
+    });
+    await checkScreen(page, testInfo, 'settings-saved-not-working');
+  });
+
+  test('the staff settings page has a section for each kind of setting, reached from its top', async ({
+    page,
+  }, testInfo) => {
+    await openSettings(page);
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    await expect(sections.getByRole('link')).toHaveText([
+      'SharePoint',
+      'Email reminders',
+      'Safeguarding policy',
+      'Sign in with Microsoft',
+    ]);
+    await checkScreen(page, testInfo, 'settings-sections');
+    await sections.getByRole('link', { name: 'Safeguarding policy' }).click();
+    await expect(page).toHaveURL(/\/settings#safeguarding-policy$/);
+    await expect(page.getByRole('heading', { name: 'Safeguarding policy' })).toBeInViewport();
+    await sections.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in with Microsoft', level: 2 })).toBeInViewport();
   });
 
   test('save failure shows "Error" and the fallback message', { tag: '@desktop-only' }, async ({ page }) => {
@@ -206,7 +254,7 @@ test.describe('SharePoint settings', () => {
     await expect(page).toHaveURL(/\/settings$/);
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(page.getByTestId('calendar-feed')).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'SharePoint', exact: true })).toHaveCount(0);
     await expect(page.getByText('This page is for staff')).toHaveCount(0);
     await expect(page.getByLabel('SharePoint Site URL')).toHaveCount(0);
     await checkScreen(page, testInfo, 'settings-facilitator');
@@ -224,7 +272,7 @@ test.describe('SharePoint settings', () => {
     await checkScreen(page, testInfo, 'staff-account-menu');
     await page.getByRole('menuitem', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/settings$/);
-    await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();
     // the staff shell: its Logout button, no facilitator side panel
     await expect(page.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Logout' })).toBeVisible();

@@ -245,7 +245,7 @@ test.describe('SharePoint through the emulator', () => {
 
     await toast.getByRole('link', { name: 'Check the SharePoint settings' }).click();
     await expect(page).toHaveURL(/\/settings$/);
-    await expect(page.getByRole('heading', { name: 'SharePoint Settings' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();
   });
 
   test(

@@ -7,3 +7,6 @@ export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 export const BOOKED_DAY_MESSAGE =
   'This date has confirmed bookings and cannot be modified to maintain data integrity.';
+
+/** The longest note a day may carry. */
+export const AVAILABILITY_NOTES_MAX = 2000;

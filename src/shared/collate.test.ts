@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collatorCompare } from './collate';
+import { collatorCompare, matchesSearch, searchKey } from './collate';
 
 describe('collatorCompare', () => {
   it('orders as localeCompare does with the same settings', () => {
@@ -14,5 +14,16 @@ describe('collatorCompare', () => {
     const compare = collatorCompare(undefined, { sensitivity: 'base' });
     expect(compare('Élan', 'elan')).toBe(0);
     expect(compare('apple', 'Banana')).toBeLessThan(0);
+  });
+});
+
+describe('searchKey and matchesSearch', () => {
+  it('compare without accents or case', () => {
+    expect(searchKey('Ñandú Ortega')).toBe('nandu ortega');
+    expect(searchKey('Zoë')).toBe('zoe');
+    expect(matchesSearch('nandu', ['Ñandú Ortega'])).toBe(true);
+    expect(matchesSearch('ñandú', [null, 'nandu@example.org'])).toBe(true);
+    expect(matchesSearch('bea', ['Amy', undefined])).toBe(false);
+    expect(matchesSearch('  ', ['anything'])).toBe(true);
   });
 });

@@ -20,3 +20,17 @@ export function collatorCompare(
 
 /** Area names A–Z whatever their case or accents, the same on the server and in the browser. */
 export const compareAreaNames = collatorCompare('en', { sensitivity: 'base' });
+
+/**
+ * Text as a search compares it: lower case and without accents, so "nandu" finds "Ñandú" and
+ * "zoe" finds "Zoë". Letters that are not a base letter and a mark (ø, ß) stay as they are.
+ */
+export function searchKey(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Whether any of `texts` contains `search` as searchKey compares them; a blank search matches. */
+export function matchesSearch(search: string, texts: readonly (string | null | undefined)[]): boolean {
+  const term = searchKey(search.trim());
+  return term === '' || texts.some((text) => text != null && searchKey(text).includes(term));
+}

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, useEffect } from 'react';
+import { type ComponentType, lazy, useEffect } from 'react';
 import { Route, useLocation } from 'wouter';
 import { currentUserQueryKey } from '@/features/auth/api/auth-api';
 import { useAuth } from '@/features/auth/auth-provider';
@@ -10,10 +10,15 @@ import { usePageShown } from './use-page-shown';
 
 const here = () => `${window.location.pathname}${window.location.search}`;
 
+// drawn only for an account that is not staff: its code (the facilitator shell) loads then, so the
+// login pages, which carry this guard, stay small
+const StaffOnly = lazy(() => import('./staff-only'));
+
 /**
  * A staff page. Signed out, it sends the person to the staff login, which brings them back here.
- * Staff rights themselves are the server's to check (spec section 6): a facilitator who opens a
- * staff page gets its 403 answers.
+ * Signed in with another account (a facilitator), it says the page is for staff and where to go,
+ * rather than drawing a page whose every request the server refuses (ADR 78). Staff rights
+ * themselves stay the server's to check (spec section 6).
  */
 export function StaffRoute({ path, component: Component }: { path: string; component: ComponentType }) {
   return (
@@ -33,6 +38,7 @@ function StaffGuard({ component: Component }: { component: ComponentType }) {
   }, [signedOut, navigate]);
   const pageShown = usePageShown(!isLoading && Boolean(user));
   if (isLoading || signedOut || !pageShown) return <PageSpinner label="Loading your session" />;
+  if (user && user.role !== 'staff') return <StaffOnly user={user} />;
   return <Component />;
 }
 

@@ -3,9 +3,10 @@
  * status, times, notes, dates, weekdays and their error messages.
  */
 
-import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
+import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { TIME_CHOICES, WEEKDAY_NAMES } from '@shared/calendar';
 import { type Control, Controller, type FieldValues } from 'react-hook-form';
+import { CharacterCount } from '@/components/character-count';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -186,11 +187,11 @@ export function NotesField({
       <Textarea
         id={id}
         value={value}
-        maxLength={2000}
         placeholder={placeholder}
         onChange={(event) => onChange(event.target.value)}
         {...errorAttributes(id, error)}
       />
+      <CharacterCount id={`${id}-count`} length={value.length} max={AVAILABILITY_NOTES_MAX} />
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );

@@ -650,6 +650,32 @@ export const safeguardingPolicy = pgTable(
 );
 
 /**
+ * The policy as it stood from each day on: a day is judged by the version with the latest
+ * `effective_from` on or before it, and a day before every version by the defaults. Saving the
+ * policy writes today's version (a second save the same day replaces it), so a change never rewrites
+ * the record of a day before it. ADR 77.
+ */
+export const safeguardingPolicyVersions = pgTable(
+  'safeguarding_policy_versions',
+  {
+    effectiveFrom: date('effective_from', { mode: 'string' }).primaryKey(),
+    dbsMonths: integer('dbs_months').notNull(),
+    updateServiceMonths: integer('update_service_months').notNull(),
+    warningDays: integer('warning_days').notNull(),
+    checkTypes: jsonb('check_types').$type<string[]>().notNull().default([]),
+    savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('safeguarding_policy_versions_dbs_months_check', sql`${t.dbsMonths} between 1 and 120`),
+    check(
+      'safeguarding_policy_versions_update_months_check',
+      sql`${t.updateServiceMonths} between 1 and 120`,
+    ),
+    check('safeguarding_policy_versions_warning_days_check', sql`${t.warningDays} between 0 and 365`),
+  ],
+);
+
+/**
  * One facilitator's safeguarding records, kept by staff: the DBS check (all its columns null when none
  * is recorded) and the organisation's other checks. The certificate number is personal data: only
  * staff and the person see it whole (lists, exports and the history show its last four digits).

@@ -2,6 +2,7 @@
  * Writes to the Bookings list: a new session made in the portal, and the freelancer of an accepted
  * offer. Only the SharePoint half; the queue and its bookkeeping are modules/offers/write-back.ts.
  */
+import { type BookingData, bookingFromItem } from './bookings-refresh';
 import type { ColumnNames } from './column-mapping';
 import { SharePointError } from './errors';
 import { normaliseFreelancerId } from './fields';
@@ -20,11 +21,15 @@ const CREATE_FIELDS: BookingField[] = [
   'location',
 ];
 
-/** Create the session's item. Fields with no column in this list's mapping, or blank, are left out. */
+/**
+ * Create the session's item. Fields with no column in this list's mapping, or blank, are left out.
+ * Answers the booking the new item is, as a refresh would read it (null: SharePoint's answer could
+ * not be read as one), so the portal can list it at once rather than after the next refresh.
+ */
 export async function createBookingItem(
   session: SharePointSession,
   values: Record<string, string>,
-): Promise<string> {
+): Promise<BookingData | null> {
   const siteId = await session.siteId();
   const listId = await session.listId(session.settings.bookingsListName);
   const C = await session.columns('bookings');
@@ -35,7 +40,9 @@ export async function createBookingItem(
     if (column && value) fields[column] = value;
   }
   if (!C.date) throw new SharePointError('not-configured', 'The Bookings list has no session date column.');
-  return (await session.client.createItem(siteId, listId, fields)).id;
+  const item = await session.client.createItem(siteId, listId, fields);
+  const booking = bookingFromItem(item, session.config.ORG_TIMEZONE, C);
+  return typeof booking === 'string' ? null : booking;
 }
 
 export type AssignOutcome = 'assigned' | 'filled' | 'changed' | 'missing';

@@ -60,7 +60,7 @@ export const FIELD_SPECS: { [K in ListKind]: Record<(typeof PORTAL_FIELDS)[K][nu
       ...READ_TEXT,
     },
     program: {
-      label: 'Programme',
+      label: 'Program',
       defaultName: 'Programme',
       aliases: ['Program'],
       required: false,

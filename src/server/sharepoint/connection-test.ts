@@ -1,7 +1,8 @@
 /**
  * "Test Connection": token, site, each configured list, and the columns the portal needs, in that
- * order. The message says which step failed and why, or what was found. The same steps feed the
- * settings page's column check (`checkSharePointColumns`), which shows every field's match.
+ * order. The message says in words what could not be done, why, and what to check, or what was found.
+ * The same steps feed the settings page's column check (`checkSharePointColumns`), which shows every
+ * field's match.
  */
 import type { ColumnCheckResult, ListColumnsReport, ListKind } from '../../shared/schemas/sharepoint-columns';
 import { type ColumnInfo, LIST_LABELS, matchColumns, unindexedFilterColumns } from './column-mapping';
@@ -20,8 +21,8 @@ import {
   type SharePointTuning,
 } from './session';
 
-function failure(step: string, reason: string): ConnectionResult {
-  return { success: false, message: `${step} failed: ${reason}` };
+function failure(message: string): ConnectionResult {
+  return { success: false, message };
 }
 
 function explain(error: unknown): string {
@@ -33,7 +34,7 @@ function explain(error: unknown): string {
 
 type Reached = { session: SharePointSession; siteId: string } | { failed: ConnectionResult };
 
-/** Steps 1 to 3: the settings, a token, the site. */
+/** The settings, a token, the site. */
 async function reachSite(
   settings: ResolvedSharePointSettings,
   config: SharePointConfig,
@@ -44,9 +45,10 @@ async function reachSite(
   if (!settings.tenantId) missing.push('tenant ID');
   if (!settings.clientId) missing.push('client ID');
   if (missing.length > 0)
-    return { failed: failure('Step 1 (settings)', `the ${missing.join(', ')} must be filled in.`) };
+    return { failed: failure(`The settings are not complete: fill in the ${missing.join(', ')}.`) };
   const credential = credentialFrom(settings);
-  if (typeof credential === 'string') return { failed: failure('Step 1 (settings)', credential) };
+  if (typeof credential === 'string')
+    return { failed: failure(`The settings are not complete: ${credential}`) };
 
   // A connection test should answer quickly: few retries, short waits.
   const session = new SharePointSession(settings, config, {
@@ -68,7 +70,9 @@ async function reachSite(
         ? 'username and password (ROPC; accounts with MFA cannot use it)'
         : 'client ID and secret';
     return {
-      failed: failure('Step 2 (sign-in)', `${explain(error)} — check the tenant ID and the ${how}.`),
+      failed: failure(
+        `Could not sign in to Microsoft with these settings: ${explain(error)} — check the tenant ID and the ${how}.`,
+      ),
     };
   }
 
@@ -76,9 +80,13 @@ async function reachSite(
     return { session, siteId: await session.siteId() };
   } catch (error) {
     if (isSharePointError(error) && error.status === 404) {
-      return { failed: failure('Step 3 (site)', `no site was found at ${settings.siteUrl}.`) };
+      return {
+        failed: failure(
+          `Signed in, but no SharePoint site was found at ${settings.siteUrl}: check the site URL.`,
+        ),
+      };
     }
-    return { failed: failure('Step 3 (site)', explain(error)) };
+    return { failed: failure(`Signed in, but the site could not be opened: ${explain(error)}`) };
   }
 }
 
@@ -89,7 +97,7 @@ function configuredLists(settings: ResolvedSharePointSettings): ListKind[] {
   return kinds;
 }
 
-/** Steps 4 and 5 for one list: find it, read its columns, match every portal field. */
+/** One list: find it, read its columns, match every portal field. */
 async function checkList(
   session: SharePointSession,
   siteId: string,
@@ -105,19 +113,23 @@ async function checkList(
     fields: [],
     mustIndex: [],
   };
-  if (!listName) return { ...report, error: 'Step 4: no list name is set.' };
+  if (!listName) return { ...report, error: 'No list name is set: enter it above.' };
   let listId: string | undefined;
   try {
     listId = await session.client.findList(siteId, listName);
   } catch (error) {
-    return { ...report, error: `Step 4 (finding the list) failed: ${explain(error)}` };
+    return { ...report, error: `The site's lists could not be read: ${explain(error)}` };
   }
-  if (!listId) return { ...report, error: `Step 4 failed: the site has no list called "${listName}".` };
+  if (!listId)
+    return {
+      ...report,
+      error: `The site has no list called "${listName}". Check the name: it must match the list's name in SharePoint.`,
+    };
   let columns: ColumnInfo[];
   try {
     columns = await session.client.columns(siteId, listId);
   } catch (error) {
-    return { ...report, error: `Step 5 (reading the columns) failed: ${explain(error)}` };
+    return { ...report, error: `The list's columns could not be read: ${explain(error)}` };
   }
   const fields = matchColumns(kind, columns, session.settings.columnMapping[kind]);
   return {
@@ -165,7 +177,7 @@ export async function testSharePointConnection(
     if (problems.length > 0) {
       return {
         success: false,
-        message: `Step 5 (columns of ${where}) failed: ${problems.join(' ')} Choose the columns under Columns on this page.`,
+        message: `The ${where} lacks columns the portal needs: ${problems.join(' ')} Choose the columns under Columns on this page.`,
       };
     }
     for (const column of report.mustIndex) {

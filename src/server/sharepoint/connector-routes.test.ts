@@ -66,14 +66,17 @@ describe('test connection', () => {
   });
 
   it.each([
-    [{ clientSecret: 'wrong' }, /^Step 2 \(sign-in\) failed: .*invalid_client/],
-    [{ tenantId: 'not-our-tenant' }, /^Step 2 \(sign-in\) failed/],
-    [{ siteUrl: 'https://contoso.sharepoint.com/sites/Nope' }, /^Step 3 \(site\) failed: no site was found/],
+    [{ clientSecret: 'wrong' }, /^Could not sign in to Microsoft with these settings: .*invalid_client/],
+    [{ tenantId: 'not-our-tenant' }, /^Could not sign in to Microsoft with these settings/],
+    [
+      { siteUrl: 'https://contoso.sharepoint.com/sites/Nope' },
+      /^Signed in, but no SharePoint site was found at https:\/\/contoso.sharepoint.com\/sites\/Nope: check the site URL/,
+    ],
     [
       { bookingsListName: 'Bookingz' },
-      /^Bookings list "Bookingz": Step 4 failed: the site has no list called "Bookingz"/,
+      /^Bookings list "Bookingz": The site has no list called "Bookingz". Check the name/,
     ],
-  ])('says which step failed for %j', async (body, message) => {
+  ])('says in words what failed for %j, and what to check', async (body, message) => {
     const response = await testConnection(body);
     expect(response.json()).toMatchObject({ success: false, message: expect.stringMatching(message) });
     expect(response.json().message).not.toContain(s.emu.control.credentials.clientSecret);
@@ -90,7 +93,7 @@ describe('test connection', () => {
     const response = await testConnection({ availabilityListName: 'Thin availability' });
     expect(response.json().success).toBe(false);
     expect(response.json().message).toMatch(
-      /^Step 5 \(columns of Availability list "Thin availability"\) failed: Freelancer ID: no column found.*Facilitator name: no column found.*Notes: no column found/,
+      /^The Availability list "Thin availability" lacks columns the portal needs: Freelancer ID: no column found.*Facilitator name: no column found.*Notes: no column found/,
     );
   });
 });

@@ -29,6 +29,7 @@ export const TABLES = [
   ['microsoft_sign_in_requests', 'state_hash'],
   ['microsoft_sign_in_settings', 'id'],
   ['safeguarding_policy', 'id'],
+  ['safeguarding_policy_versions', 'effective_from'],
   ['safeguarding_records', 'user_id'],
   ['safeguarding_reminder_sends', 'id'],
   ['offers', 'id'],

@@ -1102,6 +1102,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     'microsoft_sign_in_settings',
     // safeguarding policy, records and the record of reminders sent
     'safeguarding_policy',
+    'safeguarding_policy_versions',
     'safeguarding_records',
     'safeguarding_reminder_sends',
     // offers and the writes waiting for the SharePoint Bookings list

@@ -1436,7 +1436,8 @@ export const ROUTES: Record<string, RouteEntry> = {
           payload: { dbsMonths: 24, updateServiceMonths: 12, warningDays: 45, checkTypes: ['First aid'] },
         }),
         expect: staffOnly(200),
-        verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'safeguarding_policy']),
+        verify: (_f, _role, changed) =>
+          expect(changed).toEqual(['change_history', 'safeguarding_policy', 'safeguarding_policy_versions']),
       },
       {
         name: 'no months',
@@ -1456,6 +1457,34 @@ export const ROUTES: Record<string, RouteEntry> = {
     crossSite: () => ({
       who: 'staff',
       payload: { dbsMonths: 1, updateServiceMonths: 1, warningDays: 0, checkTypes: [] },
+    }),
+  },
+  'POST /api/staff/safeguarding/policy/preview': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'offers',
+    matrix: [
+      {
+        name: 'a first-aid check',
+        call: () => ({
+          payload: { dbsMonths: 36, updateServiceMonths: 12, warningDays: 30, checkTypes: ['First aid'] },
+        }),
+        expect: staffOnly(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      {
+        name: 'no months',
+        call: () => ({ payload: { dbsMonths: 0, updateServiceMonths: 12, warningDays: 30, checkTypes: [] } }),
+        expect: staffOnly(400),
+      },
+    ],
+    fuzz: () => ({
+      body: { dbsMonths: 24, updateServiceMonths: 12, warningDays: 30, checkTypes: ['Insurance'] },
+    }),
+    // saves nothing, but a staff request all the same: refused from another site
+    crossSite: () => ({
+      who: 'staff',
+      payload: { dbsMonths: 36, updateServiceMonths: 12, warningDays: 30, checkTypes: [] },
     }),
   },
   'GET /api/staff/safeguarding': {

@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { AVAILABILITY_STATUSES } from '../availability';
+import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES } from '../availability';
+import { daysBetween, isDateString } from '../calendar';
 import { blankIfInvisible, bodyId, dateString, timeString } from './common';
 
-export { AVAILABILITY_STATUSES, type AvailabilityStatus, BOOKED_DAY_MESSAGE } from '../availability';
+export {
+  AVAILABILITY_NOTES_MAX,
+  AVAILABILITY_STATUSES,
+  type AvailabilityStatus,
+  BOOKED_DAY_MESSAGE,
+} from '../availability';
 export const availabilityStatus = z.enum(AVAILABILITY_STATUSES, {
   error: 'Status must be available, limited or unavailable',
 });
@@ -19,7 +25,10 @@ export const availability = z.object({
 });
 export type Availability = z.infer<typeof availability>;
 
-const notesField = z.string().max(2000, 'Notes must be at most 2000 characters').transform(blankIfInvisible);
+const notesField = z
+  .string()
+  .max(AVAILABILITY_NOTES_MAX, `Notes must be at most ${AVAILABILITY_NOTES_MAX} characters`)
+  .transform(blankIfInvisible);
 const userIdField = bodyId;
 
 const timesInOrder = (value: { startTime?: string | undefined; endTime?: string | undefined }) =>
@@ -73,15 +82,27 @@ const dayFormFields = {
 export const availabilityDayForm = z.object(dayFormFields).refine(timesInOrder, timesMessage);
 export type AvailabilityDayForm = z.infer<typeof availabilityDayForm>;
 
-/** The bulk dialog's form: the bulk body's rules, without the person. */
-export const bulkAvailabilityForm = z
+/** A bulk update may cover at most this many days (about two years). */
+export const MAX_BULK_DAYS = 800;
+
+/** A range of days and weekdays with a day's fields: the bulk body's rules, without the person. */
+export const bulkSelectionForm = z
   .object({ startDate: dateString, endDate: dateString, daysOfWeek: daysOfWeekField, ...dayFormFields })
   .refine(datesInOrder, datesMessage)
   .refine(timesInOrder, timesMessage);
-export type BulkAvailabilityForm = z.infer<typeof bulkAvailabilityForm>;
 
-/** A bulk update may cover at most this many days (about two years). */
-export const MAX_BULK_DAYS = 800;
+/** The bulk dialog's form: the range is checked against the cap before anything is sent. */
+export const bulkAvailabilityForm = bulkSelectionForm.refine(
+  (value) =>
+    !isDateString(value.startDate) ||
+    !isDateString(value.endDate) ||
+    daysBetween(value.startDate, value.endDate) <= MAX_BULK_DAYS,
+  {
+    message: `A bulk update can cover at most ${MAX_BULK_DAYS} days (about two years): choose a later start or an earlier end`,
+    path: ['endDate'],
+  },
+);
+export type BulkAvailabilityForm = z.infer<typeof bulkAvailabilityForm>;
 
 export const bulkAvailabilityResult = z.object({
   updated: z.number().int(),

@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { describe, expect, it } from 'vitest';
+import { daysBetween } from '../calendar';
 import { changePasswordForm } from './auth';
 import {
   availabilityDayForm,
   bulkAvailabilityBody,
   bulkAvailabilityForm,
+  MAX_BULK_DAYS,
   saveAvailabilityBody,
 } from './availability';
 import { patternBody, patternForm } from './patterns';
@@ -74,11 +76,32 @@ describe('the dialogs’ form schemas agree with the bodies the server checks', 
   it.each(ranges.flatMap((range) => days.slice(0, 3).map((day) => ({ ...range, ...day }))))(
     'bulk and pattern %j',
     (values) => {
+      // a range over the cap passes the body's shape and is refused by the service; the form says so first
+      const overCap =
+        values.startDate !== '' && daysBetween(values.startDate, values.endDate) > MAX_BULK_DAYS;
       expect(bulkAvailabilityForm.safeParse(values).success).toBe(
-        bulkAvailabilityBody.safeParse(values).success,
+        bulkAvailabilityBody.safeParse(values).success && !overCap,
       );
       const pattern = { ...values, everyWeeks: 2 };
       expect(patternForm.safeParse(pattern).success).toBe(patternBody.safeParse(pattern).success);
     },
   );
+});
+
+describe('the bulk form', () => {
+  it('refuses a range over the cap under the end date, before anything is sent', async () => {
+    const values = {
+      startDate: '2026-12-01',
+      endDate: '2029-12-31',
+      daysOfWeek: [1],
+      status: 'available',
+      startTime: '',
+      endTime: '',
+      notes: '',
+    };
+    expect(await shown(bulkAvailabilityForm, values)).toEqual({
+      endDate:
+        'A bulk update can cover at most 800 days (about two years): choose a later start or an earlier end',
+    });
+  });
 });

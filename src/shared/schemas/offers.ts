@@ -70,6 +70,8 @@ export type PendingSession = z.infer<typeof pendingSession>;
 export const openSessionsResponse = z.object({
   sessions: z.array(openSession),
   pending: z.array(pendingSession),
+  /** false: no SharePoint settings to read bookings with or write sessions to (a fresh install) */
+  sharePointConfigured: z.boolean(),
 });
 export type OpenSessionsResponse = z.infer<typeof openSessionsResponse>;
 
@@ -78,14 +80,24 @@ export const openSessionsQuery = z.object({
   to: dateString.optional(),
 });
 
+/**
+ * How far ahead a session may be made in the portal, in days: a year. Open sessions are listed that
+ * far ahead, so every session made is listed.
+ */
+export const SESSION_DAYS_AHEAD = 366;
+
 /** `POST /api/staff/sessions`: a new open session, written to the SharePoint Bookings list. */
 export const createSessionBody = z
   .object({
-    date: dateString,
+    // the form's date field gives "" until a whole date is chosen; it never shows yyyy-MM-dd
+    date: z
+      .string({ error: "Choose the session's date" })
+      .min(1, "Choose the session's date")
+      .pipe(dateString),
     startTime: timeOfDay,
     endTime: timeOfDay,
     schoolName: nonBlankText('Enter the school').pipe(shortText('School', 200)),
-    program: shortText('Programme', 200).default(''),
+    program: shortText('Program', 200).default(''),
     title: shortText('Title', 255).default(''),
     location: shortText('Location', 255).default(''),
   })

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { type DateString, dayOfWeek, daysBetween, eachDay, isDateString } from '../calendar';
 import {
   bulkAvailabilityBody,
-  bulkAvailabilityForm,
   bulkAvailabilityResult,
+  bulkSelectionForm,
   MAX_BULK_DAYS,
 } from './availability';
 
@@ -29,7 +29,7 @@ export const patternBody = bulkAvailabilityBody
 export type PatternBody = z.input<typeof patternBody>;
 
 /** The pattern dialog's form: the body's rules, every field present, without the person. */
-export const patternForm = bulkAvailabilityForm
+export const patternForm = bulkSelectionForm
   .safeExtend({ everyWeeks: everyWeeksField })
   .refine(withinCap, capMessage);
 export type PatternForm = z.infer<typeof patternForm>;

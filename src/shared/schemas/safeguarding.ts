@@ -155,6 +155,25 @@ export const safeguardingList = z.object({
 });
 export type SafeguardingList = z.infer<typeof safeguardingList>;
 
+/**
+ * What saving a policy would change: each facilitator whose state today would differ, worst new state
+ * first (`reasons` under the new policy), and how many facilitators there are in all.
+ */
+export const safeguardingPolicyPreview = z.object({
+  date: z.string(),
+  facilitators: z.number().int(),
+  changes: z.array(
+    z.object({
+      userId: z.number().int(),
+      name: z.string(),
+      from: safeguardingState,
+      to: safeguardingState,
+      reasons: z.array(z.string()),
+    }),
+  ),
+});
+export type SafeguardingPolicyPreview = z.infer<typeof safeguardingPolicyPreview>;
+
 const blankIsAbsent = (value: unknown) => (value === '' ? undefined : value);
 
 /** The record for schools: who was sent in a range (optionally to one school) and their checks then. */

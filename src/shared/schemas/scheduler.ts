@@ -32,6 +32,8 @@ export const schedulerStatus = z.object({
    * follows within seconds; polling continues underneath) or `polling` only.
    */
   changeMode: z.enum(['notifications', 'polling']),
+  /** false: no SharePoint settings yet (a fresh install), so no bookings come in at all */
+  sharePointConfigured: z.boolean(),
   /** SharePoint work that is failing now (empty when everything goes through) */
   sharePointProblems: z.array(sharePointProblem),
 });

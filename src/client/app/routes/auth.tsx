@@ -3,9 +3,10 @@ import { useAuth } from '@/features/auth/auth-provider';
 import { FacilitatorLogin } from '@/features/auth/components/facilitator-login';
 import { PageSpinner } from '../page-spinner';
 
+/** The facilitator login; signed in, the person's own home: staff (who may sign in here too) their dashboard. */
 export function AuthRoute() {
   const { user, isLoading } = useAuth();
   if (isLoading) return <PageSpinner label="Loading your session" />;
-  if (user) return <Redirect to="/" replace />;
+  if (user) return <Redirect to={user.role === 'staff' ? '/staff' : '/'} replace />;
   return <FacilitatorLogin />;
 }

@@ -2,8 +2,9 @@ import { useAuth } from '@/features/auth/auth-provider';
 import { AvailabilityCalendar, AvailabilityLegend } from '@/features/availability-calendar';
 import { DownloadAvailability } from '@/features/exports';
 import { MyHistory } from '@/features/history';
-import { useOfferMarks } from '@/features/offers';
+import { OFFER_LEGEND_ENTRY, useOfferMarks } from '@/features/offers';
 import { RepeatPattern } from '@/features/patterns';
+import { SafeguardingNotice } from '@/features/safeguarding';
 import { AppLayout } from '../layouts/app-layout';
 
 /** Facilitator home: the availability calendar in the facilitator layout, legend in the side panel. */
@@ -11,8 +12,13 @@ export default function HomeRoute() {
   const { user } = useAuth();
   const offers = useOfferMarks();
   return (
-    <AppLayout panel={<AvailabilityLegend />}>
+    <AppLayout panel={<AvailabilityLegend extra={[OFFER_LEGEND_ENTRY]} />}>
       {/* the route guard renders this only with a user */}
+      {user && user.role !== 'staff' ? (
+        <div className="mb-4">
+          <SafeguardingNotice />
+        </div>
+      ) : null}
       {user ? (
         <AvailabilityCalendar
           userId={user.id}

@@ -33,24 +33,65 @@ function StaffSettings() {
   );
   return (
     <StaffLayout>
-      <div className="mx-auto grid w-full max-w-4xl gap-6">
+      <div className="mx-auto grid w-full max-w-4xl grid-cols-[minmax(0,1fr)] gap-6">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="grid gap-1">
-            <h1 className="font-semibold text-2xl tracking-tight">SharePoint Settings</h1>
+            <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
             <p className="text-muted-foreground text-sm">
-              Connect the portal to your organisation's SharePoint site and lists.
+              The portal's connection to SharePoint, email, the safeguarding policy and Microsoft sign-in.
             </p>
           </div>
           {back}
         </div>
-        <SharePointSettings backLink={back} />
-        <EmailSettings />
-        <SafeguardingPolicyCard />
-        <MicrosoftSignInCard currentUserId={user?.id} />
+        <nav aria-label="Settings sections" className="rounded-lg border bg-muted/30 p-3">
+          <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+            {SECTIONS.map((section) => (
+              <li key={section.id}>
+                <a
+                  href={`#${section.id}`}
+                  className="font-medium text-primary underline-offset-4 hover:underline focus-visible:underline"
+                >
+                  {section.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section id="sharepoint" aria-labelledby="sharepoint-heading" className={SECTION_CLASS}>
+          <div className="grid gap-1">
+            <h2 id="sharepoint-heading" className="font-semibold text-xl tracking-tight">
+              SharePoint
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              Connect the portal to your organisation's SharePoint site and lists.
+            </p>
+          </div>
+          <SharePointSettings backLink={back} />
+        </section>
+        <section id="email" aria-label="Email reminders" className={SECTION_CLASS}>
+          <EmailSettings />
+        </section>
+        <section id="safeguarding-policy" aria-label="Safeguarding policy" className={SECTION_CLASS}>
+          <SafeguardingPolicyCard />
+        </section>
+        <section id="microsoft-sign-in" aria-label="Sign in with Microsoft" className={SECTION_CLASS}>
+          <MicrosoftSignInCard currentUserId={user?.id} />
+        </section>
       </div>
     </StaffLayout>
   );
 }
+
+/** The staff settings page's sections, each reached from the list at its top. */
+const SECTIONS = [
+  { id: 'sharepoint', label: 'SharePoint' },
+  { id: 'email', label: 'Email reminders' },
+  { id: 'safeguarding-policy', label: 'Safeguarding policy' },
+  { id: 'microsoft-sign-in', label: 'Sign in with Microsoft' },
+] as const;
+
+// a section jumped to starts below the sticky header
+const SECTION_CLASS = 'grid scroll-mt-20 gap-6';
 
 function FacilitatorSettings() {
   return (

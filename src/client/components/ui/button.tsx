@@ -3,7 +3,7 @@ import { Slot } from 'radix-ui';
 import type * as React from 'react';
 
 const buttonVariants = cva(
-  "inline-flex shrink-0 items-center justify-center whitespace-nowrap rounded-md font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 [&_svg:not([class*='size-'])]:size-4 [&_svg]:pointer-events-none [&_svg]:shrink-0",
+  "inline-flex shrink-0 items-center justify-center rounded-md font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 [&_svg:not([class*='size-'])]:size-4 [&_svg]:pointer-events-none [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -17,13 +17,15 @@ const buttonVariants = cva(
         link: 'text-primary underline-offset-4 hover:underline',
       },
       size: {
-        default: 'h-10 gap-2 px-4 py-2 has-[>svg]:px-3',
-        sm: 'h-8 gap-1.5 px-3 has-[>svg]:px-2.5',
-        xs: 'h-7 gap-1.5 px-3 has-[>svg]:px-2.5',
-        lg: 'h-11 gap-2 px-6 has-[>svg]:px-4',
-        icon: 'size-10 gap-2',
-        'icon-sm': 'size-9 gap-2',
-        'icon-xs': 'size-8 gap-2',
+        default: 'h-10 gap-2 whitespace-nowrap px-4 py-2 has-[>svg]:px-3',
+        sm: 'h-8 gap-1.5 whitespace-nowrap px-3 has-[>svg]:px-2.5',
+        xs: 'h-7 gap-1.5 whitespace-nowrap px-3 has-[>svg]:px-2.5',
+        lg: 'h-11 gap-2 whitespace-nowrap px-6 has-[>svg]:px-4',
+        // the small size whose words wrap, for a label that may be long (a person's name)
+        'sm-wrap': 'min-h-8 gap-1.5 px-3 py-1.5 text-left has-[>svg]:px-2.5',
+        icon: 'size-10 gap-2 whitespace-nowrap',
+        'icon-sm': 'size-9 gap-2 whitespace-nowrap',
+        'icon-xs': 'size-8 gap-2 whitespace-nowrap',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },

@@ -30,20 +30,32 @@ const DIALOG_WIDTH = {
   wide: 'sm:max-w-2xl lg:max-w-5xl',
 } as const;
 
-/** A modal dialog; focus goes back to what opened it as it closes (useReturnFocus). */
+/**
+ * A modal dialog; focus goes back to what opened it as it closes (useReturnFocus). It opens with focus
+ * on its first control, or with `focusDialog` on the dialog itself: a form whose first control is a
+ * text or date field would otherwise open a phone's keyboard or picker over the form before it is read.
+ */
 function DialogContent({
   className,
   children,
   showCloseButton = true,
   width = 'lg',
+  focusDialog = false,
   onOpenAutoFocus,
   onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof DialogPrimitive.Content> & {
   showCloseButton?: boolean;
   width?: keyof typeof DIALOG_WIDTH;
+  focusDialog?: boolean;
 }) {
-  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
+  const focus = useReturnFocus((event) => {
+    onOpenAutoFocus?.(event);
+    if (!focusDialog || event.defaultPrevented) return;
+    event.preventDefault();
+    // the event is dispatched on the dialog's content element
+    if (event.target instanceof HTMLElement) event.target.focus();
+  }, onCloseAutoFocus);
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -51,7 +63,7 @@ function DialogContent({
         data-slot="dialog-content"
         {...focus}
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-background p-6 shadow-lg',
+          'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-background p-6 shadow-lg outline-none',
           DIALOG_WIDTH[width],
           className,
         )}
@@ -98,7 +110,8 @@ function DialogTitle({ className, ...props }: React.ComponentProps<typeof Dialog
   return (
     <DialogPrimitive.Title
       data-slot="dialog-title"
-      className={cn('font-semibold text-lg leading-none', className)}
+      // a long name in the title wraps rather than widening the dialog past the screen
+      className={cn('font-semibold text-lg leading-tight [overflow-wrap:anywhere]', className)}
       {...props}
     />
   );
@@ -111,7 +124,7 @@ function DialogDescription({
   return (
     <DialogPrimitive.Description
       data-slot="dialog-description"
-      className={cn('text-muted-foreground text-sm', className)}
+      className={cn('text-muted-foreground text-sm [overflow-wrap:anywhere]', className)}
       {...props}
     />
   );

@@ -112,15 +112,15 @@ const present = (...values: (string | null | undefined)[]) =>
 
 /** "Dance – Hillside Primary"; the spec's fallbacks when SharePoint left a field empty. */
 export function summaryOf(b: Pick<BookingRow, 'program' | 'title' | 'schoolName'>): string {
-  const programme = present(b.program, b.title)[0] ?? 'Unknown Program';
+  const program = present(b.program, b.title)[0] ?? 'Unknown Program';
   const school = present(b.schoolName)[0] ?? 'Unknown School';
-  return `${programme} – ${school}`;
+  return `${program} – ${school}`;
 }
 
 function descriptionOf(b: BookingRow): string {
   const rows: [string, string | null | undefined][] = [
     ['School', b.schoolName],
-    ['Programme', b.program],
+    ['Program', b.program],
     ['Session', b.title && b.title !== b.program ? b.title : null],
     ['Time slot', b.timeSlot],
     ['Time', formatTimeRange(b.startTime, b.endTime) || 'All Day'],

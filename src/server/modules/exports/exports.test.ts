@@ -218,8 +218,8 @@ describe('staff CSV', () => {
       'ann@example.org',
       'North',
       'Limited Availability',
-      '09:00',
-      '12:00',
+      '9:00 AM',
+      '12:00 PM',
       HOSTILE_NOTES,
       '',
     ]);
@@ -287,6 +287,13 @@ describe('staff .xlsx', () => {
     const rows = Array.from({ length: csv.rows.length }, (_, i) => values(i + 2));
     const annMonday = rows.find((r) => r[1] === 'Ann Artist')!;
     expect(annMonday[0]).toEqual(new Date('2026-03-02T00:00:00Z'));
+    // times are times of day a spreadsheet computes with (exceljs reads a time cell back as that time
+    // on Excel's day 0), shown as people read them
+    expect(annMonday.slice(5, 7)).toEqual([
+      new Date('1899-12-30T09:00:00Z'),
+      new Date('1899-12-30T12:00:00Z'),
+    ]);
+    expect(sheet.getColumn(6).numFmt).toBe('h:mm AM/PM');
     // line breaks inside a cell are Excel's LF
     expect(annMonday[7]).toBe(HOSTILE_NOTES.replace('\r\n', '\n'));
     const texts = rows.flatMap((r) => r.slice(1)).filter((v): v is string => typeof v === 'string');

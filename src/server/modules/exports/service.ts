@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { and, asc, between, eq, inArray, ne } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { daysBetween, eachDay, formatTimeRange, isWeekday } from '../../../shared/calendar';
+import { daysBetween, eachDay, formatTime12, formatTimeRange, isWeekday } from '../../../shared/calendar';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../../../shared/schemas/exports';
 import type { Queryable } from '../../db/client';
@@ -26,6 +26,11 @@ export interface Column {
   header: string;
   /** xlsx column width in characters */
   width: number;
+  /**
+   * A time of day, held as HH:mm: written as people read it ("9:00 AM"), in the CSV as that text and
+   * in the workbook as a time a spreadsheet sorts and computes with, shown the same way (ADR 79).
+   */
+  time?: true;
 }
 
 export interface ExportRow {
@@ -46,8 +51,8 @@ export const STAFF_COLUMNS: Column[] = [
   { key: 'email', header: 'Email', width: 30 },
   { key: 'area', header: 'Area', width: 16 },
   { key: 'status', header: 'Status', width: 20 },
-  { key: 'start', header: 'Start', width: 8 },
-  { key: 'end', header: 'End', width: 8 },
+  { key: 'start', header: 'Start', width: 10, time: true },
+  { key: 'end', header: 'End', width: 10, time: true },
   { key: 'notes', header: 'Availability notes', width: 40 },
   { key: 'bookings', header: 'Bookings', width: 60 },
 ];
@@ -161,7 +166,7 @@ function bookingText(b: {
   title: string;
   schoolName: string | null;
 }): string {
-  // people read this column, so its times are written as on screen; Start and End stay HH:MM for machines
+  // written as on screen, as the Start and End columns are
   const times = formatTimeRange(b.startTime, b.endTime) || 'All day';
   return `${times} ${summaryOf(b)}`;
 }
@@ -246,7 +251,9 @@ export function csvStream(columns: Column[], batches: AsyncIterable<ExportRow[]>
   async function* lines() {
     yield BOM + csvLine(columns.map((c) => c.header));
     for await (const rows of batches) {
-      yield rows.map((row) => csvLine(columns.map((c) => row[c.key]))).join('');
+      yield rows
+        .map((row) => csvLine(columns.map((c) => (c.time ? formatTime12(row[c.key]) : row[c.key]))))
+        .join('');
     }
   }
   return Readable.from(lines());
@@ -260,6 +267,13 @@ const excelText = (value: string) => neutralise(value).replace(/\r\n?/g, '\n');
 
 /** A `yyyy-MM-dd` day as the UTC midnight exceljs writes as that calendar day. */
 const excelDate = (date: string) => new Date(`${date}T00:00:00Z`);
+
+/** An `HH:mm` time as the fraction of a day a spreadsheet's time cell holds; any other text as it is. */
+function excelTime(value: string): number | string {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value);
+  if (!match) return excelText(value);
+  return (Number(match[1]) * 60 + Number(match[2])) / (24 * 60);
+}
 
 /**
  * An .xlsx workbook written as it streams (exceljs' streaming writer: each row is committed and let
@@ -284,6 +298,7 @@ export function xlsxStream(
     key: c.key,
     width: c.width,
     ...(c.key === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : {}),
+    ...(c.time ? { style: { numFmt: 'h:mm AM/PM' } } : {}),
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
@@ -293,7 +308,8 @@ export function xlsxStream(
       for (const row of rows) {
         const values: Record<string, unknown> = {};
         for (const c of columns)
-          values[c.key] = c.key === 'date' ? excelDate(row.date) : excelText(row[c.key]);
+          values[c.key] =
+            c.key === 'date' ? excelDate(row.date) : c.time ? excelTime(row[c.key]) : excelText(row[c.key]);
         sheet.addRow(values).commit();
       }
     }

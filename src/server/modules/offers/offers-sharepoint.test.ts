@@ -88,7 +88,7 @@ describe('open sessions from SharePoint', () => {
     expect(list.sessions.map((x) => x.id)).toEqual([bookingId]);
   });
 
-  it('a session made in the portal is created in SharePoint and comes back through the refresh', async () => {
+  it('a session made in the portal is created in SharePoint, listed as open at once, and kept by the refresh', async () => {
     const created = await call('POST', '/api/staff/sessions', staff, {
       date: '2026-12-14',
       startTime: '13:00',
@@ -108,6 +108,19 @@ describe('open sessions from SharePoint', () => {
     });
     expect(items.at(-1)!.fields.FreelancerID ?? null).toBeNull();
     expect(await s.t.ctx.db.select().from(bookingOutbox)).toEqual([]);
+    // open as soon as SharePoint has it: no refresh needed
+    const atOnce: OpenSessionsResponse = (
+      await call('GET', '/api/staff/sessions?from=2026-12-14&to=2026-12-14', staff)
+    ).json();
+    expect(atOnce.pending).toEqual([]);
+    expect(atOnce.sessions).toMatchObject([
+      {
+        sharePointId: items.at(-1)!.id,
+        schoolName: 'Riverside Academy',
+        startTime: '13:00',
+        endTime: '15:30',
+      },
+    ]);
 
     await refresh();
     const open: OpenSessionsResponse = (
@@ -115,6 +128,7 @@ describe('open sessions from SharePoint', () => {
     ).json();
     expect(open.sessions).toHaveLength(1);
     expect(open.sessions[0]).toMatchObject({
+      id: atOnce.sessions[0]!.id,
       date: '2026-12-14',
       schoolName: 'Riverside Academy',
       program: 'Drama',

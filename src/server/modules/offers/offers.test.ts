@@ -97,6 +97,8 @@ describe('open sessions', () => {
     expect(response.statusCode).toBe(200);
     const body: OpenSessionsResponse = response.json();
     expect(body.sessions.map((s) => s.id)).toEqual([open]);
+    // no SharePoint settings in this app: the page says so rather than that all sessions are filled
+    expect(body.sharePointConfigured).toBe(false);
     expect(body.sessions[0]).toMatchObject({
       schoolName: 'Oakfield Primary',
       program: 'Dance',
@@ -109,6 +111,24 @@ describe('open sessions', () => {
     expect(again.sessions[0]!.liveOffers).toBe(1);
   });
 
+  it("counts each session's own live offers, whatever the offers' ids", async () => {
+    // sessions numbered ahead of offers, so a session's id is never one of its offers' ids here
+    for (let i = 0; i < 10; i += 1) await openSession({ date: '2026-12-15' });
+    const first = await openSession({ date: '2026-12-14' });
+    const second = await openSession({ date: '2026-12-14' });
+    const quiet = await openSession({ date: '2026-12-14' });
+    const made = [
+      ...(await offer(first, [await facilitator(), await facilitator()])),
+      ...(await offer(second, [await facilitator()])),
+    ];
+    expect(made.map((o) => o.id)).not.toContain(first);
+    expect(made.map((o) => o.id)).not.toContain(second);
+    const body: OpenSessionsResponse = (
+      await call('GET', '/api/staff/sessions?from=2026-12-14&to=2026-12-14', staff)
+    ).json();
+    const live = Object.fromEntries(body.sessions.map((s) => [s.id, s.liveOffers]));
+    expect(live).toEqual({ [first]: 2, [second]: 1, [quiet]: 0 });
+  });
   it('refuses a range that ends before it starts', async () => {
     const response = await call('GET', '/api/staff/sessions?from=2026-12-10&to=2026-12-01', staff);
     expect(response.statusCode).toBe(400);
@@ -144,6 +164,21 @@ describe('open sessions', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors).toEqual({ date: ['Choose today or a later day'] });
+  });
+
+  it('refuses a session more than a year ahead (2099), and a missing date in words, changing nothing', async () => {
+    const before = await t.ctx.db.select().from(bookingOutbox);
+    const session = { startTime: '13:00', endTime: '15:00', schoolName: 'Riverside Academy' };
+    const far = await call('POST', '/api/staff/sessions', staff, { ...session, date: '2099-01-05' });
+    expect(far.statusCode).toBe(400);
+    // the clock says 20 November 2026: a year on is 21 November 2027
+    expect(far.json().fieldErrors).toEqual({ date: ['Choose a day by 21 November 2027'] });
+    const dayAfter = await call('POST', '/api/staff/sessions', staff, { ...session, date: '2027-11-22' });
+    expect(dayAfter.statusCode).toBe(400);
+    const none = await call('POST', '/api/staff/sessions', staff, { ...session, date: '' });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().fieldErrors).toEqual({ date: ["Choose the session's date"] });
+    expect(await t.ctx.db.select().from(bookingOutbox)).toEqual(before);
   });
 
   it('refuses a session whose end is not after its start, and a blank school', async () => {

@@ -19,6 +19,7 @@ import {
   type OfferOverride,
   type OfferState,
   type OpenSessionsResponse,
+  SESSION_DAYS_AHEAD,
   type StaffOffer,
 } from '../../../shared/schemas/offers';
 import type { AppContext } from '../../context';
@@ -50,8 +51,6 @@ export const LINK_INVALID = 'This link is not valid. Open your offers in the por
 export const LINK_EXPIRED = 'This link has expired. Open your offers in the portal instead.';
 export const LINK_CLOSED = 'This offer is no longer open. Open your offers in the portal to see why.';
 export const LINK_USED = 'This link has already been used. Open your offers in the portal instead.';
-/** Open sessions listed by default: from today, this many days ahead. */
-const OPEN_SESSIONS_DAYS = 120;
 
 const isLive = (state: string) => (LIVE_OFFER_STATES as readonly string[]).includes(state);
 
@@ -78,12 +77,15 @@ export async function listOpenSessions(
   range: { from?: string | undefined; to?: string | undefined },
 ): Promise<OpenSessionsResponse> {
   const from = range.from ?? todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
-  const to = range.to ?? addDays(from, OPEN_SESSIONS_DAYS);
+  const to = range.to ?? addDays(from, SESSION_DAYS_AHEAD);
   if (to < from) throw badRequest('"to" must not be before "from"', { to: ['Must not be before "from"'] });
   if (to > addDays(from, 366))
     throw badRequest('Ask for at most a year at a time', { to: ['At most a year'] });
-  const live = sql<number>`(select count(*)::int from ${offers} o where o.booking_id = ${bookings.id} and o.state in ('sent', 'seen'))`;
-  const pendingAcceptance = sql<boolean>`exists (select 1 from ${offers} o where o.booking_id = ${bookings.id} and o.state = 'accepted' and o.write_back = 'pending')`;
+  // Drizzle writes a column of a query over one table without its table's name ("id"), which inside
+  // these subqueries would be the offer's own id: the booking's id is named in full.
+  const bookingId = sql`${bookings}.${sql.identifier(bookings.id.name)}`;
+  const live = sql<number>`(select count(*)::int from ${offers} o where o.booking_id = ${bookingId} and o.state in ('sent', 'seen'))`;
+  const pendingAcceptance = sql<boolean>`exists (select 1 from ${offers} o where o.booking_id = ${bookingId} and o.state = 'accepted' and o.write_back = 'pending')`;
   const rows = await ctx.db
     .select({
       id: bookings.id,
@@ -114,6 +116,7 @@ export async function listOpenSessions(
     .orderBy(asc(bookingOutbox.id));
   return {
     sessions: rows,
+    sharePointConfigured: 'session' in (await ctx.sharePoint.sessionOrReason()),
     pending: pending.map((row) => {
       const f = row.fields ?? {};
       return {
@@ -140,8 +143,13 @@ export async function createSession(
   },
   actorId: number,
 ): Promise<number> {
-  if (input.date < todayIn(ctx.config.ORG_TIMEZONE, ctx.now()))
+  const today = todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
+  if (input.date < today)
     throw badRequest('A new session cannot be in the past', { date: ['Choose today or a later day'] });
+  if (input.date > addDays(today, SESSION_DAYS_AHEAD))
+    throw badRequest('A new session can be at most a year ahead', {
+      date: [`Choose a day by ${dayLabel(addDays(today, SESSION_DAYS_AHEAD))}`],
+    });
   const fields: Record<string, string> = {
     title: input.title || `${input.schoolName}${input.program ? ` – ${input.program}` : ''}`,
     date: input.date,

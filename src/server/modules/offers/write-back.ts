@@ -1,5 +1,6 @@
 /**
  * The bookings outbox: new sessions and accepted offers on their way to the SharePoint Bookings list.
+ * A new session becomes an open booking here as soon as SharePoint has created its item.
  * Rows are claimed with FOR UPDATE SKIP LOCKED and leased by pushing next_attempt_at ahead, as the
  * availability outbox does, so with several instances each write goes out once. An acceptance
  * SharePoint refuses (the item was filled, changed or deleted since the portal read it) is undone:
@@ -74,8 +75,16 @@ export async function drainBookingWrites(
   for (const row of rows) {
     try {
       if (row.kind === 'create') {
-        await createBookingItem(session, row.fields ?? {});
-        await ctx.db.delete(bookingOutbox).where(eq(bookingOutbox.id, row.id));
+        const booking = await createBookingItem(session, row.fields ?? {});
+        await ctx.db.transaction(async (tx) => {
+          // listed as open at once; the next refresh reads the same item and keeps this row
+          if (booking)
+            await tx
+              .insert(bookings)
+              .values({ ...booking, userId: null, updatedAt: ctx.now() })
+              .onConflictDoNothing({ target: bookings.sharePointId });
+          await tx.delete(bookingOutbox).where(eq(bookingOutbox.id, row.id));
+        });
         result.created++;
       } else {
         const outcome = await deliverAssignment(ctx, session, row);

@@ -7,6 +7,7 @@ import {
   safeguardingList,
   safeguardingListQuery,
   safeguardingPolicyBody,
+  safeguardingPolicyPreview,
   safeguardingPolicyResponse,
   safeguardingRecordsBody,
   safeguardingRecordsResponse,
@@ -17,6 +18,7 @@ import { csvLine } from '../exports/service';
 import {
   getRecords,
   listStatuses,
+  previewPolicy,
   readPolicy,
   SCHOOL_RECORD_COLUMNS,
   savePolicy,
@@ -52,12 +54,27 @@ export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['safeguarding'],
-          summary: 'Save the safeguarding policy (recorded in the history)',
+          summary:
+            'Save the safeguarding policy: it applies from today on, earlier days keep theirs (recorded in the history)',
           body: safeguardingPolicyBody,
           response: { 200: safeguardingPolicyResponse, ...errors },
         },
       },
-      (request) => savePolicy(ctx.db, request.body, currentUser(request).id),
+      (request) => savePolicy(ctx.db, request.body, currentUser(request).id, today()),
+    );
+
+    app.post(
+      '/api/staff/safeguarding/policy/preview',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['safeguarding'],
+          summary: 'Whose safeguarding state today a policy would change if it were saved (saves nothing)',
+          body: safeguardingPolicyBody,
+          response: { 200: safeguardingPolicyPreview, ...errors },
+        },
+      },
+      (request) => previewPolicy(ctx.db, request.body, today()),
     );
 
     app.get(

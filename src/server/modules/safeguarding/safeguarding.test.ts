@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeHistory, safeguardingRecords } from '../../db/schema';
+import { changeHistory, safeguardingPolicyVersions, safeguardingRecords } from '../../db/schema';
 import { insertBookings } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { safeguardingStatuses } from './service';
@@ -14,8 +14,10 @@ let staffCookie: string;
 let franCookie: string;
 let fran: Awaited<ReturnType<TestApp['createUser']>>;
 let sam: Awaited<ReturnType<TestApp['createUser']>>;
-// the app's clock: moved by tests that ask for "today"
-let now = new Date('2026-06-15T12:00:00Z');
+// The app's clock: moved by tests that ask for "today". A policy applies from the day it is saved
+// on, so the clock starts before every day these tests judge and each saved policy decides them.
+const START = '2022-06-15T12:00:00Z';
+let now = new Date(START);
 
 const CERTIFICATE = '001234567890';
 
@@ -29,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Method = 'GET' | 'PUT';
+type Method = 'GET' | 'PUT' | 'POST';
 const call = (method: Method, url: string, cookie: string, payload?: unknown) =>
   t.app.inject({
     method,
@@ -38,14 +40,16 @@ const call = (method: Method, url: string, cookie: string, payload?: unknown) =>
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 
+const policyBody = (policy: Partial<Record<string, unknown>> = {}) => ({
+  dbsMonths: 36,
+  updateServiceMonths: 12,
+  warningDays: 30,
+  checkTypes: [],
+  ...policy,
+});
+
 async function setPolicy(policy: Partial<Record<string, unknown>> = {}) {
-  const response = await call('PUT', '/api/staff/safeguarding/policy', staffCookie, {
-    dbsMonths: 36,
-    updateServiceMonths: 12,
-    warningDays: 30,
-    checkTypes: [],
-    ...policy,
-  });
+  const response = await call('PUT', '/api/staff/safeguarding/policy', staffCookie, policyBody(policy));
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 }
@@ -250,7 +254,7 @@ describe('today is the organisation’s day', () => {
       date: '2027-02-28',
       status: { state: 'expired' },
     });
-    now = new Date('2026-06-15T12:00:00Z');
+    now = new Date(START);
     staffCookie = await t.loginStaff();
     franCookie = await t.login('fran@example.org', 'fran-pass-1');
   });
@@ -463,5 +467,82 @@ describe('the record for schools', () => {
       staffCookie,
     );
     expect(backwards.statusCode).toBe(400);
+  });
+});
+
+describe('a change of the policy', () => {
+  it('says before it is saved whose state it changes today, and saves nothing', async () => {
+    await setPolicy();
+    await setRecords(fran.id, { dbs: dbs({ issueDate: '2022-01-10' }) });
+    const versions = await t.ctx.db.select().from(safeguardingPolicyVersions);
+    const preview = await call(
+      'POST',
+      '/api/staff/safeguarding/policy/preview',
+      staffCookie,
+      policyBody({ checkTypes: ['First aid'] }),
+    );
+    expect(preview.statusCode, preview.body).toBe(200);
+    const body = preview.json();
+    // Auckland is 12 hours ahead: noon UTC on the 15th is already the 16th there
+    expect(body.date).toBe('2022-06-16');
+    expect(body.facilitators).toBe(2);
+    // Sam has no records and is missing either way: only Fran changes
+    expect(body.changes).toEqual([
+      { userId: fran.id, name: 'Fran', from: 'valid', to: 'missing', reasons: ['No First aid recorded'] },
+    ]);
+    const shorter = await call(
+      'POST',
+      '/api/staff/safeguarding/policy/preview',
+      staffCookie,
+      policyBody({ dbsMonths: 3 }),
+    );
+    expect(shorter.json().changes).toMatchObject([{ userId: fran.id, from: 'valid', to: 'expired' }]);
+    expect((await call('GET', '/api/staff/safeguarding/policy', staffCookie)).json().checkTypes).toEqual([]);
+    expect(await t.ctx.db.select().from(safeguardingPolicyVersions)).toEqual(versions);
+    expect(await stateOn('2022-06-16')).toBe('valid');
+  });
+
+  it('applies from the day it is saved: earlier days and the record for schools keep the policy they had', async () => {
+    await setPolicy();
+    await setRecords(fran.id, { dbs: dbs({ issueDate: '2022-01-10' }) });
+    await insertBookings(t.ctx.db, [
+      { sharePointId: 'pv-1', userId: fran.id, date: '2022-07-01', schoolName: 'Past School', title: 'Art' },
+      { sharePointId: 'pv-2', userId: fran.id, date: '2022-09-01', schoolName: 'Past School', title: 'Art' },
+    ]);
+    // two months later (sessions keep the app's time, so sign in again) a first-aid check is added
+    now = new Date('2022-08-15T12:00:00Z');
+    staffCookie = await t.loginStaff();
+    await setPolicy({ checkTypes: ['First aid'] });
+    expect(await stateOn('2022-07-01')).toBe('valid');
+    expect(await stateOn('2022-08-15')).toBe('valid');
+    expect(await stateOn('2022-08-16')).toBe('missing');
+    expect(await stateOn('2022-09-01')).toBe('missing');
+    const record = await call(
+      'GET',
+      '/api/staff/safeguarding/export?from=2022-07-01&to=2022-09-30&school=Past%20School',
+      staffCookie,
+    );
+    const lines = record.body.trim().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('"2022-07-01"');
+    expect(lines[1]).toContain('"Valid"');
+    expect(lines[1]).not.toContain('First aid');
+    expect(lines[2]).toContain('"2022-09-01"');
+    expect(lines[2]).toContain('"Missing"');
+    expect(lines[2]).toContain('"First aid: Missing"');
+
+    // saved again the same day: that day's version is replaced, not added to
+    await setPolicy({ checkTypes: ['First aid', 'Insurance'] });
+    const versions = await t.ctx.db.select().from(safeguardingPolicyVersions);
+    expect(versions.map((v) => [v.effectiveFrom, v.checkTypes])).toEqual([
+      ['2022-06-16', []],
+      ['2022-08-16', ['First aid', 'Insurance']],
+    ]);
+
+    await t.ctx.db.delete(safeguardingPolicyVersions);
+    now = new Date(START);
+    staffCookie = await t.loginStaff();
+    franCookie = await t.login('fran@example.org', 'fran-pass-1');
+    await setPolicy();
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, isNotNull, ne, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, inArray, isNotNull, lte, ne, type SQL } from 'drizzle-orm';
 import {
   checkTypeKey,
   type DbsRecord,
@@ -6,16 +6,24 @@ import {
   maskCertificate,
   type SafeguardingPolicy,
   type SafeguardingRecords,
+  type SafeguardingState,
   type SafeguardingStatus,
   safeguardingStatus,
 } from '../../../shared/safeguarding';
 import type {
   SafeguardingList,
   SafeguardingPolicyBody,
+  SafeguardingPolicyPreview,
   SafeguardingRecordsResponse,
 } from '../../../shared/schemas/safeguarding';
 import type { Queryable } from '../../db/client';
-import { bookings, safeguardingPolicy, safeguardingRecords, users } from '../../db/schema';
+import {
+  bookings,
+  safeguardingPolicy,
+  safeguardingPolicyVersions,
+  safeguardingRecords,
+  users,
+} from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
 import { STAFF_ROLE } from '../users/service';
@@ -28,9 +36,44 @@ export const STALE_RECORDS_MESSAGE =
 // ---------------------------------------------------------------------------------------------------
 // Policy
 
+const defaultPolicy = (): SafeguardingPolicy => ({ ...DEFAULT_SAFEGUARDING_POLICY, checkTypes: [] });
+
+const policyOf = (row: typeof safeguardingPolicyVersions.$inferSelect): SafeguardingPolicy => ({
+  dbsMonths: row.dbsMonths,
+  updateServiceMonths: row.updateServiceMonths,
+  warningDays: row.warningDays,
+  checkTypes: row.checkTypes,
+});
+
+/**
+ * The policy in force on `date`: the version saved on that day or the latest before it; the defaults
+ * on a day before any was saved. Today and every later day get the current policy.
+ */
+export async function policyOn(db: Queryable, date: string): Promise<SafeguardingPolicy> {
+  const [row] = await db
+    .select()
+    .from(safeguardingPolicyVersions)
+    .where(lte(safeguardingPolicyVersions.effectiveFrom, date))
+    .orderBy(desc(safeguardingPolicyVersions.effectiveFrom))
+    .limit(1);
+  return row ? policyOf(row) : defaultPolicy();
+}
+
+/** Every version at once, as a function of the day: for judging many days with one read. */
+async function policyByDay(db: Queryable): Promise<(date: string) => SafeguardingPolicy> {
+  const rows = await db
+    .select()
+    .from(safeguardingPolicyVersions)
+    .orderBy(desc(safeguardingPolicyVersions.effectiveFrom));
+  const versions = rows.map((row) => ({ from: row.effectiveFrom, policy: policyOf(row) }));
+  const fallback = defaultPolicy();
+  return (date) => versions.find((version) => version.from <= date)?.policy ?? fallback;
+}
+
+/** The current policy (what the settings page edits). */
 export async function readPolicy(db: Queryable): Promise<SafeguardingPolicy> {
   const [row] = await db.select().from(safeguardingPolicy).where(eq(safeguardingPolicy.id, 1));
-  if (!row) return { ...DEFAULT_SAFEGUARDING_POLICY, checkTypes: [] };
+  if (!row) return defaultPolicy();
   return {
     dbsMonths: row.dbsMonths,
     updateServiceMonths: row.updateServiceMonths,
@@ -39,11 +82,15 @@ export async function readPolicy(db: Queryable): Promise<SafeguardingPolicy> {
   };
 }
 
-/** Save the policy; recorded in the history (a settings change) in the same transaction. */
+/**
+ * Save the policy; it applies from `today` on (a day in ORG_TIMEZONE), the days before keep the
+ * version they had. Recorded in the history (a settings change) in the same transaction.
+ */
 export async function savePolicy(
   db: Queryable,
   input: SafeguardingPolicyBody,
   actorId: number,
+  today: string,
 ): Promise<SafeguardingPolicy> {
   return db.transaction(async (tx) => {
     const [existing] = await tx
@@ -57,6 +104,11 @@ export async function savePolicy(
       .insert(safeguardingPolicy)
       .values({ id: 1, ...values })
       .onConflictDoUpdate({ target: safeguardingPolicy.id, set: values });
+    const version = { ...input, savedAt: values.updatedAt };
+    await tx
+      .insert(safeguardingPolicyVersions)
+      .values({ effectiveFrom: today, ...version })
+      .onConflictDoUpdate({ target: safeguardingPolicyVersions.effectiveFrom, set: version });
     const after = await readPolicy(tx);
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       await recordChanges(tx, [
@@ -130,7 +182,7 @@ async function statusesWhere(
   date: string,
 ): Promise<Map<number, SafeguardingStatus>> {
   const [policy, rows] = await Promise.all([
-    readPolicy(db),
+    policyOn(db, date),
     db
       .select({ id: users.id, record: safeguardingRecords })
       .from(users)
@@ -144,33 +196,64 @@ async function statusesWhere(
   return result;
 }
 
+/** Every facilitator's name and records. */
+async function facilitatorRecords(db: Queryable) {
+  const rows = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      displayName: users.displayName,
+      record: safeguardingRecords,
+    })
+    .from(users)
+    .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, users.id))
+    .where(ne(users.role, STAFF_ROLE));
+  return rows.map((row) => ({
+    userId: row.id,
+    name: nameOf(row),
+    records: recordsOf(row.record ?? undefined),
+  }));
+}
+
+const byName = (a: { name: string; userId: number }, b: { name: string; userId: number }) =>
+  a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.userId - b.userId;
+
 /** Every facilitator with their status on `date`, by name; certificate numbers masked. */
 export async function listStatuses(db: Queryable, date: string): Promise<SafeguardingList> {
-  const [policy, rows] = await Promise.all([
-    readPolicy(db),
-    db
-      .select({
-        id: users.id,
-        username: users.username,
-        displayName: users.displayName,
-        record: safeguardingRecords,
-      })
-      .from(users)
-      .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, users.id))
-      .where(ne(users.role, STAFF_ROLE)),
-  ]);
-  const people = rows.map((row) => {
-    const records = recordsOf(row.record ?? undefined);
-    return {
-      userId: row.id,
-      name: nameOf(row),
-      certificate: records.dbs ? maskCertificate(records.dbs.certificateNumber) : null,
-      status: safeguardingStatus(records, policy, date),
-    };
-  });
-  people.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.userId - b.userId);
+  const [policy, rows] = await Promise.all([policyOn(db, date), facilitatorRecords(db)]);
+  const people = rows.map(({ userId, name, records }) => ({
+    userId,
+    name,
+    certificate: records.dbs ? maskCertificate(records.dbs.certificateNumber) : null,
+    status: safeguardingStatus(records, policy, date),
+  }));
+  people.sort(byName);
   return { date, people };
 }
+
+/**
+ * Whose state on `today` a policy would change if it were saved: every facilitator whose state under
+ * it differs from their state under the policy in force, the worst new state first. Changes nothing.
+ */
+export async function previewPolicy(
+  db: Queryable,
+  input: SafeguardingPolicyBody,
+  today: string,
+): Promise<SafeguardingPolicyPreview> {
+  const [current, rows] = await Promise.all([policyOn(db, today), facilitatorRecords(db)]);
+  const changes = rows.flatMap(({ userId, name, records }) => {
+    const before = safeguardingStatus(records, current, today);
+    const after = safeguardingStatus(records, input, today);
+    return before.state === after.state
+      ? []
+      : [{ userId, name, from: before.state, to: after.state, reasons: after.reasons }];
+  });
+  changes.sort((a, b) => SEVERITY_ORDER.indexOf(a.to) - SEVERITY_ORDER.indexOf(b.to) || byName(a, b));
+  return { date: today, facilitators: rows.length, changes };
+}
+
+/** Worst first. */
+const SEVERITY_ORDER: SafeguardingState[] = ['missing', 'expired', 'expiring', 'valid'];
 
 /**
  * A facilitator’s account, or 404; records are not kept for staff accounts (400).
@@ -198,7 +281,7 @@ export async function getRecords(
   const person = await facilitatorOf(db, userId, own);
   const [[row], policy] = await Promise.all([
     db.select().from(safeguardingRecords).where(eq(safeguardingRecords.userId, userId)),
-    readPolicy(db),
+    policyOn(db, date),
   ]);
   return toResponse(person, row, policy, date);
 }
@@ -356,7 +439,8 @@ const STATE_WORDS = { valid: 'Valid', expiring: 'Expiring soon', expired: 'Expir
 /**
  * Who was sent to schools between two days (optionally to one school, matched without regard to case)
  * and the state of their checks on each session's day. Bookings without a facilitator are left out.
- * The records are today's: a certificate replaced since is shown as it is now (the ADR says why).
+ * The records are today's: a certificate replaced since is shown as it is now (ADR 21 says why); the
+ * policy is the one in force on each session's day (ADR 77).
  */
 export async function schoolRecordRows(
   db: Queryable,
@@ -364,8 +448,8 @@ export async function schoolRecordRows(
   school: string | undefined,
 ): Promise<SchoolRecordRow[]> {
   const conditions = [between(bookings.date, range.from, range.to), isNotNull(bookings.userId)];
-  const [policy, rows] = await Promise.all([
-    readPolicy(db),
+  const [policyFor, rows] = await Promise.all([
+    policyByDay(db),
     db
       .select({
         date: bookings.date,
@@ -389,7 +473,7 @@ export async function schoolRecordRows(
     .filter((row) => !wanted || (row.schoolName ?? '').trim().toLowerCase() === wanted)
     .map((row) => {
       const records = recordsOf(row.record ?? undefined);
-      const status = safeguardingStatus(records, policy, row.date);
+      const status = safeguardingStatus(records, policyFor(row.date), row.date);
       const dbs = records.dbs;
       const dbsCheck = status.checks[0]!;
       const others = status.checks.slice(1);

@@ -17,7 +17,7 @@ export const BOOKINGS_RECONCILE_JOB = 'bookings-reconcile';
  * every instance answers the same.
  */
 export async function schedulerStatusNow(
-  ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'bookingsRefresh'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'bookingsRefresh' | 'sharePoint'>,
 ): Promise<SchedulerStatus> {
   const [row] = await ctx.db
     .select({ isUpdating: schedulerState.isUpdating, lastError: schedulerState.lastError })
@@ -37,6 +37,7 @@ export async function schedulerStatusNow(
     refreshStage: isUpdating ? (ctx.bookingsRefresh.stage ?? 'connecting') : null,
     lastRefreshError: isUpdating ? null : (row?.lastError ?? null),
     changeMode: (await notificationsActive(ctx)) ? 'notifications' : 'polling',
+    sharePointConfigured: 'session' in (await ctx.sharePoint.sessionOrReason()),
     sharePointProblems: await sharePointProblemsNow(ctx),
   };
 }

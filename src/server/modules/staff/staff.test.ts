@@ -307,6 +307,7 @@ describe('GET /api/admin/scheduler/status', () => {
       lastRefreshError: null,
       sharePointProblems: [],
       changeMode: 'polling',
+      sharePointConfigured: false,
     });
   });
 
@@ -320,6 +321,7 @@ describe('GET /api/admin/scheduler/status', () => {
       lastRefreshError: null,
       sharePointProblems: [],
       changeMode: 'polling',
+      sharePointConfigured: false,
     });
     clock = new Date('2026-03-04T06:00:00Z');
     expect(await status()).toMatchObject({ isOfficeHours: false, nextUpdate: 'Today at 8:00 AM' });
@@ -371,6 +373,7 @@ describe('configured office hours', () => {
         lastRefreshError: null,
         sharePointProblems: [],
         changeMode: 'polling',
+        sharePointConfigured: false,
       });
     } finally {
       await other.close();

@@ -10,8 +10,23 @@ const ENTRIES = [
   { label: 'Booked Session', swatch: 'bg-primary rounded-[3px]' },
 ] as const;
 
-/** The side panel's key to the calendar colours (spec "Sidebar Availability Legend"). */
-export function AvailabilityLegend({ className }: { className?: string }) {
+/** A mark another feature draws on the calendar's days, with its key's swatch. */
+export interface LegendEntry {
+  label: string;
+  swatch: string;
+}
+
+/**
+ * The side panel's key to the calendar colours (spec "Sidebar Availability Legend"), and to the marks
+ * the page adds to the days (`extra`, composed in by the route: the offers' dashed mark).
+ */
+export function AvailabilityLegend({
+  className,
+  extra = [],
+}: {
+  className?: string;
+  extra?: readonly LegendEntry[];
+}) {
   // the layout shows the panel twice (side panel and, on small screens, under the page)
   const titleId = useId();
   return (
@@ -20,7 +35,7 @@ export function AvailabilityLegend({ className }: { className?: string }) {
         Availability Legend
       </h2>
       <ul className="grid gap-2 text-sm">
-        {ENTRIES.map((entry) => (
+        {[...ENTRIES, ...extra].map((entry) => (
           <li key={entry.label} className="flex items-center gap-2">
             <span aria-hidden className={cn('size-3.5 shrink-0', entry.swatch)} />
             {entry.label}

@@ -4,6 +4,7 @@ import {
   type BulkAvailabilityForm,
   type BulkAvailabilityResult,
   bulkAvailabilityForm,
+  bulkSelectionForm,
   MAX_BULK_DAYS,
 } from '@shared/schemas/availability';
 import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
@@ -50,7 +51,7 @@ export function BulkDialog({
 }: BulkDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent width="xl" onCloseAutoFocus={onCloseAutoFocus}>
+      <DialogContent width="xl" focusDialog onCloseAutoFocus={onCloseAutoFocus}>
         {/* mounted only while open: every opening starts from the spec's defaults */}
         {open ? (
           <BulkForm
@@ -92,10 +93,13 @@ function BulkForm({
   const { errors } = form.formState;
   const [result, setResult] = useState<BulkAvailabilityResult | null>(null);
 
-  // how many days the range and weekdays cover, as they stand (0 until they are valid)
-  const watched = bulkAvailabilityForm.safeParse(form.watch());
+  // how many days the range and weekdays cover, as they stand; a range over the cap says so instead
+  // of counting nothing
+  const watched = bulkSelectionForm.safeParse(form.watch());
+  const tooLong =
+    watched.success && daysBetween(watched.data.startDate, watched.data.endDate) > MAX_BULK_DAYS;
   const dayCount =
-    watched.success && daysBetween(watched.data.startDate, watched.data.endDate) <= MAX_BULK_DAYS
+    watched.success && !tooLong
       ? selectBulkDays(watched.data.startDate, watched.data.endDate, watched.data.daysOfWeek).length
       : 0;
 
@@ -200,8 +204,16 @@ function BulkForm({
           <span>{BULK_SKIP_NOTE}</span>
         </p>
       </div>
-      <p className="text-muted-foreground text-sm" aria-live="polite" data-testid="bulk-day-count">
-        {dayCount === 1 ? '1 day selected.' : `${dayCount} days selected.`}
+      <p
+        className={tooLong ? 'font-medium text-destructive text-sm' : 'text-muted-foreground text-sm'}
+        aria-live="polite"
+        data-testid="bulk-day-count"
+      >
+        {tooLong
+          ? `The range is longer than ${MAX_BULK_DAYS} days: choose a shorter one.`
+          : dayCount === 1
+            ? '1 day selected.'
+            : `${dayCount} days selected.`}
       </p>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onClose}>

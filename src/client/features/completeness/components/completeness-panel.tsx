@@ -38,7 +38,8 @@ const ALL_AREAS = '__all__';
  * measured its first rows, that another number fitted, and draw itself a second time as it opened.
  */
 const ROW_HEIGHT = 43;
-const NARROW_ROW_HEIGHT = 61;
+/** A phone's row: the name, its status and weekdays, the email, and area and last reminder. */
+const NARROW_ROW_HEIGHT = 113;
 const NO_ROWS: FacilitatorCompleteness[] = [];
 
 const STATUS_BADGE = {
@@ -75,7 +76,10 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   const order = useDeferredValue(sort);
   const rows = useMemo(() => sortFacilitators(listed, order), [listed, order]);
   const firstDraw = rows.length === 0 && facilitators.length > 0;
-  const rowHeight = useNarrowScreen() ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  // a phone's table has one column for the person, so nothing is off to the right
+  const narrow = useNarrowScreen();
+  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  const columns = narrow ? 2 : 7;
   const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
 
   const toggleSort = (key: SortKey) =>
@@ -190,22 +194,35 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                     }
                   />
                 </TableHead>
-                <SortableHead label="Name" sortKey="name" sort={sort} onSort={toggleSort} />
-                <SortableHead label="Area" sortKey="area" sort={sort} onSort={toggleSort} />
-                <SortableHead label="Status" sortKey="status" sort={sort} onSort={toggleSort} />
-                <SortableHead label="Weekdays set" sortKey="count" sort={sort} onSort={toggleSort} />
-                <TableHead scope="col">Email</TableHead>
-                <TableHead scope="col">Last reminded</TableHead>
+                {narrow ? (
+                  <TableHead scope="col" aria-sort={sort.direction}>
+                    <span className="sr-only">Facilitator</span>
+                    <span className="flex flex-wrap gap-x-1">
+                      {NARROW_SORTS.map(({ key, label }) => (
+                        <SortButton key={key} label={label} sortKey={key} sort={sort} onSort={toggleSort} />
+                      ))}
+                    </span>
+                  </TableHead>
+                ) : (
+                  <>
+                    <SortableHead label="Name" sortKey="name" sort={sort} onSort={toggleSort} />
+                    <SortableHead label="Area" sortKey="area" sort={sort} onSort={toggleSort} />
+                    <SortableHead label="Status" sortKey="status" sort={sort} onSort={toggleSort} />
+                    <SortableHead label="Weekdays set" sortKey="count" sort={sort} onSort={toggleSort} />
+                    <TableHead scope="col">Email</TableHead>
+                    <TableHead scope="col">Last reminded</TableHead>
+                  </>
+                )}
               </TableRow>
             </TableHeader>
             <TableBody>
               {firstDraw ? (
-                <SpacerRow height={facilitators.length * rowHeight} columns={7} />
+                <SpacerRow height={facilitators.length * rowHeight} columns={columns} />
               ) : rows.length === 0 ? (
-                <TableMessage colSpan={7}>No facilitators{area ? ` in ${area}` : ''}.</TableMessage>
+                <TableMessage colSpan={columns}>No facilitators{area ? ` in ${area}` : ''}.</TableMessage>
               ) : (
                 <>
-                  <SpacerRow height={rowWindow.before} columns={7} />
+                  <SpacerRow height={rowWindow.before} columns={columns} />
                   {rowWindow.rows.map((position) => {
                     const f = rows[position]!;
                     return (
@@ -214,6 +231,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                         position={position}
                         measureRow={rowWindow.measureRow}
                         facilitator={f}
+                        narrow={narrow}
                         checked={selected.has(f.userId)}
                         disabled={!choosable}
                         onCheckedChange={(checked) => {
@@ -225,7 +243,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                       />
                     );
                   })}
-                  <SpacerRow height={rowWindow.after} columns={7} />
+                  <SpacerRow height={rowWindow.after} columns={columns} />
                 </>
               )}
             </TableBody>
@@ -236,25 +254,36 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
   );
 }
 
-function SortableHead({
-  label,
-  sortKey,
-  sort,
-  onSort,
-}: {
+/** The orders a phone's one column offers, as its heading's buttons. */
+const NARROW_SORTS: { key: SortKey; label: string }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'status', label: 'Status' },
+  { key: 'count', label: 'Weekdays set' },
+];
+
+interface SortProps {
   label: string;
   sortKey: SortKey;
   sort: SortState;
   onSort: (key: SortKey) => void;
-}) {
+}
+
+function SortButton({ label, sortKey, sort, onSort }: SortProps) {
   const active = sort.key === sortKey;
   const Icon = !active ? ArrowUpDown : sort.direction === 'ascending' ? ArrowUp : ArrowDown;
   return (
-    <TableHead scope="col" aria-sort={active ? sort.direction : 'none'}>
-      <Button variant="ghost" size="sm" className="-ml-3" onClick={() => onSort(sortKey)}>
-        {label}
-        <Icon aria-hidden className={cn(!active && 'opacity-50')} />
-      </Button>
+    <Button variant="ghost" size="sm" className="-ml-3" onClick={() => onSort(sortKey)} aria-pressed={active}>
+      {label}
+      <Icon aria-hidden className={cn(!active && 'opacity-50')} />
+    </Button>
+  );
+}
+
+function SortableHead(props: SortProps) {
+  const active = props.sort.key === props.sortKey;
+  return (
+    <TableHead scope="col" aria-sort={active ? props.sort.direction : 'none'}>
+      <SortButton {...props} />
     </TableHead>
   );
 }
@@ -263,11 +292,14 @@ function CompletenessRow({
   facilitator: f,
   position,
   measureRow,
+  narrow,
   checked,
   disabled,
   onCheckedChange,
 }: {
   facilitator: FacilitatorCompleteness;
+  /** a phone: everything about the person in one cell, on lines of its own */
+  narrow: boolean;
   /** the row's place in the sorted list, from 0 */
   position: number;
   measureRow: ((row: HTMLTableRowElement | null) => void) | undefined;
@@ -276,6 +308,14 @@ function CompletenessRow({
   onCheckedChange: (checked: boolean) => void;
 }) {
   const remindable = needsReminder(f);
+  const status = <Badge variant={STATUS_BADGE[f.status]}>{STATUS_LABELS[f.status]}</Badge>;
+  const weekdays = (
+    <span className="tabular-nums">
+      {f.setDays} of {f.weekdays} weekdays
+    </span>
+  );
+  const email = f.email ?? 'No email address';
+  const reminded = f.lastRemindedAt ? formatWhen(f.lastRemindedAt, f.remindedToday) : 'Never';
   return (
     <TableRow
       data-testid="completeness-row"
@@ -294,18 +334,36 @@ function CompletenessRow({
           />
         ) : null}
       </TableCell>
-      <TableCell className="font-medium">{f.name}</TableCell>
-      <TableCell>{f.area ?? '-'}</TableCell>
-      <TableCell>
-        <Badge variant={STATUS_BADGE[f.status]}>{STATUS_LABELS[f.status]}</Badge>
-      </TableCell>
-      <TableCell className="tabular-nums">
-        {f.setDays} of {f.weekdays} weekdays
-      </TableCell>
-      <TableCell wrap className="min-w-40 [overflow-wrap:anywhere]">
-        {f.email ?? 'No email address'}
-      </TableCell>
-      <TableCell>{f.lastRemindedAt ? formatWhen(f.lastRemindedAt, f.remindedToday) : 'Never'}</TableCell>
+      {narrow ? (
+        <TableCell wrap className="[overflow-wrap:anywhere]">
+          <div className="grid gap-1">
+            <span className="font-medium" data-testid="completeness-name">
+              {f.name}
+            </span>
+            <span className="flex flex-wrap items-center gap-2">
+              {status}
+              {weekdays}
+            </span>
+            <span className="text-muted-foreground">{email}</span>
+            <span className="text-muted-foreground text-xs">
+              Area: {f.area ?? '-'} · Last reminded: {reminded}
+            </span>
+          </div>
+        </TableCell>
+      ) : (
+        <>
+          <TableCell className="font-medium" data-testid="completeness-name">
+            {f.name}
+          </TableCell>
+          <TableCell>{f.area ?? '-'}</TableCell>
+          <TableCell>{status}</TableCell>
+          <TableCell>{weekdays}</TableCell>
+          <TableCell wrap className="min-w-40 [overflow-wrap:anywhere]">
+            {email}
+          </TableCell>
+          <TableCell>{reminded}</TableCell>
+        </>
+      )}
     </TableRow>
   );
 }

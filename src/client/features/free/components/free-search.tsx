@@ -342,7 +342,7 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="grid min-w-0 gap-0.5">
-          <h3 className="break-words font-semibold">{row.name}</h3>
+          <h3 className="font-semibold [overflow-wrap:anywhere]">{row.name}</h3>
           <p className="text-muted-foreground text-sm">{row.area ?? 'No area'}</p>
           {row.email ? (
             <a
@@ -386,7 +386,7 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
       ) : null}
 
       {row.availabilityNotes ? (
-        <p className="break-words text-sm">
+        <p className="text-sm [overflow-wrap:anywhere]">
           <span className="font-medium">Their note: </span>
           <span data-testid="free-availability-note">{row.availabilityNotes}</span>
         </p>
@@ -398,7 +398,10 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
             <li key={note.id} className="flex items-start gap-2 text-sm">
               <StickyNote className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
               <Badge variant={PRIORITY_VARIANT[note.priority]}>{PRIORITY_LABEL[note.priority]}</Badge>
-              <span className="min-w-0 whitespace-pre-wrap break-words" data-testid="free-staff-note">
+              <span
+                className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]"
+                data-testid="free-staff-note"
+              >
                 {note.note}
               </span>
             </li>
@@ -407,7 +410,13 @@ function FreeRow({ row, onOpen }: { row: FreeFacilitator; onOpen: (() => void) |
       ) : null}
 
       {onOpen ? (
-        <Button variant="outline" size="sm" className="justify-self-start" onClick={onOpen}>
+        // a long name wraps inside the button rather than widening the card past the screen
+        <Button
+          variant="outline"
+          size="sm-wrap"
+          className="max-w-full justify-self-start [overflow-wrap:anywhere]"
+          onClick={onOpen}
+        >
           <CalendarDays aria-hidden />
           Open {row.name}'s day
         </Button>

@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage } from '@/lib/api';
-import { describeChange, fieldChanges, formatWhen, shortDay, VIA_LABEL } from '../lib/history-format';
+import { describeChange, fieldChanges, formatWhen, shortDay, viaLabel } from '../lib/history-format';
 
 const ENTITY_LABEL: Record<HistoryEntry['entity'], string> = {
   availability: 'Availability',
@@ -102,7 +102,7 @@ function HistoryItem({
   showDay: boolean;
   showKind: boolean;
 }) {
-  const changes = fieldChanges(entry);
+  const changes = fieldChanges(entry, timeZone);
   return (
     <li className="grid gap-1 rounded-md border bg-muted/30 p-2 text-sm" data-testid="history-item">
       {(showKind || showDay) && (showKind || entry.date) ? (
@@ -135,7 +135,7 @@ function HistoryItem({
       <p className="text-muted-foreground text-xs">
         <time dateTime={entry.at}>{formatWhen(entry.at, timeZone)}</time>
         {' · via '}
-        {VIA_LABEL[entry.via]}
+        {viaLabel(entry)}
       </p>
     </li>
   );

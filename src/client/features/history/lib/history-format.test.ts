@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '@shared/schemas/history';
 import { describe, expect, it } from 'vitest';
-import { describeActor, describeChange, fieldChanges, formatWhen } from './history-format';
+import { describeActor, describeChange, fieldChanges, formatWhen, viaLabel } from './history-format';
 
 const day = (status: string, extra: Record<string, string> = {}) => ({
   status,
@@ -178,5 +178,130 @@ describe('safeguarding entries', () => {
       after: { section: 'safeguarding', dbsMonths: 24 },
     });
     expect(describeChange(policy)).toBe('Staff (Sam) changed the safeguarding policy');
+  });
+});
+
+describe('offer entries', () => {
+  const session = 'Wednesday 2 December 2026, 9:30 AM – 12:00 PM, Oakfield Primary (Dance)';
+  const offer = (overrides: Partial<HistoryEntry>) =>
+    entry({
+      entity: 'offer',
+      subjectUserId: 8,
+      subjectName: 'Bea',
+      date: '2026-12-02',
+      ...overrides,
+    });
+
+  it('the loser of a race reads who took the session, in their role, as a sentence without field names', () => {
+    const lost = offer({
+      actorId: 9,
+      actorName: 'Chloe',
+      via: 'facilitator',
+      before: { offerId: 3, session, state: 'sent' },
+      after: { offerId: 3, session, state: 'withdrawn', reason: 'taken' },
+    });
+    expect(describeChange(lost)).toBe(
+      `Facilitator (Chloe) accepted the session on ${session} first, so this offer was withdrawn`,
+    );
+    expect(fieldChanges(lost)).toEqual([]);
+    expect(viaLabel(lost)).toBe('the portal');
+    // accepted from the email link, the same
+    expect(describeActor(offer({ actorId: 9, actorName: 'Chloe', via: 'email' }))).toBe(
+      'Facilitator (Chloe)',
+    );
+  });
+
+  it('an offer made names staff, whom it went to, and its details in words', () => {
+    const made = offer({
+      action: 'create',
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      before: null,
+      after: {
+        offerId: 3,
+        session,
+        state: 'sent',
+        replyBy: '2026-11-25T17:00:00.000Z',
+        override: 'booked',
+        safeguardingOverride: { state: 'missing', reason: 'Seen in person' },
+        autoNext: true,
+      },
+    });
+    expect(describeChange(made)).toBe(`Staff (Sam) offered Bea the session on ${session}`);
+    expect(fieldChanges(made, 'Europe/London')).toEqual([
+      { label: 'Reply by', to: '25 Nov 2026, 5:00 PM GMT' },
+      { label: 'Offered although', to: 'already booked that day' },
+      { label: 'Offered despite safeguarding checks', to: 'Missing: Seen in person' },
+      { label: 'If declined or unanswered', to: 'offered to the next facilitator in the ranking' },
+    ]);
+    expect(viaLabel(made)).toBe('Open sessions');
+    const next = offer({
+      action: 'create',
+      actorId: null,
+      actorName: null,
+      via: 'automatic',
+      after: { session },
+    });
+    expect(describeChange(next)).toBe(
+      `The portal offered Bea the session on ${session}, the next in the ranking`,
+    );
+    expect(viaLabel(next)).toBe('offer to the next facilitator');
+  });
+
+  it('answers, ends and a session created in the portal read as sentences', () => {
+    const declined = offer({
+      actorId: 8,
+      actorName: 'Bea',
+      after: { offerId: 3, session, state: 'declined', declineReason: 'Away that week' },
+    });
+    expect(describeChange(declined)).toBe(`Bea declined the session on ${session}`);
+    expect(fieldChanges(declined)).toEqual([{ label: 'Reason', to: 'Away that week' }]);
+    expect(
+      describeChange(offer({ actorId: 8, actorName: 'Bea', after: { session, state: 'accepted' } })),
+    ).toBe(`Bea accepted the session on ${session}`);
+    expect(
+      describeChange(
+        offer({
+          actorId: 1,
+          actorName: 'Sam',
+          via: 'staff',
+          after: { session, state: 'withdrawn', reason: 'staff' },
+        }),
+      ),
+    ).toBe(`Staff (Sam) withdrew the offer of the session on ${session}`);
+    const expired = offer({
+      actorId: null,
+      actorName: null,
+      via: 'automatic',
+      after: { session, state: 'expired' },
+    });
+    expect(describeChange(expired)).toBe(
+      `The offer of the session on ${session} expired unanswered at its reply-by time`,
+    );
+    expect(viaLabel(expired)).toBe('reply-by time');
+    const created = entry({
+      entity: 'session',
+      action: 'create',
+      subjectUserId: null,
+      subjectName: null,
+      actorId: 1,
+      actorName: 'Sam',
+      via: 'staff',
+      before: null,
+      after: {
+        title: 'Riverside Academy – Drama',
+        date: '2026-12-11',
+        startTime: '13:00',
+        endTime: '15:00',
+        schoolName: 'Riverside Academy',
+        program: 'Drama',
+        location: 'Hall 2',
+      },
+    });
+    expect(describeChange(created)).toBe(
+      'Staff (Sam) created a session on Fri 11 Dec 2026, 1:00 PM – 3:00 PM, Riverside Academy (Drama)',
+    );
+    expect(fieldChanges(created)).toEqual([{ label: 'Location', to: 'Hall 2' }]);
   });
 });

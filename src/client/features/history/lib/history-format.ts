@@ -2,10 +2,12 @@ import {
   dayOfWeek,
   formatClockTime,
   formatTime12,
+  formatTimeRange,
   MONTH_NAMES,
   parseDateString,
   WEEKDAY_NAMES,
 } from '@shared/calendar';
+import { SAFEGUARDING_STATE_LABELS, type SafeguardingState } from '@shared/safeguarding';
 import type { ChangeSource, HistoryEntry } from '@shared/schemas/history';
 import { STATUS_LABELS } from '@/lib/availability-status';
 
@@ -19,6 +21,21 @@ export const VIA_LABEL: Record<ChangeSource, string> = {
   email: 'email link',
   automatic: 'reply-by time',
 };
+
+/** The same for offers and sessions, which are answered and made elsewhere than a calendar. */
+const OFFER_VIA_LABEL: Record<ChangeSource, string> = {
+  ...VIA_LABEL,
+  facilitator: 'the portal',
+  staff: 'Open sessions',
+};
+
+/** How the change was made, for the line under it. */
+export function viaLabel(entry: HistoryEntry): string {
+  if (entry.entity !== 'offer' && entry.entity !== 'session') return VIA_LABEL[entry.via];
+  // the scheduler both expires offers and offers the session to the next facilitator
+  if (entry.via === 'automatic' && entry.action === 'create') return 'offer to the next facilitator';
+  return OFFER_VIA_LABEL[entry.via];
+}
 
 // history holds whatever was stored, so any string may be looked up
 const STATUS_LABEL: Record<string, string | undefined> = STATUS_LABELS;
@@ -57,6 +74,10 @@ const FIELD_LABEL: Record<string, string> = {
   replacesLinkedAccount: 'Replaces the linked Microsoft account',
   invitedBy: 'Invited by',
   staffAppRole: 'Created from the staff app role',
+  dbsMonths: 'Months from the issue date',
+  updateServiceMonths: 'Months from the last status check',
+  warningDays: 'Warning days',
+  checkTypes: 'Other checks',
 };
 
 /** A change of the account's link to Microsoft, by what happened (the history's `event`). */
@@ -99,7 +120,9 @@ export function formatWhen(iso: string, timeZone: string): string {
 
 /**
  * Who made a change, as a reader of that person's history says it: the person themselves by name
- * (or "You" in one's own history), anybody else as "Staff (Sam)", an import as SharePoint.
+ * (or "You" in one's own history), anybody else in their role, "Staff (Sam)", or "Facilitator
+ * (Chloe)" for another facilitator (who took a session this person was offered), an import as
+ * SharePoint.
  */
 export function describeActor(entry: HistoryEntry, viewerId?: number): string {
   const name = entry.actorName ?? 'someone';
@@ -109,6 +132,8 @@ export function describeActor(entry: HistoryEntry, viewerId?: number): string {
   if (viewerId !== undefined && entry.actorId === viewerId) return 'You';
   if (entry.entity === 'settings') return `Staff (${name})`;
   if (entry.actorId === entry.subjectUserId) return name;
+  // only facilitators act from their own calendar or an offer's email link
+  if (entry.via === 'facilitator' || entry.via === 'email') return `Facilitator (${name})`;
   return `Staff (${name})`;
 }
 
@@ -131,6 +156,7 @@ function timesText(start: string, end: string): string {
 function showValue(key: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '(none)';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (Array.isArray(value)) return value.length > 0 ? value.map(String).join(', ') : '(none)';
   const text = String(value);
   if (key === 'status') return STATUS_LABEL[text] ?? text;
   if (key === 'priority') return PRIORITY_LABEL[text] ?? text;
@@ -145,8 +171,53 @@ export interface FieldChange {
   to?: string;
 }
 
-/** What changed, field by field; secrets as "Password changed" with no values. */
-export function fieldChanges(entry: HistoryEntry): FieldChange[] {
+const OVERRIDE_TEXT: Record<string, string> = {
+  unavailable: 'marked unavailable that day',
+  booked: 'already booked that day',
+};
+
+/**
+ * An offer's or a session's details beyond its sentence: when to reply by, what staff confirmed and
+ * a decline's reason. Its ids, states and the session itself are in the sentence, not repeated.
+ */
+function offerDetails(entry: HistoryEntry, timeZone: string): FieldChange[] {
+  const after = entry.after ?? {};
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null);
+  const details: FieldChange[] = [];
+  if (entry.entity === 'session') {
+    const location = text(after.location);
+    if (location) details.push({ label: 'Location', to: location });
+    return details;
+  }
+  const replyBy = text(after.replyBy);
+  if (entry.action === 'create' && replyBy)
+    details.push({ label: 'Reply by', to: formatWhen(replyBy, timeZone) });
+  const override = text(after.override);
+  if (override) details.push({ label: 'Offered although', to: OVERRIDE_TEXT[override] ?? override });
+  const safeguarding = after.safeguardingOverride as { state?: string; reason?: string } | undefined;
+  if (safeguarding && typeof safeguarding === 'object') {
+    const state = SAFEGUARDING_STATE_LABELS[safeguarding.state as SafeguardingState] ?? safeguarding.state;
+    details.push({
+      label: 'Offered despite safeguarding checks',
+      to: [state, safeguarding.reason].filter(Boolean).join(': '),
+    });
+  }
+  if (after.autoNext === true)
+    details.push({
+      label: 'If declined or unanswered',
+      to: 'offered to the next facilitator in the ranking',
+    });
+  const declined = text(after.declineReason);
+  if (declined) details.push({ label: 'Reason', to: declined });
+  return details;
+}
+
+/**
+ * What changed, field by field; secrets as "Password changed" with no values. `timeZone`: the
+ * organisation's, for the times an offer records.
+ */
+export function fieldChanges(entry: HistoryEntry, timeZone = 'UTC'): FieldChange[] {
+  if (entry.entity === 'offer' || entry.entity === 'session') return offerDetails(entry, timeZone);
   const isDay = entry.entity === 'availability';
   const before = isDay ? dayFields(entry.before) : entry.before;
   const after = isDay ? dayFields(entry.after) : entry.after;
@@ -218,13 +289,58 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       return entry.after?.microsoftSignIn === true
         ? `${who} changed the Sign in with Microsoft settings`
         : `${who} changed the SharePoint settings`;
-    case 'offer': {
-      const session = typeof entry.after?.session === 'string' ? ` of ${entry.after.session}` : '';
-      if (entry.action === 'create') return `${who} offered the session${session}`;
-      const state = typeof entry.after?.state === 'string' ? entry.after.state : 'changed';
-      return `${who} marked the offer${session} ${state}`;
-    }
+    case 'offer':
+      return describeOffer(entry, who);
     case 'session':
-      return `${who} created a session`;
+      return `${who} created a session${sessionWords(entry.after)}`;
+  }
+}
+
+/** " on Wednesday 2 December 2026, 9:30 AM – 12:00 PM, Oakfield Primary (Dance)", or nothing. */
+function sessionWords(values: Values | null): string {
+  if (typeof values?.session === 'string' && values.session) return ` on ${values.session}`;
+  // a session created in the portal records its fields
+  const date = typeof values?.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(values.date) ? values.date : '';
+  if (!date) return '';
+  const parts = [shortDay(date)];
+  const times = formatTimeRange(String(values?.startTime ?? ''), String(values?.endTime ?? ''));
+  if (times) parts.push(times);
+  const school = String(values?.schoolName ?? '').trim();
+  const program = String(values?.program ?? '').trim();
+  if (school) parts.push(program ? `${school} (${program})` : school);
+  return ` on ${parts.join(', ')}`;
+}
+
+/** An offer's step as a sentence: who did what, in their role, and why it ended when it did. */
+function describeOffer(entry: HistoryEntry, who: string): string {
+  const session = sessionWords(entry.after);
+  const offered = entry.subjectName ?? 'the facilitator';
+  if (entry.action === 'create') {
+    return entry.actorId === null
+      ? `The portal offered ${offered} the session${session}, the next in the ranking`
+      : `${who} offered ${offered} the session${session}`;
+  }
+  switch (entry.after?.state) {
+    case 'seen':
+      return `${who} opened the offer of the session${session}`;
+    case 'accepted':
+      return `${who} accepted the session${session}`;
+    case 'declined':
+      return `${who} declined the session${session}`;
+    case 'expired':
+      return `The offer of the session${session} expired unanswered at its reply-by time`;
+    case 'withdrawn':
+      switch (entry.after?.reason) {
+        case 'taken':
+          return `${entry.actorName ? who : 'Another facilitator'} accepted the session${session} first, so this offer was withdrawn`;
+        case 'sharepoint':
+          return `SharePoint showed the session${session} filled or changed before the acceptance was recorded, so it was undone`;
+        case 'session-gone':
+          return `The session${session} was filled or cancelled in SharePoint, so the offer was withdrawn`;
+        default:
+          return `${who} withdrew the offer of the session${session}`;
+      }
+    default:
+      return `${who} changed the offer of the session${session}`;
   }
 }

@@ -4,6 +4,7 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
@@ -104,10 +105,18 @@ function NoteItem({ note }: { note: StaffNote }) {
     );
   };
 
+  // a note is deleted only once staff confirm: it cannot be brought back
+  const [confirming, setConfirming] = useState(false);
   const destroy = () =>
     remove.mutate(note.id, {
-      onSuccess: () => toast({ title: 'Note deleted', description: 'The note has been removed.' }),
-      onError: (error) => failed('Failed to delete note', error),
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: 'Note deleted', description: 'The note has been removed.' });
+      },
+      onError: (error) => {
+        setConfirming(false);
+        failed('Failed to delete note', error);
+      },
     });
 
   if (editing) {
@@ -143,7 +152,7 @@ function NoteItem({ note }: { note: StaffNote }) {
     >
       <div className="grid min-w-0 gap-1">
         <Badge variant={BADGE_VARIANT[note.priority]}>{PRIORITY_LABEL[note.priority]}</Badge>
-        <p className="whitespace-pre-wrap break-words text-sm">{note.note}</p>
+        <p className="whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">{note.note}</p>
       </div>
       <div className="flex shrink-0 gap-1">
         <Button size="icon-xs" variant="ghost" aria-label="Edit note" onClick={startEditing}>
@@ -153,12 +162,27 @@ function NoteItem({ note }: { note: StaffNote }) {
           size="icon-xs"
           variant="ghost-destructive"
           aria-label="Delete note"
-          onClick={destroy}
+          onClick={() => setConfirming(true)}
           disabled={remove.isPending}
         >
           <Trash2 aria-hidden />
         </Button>
       </div>
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete this ${PRIORITY_LABEL[note.priority].toLowerCase()} note?`}
+        description={note.note}
+        descriptionClassName="line-clamp-4 whitespace-pre-wrap [overflow-wrap:anywhere]"
+        cancelLabel="Keep the note"
+        confirmLabel="Delete note"
+        pendingLabel="Deleting..."
+        pending={remove.isPending}
+        destructive
+        onCancel={() => setConfirming(false)}
+        onConfirm={destroy}
+      >
+        <p className="text-sm">The note cannot be brought back once deleted.</p>
+      </ConfirmDialog>
     </li>
   );
 }

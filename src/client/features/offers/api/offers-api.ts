@@ -13,10 +13,25 @@ import { apiJson } from '@/lib/api';
 export const SESSIONS_KEY = '/api/staff/sessions';
 export const MY_OFFERS_KEY = '/api/offers';
 
+/** How often the list is read again while a session made here is on its way to SharePoint. */
+const PENDING_POLL_MS = 5_000;
+
 export function useOpenSessions() {
   return useQuery<OpenSessionsResponse>({
     queryKey: [SESSIONS_KEY],
     queryFn: () => apiJson('GET', SESSIONS_KEY),
+    // a session made here is listed once SharePoint has it: the list looks again until then
+    refetchInterval: (query) =>
+      query.state.data?.pending.length && query.state.data.sharePointConfigured ? PENDING_POLL_MS : false,
+  });
+}
+
+/** Read the Bookings list again now (the dashboard's Refresh Bookings), then the open sessions. */
+export function useRefreshSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<unknown>('POST', '/api/staff/bookings/refresh'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
   });
 }
 

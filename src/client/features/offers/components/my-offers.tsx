@@ -15,7 +15,7 @@ import {
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { ApiError, getErrorMessage } from '@/lib/api';
 import { useAnswerOffer, useMyOffers } from '../api/offers-api';
 import {
   dayLabel,
@@ -23,8 +23,8 @@ import {
   isOpen,
   placeOf,
   replyByLabel,
-  STATE_LABEL,
   STATE_VARIANT,
+  stateLabel,
   timesOf,
 } from '../lib/offer-format';
 
@@ -94,7 +94,7 @@ function OfferCard({ offer, onOpen }: { offer: MyOffer; onOpen?: () => void }) {
           ) : null}
         </div>
         <div className="flex items-center gap-2">
-          <Badge variant={STATE_VARIANT[offer.state]}>{STATE_LABEL[offer.state]}</Badge>
+          <Badge variant={STATE_VARIANT[offer.state]}>{stateLabel(offer)}</Badge>
           {onOpen ? (
             <Button onClick={onOpen} aria-label={`Answer the offer for ${dayLabel(offer.date)}`}>
               Answer
@@ -106,18 +106,27 @@ function OfferCard({ offer, onOpen }: { offer: MyOffer; onOpen?: () => void }) {
   );
 }
 
-/** Accept or decline one offer (opened from the offers list or the calendar). Opening it marks it seen. */
-export function OfferAnswerDialog({ offer, onClose }: { offer: MyOffer; onClose: () => void }) {
+/**
+ * Accept or decline one offer (opened from the offers list or the calendar). Opening it marks it seen.
+ * It follows the offer as the portal last read it: one that closed meanwhile (another facilitator
+ * took the session, the team withdrew it, its time passed) says why and can no longer be answered.
+ */
+export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; onClose: () => void }) {
   const ids = useId();
   const answer = useAnswerOffer();
+  const mine = useMyOffers();
+  const offer = mine.data?.find((o) => o.id === opened.id) ?? opened;
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // refused as no longer open: nothing more to send, whatever the list says until it is read again
+  const [refused, setRefused] = useState(false);
   const [marked, setMarked] = useState(false);
   if (!marked && offer.state === 'sent') {
     setMarked(true);
     answer.mutate({ offerId: offer.id, answer: { action: 'seen' } });
   }
+  const closed = refused || !isOpen(offer);
   const respond = (kind: 'accept' | 'decline') =>
     answer.mutate(
       { offerId: offer.id, answer: kind === 'accept' ? { action: 'accept' } : { action: 'decline', reason } },
@@ -128,9 +137,13 @@ export function OfferAnswerDialog({ offer, onClose }: { offer: MyOffer; onClose:
           });
           onClose();
         },
-        onError: (e) => setError(getErrorMessage(e, 'Could not send your answer.')),
+        onError: (e) => {
+          if (e instanceof ApiError && e.status === 409) setRefused(true);
+          setError(getErrorMessage(e, 'Could not send your answer.'));
+        },
       },
     );
+  const why = closedReason(offer, error);
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
       <DialogContent>
@@ -147,9 +160,15 @@ export function OfferAnswerDialog({ offer, onClose }: { offer: MyOffer; onClose:
               <span className="font-medium">Message from the team:</span> {offer.message}
             </p>
           ) : null}
-          <p>Reply by {replyByLabel(offer.replyBy)}. The first facilitator to accept gets the session.</p>
+          {closed ? null : (
+            <p>Reply by {replyByLabel(offer.replyBy)}. The first facilitator to accept gets the session.</p>
+          )}
         </div>
-        {declining ? (
+        {closed ? (
+          <p role="alert" className="font-medium text-sm">
+            {why}
+          </p>
+        ) : declining ? (
           <div className="grid gap-2">
             <Label htmlFor={`${ids}-reason`}>Reason (optional)</Label>
             <Textarea
@@ -160,13 +179,17 @@ export function OfferAnswerDialog({ offer, onClose }: { offer: MyOffer; onClose:
             />
           </div>
         ) : null}
-        {error ? (
+        {error && !closed ? (
           <p role="alert" className="text-destructive text-sm">
             {error}
           </p>
         ) : null}
         <DialogFooter>
-          {declining ? (
+          {closed ? (
+            <Button variant="outline" onClick={onClose}>
+              Done
+            </Button>
+          ) : declining ? (
             <>
               <Button variant="outline" onClick={() => setDeclining(false)}>
                 Back
@@ -191,4 +214,15 @@ export function OfferAnswerDialog({ offer, onClose }: { offer: MyOffer; onClose:
       </DialogContent>
     </Dialog>
   );
+}
+
+/** Why an offer can no longer be answered, in words; the server's refusal until the list says more. */
+function closedReason(offer: MyOffer, refusal: string | null): string {
+  if (offer.state === 'withdrawn' && offer.endedReason)
+    return `This offer can no longer be answered. ${END_REASON_LABEL[offer.endedReason]}`;
+  if (offer.state === 'accepted') return 'You accepted this session: it is on your calendar.';
+  if (offer.state === 'declined') return 'You declined this offer.';
+  if (offer.state === 'expired' || new Date(offer.replyBy).getTime() <= Date.now())
+    return 'This offer can no longer be answered: its reply-by time has passed.';
+  return refusal ?? 'This offer can no longer be answered.';
 }

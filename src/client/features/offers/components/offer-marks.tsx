@@ -5,6 +5,12 @@ import { useMyOffers } from '../api/offers-api';
 import { dayLabel, isOpen, placeOf } from '../lib/offer-format';
 import { OfferAnswerDialog } from './my-offers';
 
+/** The legend's key to the mark below: a dashed outline in the primary colour. */
+export const OFFER_LEGEND_ENTRY = {
+  label: 'Offer',
+  swatch: 'rounded-[3px] border border-primary border-dashed',
+};
+
 /**
  * Offers waiting for an answer, as marks on the facilitator's calendar days: a dashed chip, unlike a
  * booking's solid one, that opens the answer dialog. Returns the mark for a day and the dialog.

@@ -1,8 +1,18 @@
+import { addDays } from '@shared/calendar';
 import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
 import type { FreeFacilitator } from '@shared/schemas/free';
-import { type OpenSession, SAFEGUARDING_OVERRIDE_REASON_MAX, type StaffOffer } from '@shared/schemas/offers';
-import { Plus, Send } from 'lucide-react';
+import {
+  type CreateSessionInput,
+  type OpenSession,
+  SAFEGUARDING_OVERRIDE_REASON_MAX,
+  SESSION_DAYS_AHEAD,
+  type StaffOffer,
+} from '@shared/schemas/offers';
+import { Plus, RefreshCw, Send } from 'lucide-react';
+import type * as React from 'react';
 import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -16,17 +26,20 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
 import { ApiError, getErrorMessage, serverFieldErrors, serverMessage } from '@/lib/api';
+import { browserToday } from '@/lib/browser-today';
 import {
   useCandidates,
   useCreateOffers,
   useCreateSession,
   useOpenSessions,
+  useRefreshSessions,
   useSessionOffers,
   useWithdrawOffer,
 } from '../api/offers-api';
@@ -44,28 +57,46 @@ import {
 /** Staff: sessions without a facilitator, each offered from its own dialog. */
 export function OpenSessions() {
   const query = useOpenSessions();
+  const refresh = useRefreshSessions();
   const [offering, setOffering] = useState<OpenSession | null>(null);
   const [creating, setCreating] = useState(false);
   const sessions = query.data?.sessions ?? [];
   const pending = query.data?.pending ?? [];
+  const configured = query.data?.sharePointConfigured ?? true;
+
+  const refreshNow = () =>
+    refresh.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Open sessions refreshed from SharePoint' }),
+      onError: (error) =>
+        toast({
+          variant: 'destructive',
+          title: 'Could not refresh from SharePoint',
+          description: getErrorMessage(error, 'Please try again.'),
+        }),
+    });
 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-      <div>
+      <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={() => setCreating(true)}>
           <Plus aria-hidden />
           New session
         </Button>
+        <Button variant="outline" onClick={refreshNow} disabled={!configured || refresh.isPending}>
+          <RefreshCw aria-hidden className={refresh.isPending ? 'animate-spin' : undefined} />
+          {refresh.isPending ? 'Refreshing...' : 'Refresh from SharePoint'}
+        </Button>
       </div>
+      {!configured ? <NotSetUp /> : null}
       {query.error ? (
         <p role="alert" className="text-destructive">
           {getErrorMessage(query.error, 'Could not load the open sessions.')}
         </p>
       ) : query.isPending ? (
         <p className="text-muted-foreground">Loading open sessions…</p>
-      ) : sessions.length === 0 && pending.length === 0 ? (
+      ) : sessions.length === 0 && pending.length === 0 && configured ? (
         <p className="text-muted-foreground">
-          No open sessions. Every session from today on has a facilitator.
+          No open sessions: every session in SharePoint from today on has a facilitator.
         </p>
       ) : null}
       {pending.length > 0 ? (
@@ -75,12 +106,14 @@ export function OpenSessions() {
           </h2>
           <ul className="grid gap-2">
             {pending.map((p) => (
-              <li key={p.id} className="rounded-md border p-3 text-sm">
+              <li key={p.id} className="rounded-md border p-3 text-sm [overflow-wrap:anywhere]">
                 <span className="font-medium">{dayLabel(p.date)}</span>, {timesOf(p)}, {placeOf(p)}
                 <span className="block text-muted-foreground">
-                  {p.lastError
-                    ? `Not written yet: ${p.lastError}`
-                    : 'It appears here as an open session after the next bookings refresh.'}
+                  {!configured
+                    ? 'Waiting for SharePoint to be set up: it is added to the Bookings list then.'
+                    : p.lastError
+                      ? `SharePoint has not taken it yet (${p.lastError}). The portal keeps trying, and lists it here as soon as SharePoint has it.`
+                      : 'Being added to SharePoint: it is listed here as an open session as soon as SharePoint has it, usually within a minute.'}
                 </span>
               </li>
             ))}
@@ -198,7 +231,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
 
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
-      <DialogContent width="2xl">
+      <DialogContent width="2xl" focusDialog>
         <DialogHeader>
           <DialogTitle>Offer this session</DialogTitle>
           <DialogDescription>
@@ -426,75 +459,93 @@ function OfferRow({ offer, onWithdraw }: { offer: StaffOffer; onWithdraw: () => 
   );
 }
 
+/** Where a fresh install stands: nothing is read from SharePoint until it is set up. */
+function NotSetUp() {
+  return (
+    <p role="status" className="rounded-md border border-warning/60 bg-warning/10 p-3 text-sm">
+      SharePoint is not set up yet, so no sessions have been read from the Bookings list.{' '}
+      <Link href="/settings" className="font-medium text-primary underline underline-offset-4">
+        Set it up in Settings
+      </Link>
+      .
+    </p>
+  );
+}
+
+type SessionFormValues = CreateSessionInput;
+
+const sessionRules = rulesOnDemand<SessionFormValues>(() =>
+  import('./create-session-rules').then((module) => module.createSessionResolver),
+);
+
 function CreateSessionDialog({ onClose }: { onClose: () => void }) {
   const ids = useId();
   const create = useCreateSession();
-  const [values, setValues] = useState({
-    date: '',
-    startTime: '09:30',
-    endTime: '12:00',
-    schoolName: '',
-    program: '',
+  const today = browserToday();
+  const form = useForm<SessionFormValues>({
+    resolver: sessionRules.resolver,
+    defaultValues: { date: '', startTime: '09:30', endTime: '12:00', schoolName: '', program: '' },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const field = (name: keyof typeof values, label: string, type = 'text') => (
-    <div className="grid gap-2">
-      <Label htmlFor={`${ids}-${name}`}>{label}</Label>
-      <Input
-        id={`${ids}-${name}`}
-        type={type}
-        value={values[name]}
-        onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${ids}-${name}-error` : undefined}
-      />
-      {errors[name] ? (
-        <p id={`${ids}-${name}-error`} className="text-destructive text-sm">
-          {errors[name]}
-        </p>
-      ) : null}
-    </div>
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: () => {
+        toast({
+          title: 'Session sent to SharePoint',
+          description: 'It is listed here as an open session as soon as SharePoint has it.',
+        });
+        onClose();
+      },
+      onError: (error) => {
+        for (const [name, message] of Object.entries(
+          serverFieldErrors(error, 'Could not create the session.'),
+        ))
+          form.setError(name === '_' ? 'root' : (name as keyof SessionFormValues), {
+            type: 'server',
+            message,
+          });
+      },
+    }),
+  );
+  const field = (
+    name: keyof SessionFormValues,
+    label: string,
+    input: React.ComponentProps<typeof Input> = {},
+  ) => (
+    <FormField id={`${ids}-${name}`} label={label} error={errors[name]?.message}>
+      <Input {...input} {...form.register(name)} />
+    </FormField>
   );
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
-      <DialogContent>
+      <DialogContent focusDialog>
         <DialogHeader>
           <DialogTitle>New session</DialogTitle>
           <DialogDescription>
             The session is added to the SharePoint Bookings list without a facilitator, and is listed here as
-            open after the next bookings refresh.
+            open as soon as SharePoint has it.
           </DialogDescription>
         </DialogHeader>
-        <form
-          className="grid gap-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.mutate(values, {
-              onSuccess: () => {
-                toast({ title: 'Session sent to SharePoint' });
-                onClose();
-              },
-              onError: (error) => setErrors(serverFieldErrors(error, 'Could not create the session.')),
-            });
-          }}
-        >
-          {field('date', 'Date', 'date')}
+        <form className="grid gap-3" onSubmit={submit} onFocus={sessionRules.prefetch} noValidate>
+          {field('date', 'Date', {
+            type: 'date',
+            min: today,
+            max: addDays(today, SESSION_DAYS_AHEAD),
+          })}
           <div className="grid grid-cols-2 gap-3">
-            {field('startTime', 'Start time', 'time')}
-            {field('endTime', 'End time', 'time')}
+            {field('startTime', 'Start time', { type: 'time' })}
+            {field('endTime', 'End time', { type: 'time' })}
           </div>
           {field('schoolName', 'School')}
-          {field('program', 'Programme (optional)')}
-          {errors._ ? (
-            <p role="alert" className="text-destructive text-sm">
-              {errors._}
-            </p>
-          ) : null}
+          {field('program', 'Program (optional)')}
+          <FormError formState={form.formState} />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={create.isPending}>
+            <Button type="submit" disabled={create.isPending || form.formState.isSubmitting}>
               Create session
             </Button>
           </DialogFooter>

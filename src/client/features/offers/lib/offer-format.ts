@@ -22,6 +22,20 @@ export const STATE_VARIANT: Record<
   withdrawn: 'outline',
 };
 
+/** What an offer's badge says: a withdrawn one says who ended it. */
+export function stateLabel(offer: Pick<MyOffer, 'state' | 'endedReason'>): string {
+  if (offer.state !== 'withdrawn' || !offer.endedReason) return STATE_LABEL[offer.state];
+  return WITHDRAWN_LABEL[offer.endedReason];
+}
+
+const WITHDRAWN_LABEL: Record<OfferEndReason, string> = {
+  staff: 'Withdrawn by the team',
+  taken: 'Taken by another facilitator',
+  sharepoint: 'Acceptance undone',
+  'session-gone': 'Session filled or cancelled',
+  safeguarding: 'Withdrawn: checks no longer cover it',
+};
+
 export const END_REASON_LABEL: Record<OfferEndReason, string> = {
   staff: 'The team withdrew this offer.',
   taken: 'Another facilitator accepted it first.',

@@ -1,6 +1,7 @@
 import type {
   SafeguardingList,
   SafeguardingPolicyBody,
+  SafeguardingPolicyPreview,
   SafeguardingRecordsBody,
   SafeguardingRecordsResponse,
 } from '@shared/schemas/safeguarding';
@@ -29,6 +30,14 @@ export function useSaveSafeguardingPolicy() {
       queryClient.setQueryData([SAFEGUARDING_POLICY_KEY], saved);
       void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
     },
+  });
+}
+
+/** Whose state today a policy would change if saved; saves nothing. */
+export function usePreviewSafeguardingPolicy() {
+  return useMutation<SafeguardingPolicyPreview, Error, SafeguardingPolicyBody>({
+    mutationFn: (body) =>
+      apiJson<SafeguardingPolicyPreview>('POST', `${SAFEGUARDING_POLICY_KEY}/preview`, body),
   });
 }
 

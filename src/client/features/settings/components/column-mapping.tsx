@@ -54,9 +54,9 @@ function ListTable({
   if (report.error) {
     return (
       <section aria-labelledby={headingId} className="grid gap-2">
-        <h3 id={headingId} className="font-medium">
+        <h4 id={headingId} className="font-medium">
           {report.label} “{report.listName}”
-        </h3>
+        </h4>
         <p className="flex items-start gap-2 text-sm" data-testid={`columns-error-${report.list}`}>
           <CircleAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
           {report.error}
@@ -67,12 +67,12 @@ function ListTable({
   const problems = report.fields.filter((f) => f.problem).length;
   return (
     <section aria-labelledby={headingId} className="grid gap-2" data-testid={`columns-${report.list}`}>
-      <h3 id={headingId} className="font-medium">
+      <h4 id={headingId} className="font-medium">
         {report.label} “{report.listName}”{' '}
         <span className="font-normal text-muted-foreground text-sm">
           {problems === 0 ? '— every field has a column' : `— ${problems} to fix`}
         </span>
-      </h3>
+      </h4>
       <div className="overflow-x-auto">
         <table className="w-full text-sm">
           <thead>

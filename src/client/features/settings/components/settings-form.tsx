@@ -118,6 +118,28 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     void form.handleSubmit((values) => runColumnCheck(values, next), columnsNotChecked)();
   };
 
+  // the connection test of the settings as typed, shown in the status panel
+  const runTest = (values: SettingsFormValues, then?: (result: ConnectionState) => void) => {
+    setConnection({ kind: 'testing' });
+    const done = (state: ConnectionState) => {
+      setConnection(state);
+      then?.(state);
+    };
+    test.mutate(
+      { ...values, columnMapping: mapping },
+      {
+        onSuccess: (result) =>
+          done(
+            result.success
+              ? { kind: 'success', detail: result.message || SUCCESS_TEXT }
+              : { kind: 'error', message: result.message || 'Connection test failed' },
+          ),
+        onError: (error) =>
+          done({ kind: 'error', message: getErrorMessage(error, 'Failed to connect to SharePoint.') }),
+      },
+    );
+  };
+
   const onSave = form.handleSubmit((values) => {
     save.mutate(
       { ...values, columnMapping: mapping },
@@ -127,11 +149,27 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
           form.reset(formFrom(stored));
           const cleared = clearedSecretsMessage(stored);
           setClearedNote(cleared);
-          toast({
-            title: 'Settings saved',
-            description: cleared ?? 'Your SharePoint settings have been saved successfully.',
-            variant: 'success',
-          });
+          if (cleared) {
+            toast({ title: 'Settings saved', description: cleared, variant: 'success' });
+            return;
+          }
+          // saved settings that name a list the site lacks (or cannot sign in) must not read as done:
+          // the saved settings are tested at once (blank secrets are the ones just stored)
+          runTest(values, (state) =>
+            toast(
+              state.kind === 'success'
+                ? {
+                    title: 'Settings saved',
+                    description: 'Your SharePoint settings have been saved successfully.',
+                    variant: 'success',
+                  }
+                : {
+                    title: 'Settings saved, but the connection test failed',
+                    description: state.kind === 'error' ? state.message : undefined,
+                    variant: 'destructive',
+                  },
+            ),
+          );
         },
         onError: (error) => {
           // a refused certificate or key is named at its field
@@ -149,27 +187,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     );
   });
 
-  const onTest = form.handleSubmit((values) => {
-    setConnection({ kind: 'testing' });
-    test.mutate(
-      { ...values, columnMapping: mapping },
-      {
-        onSuccess: (result) => {
-          setConnection(
-            result.success
-              ? { kind: 'success', detail: result.message || SUCCESS_TEXT }
-              : { kind: 'error', message: result.message || 'Connection test failed' },
-          );
-        },
-        onError: (error) => {
-          setConnection({
-            kind: 'error',
-            message: getErrorMessage(error, 'Failed to connect to SharePoint.'),
-          });
-        },
-      },
-    );
-  });
+  const onTest = form.handleSubmit((values) => runTest(values));
 
   const text = (
     name: TextField,

@@ -36,7 +36,7 @@ export function SharePointSettings({ backLink }: SharePointSettingsProps) {
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
             <ShieldAlert className="size-5 text-destructive" aria-hidden />
-            <h2 className="text-lg">{title}</h2>
+            <h3 className="text-lg">{title}</h3>
           </CardTitle>
           <CardDescription>{text}</CardDescription>
         </CardHeader>
@@ -83,7 +83,7 @@ function ProblemsCard() {
     <Card data-testid="settings-problems">
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">Needs attention</h2>
+          <h3 className="text-lg">Needs attention</h3>
         </CardTitle>
         <CardDescription>
           SharePoint work that keeps failing with the saved settings, and what to do.

@@ -1,10 +1,11 @@
-import { AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
+import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
 import { formatTimeRange, TIME_CHOICES } from '@shared/calendar';
 import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { normaliseTimeOfDay } from '@shared/time-of-day';
 import { Pencil } from 'lucide-react';
 import { useId, useState } from 'react';
+import { CharacterCount } from '@/components/character-count';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -24,7 +25,10 @@ import { cn } from '@/lib/utils';
 import { useSaveStaffAvailability } from '../api/staff-grid-api';
 import { STATUS_LABEL } from '../lib/grid-model';
 
-/** A day with no availability yet opens for editing at 09:00 to 17:00 (spec section 9). */
+/**
+ * A day with no availability yet opens for editing at 09:00 to 17:00 (spec section 9): times of an
+ * available or limited day. Marked unavailable, it has no times unless staff choose them.
+ */
 export const STAFF_DEFAULT_START = '09:00';
 export const STAFF_DEFAULT_END = '17:00';
 const NO_TIME = 'none';
@@ -101,7 +105,9 @@ export function DayAvailability({
           <span className="text-muted-foreground">
             {timeRange(availability.startTime, availability.endTime)}
           </span>
-          {availability.notes ? <p className="whitespace-pre-wrap">{availability.notes}</p> : null}
+          {availability.notes ? (
+            <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{availability.notes}</p>
+          ) : null}
         </div>
       ) : (
         <p className="text-muted-foreground text-sm" data-testid="availability-view">
@@ -127,20 +133,26 @@ function AvailabilityForm({
 }) {
   const ids = { status: useId(), start: useId(), end: useId(), notes: useId() };
   const [status, setStatus] = useState<AvailabilityStatus>(availability?.status ?? 'available');
-  // The defaults are for a day that has no availability yet; a saved day's empty times stay empty,
-  // or a status change would write times nobody chose.
-  const [startTime, setStartTime] = useState(availability ? availability.startTime : STAFF_DEFAULT_START);
-  const [endTime, setEndTime] = useState(availability ? availability.endTime : STAFF_DEFAULT_END);
+  // The defaults are for a day that has no availability yet, and only while it is marked available
+  // or limited; a saved day's times (empty or not) stay as they are. Times staff pick are kept.
+  const [chosen, setChosen] = useState<{ start?: string; end?: string }>({});
+  const shown = (saved: string | undefined, fallback: string) =>
+    saved ?? (status === 'unavailable' ? '' : fallback);
+  const startTime = chosen.start ?? shown(availability?.startTime, STAFF_DEFAULT_START);
+  const endTime = chosen.end ?? shown(availability?.endTime, STAFF_DEFAULT_END);
+  const setStartTime = (start: string) => setChosen((times) => ({ ...times, start }));
+  const setEndTime = (end: string) => setChosen((times) => ({ ...times, end }));
   const [notes, setNotes] = useState(availability?.notes ?? '');
   const [confirming, setConfirming] = useState(false);
   const save = useSaveStaffAvailability();
   const timesWrong = Boolean(startTime && endTime && startTime >= endTime);
+  const notesTooLong = notes.length > AVAILABILITY_NOTES_MAX;
   const warnAboutBookings =
     status === 'unavailable' && availability?.status !== 'unavailable' && bookings.length > 0;
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (timesWrong) return;
+    if (timesWrong || notesTooLong) return;
     if (warnAboutBookings && !confirming) {
       setConfirming(true);
       return;
@@ -217,13 +229,21 @@ function AvailabilityForm({
       ) : null}
       <div className="grid gap-1.5">
         <Label htmlFor={ids.notes}>Notes</Label>
-        <Textarea id={ids.notes} value={notes} onChange={(event) => setNotes(event.target.value)} rows={2} />
+        <Textarea
+          id={ids.notes}
+          value={notes}
+          onChange={(event) => setNotes(event.target.value)}
+          rows={2}
+          aria-invalid={notesTooLong || undefined}
+          aria-describedby={`${ids.notes}-count`}
+        />
+        <CharacterCount id={`${ids.notes}-count`} length={notes.length} max={AVAILABILITY_NOTES_MAX} />
       </div>
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" onClick={onDone} disabled={save.isPending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={save.isPending || timesWrong}>
+        <Button type="submit" disabled={save.isPending || timesWrong || notesTooLong}>
           {save.isPending ? 'Saving...' : 'Save'}
         </Button>
       </div>

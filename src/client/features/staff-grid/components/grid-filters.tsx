@@ -1,3 +1,4 @@
+import { matchesSearch } from '@shared/collate';
 import type { PublicUser } from '@shared/schemas/users';
 import { ChevronDown } from 'lucide-react';
 import { type ReactNode, useId, useMemo, useState } from 'react';
@@ -152,14 +153,9 @@ function FacilitatorChoices({
   onSearch: (search: string) => void;
 }) {
   const matches = useMemo(() => {
-    const term = search.trim().toLowerCase();
-    if (!term) return facilitators;
-    // name, email, username or area: staff often know only one of them
-    return facilitators.filter((f) =>
-      [displayName(f), f.email ?? '', f.username, f.area ?? ''].some((text) =>
-        text.toLowerCase().includes(term),
-      ),
-    );
+    if (!search.trim()) return facilitators;
+    // name, email, username or area: staff often know only one of them; accents aside
+    return facilitators.filter((f) => matchesSearch(search, [displayName(f), f.email, f.username, f.area]));
   }, [facilitators, search]);
 
   // every facilitator drawn at once took 4 s at 5,000: a long list draws the rows in view, as the

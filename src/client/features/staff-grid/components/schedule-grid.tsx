@@ -5,7 +5,7 @@ import type { Availability } from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
 import type { PublicUser } from '@shared/schemas/users';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, useWindowVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
 import { type CSSProperties, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
@@ -29,6 +29,7 @@ import {
   monthShort,
   NARROW_DAY_COLUMN_WIDTH,
   NARROW_FIRST_COLUMN_WIDTH,
+  NARROW_ROW_HEIGHT,
   NOTE_ICON_CLASS,
   openingColumn,
   ROW_HEIGHT,
@@ -138,28 +139,35 @@ export function ScheduleGrid(props: ScheduleGridProps) {
               </Button>
             ))}
           </fieldset>
-          <Button
-            variant="outline"
-            size="icon"
-            aria-label={`Previous ${VIEW_STEPS[view]}`}
-            onClick={() => navigate('previous')}
-          >
-            <ChevronLeft aria-hidden />
-          </Button>
-          <Button variant="outline" size="sm" onClick={() => navigate('today')}>
-            Today
-          </Button>
-          <Button
-            variant="outline"
-            size="icon"
-            aria-label={`Next ${VIEW_STEPS[view]}`}
-            onClick={() => navigate('next')}
-          >
-            <ChevronRight aria-hidden />
-          </Button>
-          <h3 className="min-w-40 font-semibold text-lg" data-testid="grid-label" aria-live="polite">
-            {viewLabel(view, date)}
-          </h3>
+          {/* previous, Today, next and what they show stay together on one line, a phone's too */}
+          <div className="flex min-w-0 items-center gap-2" data-testid="grid-navigation">
+            <Button
+              variant="outline"
+              size="icon"
+              aria-label={`Previous ${VIEW_STEPS[view]}`}
+              onClick={() => navigate('previous')}
+            >
+              <ChevronLeft aria-hidden />
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => navigate('today')}>
+              Today
+            </Button>
+            <Button
+              variant="outline"
+              size="icon"
+              aria-label={`Next ${VIEW_STEPS[view]}`}
+              onClick={() => navigate('next')}
+            >
+              <ChevronRight aria-hidden />
+            </Button>
+            <h3
+              className="min-w-0 font-semibold text-lg sm:min-w-40"
+              data-testid="grid-label"
+              aria-live="polite"
+            >
+              {viewLabel(view, date)}
+            </h3>
+          </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <FacilitatorFilter facilitators={facilitators} deselected={deselected} onChange={setDeselected} />
@@ -244,17 +252,35 @@ function GridTable({
     days[0],
     openAt,
   );
-  const virtualizer = useVirtualizer({
+  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  // On a desktop the grid scrolls within GRID_MAX_HEIGHT_VH of the window, its header and names
+  // staying in view. On a phone a scroll inside the page's scroll is hard to handle, so the grid
+  // is as tall as its rows and the page scrolls it; the rows in the window are drawn (ADR 80).
+  const inGrid = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 8,
+    enabled: !narrow,
     // The scroller's height before it can be measured (at most GRID_MAX_HEIGHT_VH of the window),
     // so the rows are drawn in the grid's own first render. Without it that render drew none, and
     // the rows came in a second render that React runs at once, uninterrupted, after the
     // virtualizer's first measure.
     initialRect: { width: 0, height: Math.round((window.innerHeight * GRID_MAX_HEIGHT_VH) / 100) },
   });
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const rowsTop = usePageOffset(bodyRef, narrow);
+  const onPage = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => rowHeight,
+    overscan: 8,
+    enabled: narrow,
+    scrollMargin: rowsTop,
+    initialRect: { width: 0, height: window.innerHeight },
+  });
+  const virtualizer = narrow ? onPage : inGrid;
+  // the window's rows are placed from the top of the page, the grid's from the top of its body
+  const rowOffset = narrow ? rowsTop : 0;
   // once per range rather than once per cell of every row mounted while scrolling
   const columns = useMemo(
     () =>
@@ -275,7 +301,10 @@ function GridTable({
       ref={scrollRef}
       className="relative overflow-auto rounded-md border bg-background"
       // a day brought into view (Tab, or scrolled to) stops beside the sticky names, not under them
-      style={{ maxHeight: `${GRID_MAX_HEIGHT_VH}vh`, scrollPaddingLeft: firstColumnWidth }}
+      style={{
+        maxHeight: narrow ? undefined : `${GRID_MAX_HEIGHT_VH}vh`,
+        scrollPaddingLeft: firstColumnWidth,
+      }}
       data-testid="grid-scroll"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable), even when it holds no buttons
       tabIndex={0}
@@ -343,7 +372,7 @@ function GridTable({
             </tr>
           </tbody>
         ) : (
-          <tbody className="relative grid" style={{ height: virtualizer.getTotalSize() }}>
+          <tbody ref={bodyRef} className="relative grid" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => {
               const user = rows[item.index]!;
               return (
@@ -351,7 +380,9 @@ function GridTable({
                   key={user.id}
                   user={user}
                   rowIndex={item.index + 2}
-                  top={item.start}
+                  top={item.start - rowOffset}
+                  height={rowHeight}
+                  narrow={narrow}
                   columns={shownColumns}
                   totalWidth={totalWidth}
                   firstColumnWidth={firstColumnWidth}
@@ -367,6 +398,21 @@ function GridTable({
       </table>
     </section>
   );
+}
+
+/**
+ * Where an element starts from the top of the page (not the window), measured after each render
+ * while `active`: the rows of a grid the page scrolls are placed from there.
+ */
+function usePageOffset(ref: React.RefObject<HTMLElement | null>, active: boolean): number {
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!active || !element) return;
+    const top = Math.round(element.getBoundingClientRect().top + window.scrollY);
+    if (top !== offset) setOffset(top);
+  });
+  return offset;
 }
 
 /** The inner width of the scroll area, followed as the window is resized. */
@@ -416,6 +462,9 @@ interface GridRowProps {
   user: PublicUser;
   rowIndex: number;
   top: number;
+  height: number;
+  /** a phone's screen: the name cell's text on more lines */
+  narrow: boolean;
   /** the day columns drawn: the window in view (ADR 67) */
   columns: GridColumn[];
   totalWidth: number;
@@ -430,6 +479,8 @@ const GridRow = memo(function GridRow({
   user,
   rowIndex,
   top,
+  height,
+  narrow,
   columns,
   totalWidth,
   firstColumnWidth,
@@ -446,7 +497,7 @@ const GridRow = memo(function GridRow({
       aria-rowindex={rowIndex}
       aria-busy={loading || undefined}
       className="absolute top-0 left-0 flex border-b"
-      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${top}px)` }}
+      style={{ height, width: totalWidth, transform: `translateY(${top}px)` }}
       data-testid="grid-row"
       data-user-id={user.id}
     >
@@ -456,20 +507,38 @@ const GridRow = memo(function GridRow({
         className="sticky left-0 z-10 flex flex-col justify-center overflow-hidden border-r bg-background px-2 text-left font-normal text-xs leading-tight sm:px-3"
         style={{ width: firstColumnWidth, minWidth: firstColumnWidth }}
       >
+        {/* the name on more than one line (three on a phone), so two people whose names start
+            alike can be told apart; the safeguarding badge beside the email, below it */}
+        <span
+          className={cn(
+            'font-medium [overflow-wrap:anywhere]',
+            narrow ? 'line-clamp-3 text-xs leading-4' : 'line-clamp-2 text-sm leading-[15px]',
+          )}
+          data-testid="row-name"
+          title={displayName(user)}
+        >
+          {displayName(user)}
+        </span>
         <span className="flex min-w-0 items-center gap-1">
-          <span className="truncate font-medium text-sm" data-testid="row-name">
-            {displayName(user)}
-          </span>
           {safeguarding ? (
             <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
           ) : null}
+          {user.email ? (
+            <span
+              className={cn('truncate text-muted-foreground', narrow && 'text-[11px]')}
+              data-testid="row-email"
+            >
+              {user.email}
+            </span>
+          ) : null}
         </span>
-        {user.email ? (
-          <span className="truncate text-muted-foreground" data-testid="row-email">
-            {user.email}
-          </span>
-        ) : null}
-        <span className="truncate text-muted-foreground" data-testid="row-updated">
+        <span
+          className={cn(
+            'text-muted-foreground',
+            narrow ? 'line-clamp-2 text-[11px] leading-3.5' : 'truncate leading-3.5',
+          )}
+          data-testid="row-updated"
+        >
           {loading && !user.lastAvailabilityUpdatedAt
             ? 'Loading...'
             : lastUpdatedText(user, index.latestDate.get(user.id))}

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { SharePointProblems } from '@/components/sharepoint-problems';
 import { cn } from '@/lib/utils';
 import { useSchedulerStatus } from '../api/staff-grid-api';
@@ -31,11 +32,21 @@ export function SchedulerStatusLine() {
           <span>{text}</span>
         </span>
         <span>Next update: {data.nextUpdate}</span>
-        <span data-testid="change-mode" data-mode={data.changeMode}>
-          {data.changeMode === 'notifications'
-            ? 'Changes in SharePoint arrive within seconds'
-            : 'Changes in SharePoint are checked on a schedule'}
-        </span>
+        {data.sharePointConfigured ? (
+          <span data-testid="change-mode" data-mode={data.changeMode}>
+            {data.changeMode === 'notifications'
+              ? 'Changes in SharePoint arrive within seconds'
+              : 'Changes in SharePoint are checked on a schedule'}
+          </span>
+        ) : (
+          // a fresh install reads nothing from SharePoint until it is set up
+          <span data-testid="change-mode" data-mode="not-configured" className="text-foreground">
+            SharePoint is not set up yet, so no bookings come in:{' '}
+            <Link href="/settings" className="font-medium text-primary underline underline-offset-4">
+              set it up in Settings
+            </Link>
+          </span>
+        )}
       </div>
       <SharePointProblems problems={data.sharePointProblems} />
     </div>

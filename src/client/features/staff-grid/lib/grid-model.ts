@@ -32,11 +32,14 @@ export const VIEW_NAMES: Record<StaffView, string> = { week: 'Week', fortnight: 
 export const VIEW_STEPS: Record<StaffView, string> = { week: 'week', fortnight: '2 weeks', month: 'month' };
 /**
  * On a phone the spec's widths would leave room for one day beside the names; these fit a whole
- * Monday-to-Friday week in 390 px (the desktop widths above stay as the spec gives them).
+ * Monday-to-Friday week in 390 px beside names wide enough to read (a long name on more lines), the
+ * desktop widths above staying as the spec gives them.
  */
-export const NARROW_FIRST_COLUMN_WIDTH = 96;
-export const NARROW_DAY_COLUMN_WIDTH = 46;
+export const NARROW_FIRST_COLUMN_WIDTH = 128;
+export const NARROW_DAY_COLUMN_WIDTH = 42;
 export const ROW_HEIGHT = 64;
+/** A phone's row: the name on up to three lines, then the email and the last update. */
+export const NARROW_ROW_HEIGHT = 96;
 /** Day columns drawn beyond each side of the scroller's view, so a short sideways scroll shows no gap. */
 export const COLUMN_OVERSCAN = 3;
 

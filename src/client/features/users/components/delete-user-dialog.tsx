@@ -1,14 +1,5 @@
 import type { PublicUser } from '@shared/schemas/users';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { userName } from '../lib/users';
 
 interface DeleteUserDialogProps {
@@ -20,22 +11,19 @@ interface DeleteUserDialogProps {
 
 export function DeleteUserDialog({ user, pending, onCancel, onConfirm }: DeleteUserDialogProps) {
   return (
-    <AlertDialog open={user !== null} onOpenChange={(open) => !open && !pending && onCancel()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete Facilitator</AlertDialogTitle>
-          <AlertDialogDescription>
-            {user ? `Are you sure you want to delete ${userName(user)}? This action cannot be undone.` : null}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          {/* a plain button: the dialog stays open until the delete has finished */}
-          <Button variant="destructive" disabled={pending} onClick={() => user && onConfirm(user)}>
-            {pending ? 'Deleting...' : 'Delete'}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={user !== null}
+      title="Delete Facilitator"
+      description={
+        user ? `Are you sure you want to delete ${userName(user)}? This action cannot be undone.` : null
+      }
+      cancelLabel="Cancel"
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      pending={pending}
+      destructive
+      onCancel={onCancel}
+      onConfirm={() => user && onConfirm(user)}
+    />
   );
 }

@@ -1,10 +1,17 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
-import { History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
-import { useDeferredValue } from 'react';
+import { ChevronDown, History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { useDeferredValue, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
 import {
   Table,
   TableBody,
@@ -15,10 +22,11 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
+import { useNarrowScreen } from '@/lib/use-narrow-screen';
 import { cn } from '@/lib/utils';
 import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
 import { roleLook, userName } from '../lib/users';
-import { MicrosoftInviteButton } from './microsoft-invite';
+import { MicrosoftInviteDialog, useMicrosoftInviteAllowed } from './microsoft-invite';
 
 const ROLE_BADGE = {
   staff: { variant: 'default', className: '' },
@@ -59,10 +67,12 @@ const dash = (value: string | null) => (value?.trim() ? value : '-');
 
 /**
  * A row with one line of text in each cell (a long address wraps onto more), as the browser draws
- * it at a phone's and a desktop's width. An estimate short of it made the windowed table find, once
+ * it at a desktop's width: the Actions button's height and the cells' padding. An estimate short of it made the windowed table find, once
  * it had measured its first rows, that fewer fitted, and draw itself a second time as it opened.
  */
 const ROW_HEIGHT = 61;
+/** On a phone the safeguarding state and role sit under the name: a line more. */
+const NARROW_ROW_HEIGHT = 93;
 const NO_USERS: PublicUser[] = [];
 
 interface UsersTableProps {
@@ -95,162 +105,223 @@ export function UsersTable({
   onSafeguarding,
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
-  const columns = safeguarding ? 8 : 7;
   // The list arrives in a synchronous update (a query's answer); its rows are drawn in a render
   // React can pause, so the page answers while they are drawn. A search is drawn the same way.
   const users = useDeferredValue(listed, NO_USERS);
   // until the first rows are drawn the table keeps their place, so what is below it does not move
   const firstDraw = users.length === 0 && listed.length > 0;
   // a thousand accounts draw only the rows in view; the search finds any of them
+  // a phone shows the safeguarding state and role under the name, not in columns of their own
+  const narrow = useNarrowScreen();
+  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  const columns = narrow ? 6 : safeguarding ? 8 : 7;
   const rowWindow = useRowWindow({
     count: users.length,
-    estimateRowHeight: ROW_HEIGHT,
+    estimateRowHeight: rowHeight,
     rowKey: (index) => users[index]!.id,
   });
   const scrolls = Math.max(users.length, listed.length) > WINDOWED_FROM_ROWS;
+  const inviteAllowed = useMicrosoftInviteAllowed();
+  const [inviting, setInviting] = useState<PublicUser | null>(null);
   return (
-    <Table
-      containerLabel="Facilitators"
-      aria-rowcount={users.length + 1}
-      scrollRef={scrolls ? rowWindow.scrollRef : undefined}
-    >
-      <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
-        <TableRow highlight={false} aria-rowindex={1}>
-          <TableHead scope="col">Name</TableHead>
-          {safeguarding ? <TableHead scope="col">Safeguarding</TableHead> : null}
-          <TableHead scope="col">Username</TableHead>
-          <TableHead scope="col">Email</TableHead>
-          <TableHead scope="col">Freelancer ID</TableHead>
-          <TableHead scope="col">Area</TableHead>
-          <TableHead scope="col">Role</TableHead>
-          <TableHead scope="col" align="right" className="sticky right-0 bg-card">
-            Actions
-          </TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {firstDraw ? (
-          <SpacerRow height={listed.length * ROW_HEIGHT} columns={columns} />
-        ) : users.length === 0 ? (
-          <TableMessage colSpan={columns}>
-            {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
-          </TableMessage>
-        ) : (
-          <>
-            <SpacerRow height={rowWindow.before} columns={columns} />
-            {rowWindow.rows.map((position) => {
-              const user = users[position]!;
-              const name = userName(user);
-              const self = user.id === currentUserId;
-              const checks = safeguarding?.get(user.id);
-              return (
-                <TableRow
-                  key={user.id}
-                  data-testid={`user-row-${user.id}`}
-                  aria-rowindex={position + 2}
-                  data-index={position}
-                  ref={rowWindow.measureRow}
-                >
-                  <TableCell className="font-medium">
-                    {/* a long name ends in an ellipsis; the whole name is in the title and the actions' labels */}
-                    <span className="flex max-w-56 items-baseline" title={name}>
-                      <span className="truncate" data-testid="user-name">
-                        {name}
-                      </span>
-                      {self ? (
-                        <span className="ml-1 shrink-0 font-normal text-muted-foreground">(you)</span>
-                      ) : null}
-                    </span>
-                    {linkedToMicrosoft.has(user.id) ? (
+    <>
+      <Table
+        containerLabel="Facilitators"
+        aria-rowcount={users.length + 1}
+        scrollRef={scrolls ? rowWindow.scrollRef : undefined}
+      >
+        <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
+          <TableRow highlight={false} aria-rowindex={1}>
+            <TableHead scope="col">Name</TableHead>
+            {safeguarding && !narrow ? <TableHead scope="col">Safeguarding</TableHead> : null}
+            <TableHead scope="col">Username</TableHead>
+            <TableHead scope="col">Email</TableHead>
+            <TableHead scope="col">Freelancer ID</TableHead>
+            <TableHead scope="col">Area</TableHead>
+            {narrow ? null : <TableHead scope="col">Role</TableHead>}
+            <TableHead scope="col" align="right" className="sticky right-0 bg-card">
+              Actions
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {firstDraw ? (
+            <SpacerRow height={listed.length * rowHeight} columns={columns} />
+          ) : users.length === 0 ? (
+            <TableMessage colSpan={columns}>
+              {emptyText ?? 'No accounts yet. Use "Add Facilitator" to create one.'}
+            </TableMessage>
+          ) : (
+            <>
+              <SpacerRow height={rowWindow.before} columns={columns} />
+              {rowWindow.rows.map((position) => {
+                const user = users[position]!;
+                const name = userName(user);
+                const self = user.id === currentUserId;
+                const checks = safeguarding?.get(user.id);
+                return (
+                  <TableRow
+                    key={user.id}
+                    data-testid={`user-row-${user.id}`}
+                    aria-rowindex={position + 2}
+                    data-index={position}
+                    ref={rowWindow.measureRow}
+                  >
+                    <TableCell className="font-medium">
+                      {/* a long name wraps; on a phone the safeguarding state and role sit under it */}
                       <span
-                        className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
-                        data-testid="user-microsoft-linked"
+                        className="block min-w-36 max-w-56 whitespace-normal [overflow-wrap:anywhere]"
+                        title={name}
                       >
-                        <KeyRound className="size-3" aria-hidden />
-                        Linked to Microsoft
+                        <span data-testid="user-name">{name}</span>
+                        {self ? <span className="ml-1 font-normal text-muted-foreground">(you)</span> : null}
                       </span>
-                    ) : null}
-                  </TableCell>
-                  {safeguarding ? (
-                    <TableCell data-testid="user-safeguarding">
-                      {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
+                      {narrow ? (
+                        <span className="mt-1 flex flex-wrap gap-1" data-testid="user-badges">
+                          {checks ? (
+                            <SafeguardingBadge state={checks.state} reasons={checks.reasons} />
+                          ) : null}
+                          <RoleBadge role={user.role} />
+                        </span>
+                      ) : null}
+                      {linkedToMicrosoft.has(user.id) ? (
+                        <span
+                          className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
+                          data-testid="user-microsoft-linked"
+                        >
+                          <KeyRound className="size-3" aria-hidden />
+                          Linked to Microsoft
+                        </span>
+                      ) : null}
                     </TableCell>
-                  ) : null}
-                  <TableCell wrap className={wrap}>
-                    <Breakable text={user.username} />
-                  </TableCell>
-                  <TableCell wrap className={wrap}>
-                    {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
-                  </TableCell>
-                  <TableCell>{dash(user.freelancerId)}</TableCell>
-                  <TableCell wrap className="min-w-28 max-w-48 break-words">
-                    {dash(user.area)}
-                  </TableCell>
-                  <TableCell>
-                    <RoleBadge role={user.role} />
-                  </TableCell>
-                  <TableCell className="sticky right-0 bg-card text-right">
-                    <div className="flex justify-end gap-1">
-                      {onHistory ? (
-                        <Button
-                          variant="ghost"
-                          size="icon-sm"
-                          aria-label={`History of ${name}`}
-                          title="History"
-                          onClick={() => onHistory(user)}
-                        >
-                          <History aria-hidden />
-                        </Button>
-                      ) : null}
-                      {onSafeguarding && checks ? (
-                        <Button
-                          variant="ghost"
-                          size="icon-sm"
-                          aria-label={`Safeguarding records of ${name}`}
-                          title="Safeguarding records"
-                          onClick={() => onSafeguarding(user)}
-                        >
-                          <ShieldCheck aria-hidden />
-                        </Button>
-                      ) : null}
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-label={`Edit ${name}`}
-                        title="Edit"
-                        onClick={() => onEdit(user)}
-                      >
-                        <Pencil aria-hidden />
-                      </Button>
-                      <MicrosoftInviteButton user={user} linked={linkedToMicrosoft.has(user.id)} />
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-label={`Clear sign-in pauses of ${name}`}
-                        title="Clear sign-in pauses"
-                        onClick={() => onUnlock(user)}
-                      >
-                        <LockOpen aria-hidden />
-                      </Button>
-                      <Button
-                        variant="ghost-destructive"
-                        size="icon-sm"
-                        aria-label={self ? 'You cannot delete your own account' : `Delete ${name}`}
-                        title={self ? 'You cannot delete your own account' : 'Delete'}
-                        disabled={self}
-                        onClick={() => onDelete(user)}
-                      >
-                        <Trash2 aria-hidden />
-                      </Button>
-                    </div>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-            <SpacerRow height={rowWindow.after} columns={columns} />
-          </>
-        )}
-      </TableBody>
-    </Table>
+                    {safeguarding && !narrow ? (
+                      <TableCell data-testid="user-safeguarding">
+                        {checks ? <SafeguardingBadge state={checks.state} reasons={checks.reasons} /> : '-'}
+                      </TableCell>
+                    ) : null}
+                    <TableCell wrap className={wrap}>
+                      <Breakable text={user.username} />
+                    </TableCell>
+                    <TableCell wrap className={wrap}>
+                      {user.email?.trim() ? <Breakable text={user.email} /> : '-'}
+                    </TableCell>
+                    <TableCell>{dash(user.freelancerId)}</TableCell>
+                    <TableCell wrap className="min-w-28 max-w-48 break-words">
+                      {dash(user.area)}
+                    </TableCell>
+                    {narrow ? null : (
+                      <TableCell>
+                        <RoleBadge role={user.role} />
+                      </TableCell>
+                    )}
+                    <TableCell className="sticky right-0 bg-card text-right">
+                      <RowActions
+                        name={name}
+                        self={self}
+                        onHistory={onHistory ? () => onHistory(user) : undefined}
+                        onSafeguarding={onSafeguarding && checks ? () => onSafeguarding(user) : undefined}
+                        onEdit={() => onEdit(user)}
+                        onInvite={inviteAllowed(user) ? () => setInviting(user) : undefined}
+                        onUnlock={() => onUnlock(user)}
+                        onDelete={() => onDelete(user)}
+                      />
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+              <SpacerRow height={rowWindow.after} columns={columns} />
+            </>
+          )}
+        </TableBody>
+      </Table>
+      <MicrosoftInviteDialog
+        user={inviting}
+        linked={inviting !== null && linkedToMicrosoft.has(inviting.id)}
+        onClose={() => setInviting(null)}
+      />
+    </>
+  );
+}
+
+/**
+ * One account's actions, named in words in a menu: History, Safeguarding records, Edit, the Microsoft
+ * invitation, Clear sign-in pauses and Delete. One button per row keeps the row's own columns in view
+ * on a phone and at a laptop's width.
+ */
+function RowActions({
+  name,
+  self,
+  onHistory,
+  onSafeguarding,
+  onEdit,
+  onInvite,
+  onUnlock,
+  onDelete,
+}: {
+  name: string;
+  self: boolean;
+  onHistory: (() => void) | undefined;
+  onSafeguarding: (() => void) | undefined;
+  onEdit: () => void;
+  onInvite: (() => void) | undefined;
+  onUnlock: () => void;
+  onDelete: () => void;
+}) {
+  // The action chosen runs once the menu has closed and given focus back to its button, so the
+  // dialog it opens gives focus back to that button in turn (a menu item has gone by then).
+  const chosen = useRef<(() => void) | null>(null);
+  const choose = (action: () => void) => () => {
+    chosen.current = action;
+  };
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" aria-label={`Actions for ${name}`}>
+          Actions
+          <ChevronDown aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent
+        align="end"
+        className="w-60"
+        onCloseAutoFocus={() => {
+          const action = chosen.current;
+          chosen.current = null;
+          action?.();
+        }}
+      >
+        {onHistory ? (
+          <DropdownMenuItem onSelect={choose(onHistory)}>
+            <History aria-hidden />
+            History
+          </DropdownMenuItem>
+        ) : null}
+        {onSafeguarding ? (
+          <DropdownMenuItem onSelect={choose(onSafeguarding)}>
+            <ShieldCheck aria-hidden />
+            Safeguarding records
+          </DropdownMenuItem>
+        ) : null}
+        <DropdownMenuItem onSelect={choose(onEdit)}>
+          <Pencil aria-hidden />
+          Edit
+        </DropdownMenuItem>
+        {onInvite ? (
+          <DropdownMenuItem onSelect={choose(onInvite)}>
+            <KeyRound aria-hidden />
+            Invite to sign in with Microsoft
+          </DropdownMenuItem>
+        ) : null}
+        <DropdownMenuItem onSelect={choose(onUnlock)}>
+          <LockOpen aria-hidden />
+          Clear sign-in pauses
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem variant="destructive" disabled={self} onSelect={choose(onDelete)}>
+          <Trash2 aria-hidden />
+          {self ? 'Delete (not your own account)' : 'Delete'}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
   );
 }

@@ -1,4 +1,4 @@
-import { compareAreaNames } from '@shared/collate';
+import { compareAreaNames, matchesSearch } from '@shared/collate';
 import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
 import { serverFieldErrors } from '@/lib/api';
 
@@ -91,13 +91,10 @@ export function knownAreas(users: readonly PublicUser[]): string[] {
   return [...areas].sort(compareAreaNames);
 }
 
-/** Rows whose name, username, email, freelancer ID or area contains the search text. */
+/** Rows whose name, username, email, freelancer ID or area contains the search text, accents aside. */
 export function searchUsers(users: readonly PublicUser[], search: string): PublicUser[] {
-  const term = search.trim().toLowerCase();
-  if (!term) return [...users];
+  if (!search.trim()) return [...users];
   return users.filter((u) =>
-    [userName(u), u.username, u.email, u.freelancerId, u.area].some((text) =>
-      text?.toLowerCase().includes(term),
-    ),
+    matchesSearch(search, [userName(u), u.username, u.email, u.freelancerId, u.area]),
   );
 }
