@@ -54,7 +54,34 @@ async function setPolicy(policy: Partial<Record<string, unknown>> = {}) {
   return response.json();
 }
 
-async function setRecords(userId: number, body: { dbs: unknown; checks?: unknown[] }) {
+/**
+ * Runs `steps` with the app's clock at `instant`, then puts it back. Sessions keep the app's time, so
+ * staff sign in again at each move.
+ */
+async function atClock<T>(instant: string, steps: () => Promise<T>): Promise<T> {
+  const before = now;
+  now = new Date(instant);
+  staffCookie = await t.loginStaff();
+  try {
+    return await steps();
+  } finally {
+    now = before;
+    staffCookie = await t.loginStaff();
+  }
+}
+
+/**
+ * A check is recorded after it was made, and no date on a record may be after the day it is saved:
+ * records are saved with the clock past every day these tests use, while the clock that judges them
+ * stays where the test has it.
+ */
+const RECORDED_AT = '2030-01-01T12:00:00Z';
+
+function setRecords(userId: number, body: { dbs: unknown; checks?: unknown[] }) {
+  return atClock(RECORDED_AT, () => saveRecords(userId, body));
+}
+
+async function saveRecords(userId: number, body: { dbs: unknown; checks?: unknown[] }) {
   const current = await call('GET', `/api/staff/users/${userId}/safeguarding`, staffCookie);
   const response = await call('PUT', `/api/staff/users/${userId}/safeguarding`, staffCookie, {
     checks: [],
@@ -222,11 +249,13 @@ describe('other checks the organisation defines', () => {
   it('a check of a type the policy does not have is refused, and nothing changes', async () => {
     const before = await t.ctx.db.select().from(safeguardingRecords);
     const current = await call('GET', `/api/staff/users/${fran.id}/safeguarding`, staffCookie);
-    const response = await call('PUT', `/api/staff/users/${fran.id}/safeguarding`, staffCookie, {
-      dbs: dbs(),
-      checks: [{ type: 'Driving licence', validUntil: '2027-01-01' }],
-      version: current.json().version,
-    });
+    const response = await atClock(RECORDED_AT, () =>
+      call('PUT', `/api/staff/users/${fran.id}/safeguarding`, staffCookie, {
+        dbs: dbs(),
+        checks: [{ type: 'Driving licence', validUntil: '2027-01-01' }],
+        version: current.json().version,
+      }),
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors.checks[0]).toMatch(/Driving licence/);
     expect(await t.ctx.db.select().from(safeguardingRecords)).toEqual(before);
@@ -356,14 +385,16 @@ describe('input a reader would be misled by', () => {
 
   it('refuses a status check or an issue date after today (the organisation’s day)', async () => {
     // 12:00 UTC on 15 June is already the 16th in Auckland: the 16th is today, the 17th is not
-    await refused(
-      { dbs: dbs({ issueDate: '2025-06-01', onUpdateService: true, statusCheckedOn: '2026-06-17' }) },
-      'dbs.statusCheckedOn',
-      /status check cannot be in the future/,
-    );
-    await refused({ dbs: dbs({ issueDate: '2027-06-01' }) }, 'dbs.issueDate', /cannot be in the future/);
-    await setRecords(fran.id, {
-      dbs: dbs({ issueDate: '2025-06-01', onUpdateService: true, statusCheckedOn: '2026-06-16' }),
+    await atClock('2026-06-15T12:00:00Z', async () => {
+      await refused(
+        { dbs: dbs({ issueDate: '2025-06-01', onUpdateService: true, statusCheckedOn: '2026-06-17' }) },
+        'dbs.statusCheckedOn',
+        /status check cannot be in the future/,
+      );
+      await refused({ dbs: dbs({ issueDate: '2026-06-17' }) }, 'dbs.issueDate', /cannot be in the future/);
+      await saveRecords(fran.id, {
+        dbs: dbs({ issueDate: '2026-06-16', onUpdateService: true, statusCheckedOn: '2026-06-16' }),
+      });
     });
   });
 
