@@ -1,4 +1,4 @@
--- issue 9: email (SMTP) settings, the automatic reminder, and the record of reminders sent
+-- email (SMTP) settings, the automatic reminder, and the record of reminders sent
 CREATE TABLE "reminder_settings" (
 	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
 	"smtp_host" text DEFAULT '' NOT NULL,

@@ -1,4 +1,4 @@
--- issue 10: personal calendar feeds (docs/decisions/0007-calendar-feed-tokens.md); exports need no table
+-- personal calendar feeds (docs/decisions/0007-calendar-feed-tokens.md); exports need no table
 CREATE TABLE "calendar_feeds" (
 	"user_id" integer PRIMARY KEY NOT NULL,
 	"token_hash" text NOT NULL,

@@ -349,7 +349,7 @@ test.describe('facilitator home: availability calendar', () => {
       await page.mouse.move(0, 0);
     }
 
-    // clicking a booked day (not a chip) refuses with the spec's toast
+    // clicking a booked day (not a chip) refuses with the "Cannot Edit Availability" toast
     await cell(page, days.bare).click({ position: { x: 8, y: 8 } });
     const toast = toastLocator(page);
     await expect(toast).toContainText('Cannot Edit Availability');
@@ -536,7 +536,7 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(dialog).toBeVisible();
   });
 
-  test('save and sync errors show the spec toasts', async ({ page, makeFacilitator }, testInfo) => {
+  test('save and sync errors show their toasts', async ({ page, makeFacilitator }, testInfo) => {
     await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);
     const [first, second, third] = freeWeekdays();

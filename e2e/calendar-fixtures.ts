@@ -97,7 +97,7 @@ export function calendarBookings(today = hostToday()): FixtureBooking[] {
   ]);
 }
 
-/** The Bookings list columns (sharepoint-protocol.md section 6) of a fixture booking. */
+/** The Bookings list columns (the portal's default names) of a fixture booking. */
 export function bookingFields(booking: FixtureBooking): Record<string, string> {
   const fields: Record<string, string | undefined> = {
     Title: booking.title,

@@ -49,7 +49,7 @@ export const DATE_DEPENDENT_TESTS: Record<string, string[]> = {
   'staff-usability.spec.ts': [
     'a saved day without times stays without times when only its status changes; the clearing choice is "none"',
     'marking a booked day unavailable asks first and names the booking; times typed oddly in SharePoint read right',
-    'desktop keeps the spec widths; a phone shows a whole working week beside the names',
+    'desktop keeps the set widths; a phone shows a whole working week beside the names',
     'the month opens scrolled to this week and Today brings it back',
     'this week and next side by side across a month end: 23 November to 4 December, December loaded too',
     'each result opens that day for that person and shows how to reach them; a long address wraps',

@@ -186,7 +186,7 @@ export async function addAvailableFacilitator(
   return id;
 }
 
-/** The single visible toast (spec: one at a time). */
+/** The single visible toast (one at a time). */
 export function toastLocator(page: Page) {
   return page.locator('[data-slot="toast"]');
 }

@@ -106,7 +106,7 @@ test.describe('SharePoint settings', () => {
     });
   });
 
-  test('validation messages of spec section 5; nothing is sent', async ({ page }, testInfo) => {
+  test('validation messages under their fields; nothing is sent', async ({ page }, testInfo) => {
     await openSettings(page);
     let posted = 0;
     page.on('request', (r) => {

@@ -21,7 +21,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 /**
- * Staff dashboard (spec sections 2, 4, 5, 8, 9). Every test makes its own facilitators in areas no
+ * Staff dashboard (docs/product.md, "Staff dashboard"). Every test makes its own facilitators in areas no
  * other test uses and narrows the area filter to them, so the shared server's other users never
  * change what a test sees. Bookings come from SharePoint, so the few a scenario needs are added to the
  * real /api/staff/bookings answer in the browser; the Refresh Bookings tests use the real refresh
@@ -294,7 +294,7 @@ test.describe('staff dashboard', () => {
     await openDashboard(page, scenario);
     const widthOf = (locator: ReturnType<Page['locator']>) =>
       locator.evaluate((el) => el.getBoundingClientRect().width);
-    // the spec's widths on a desktop; a phone narrows them to fit a working week beside the names
+    // the set widths on a desktop; a phone narrows them to fit a working week beside the names
     const phone = testInfo.project.name === 'phone';
     expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 128 : 200);
     expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 42 : 80);

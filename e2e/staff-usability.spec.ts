@@ -262,7 +262,7 @@ test.describe('the staff grid', () => {
     }
   });
 
-  test('desktop keeps the spec widths; a phone shows a whole working week beside the names', async ({
+  test('desktop keeps the set widths; a phone shows a whole working week beside the names', async ({
     page,
   }, testInfo) => {
     await useBriefViewport(page, testInfo.project.name);

@@ -70,7 +70,7 @@ export interface LoadOptions {
   bookingsPerFacilitator?: number;
   /** run tuned portal processes (short SharePoint waits), see system/support/tuned-portal.ts */
   tuning?: PortalTuning;
-  /** Availability list's Title column unique, as the protocol sets it up (default true). With
+  /** Availability list's Title column unique, as the portal's default setup has it (default true). With
    * false, a create sent twice leaves two items behind instead of a 409: duplicates become visible. */
   uniqueKeys?: boolean;
   /** wait for the outbox to drain and compare the Availability list (default true) */

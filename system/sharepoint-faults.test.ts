@@ -7,7 +7,7 @@
  * Availability list must hold exactly one item per saved (facilitator, day) with the values the
  * database holds, which must be each day's last acknowledged write.
  *
- * The list's Title column is NOT unique here, unlike the protocol's setup: a create sent twice then
+ * The list's Title column is NOT unique here, unlike the portal's default setup: a create sent twice then
  * leaves two items instead of being refused with 409, so a duplicate cannot hide.
  *
  * The portals run with compressed SharePoint waits (system/support/tuned-portal.ts): the same retry

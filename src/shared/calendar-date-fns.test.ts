@@ -1,6 +1,6 @@
 /**
  * The calendar's own day arithmetic (calendar.ts) checked against date-fns, the maintained library
- * DESIGN names, day by day over three decades and across zones (docs/decisions/0034): date-fns is the
+ * for dates, day by day over three decades and across zones (docs/decisions/0034): date-fns is the
  * reference here rather than the implementation, for the reasons that ADR gives.
  */
 import { TZDate } from '@date-fns/tz';

@@ -241,7 +241,7 @@ export function nextMonth(date: DateString): DateString {
   return addMonths(startOfMonth(date), 1);
 }
 
-/** "March 2026": full English month name whatever the browser's locale, as the spec shows it. */
+/** "March 2026": full English month name whatever the browser's locale, as every screen shows it. */
 export function monthLabel(date: DateString): string {
   const { year, month } = parseDateString(date);
   return `${MONTH_NAMES[month - 1]} ${pad(year, 4)}`;

@@ -16,7 +16,7 @@ export interface DeltaCursor {
   issuedAt: number;
 }
 
-/** Quirks of the real feed that a client has to survive (sharepoint-protocol.md §4). */
+/** Quirks of the real feed that a client has to survive. */
 export interface DeltaQuirks {
   /** How deletions are written: Graph's `deleted` facet (default) or the directory-style `@removed`. */
   deletedAs?: 'deleted' | 'removed';

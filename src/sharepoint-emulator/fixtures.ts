@@ -1,5 +1,5 @@
 /**
- * The lists the portal expects (sharepoint-protocol.md §6) and deterministic data to fill them.
+ * The lists the portal expects (docs/operations.md, "SharePoint lists") and deterministic data to fill them.
  * Generators are pure functions of their seed so tests can predict every value.
  */
 import { createRng, pick, type Rng, randomInt } from './random';
@@ -18,7 +18,7 @@ export const DEFAULT_LIST_NAMES: Record<ListKey, string> = {
   schools: 'Schools',
 };
 
-/** Columns the portal filters on, indexed as the protocol's client rule asks. */
+/** Columns the portal filters on, indexed as a big list needs them. */
 export const DEFAULT_INDEXED: Record<ListKey, string[]> = {
   bookings: ['SessionDate', 'FreelancerID'],
   availability: ['Title'],
@@ -66,7 +66,7 @@ export function defaultColumns(freelancerIdType: 'text' | 'number' = 'text'): Re
 /**
  * Column names as a real tenant has them: typed with spaces (stored `_x0020_`-encoded), made in the
  * modern UI (spaces dropped from the internal name), cut to 32 characters, or named differently
- * altogether. Keyed by the protocol page's name; columns not listed keep it.
+ * altogether. Keyed by the portal's default name; columns not listed keep it.
  */
 export const TENANT_COLUMN_NAMES: Record<ListKey, Record<string, { name: string; displayName: string }>> = {
   bookings: {
@@ -340,14 +340,14 @@ export interface PortalSiteOptions {
   term?: Term;
   cancelledRatio?: number;
   missingSchoolDetailsRatio?: number;
-  /** Type of the FreelancerID column in Bookings and Facilitators (the protocol allows both). */
+  /** Type of the FreelancerID column in Bookings and Facilitators (the portal reads both). */
   freelancerIdType?: 'text' | 'number';
   /** Replaces the indexed columns of a list, e.g. `{ bookings: [] }` to test the Prefer rule. */
   indexed?: Partial<Record<ListKey, string[]>>;
   listNames?: Partial<Record<ListKey, string>>;
   /** Lists to leave out, e.g. `['schools']`. */
   omitLists?: ListKey[];
-  /** Availability rows to start with (protocol names); by default the list is empty (the portal writes it). */
+  /** Availability rows to start with (default names); by default the list is empty (the portal writes it). */
   availability?: FieldInput[];
   /** `tenant`: the lists' columns carry real-looking names (TENANT_COLUMN_NAMES); default `protocol`. */
   columnNames?: 'protocol' | 'tenant';

@@ -4,7 +4,7 @@ import { useAuth } from '@/features/auth/auth-provider';
 import { PageSpinner } from './page-spinner';
 import { usePageShown } from './use-page-shown';
 
-/** Spec section 4: loading → spinner; signed in → the page; signed out → /auth. */
+/** The signed-in guard: loading → spinner; signed in → the page; signed out → /auth. */
 export function ProtectedRoute({ path, component: Component }: { path: string; component: ComponentType }) {
   return (
     <Route path={path}>

@@ -18,7 +18,7 @@ const StaffOnly = lazy(() => import('./staff-only'));
  * A staff page. Signed out, it sends the person to the staff login, which brings them back here.
  * Signed in with another account (a facilitator), it says the page is for staff and where to go,
  * rather than drawing a page whose every request the server refuses (ADR 78). Staff rights
- * themselves stay the server's to check (spec section 6).
+ * themselves stay the server's to check.
  */
 export function StaffRoute({ path, component: Component }: { path: string; component: ComponentType }) {
   return (

@@ -1,5 +1,5 @@
 /**
- * The one way the client talks to the server (spec section 7): cookies always, a JSON body and
+ * The one way the client talks to the server: cookies always, a JSON body and
  * content type only when there is a body, and any non-OK response becomes an error whose message is
  * `${status}: ${bodyText || statusText}`.
  */

@@ -1,6 +1,6 @@
 import type { AvailabilityStatus } from '@shared/schemas/availability';
 
-/** The spec's name for each status, as every screen shows it. */
+/** The name of each status, as every screen shows it. */
 export const STATUS_LABELS: Record<AvailabilityStatus, string> = {
   available: 'Available',
   limited: 'Limited Availability',

@@ -30,7 +30,7 @@ export function currentUserQueryFn<T>(): QueryFunction<T | null> {
   };
 }
 
-/** Spec section 9: no retry, no refetch on focus, no polling, cached data never stale. */
+/** No retry, no refetch on focus, no polling, cached data never stale. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

@@ -11,7 +11,7 @@ export const ownRangeQuery = dateRangeQuery.extend({
 
 /**
  * The user a self-service call acts on: always the session's. Naming the session's own id is fine (the
- * spec's client keys its queries by it); naming anybody else is 403, never silently used or ignored.
+ * client keys its queries by it); naming anybody else is 403, never silently used or ignored.
  */
 export function ownUserId(sessionUserId: number, requested: number | undefined): number {
   if (requested !== undefined && requested !== sessionUserId) throw forbidden(NOT_YOUR_CALENDAR);

@@ -11,7 +11,7 @@ const apiDocsPlugin: FastifyPluginAsync = async (app) => {
       info: {
         title: 'Arts Facilitator Portal API',
         version: '1.0.0',
-        description: 'Sessions are cookies; see DESIGN.md section 10.',
+        description: 'Sessions are cookies: sign in with POST /api/login or /api/auth/staff-login.',
       },
     },
     transform: jsonSchemaTransform,

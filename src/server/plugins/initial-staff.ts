@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-/** Someone can always sign in as staff: the first start creates the account (DESIGN.md section 4). */
+/** Someone can always sign in as staff: the first start creates the account. */
 const initialStaffPlugin: FastifyPluginAsync = async (app) => {
   const created = await ensureInitialStaff(app.database.db, {
     username: app.config.INITIAL_STAFF_USERNAME,

@@ -1,6 +1,6 @@
 /**
  * Which column of an organisation's list holds each portal field. Real lists rarely carry the
- * protocol page's names: SharePoint encodes characters in internal names (`Session_x0020_Date`), cuts
+ * portal's default names: SharePoint encodes characters in internal names (`Session_x0020_Date`), cuts
  * them to 32 characters, and the modern UI drops spaces. So columns are matched by internal or
  * display name after normalising both, the type of the match is checked, and staff's corrections
  * (stored with the settings) win over the automatic match. docs/decisions explains the choices.
@@ -16,7 +16,7 @@ import {
 
 interface FieldSpec {
   label: string;
-  /** the protocol page's internal name (sharepoint-protocol.md section 6) */
+  /** the column's internal name in a list made with the portal's default names */
   defaultName: string;
   /** other names people give the column, compared after normalising */
   aliases?: string[];

@@ -1,5 +1,5 @@
 /**
- * Microsoft Graph calls for SharePoint lists (sharepoint-protocol.md sections 1, 4 and 5): bearer
+ * Microsoft Graph calls for SharePoint lists: bearer
  * token, User-Agent, every call under the one retry policy (retry.ts, ADR 0032), one token renewal on
  * 401, every answer read through its schema (graph-answers.ts, ADR 0033), and the item operations
  * the portal needs. No dependence on item order or page size.
@@ -327,7 +327,7 @@ export class GraphClient {
 
   /**
    * Every item of a list (with fields), optionally filtered. A filter always travels with the
-   * Prefer header, so a column that is not indexed still works (sharepoint-protocol.md section 4).
+   * Prefer header, so a column that is not indexed still works.
    */
   async listItems(
     siteId: string,

@@ -1,6 +1,6 @@
 /**
  * The one retry policy for every call to Microsoft Graph and to the token endpoint
- * (sharepoint-protocol.md section 5, docs/decisions/0032):
+ * (docs/decisions/0032):
  *
  * - Repeated at once: no answer (connection refused or dropped, timed out, answer cut off) and the
  *   statuses 429, 503 and 504. Nothing else: another 4xx will not change, a 500 or 502 from Graph is

@@ -1,5 +1,5 @@
 /**
- * Access tokens from Entra ID's token endpoint (sharepoint-protocol.md section 2): client credentials
+ * Access tokens from Entra ID's token endpoint: client credentials
  * (with a client secret, or a certificate's signed client assertion, ADR 0017) or the password grant,
  * cached until about five minutes before they expire.
  */

@@ -1,6 +1,6 @@
 /**
  * The access matrix: every /api route the app serves, called as anonymous, facilitator A,
- * facilitator B (aiming at A's resources) and staff. Each call must get the status DESIGN.md section 6
+ * facilitator B (aiming at A's resources) and staff. Each call must get the status the access rules
  * and the API contract give it, and a refused call must leave every table exactly as it was.
  *
  * The calls and expected statuses are the `matrix` of each route in the route table (route-table.ts),

@@ -566,7 +566,7 @@ export const ROUTES: Record<string, RouteEntry> = {
       {
         name: "A's booked day",
         call: (f) => ({ payload: dayBody(f, f.bookedDate) }),
-        // the booking lock: 409 with the spec's message, nothing written
+        // the booking lock: 409 with the booked-day message, nothing written
         expect: onlyA(409),
       },
     ],

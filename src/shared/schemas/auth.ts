@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { passwordField, usernameField } from './users';
 
-/** Facilitator login form and body (spec section 5). */
+/** Facilitator login form and body. */
 export const loginBody = z.object({
   username: z
     .string()
@@ -46,7 +46,7 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 const sameAsCurrent = 'New password must be different from current password';
 
 /**
- * The change-password form (spec section 5), one message per field. "Must differ from current"
+ * The change-password form, one message per field. "Must differ from current"
  * overrides the other new-password messages, so every rule is one refinement in that order (the
  * form's resolver shows the first issue of a field).
  */

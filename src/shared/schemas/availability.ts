@@ -41,7 +41,7 @@ const daysOfWeekField = z
   .min(1, 'Choose at least one day of the week')
   .max(7);
 
-/** One day (spec section 5). `userId` is optional: the session's user is meant. */
+/** One day. `userId` is optional: the session's user is meant. */
 export const saveAvailabilityBody = z
   .object({
     userId: userIdField.optional(),

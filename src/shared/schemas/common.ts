@@ -49,7 +49,7 @@ export const urlId = urlNumber(2_147_483_647);
 export const idParam = z.object({ id: urlId });
 
 /**
- * Text the spec calls non-blank: something a reader can see is left once invisible characters
+ * Text that must not be blank: something a reader can see is left once invisible characters
  * (zero-width spaces, bidi controls, soft hyphens…) and spaces are taken away.
  */
 export const nonBlankText = (message: string) =>

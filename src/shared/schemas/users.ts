@@ -27,7 +27,7 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((value) => (value ? value : null));
 
-/** The spec allows freelancerId to arrive as a number on read; we store text. */
+/** freelancerId may arrive as a number on read (a SharePoint number column); we store text. */
 const freelancerIdInput = z
   .union([z.string(), z.number().int().nonnegative()])
   .nullish()

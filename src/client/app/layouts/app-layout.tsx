@@ -24,7 +24,7 @@ const NAV_ITEMS = [
 ] as const;
 
 /**
- * The signed-in facilitator shell (spec "Facilitator home"): header with the welcome line and user
+ * The signed-in facilitator shell: header with the welcome line and user
  * menu; a side panel with navigation, settings, Sign Out and the page's own panel (the calendar legend);
  * on small screens the side panel opens as a left drawer from the menu button; footer.
  * Tooltips are provided here rather than app-wide: only signed-in pages have any.

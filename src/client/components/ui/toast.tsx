@@ -5,7 +5,7 @@ import type * as React from 'react';
 import { cn } from '@/lib/utils';
 import { passEscapeToDialog } from './escape-close';
 
-/** Spec section 9: shown 5000 ms by default, swiped away to the right past 50 px. */
+/** Shown 5000 ms by default, swiped away to the right past 50 px. */
 function ToastProvider({
   duration = 5000,
   swipeDirection = 'right',

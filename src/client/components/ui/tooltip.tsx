@@ -2,7 +2,7 @@ import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-/** Spec section 9: open after 700 ms; moving between tooltips within 300 ms opens at once. */
+/** Opens after 700 ms; moving between tooltips within 300 ms opens at once. */
 function TooltipProvider({
   delayDuration = 700,
   skipDelayDuration = 300,

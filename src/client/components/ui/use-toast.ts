@@ -2,7 +2,7 @@ import type * as React from 'react';
 import { useEffect, useState } from 'react';
 import type { ToastVariant } from './toast';
 
-/** Spec section 9: one toast visible at a time; a new one replaces the old. */
+/** One toast visible at a time; a new one replaces the old. */
 const TOAST_LIMIT = 1;
 /** How long a dismissed toast stays mounted for its closing animation. */
 const REMOVE_DELAY = 1000;

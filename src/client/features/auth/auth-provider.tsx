@@ -19,7 +19,7 @@ export interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** "display name or username" as the spec's welcome toast words it. */
+/** "display name or username", as the welcome toast words it. */
 export function nameOf(user: Pick<PublicUser, 'displayName' | 'username'>): string {
   return user.displayName?.trim() || user.username;
 }

@@ -207,7 +207,7 @@ describe('POST /api/availability (one day)', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses a facilitator on a booked day with 409 and the spec message, changing nothing', async () => {
+  it('refuses a facilitator on a booked day with 409 and the booked-day message, changing nothing', async () => {
     await post('/api/availability', day('2026-07-10', 'available'), aliceCookie);
     await book(alice.id, '2026-07-10');
     const before = await snapshot();

@@ -94,7 +94,7 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const { userId: requested, ...bulk } = request.body;
         const userId = ownUserId(user.id, requested);
-        // Bulk always skips booked days, for staff too: the spec's "automatically skipped" promise.
+        // Bulk always skips booked days, for staff too: the bulk dialog's "automatically skipped" promise.
         return bulkUpdate(ctx, { ...bulk, userId }, { id: user.id, mayOverrideBookings: false, via: 'bulk' });
       },
     );

@@ -260,7 +260,7 @@ export interface ManyDaysInput {
 /**
  * One status, times and notes on a list of days of one user: what bulk update and recurring patterns
  * (modules/patterns) both come down to, so they check and write alike. Days with bookings are skipped
- * whoever asks (the spec's "automatically skipped" promise); the rest go through `writeDays` in the
+ * whoever asks (the bulk dialog's "automatically skipped" promise); the rest go through `writeDays` in the
  * same transaction, so the answer is all or nothing.
  */
 export async function setManyDays(

@@ -110,7 +110,7 @@ type BookingRow = typeof bookings.$inferSelect;
 const present = (...values: (string | null | undefined)[]) =>
   values.map((v) => v?.trim() ?? '').filter((v) => v !== '');
 
-/** "Dance – Hillside Primary"; the spec's fallbacks when SharePoint left a field empty. */
+/** "Dance – Hillside Primary"; the booking details' fallbacks when SharePoint left a field empty. */
 export function summaryOf(b: Pick<BookingRow, 'program' | 'title' | 'schoolName'>): string {
   const program = present(b.program, b.title)[0] ?? 'Unknown Program';
   const school = present(b.schoolName)[0] ?? 'Unknown School';

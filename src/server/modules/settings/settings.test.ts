@@ -138,7 +138,7 @@ describe('before anything is saved', () => {
   });
 });
 
-describe('validation (spec section 5)', () => {
+describe('validation of the settings fields', () => {
   it.each([
     [{ siteUrl: 'not a url' }, 'siteUrl', 'Please enter a valid SharePoint site URL'],
     [{ siteUrl: '' }, 'siteUrl', 'Please enter a valid SharePoint site URL'],

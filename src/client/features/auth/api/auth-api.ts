@@ -13,7 +13,7 @@ export function register(body: RegisterBody): Promise<PublicUser> {
   return apiJson<PublicUser>('POST', '/api/register', body);
 }
 
-/** The response body is not read (spec section 7). */
+/** The response body is not read. */
 export async function logout(): Promise<void> {
   await apiRequest('POST', '/api/logout');
 }

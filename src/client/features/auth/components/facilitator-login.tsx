@@ -26,7 +26,7 @@ const highlights = [
   },
 ];
 
-/** The facilitator login screen (spec section 2, "Facilitator login"). */
+/** The facilitator login screen at /auth. */
 export function FacilitatorLogin() {
   const { loginMutation } = useAuth();
   const [values, setValues] = useState<LoginBody>({ username: '', password: '' });

@@ -15,7 +15,7 @@ import { useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
 import { checkStaffLogin } from '../lib/login-fields';
 import { MicrosoftSignIn } from './microsoft-sign-in';
 
-/** The staff login screen at /staff-login (spec section 2, "Staff login"). */
+/** The staff login screen at /staff-login. */
 export function StaffLogin() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();

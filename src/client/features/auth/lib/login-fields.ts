@@ -17,7 +17,7 @@ function lengthError(value: string, min: number, max: number, tooShort: string, 
   return undefined;
 }
 
-/** Facilitator login: the rules and messages of `loginBody` (spec section 5). */
+/** Facilitator login: the rules and messages of `loginBody`. */
 export function checkLogin(values: LoginBody): LoginCheck<LoginBody> {
   // zod's .trim() is String.prototype.trim, so both strip the same characters
   const username = values.username.trim();

@@ -17,7 +17,7 @@ export interface LegendEntry {
 }
 
 /**
- * The side panel's key to the calendar colours (spec "Sidebar Availability Legend"), and to the marks
+ * The side panel's key to the calendar colours (the availability legend), and to the marks
  * the page adds to the days (`extra`, composed in by the route: the offers' dashed mark).
  */
 export function AvailabilityLegend({

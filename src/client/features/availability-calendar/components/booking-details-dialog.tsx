@@ -9,7 +9,7 @@ export interface BookingDetailsDialogProps {
   onCloseAutoFocus?: (event: Event) => void;
 }
 
-/** Booking details: every field of the spec with its fallbacks; several bookings show one after another. */
+/** Booking details: every field with its fallbacks; several bookings show one after another. */
 export function BookingDetailsDialog({
   bookings,
   onOpenChange,

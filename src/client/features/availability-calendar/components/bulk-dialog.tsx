@@ -52,7 +52,7 @@ export function BulkDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent width="xl" focusDialog onCloseAutoFocus={onCloseAutoFocus}>
-        {/* mounted only while open: every opening starts from the spec's defaults */}
+        {/* mounted only while open: every opening starts from the defaults */}
         {open ? (
           <BulkForm
             today={today}

@@ -1,7 +1,7 @@
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 
-/** Spec "Loading state": spinner, the two sentences and skeleton bars. */
+/** The loading state: spinner, the two sentences and skeleton bars. */
 export function CalendarLoading() {
   return (
     <div className="grid gap-6" data-testid="calendar-loading">

@@ -16,7 +16,7 @@ export interface CalendarToolbarProps {
   actions?: ReactNode;
 }
 
-/** Title, previous / next month, "Month YYYY", Today and Bulk Update (spec "Calendar toolbar"). */
+/** The calendar toolbar: title, previous / next month, "Month YYYY", Today and Bulk Update. */
 export function CalendarToolbar({
   month,
   labelId,

@@ -17,7 +17,7 @@ export { STATUS_COLOUR_CLASSES as STATUS_BAR_CLASSES, STATUS_LABELS } from '@/li
 
 export { formatTimeRange };
 
-/** The booking-details fields with the spec's fallbacks. */
+/** The booking-details fields with their fallbacks. */
 export function bookingView(booking: Booking) {
   const address = [booking.schoolAddress, booking.schoolPostcode]
     .map((part) => part?.trim())

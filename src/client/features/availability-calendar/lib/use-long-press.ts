@@ -3,7 +3,7 @@ import { type PointerEvent, useCallback, useEffect, useRef } from 'react';
 export const LONG_PRESS_MS = 500;
 
 /**
- * Touch long-press (spec: 500 ms). Returns pointer handlers to spread on the element and a
+ * Touch long-press (500 ms). Returns pointer handlers to spread on the element and a
  * `consumeClick()` that is true once after a long press fired, so the click that may follow is ignored.
  */
 export function useLongPress(onLongPress: () => void, delay = LONG_PRESS_MS) {

@@ -8,7 +8,7 @@ import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { useChangePassword } from '../api/change-password';
 
-/** Spec section 9: go home 1.5 s after a successful change. */
+/** Go home 1.5 s after a successful change. */
 export const REDIRECT_DELAY_MS = 1500;
 
 const fields = [

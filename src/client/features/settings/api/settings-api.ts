@@ -6,7 +6,7 @@ import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 export const settingsQueryKey = ['/api/sharepoint/settings'] as const;
-/** Spec section 9: the settings are cached for 5 minutes. */
+/** The settings are cached for 5 minutes. */
 export const SETTINGS_CACHE_MS = 5 * 60 * 1000;
 
 export function useSharePointSettings() {

@@ -16,7 +16,7 @@ const TIPS = [
   'Username and password sign-in fails for accounts that use multi-factor authentication (MFA).',
 ];
 
-/** The status panel: idle, testing, success or error with troubleshooting tips (spec sections 2 and 4). */
+/** The status panel: idle, testing, success or error with troubleshooting tips. */
 export function ConnectionStatus({ state }: { state: ConnectionState }) {
   return (
     <div

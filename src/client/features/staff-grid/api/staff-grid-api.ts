@@ -31,7 +31,7 @@ export const staffGridKeys = {
     range: (range: DateRange) => ['staff-bookings', range.from, range.to] as const,
   },
 } as const;
-/** Spec section 4: the scheduler status is polled every 30 seconds. */
+/** The scheduler status is polled every 30 seconds, as the dashboard's status line promises. */
 export const SCHEDULER_POLL_MS = 30_000;
 /**
  * While a refresh this page asked for runs, the status (which carries the refresh's stage) is read

@@ -26,7 +26,7 @@ import { useSaveStaffAvailability } from '../api/staff-grid-api';
 import { STATUS_LABEL } from '../lib/grid-model';
 
 /**
- * A day with no availability yet opens for editing at 09:00 to 17:00 (spec section 9): times of an
+ * A day with no availability yet opens for editing at 09:00 to 17:00: times of an
  * available or limited day. Marked unavailable, it has no times unless staff choose them.
  */
 export const STAFF_DEFAULT_START = '09:00';

@@ -14,7 +14,7 @@ export const REFRESH_MESSAGES = {
   error: 'Error occurred during refresh',
 } as const;
 
-/** Spec section 2: 25 % connecting, 75 % processing, 100 % complete, anything else 50 %. */
+/** The progress bar: 25 % connecting, 75 % processing, 100 % complete, anything else 50 %. */
 export function progressFor(message: string): number {
   if (message === REFRESH_MESSAGES.connecting) return 25;
   if (message === REFRESH_MESSAGES.processing) return 75;
@@ -76,7 +76,7 @@ export function useBookingRefresh() {
         const reason = getErrorMessage(error, latestStatus.current?.lastRefreshError ?? NO_REASON);
         console.error('Booking refresh failed:', reason);
         setPhase('error');
-        // the spec's line clears after 2 s; the reason stays in a toast, with the way to fix it
+        // the error line clears after 2 s; the reason stays in a toast, with the way to fix it
         toast({
           variant: 'destructive',
           title: REFRESH_MESSAGES.error,

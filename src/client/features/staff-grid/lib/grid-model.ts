@@ -24,16 +24,16 @@ export const NO_AREA = '__no_area__';
 export const NO_AREA_LABEL = 'No area';
 
 export const FIRST_COLUMN_WIDTH = 200;
-/** The spec's week and month widths; two weeks, ten columns like a short month, take the month's. */
+/** The desktop week and month widths; two weeks, ten columns like a short month, take the month's. */
 export const DAY_COLUMN_WIDTH: Record<StaffView, number> = { week: 120, fortnight: 80, month: 80 };
 /** The view switch's buttons, in order. */
 export const VIEW_NAMES: Record<StaffView, string> = { week: 'Week', fortnight: '2 weeks', month: 'Month' };
 /** What previous and next move by, for their labels ("Previous 2 weeks"). */
 export const VIEW_STEPS: Record<StaffView, string> = { week: 'week', fortnight: '2 weeks', month: 'month' };
 /**
- * On a phone the spec's widths would leave room for one day beside the names; these fit a whole
+ * On a phone the desktop widths would leave room for one day beside the names; these fit a whole
  * Monday-to-Friday week in 390 px beside names wide enough to read (a long name on more lines), the
- * desktop widths above staying as the spec gives them.
+ * desktop widths above staying as they are.
  */
 export const NARROW_FIRST_COLUMN_WIDTH = 128;
 export const NARROW_DAY_COLUMN_WIDTH = 42;
@@ -257,7 +257,7 @@ export function cellTone(status: AvailabilityStatus | undefined, booked: boolean
 }
 
 /**
- * A booked day's status is the lighter shade of its colour (spec section 4) and, so that it stays
+ * A booked day's status is the lighter shade of its colour and, so that it stays
  * told apart from "not set" on a dark background, where a light tint turns murky, a solid outline
  * in the full colour.
  */

@@ -13,7 +13,7 @@ export function useUsers() {
   });
 }
 
-/** Successful changes refetch the list (spec section 7). */
+/** Successful changes refetch the list. */
 function useRefetchUsers() {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: usersQueryKey });

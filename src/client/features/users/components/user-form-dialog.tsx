@@ -43,7 +43,7 @@ const TEXT = {
   },
 } as const;
 
-/** The create and edit dialogs: same fields, different wording and submit rules (spec section 5). */
+/** The create and edit dialogs: same fields, different wording and submit rules. */
 export function UserFormDialog({
   mode,
   open,

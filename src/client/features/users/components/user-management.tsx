@@ -36,7 +36,7 @@ interface UserManagementProps {
   onShowSafeguarding?: (user: PublicUser) => void;
 }
 
-/** Spec section 2 "User management": heading, Add Facilitator, the table and its three dialogs. */
+/** User management: heading, Add Facilitator, the table and its three dialogs. */
 export function UserManagement({
   currentUserId,
   signInHref,

@@ -55,7 +55,7 @@ export const emptyUserForm: UserFormValues = {
   area: '',
 };
 
-/** Editing fills the form from the user, with an empty password (spec section 4). */
+/** Editing fills the form from the user, with an empty password. */
 export function formFromUser(user: PublicUser): UserFormValues {
   return {
     username: user.username,
