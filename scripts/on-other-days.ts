@@ -7,6 +7,9 @@
  *   npm run test:days -- --list            the days and why each matters, without running anything
  *   npm run test:days -- --only 2027-01-01 one day
  *   npm run test:days -- --desktop         at the desktop size only (as CI runs them)
+ *   npm run test:days -- --together 4      up to four days at once, each its own server and browser,
+ *                                          printed as each day ends (the days wait on the browser far
+ *                                          more than they use the processor)
  *   npm run test:days -- --all             every unit, API, system and browser test, screens checked too
  *
  * The browser tests work out what a screen shows from the real date, so they are the ones listed. The
@@ -14,8 +17,10 @@
  * dates; `--all` runs them too, on the same days. Needs `apt-get install -y faketime` and a built client
  * (`npm run build`).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DATE_DEPENDENT_TESTS } from '../e2e/date-dependent';
 
 /** The Playwright arguments that run exactly the listed browser tests; throws for a title not found. */
@@ -106,21 +111,34 @@ function libfaketime(): string {
   return found;
 }
 
-/** Runs `command` with the clock moved to noon (UTC) of `date`, and the real clock's pace. */
-function onDay(date: string, command: string[]): boolean {
+/** The environment that moves every process's clock to noon (UTC) of `date`, at the real clock's pace. */
+function clockOn(date: string): NodeJS.ProcessEnv {
   const offset = Math.round((Date.parse(`${date}T12:00:00Z`) - Date.now()) / 1000);
-  const result = spawnSync(command[0]!, command.slice(1), {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      LD_PRELOAD: libfaketime(),
-      FAKETIME: `${offset >= 0 ? '+' : ''}${offset}`,
-    },
-  });
-  return result.status === 0;
+  return { ...process.env, LD_PRELOAD: libfaketime(), FAKETIME: `${offset >= 0 ? '+' : ''}${offset}` };
 }
 
-function main() {
+/** Runs `command` on `date`, its output shown as it comes. */
+function onDay(date: string, command: string[]): boolean {
+  return spawnSync(command[0]!, command.slice(1), { stdio: 'inherit', env: clockOn(date) }).status === 0;
+}
+
+/**
+ * Runs `command` on `date` beside other days: its output is kept and printed in one piece when it ends,
+ * and its results go to a folder of its own (each run already picks its own ports).
+ */
+function onDayBeside(date: string, command: string[]): Promise<{ passed: boolean; output: string }> {
+  const output = mkdtempSync(join(tmpdir(), `afp-days-${date}-`));
+  const child = spawn(command[0]!, [...command.slice(1), '--output', output, '--reporter', 'list'], {
+    env: clockOn(date),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout.on('data', (chunk) => (text += chunk));
+  child.stderr.on('data', (chunk) => (text += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ passed: code === 0, output: text })));
+}
+
+async function main() {
   const args = process.argv.slice(2);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const days = daysToTry(new Date(), ORG_TIMEZONE).filter((day) => !only || day.date === only);
@@ -136,8 +154,22 @@ function main() {
   if (!all) process.env.E2E_SCREEN_CHECKS = '0';
   const browser = ['npx', 'playwright', 'test', ...(all ? [] : dateDependentBrowserTests())];
   if (args.includes('--desktop')) browser.push('--project', 'desktop');
+  const together = args.includes('--together') ? Number(args[args.indexOf('--together') + 1]) : 1;
   const results: string[] = [];
-  for (const day of days) {
+  if (together > 1 && !all) {
+    const waiting = [...days];
+    const runNext = async (): Promise<void> => {
+      const day = waiting.shift();
+      if (!day) return;
+      const { passed, output } = await onDayBeside(day.date, browser);
+      console.log(`\n=== ${day.date} (${day.why.join('; ')})\n${output}`);
+      results.push(`${day.date}: browser ${passed ? 'passed' : 'FAILED'}`);
+      return runNext();
+    };
+    await Promise.all(Array.from({ length: together }, runNext));
+    results.sort();
+  }
+  for (const day of together > 1 && !all ? [] : days) {
     console.log(`\n=== ${day.date} (${day.why.join('; ')})`);
     const outcome = (name: string, command: string[]) =>
       `${name} ${onDay(day.date, command) ? 'passed' : 'FAILED'}`;
@@ -151,4 +183,4 @@ function main() {
   if (results.some((line) => line.includes('FAILED'))) process.exit(1);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();
