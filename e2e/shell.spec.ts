@@ -1,12 +1,4 @@
-import {
-  checkScreen,
-  expect,
-  loginAsFacilitator,
-  loginAsStaff,
-  pausePageClock,
-  test,
-  toastLocator,
-} from './fixtures';
+import { checkScreen, expect, loginAsFacilitator, loginAsStaff, test, toastLocator } from './fixtures';
 
 test('unknown paths show the not-found page', async ({ page }, testInfo) => {
   await page.goto('/no/such/page');
@@ -251,13 +243,6 @@ test('the policy runs the inline theme script and blocks any other inline script
   expect(outcome).toEqual({ ran: false, blocked: 'script-src-elem' });
 });
 
-test('the theme defaults to light', async ({ page }) => {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto('/auth');
-  await expect(page.locator('html')).toHaveClass(/\blight\b/);
-  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBeNull();
-});
-
 async function chooseTheme(page: import('@playwright/test').Page, label: 'Light' | 'Dark' | 'System') {
   await page.getByRole('button', { name: 'Change theme' }).click();
   await page.getByRole('menuitemradio', { name: label }).click();
@@ -281,53 +266,12 @@ test('dark and light persist across reloads under vite-ui-theme', async ({ page 
   await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
 });
 
-test('system follows the operating system preference live', async ({ page }) => {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/auth');
-  await chooseTheme(page, 'System');
-  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
-  await expect(page.locator('html')).toHaveClass(/\blight\b/);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  await page.reload();
-  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await expect(page.locator('html')).toHaveClass(/\blight\b/);
-});
-
 test.describe('toasts', () => {
   async function failLogin(page: import('@playwright/test').Page, username: string) {
     await page.getByLabel('Username', { exact: true }).fill(username);
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
   }
-
-  test('only one is visible at a time and it closes after 5 seconds', async ({ page }, testInfo) => {
-    // the toast's 5 s run on the page's clock, moved by the test instead of waited for
-    await page.clock.install();
-    await page.goto('/auth');
-    await failLogin(page, `toast-a-${testInfo.project.name}@example.org`);
-    await expect(toastLocator(page)).toHaveCount(1);
-    await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
-    // the page's time stands still from here, so the second toast's timer starts at this moment
-    await toastLocator(page).evaluate((toast) => toast.setAttribute('data-first', ''));
-    await pausePageClock(page);
-    const refused = page.waitForResponse('**/api/login');
-    await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
-    await refused;
-    // the second toast has replaced the first
-    await expect(page.locator('[data-slot="toast"][data-first]')).toHaveCount(0);
-    await expect(toastLocator(page)).toHaveCount(1);
-    await expect(toastLocator(page)).toBeVisible();
-    // keep the pointer off the toast: hovering one pauses its timer
-    await page.mouse.move(5, (page.viewportSize()?.height ?? 800) - 5);
-    await page.clock.runFor(4_900);
-    await expect(toastLocator(page)).toHaveCount(1);
-    await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
-    // past 5 s, and the second it is kept for its closing animation: gone
-    await page.clock.runFor(1_200);
-    await expect(toastLocator(page)).toHaveCount(0);
-  });
 
   test('a swipe to the right dismisses it', { tag: '@phone' }, async ({ page }, testInfo) => {
     await page.goto('/auth');
