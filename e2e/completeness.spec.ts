@@ -123,13 +123,3 @@ test('staff see who is complete, partial or missing; sort, filter and change mon
     await dropScenario(made);
   }
 });
-
-test('a facilitator is refused the completeness data', async ({ page, makeFacilitator }) => {
-  const me = await makeFacilitator();
-  const res = await page.request.post('/api/login', {
-    data: { username: me.username, password: me.password },
-  });
-  expect(res.status()).toBe(200);
-  const answer = await page.request.get(`/api/staff/completeness?month=${MONTH}`);
-  expect(answer.status()).toBe(403);
-});
