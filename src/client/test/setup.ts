@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { server } from './server';
 
 /*
@@ -32,10 +32,17 @@ Element.prototype.scrollIntoView ??= () => {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
 
+// a request no handler answers fails in the component (a network error) and fails the test here
+const unanswered: string[] = [];
+server.events.on('request:unhandled', ({ request }) => {
+  unanswered.push(`${request.method} ${request.url}`);
+});
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
+  expect(unanswered.splice(0), 'requests no handler answered').toEqual([]);
 });
 afterAll(() => server.close());
