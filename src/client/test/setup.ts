@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { server } from './server';
 
@@ -37,6 +37,10 @@ const unanswered: string[] = [];
 server.events.on('request:unhandled', ({ request }) => {
   unanswered.push(`${request.method} ${request.url}`);
 });
+
+// findBy… and waitFor wait for what they look for, up to this long: a page loaded on demand is
+// transformed by Vite on its first import, which takes seconds on a busy machine
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
