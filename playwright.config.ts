@@ -59,8 +59,10 @@ export default defineConfig({
   /*
    * Every test runs in the desktop project. The phone project (390 px, touch) runs only the tests
    * tagged `{ tag: '@phone' }`: those whose screen or behaviour differs on a small touch screen (the
-   * drawer, the phone layouts of the calendar, the staff grid and the tables, long-press and swipe),
-   * with their screen checks at that size. A test that asserts the same on both sizes runs once.
+   * drawer, the phone layouts of the calendar, the staff grid and the tables, long-press and swipe)
+   * and those that measure the layout (text that must wrap, a page that must not grow wider than the
+   * screen), with their screen checks at that size. A test that asserts the same on both sizes runs
+   * once.
    */
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },

@@ -342,9 +342,9 @@ test.describe('staff dashboard', () => {
     },
   );
 
-  test('a row draws the day columns in view, each under its heading, and the rest as they scroll in', async ({
-    page,
-  }) => {
+  test('a row draws the day columns in view, each under its heading, and the rest as they scroll in', {
+    tag: '@phone',
+  }, async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     const scroll = page.getByTestId('grid-scroll');

@@ -544,155 +544,159 @@ test.describe('a signed-out or expired staff session', () => {
 });
 
 test.describe('areas and finding people on the users page', () => {
-  test('Area in the create and edit dialogs and the table; the search box finds by name, email or area; long names wrap whole and addresses break between their parts', async ({
-    page,
-  }, testInfo) => {
-    await useBriefViewport(page, testInfo.project.name);
-    const scene = await makeArea(testInfo);
-    try {
-      const long = await scene.person(
-        'Maximiliana-Evangelina Worthington-Fotheringay-Smythe-Bartholomew',
-        `maximiliana.evangelina.worthington-${scene.tag}@very-long-school-domain.example.org`,
-      );
-      await loginAsStaff(page);
-      await page.goto('/staff/users');
-      await expect(page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ })).toBeVisible();
+  test(
+    'Area in the create and edit dialogs and the table; the search box finds by name, email or area; long names wrap whole and addresses break between their parts',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await useBriefViewport(page, testInfo.project.name);
+      const scene = await makeArea(testInfo);
+      try {
+        const long = await scene.person(
+          'Maximiliana-Evangelina Worthington-Fotheringay-Smythe-Bartholomew',
+          `maximiliana.evangelina.worthington-${scene.tag}@very-long-school-domain.example.org`,
+        );
+        await loginAsStaff(page);
+        await page.goto('/staff/users');
+        await expect(page.getByRole('heading', { name: /^Facilitators \(\d+\)$/ })).toBeVisible();
 
-      // search by area: only this test's person is in it
-      const search = page.getByRole('searchbox', { name: 'Search facilitators' });
-      await search.fill(scene.area);
-      await expect(page.locator('tbody tr')).toHaveCount(1);
-      const row = page.getByTestId(`user-row-${long.id}`);
-      await expect(await cellUnder(page, row, 'Area')).toHaveText(scene.area);
+        // search by area: only this test's person is in it
+        const search = page.getByRole('searchbox', { name: 'Search facilitators' });
+        await search.fill(scene.area);
+        await expect(page.locator('tbody tr')).toHaveCount(1);
+        const row = page.getByTestId(`user-row-${long.id}`);
+        await expect(await cellUnder(page, row, 'Area')).toHaveText(scene.area);
 
-      // the long name wraps onto more lines, whole (two people whose names start alike are told
-      // apart); the whole name is also its title
-      const name = row.getByTestId('user-name');
-      await expect(name).toHaveText(long.displayName);
-      const nameBox = await name.evaluate((el) => ({
-        clipped: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
-        lines: el.getClientRects().length,
-      }));
-      expect(nameBox.clipped).toBe(false);
-      expect(nameBox.lines).toBeGreaterThan(1);
-      await expect(row.locator('[title]').first()).toHaveAttribute('title', long.displayName);
-      // the email breaks only between its parts (after "@", "." or "-"), never inside a word
-      const lines = await (await cellUnder(page, row, 'Email')).evaluate((el) => {
-        const range = document.createRange();
-        const text = el.firstChild?.parentElement ?? el;
-        const tops = new Map<number, string>();
-        const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          for (let i = 0; i < (node.textContent ?? '').length; i++) {
-            range.setStart(node, i);
-            range.setEnd(node, i + 1);
-            const top = Math.round(range.getBoundingClientRect().top);
-            tops.set(top, (tops.get(top) ?? '') + node.textContent![i]);
+        // the long name wraps onto more lines, whole (two people whose names start alike are told
+        // apart); the whole name is also its title
+        const name = row.getByTestId('user-name');
+        await expect(name).toHaveText(long.displayName);
+        const nameBox = await name.evaluate((el) => ({
+          clipped: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+          lines: el.getClientRects().length,
+        }));
+        expect(nameBox.clipped).toBe(false);
+        expect(nameBox.lines).toBeGreaterThan(1);
+        await expect(row.locator('[title]').first()).toHaveAttribute('title', long.displayName);
+        // the email breaks only between its parts (after "@", "." or "-"), never inside a word
+        const lines = await (await cellUnder(page, row, 'Email')).evaluate((el) => {
+          const range = document.createRange();
+          const text = el.firstChild?.parentElement ?? el;
+          const tops = new Map<number, string>();
+          const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < (node.textContent ?? '').length; i++) {
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              const top = Math.round(range.getBoundingClientRect().top);
+              tops.set(top, (tops.get(top) ?? '') + node.textContent![i]);
+            }
           }
-        }
-        return [...tops.values()];
-      });
-      for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[@.-]$/);
-      await checkScreen(page, testInfo, 'users-search-area');
+          return [...tops.values()];
+        });
+        for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[@.-]$/);
+        await checkScreen(page, testInfo, 'users-search-area');
 
-      // search by email, then by name
-      await search.fill(`worthington-${scene.tag}@very-long`);
-      await expect(page.locator('tbody tr')).toHaveCount(1);
-      await search.fill('no such person anywhere');
-      await expect(page.getByText('No accounts match the search.')).toBeVisible();
-      await search.fill('');
+        // search by email, then by name
+        await search.fill(`worthington-${scene.tag}@very-long`);
+        await expect(page.locator('tbody tr')).toHaveCount(1);
+        await search.fill('no such person anywhere');
+        await expect(page.getByText('No accounts match the search.')).toBeVisible();
+        await search.fill('');
 
-      // edit: Area is filled from the account and saved with it
-      await search.fill(scene.area);
-      await userAction(page, row, long.displayName, 'Edit');
-      const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
-      await expect(dialog.getByLabel('Area')).toHaveValue(scene.area);
-      const moved = `${scene.area} moved`;
-      await dialog.getByLabel('Area').fill(moved);
-      await checkScreen(page, testInfo, 'users-edit-area');
-      const put = page.waitForRequest(
-        (r) => r.method() === 'PUT' && r.url().includes(`/api/staff/users/${long.id}`),
-      );
-      await dialog.getByRole('button', { name: 'Update Facilitator' }).click();
-      expect((await put).postDataJSON()).toMatchObject({ area: moved });
-      await expect(dialog).toBeHidden();
-      await search.fill(moved);
-      await expect(await cellUnder(page, row, 'Area')).toHaveText(moved);
-      const stored = (await (await scene.api.get('/api/staff/users')).json()) as {
-        id: number;
-        area: string;
-      }[];
-      expect(stored.find((u) => u.id === long.id)?.area).toBe(moved);
-    } finally {
-      await scene.cleanup();
-    }
-  });
+        // edit: Area is filled from the account and saved with it
+        await search.fill(scene.area);
+        await userAction(page, row, long.displayName, 'Edit');
+        const dialog = page.getByRole('dialog', { name: 'Edit Facilitator' });
+        await expect(dialog.getByLabel('Area')).toHaveValue(scene.area);
+        const moved = `${scene.area} moved`;
+        await dialog.getByLabel('Area').fill(moved);
+        await checkScreen(page, testInfo, 'users-edit-area');
+        const put = page.waitForRequest(
+          (r) => r.method() === 'PUT' && r.url().includes(`/api/staff/users/${long.id}`),
+        );
+        await dialog.getByRole('button', { name: 'Update Facilitator' }).click();
+        expect((await put).postDataJSON()).toMatchObject({ area: moved });
+        await expect(dialog).toBeHidden();
+        await search.fill(moved);
+        await expect(await cellUnder(page, row, 'Area')).toHaveText(moved);
+        const stored = (await (await scene.api.get('/api/staff/users')).json()) as {
+          id: number;
+          area: string;
+        }[];
+        expect(stored.find((u) => u.id === long.id)?.area).toBe(moved);
+      } finally {
+        await scene.cleanup();
+      }
+    },
+  );
 });
 
 test.describe('who is free', () => {
-  test('each result opens that day for that person and shows how to reach them; a long address wraps', async ({
-    page,
-  }, testInfo) => {
-    await useBriefViewport(page, testInfo.project.name);
-    const scene = await makeArea(testInfo);
-    try {
-      const day = THIS_WEEK[4]!;
-      const longEmail = `a.very.long.address.that.would.widen.every.card.${scene.tag}@an-extremely-long-school-domain.example.org`;
-      const gil = await scene.person('Gil', longEmail);
-      const hal = await scene.person('Hal');
-      for (const person of [gil, hal]) {
-        const res = await scene.api.post('/api/staff/availability', {
-          data: {
-            userId: person.id,
-            date: day,
-            status: 'available',
-            startTime: '09:00',
-            endTime: '15:00',
-            notes: 'Can drive',
-          },
+  test(
+    'each result opens that day for that person and shows how to reach them; a long address wraps',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await useBriefViewport(page, testInfo.project.name);
+      const scene = await makeArea(testInfo);
+      try {
+        const day = THIS_WEEK[4]!;
+        const longEmail = `a.very.long.address.that.would.widen.every.card.${scene.tag}@an-extremely-long-school-domain.example.org`;
+        const gil = await scene.person('Gil', longEmail);
+        const hal = await scene.person('Hal');
+        for (const person of [gil, hal]) {
+          const res = await scene.api.post('/api/staff/availability', {
+            data: {
+              userId: person.id,
+              date: day,
+              status: 'available',
+              startTime: '09:00',
+              endTime: '15:00',
+              notes: 'Can drive',
+            },
+          });
+          expect(res.status(), await res.text()).toBe(200);
+        }
+        await scene.api.post('/api/staff/notes', {
+          data: { facilitatorId: gil.id, date: day, note: 'Ask about the kiln', priority: 'high' },
         });
-        expect(res.status(), await res.text()).toBe(200);
+        await loginAsStaff(page);
+        await page.goto(`/staff/free?date=${day}&areas=${encodeURIComponent(scene.area)}`);
+        const rows = page.getByTestId('free-row');
+        await expect(rows).toHaveCount(2);
+        const gilRow = rows.filter({ hasText: gil.displayName });
+        const email = gilRow.getByRole('link', { name: longEmail });
+        await expect(email).toHaveAttribute('href', `mailto:${longEmail}`);
+
+        // nothing is wider than the page: the long address wraps inside its card, and both cards
+        // are as wide as each other
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        const widths = await rows.evaluateAll((els) =>
+          els.map((el) => Math.round(el.getBoundingClientRect().width)),
+        );
+        expect(new Set(widths).size).toBe(1);
+        await checkScreen(page, testInfo, 'free-results');
+
+        await gilRow.getByRole('button', { name: `Open ${gil.displayName}'s day` }).click();
+        const dialog = page.getByRole('dialog', { name: gil.displayName });
+        await expect(dialog.getByTestId('availability-view')).toContainText('Available');
+        await expect(dialog.getByTestId('availability-view')).toContainText('9:00 AM – 3:00 PM');
+        await expect(dialog.getByTestId('availability-view')).toContainText('Can drive');
+        await expect(dialog).toContainText('Ask about the kiln');
+        await checkScreen(page, testInfo, 'free-open-day');
+
+        // a change made there shows in the results once the dialog is closed
+        await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+        await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+        await expect(rows).toHaveCount(1);
+        await expect(rows).toContainText(hal.displayName);
+      } finally {
+        await scene.cleanup();
       }
-      await scene.api.post('/api/staff/notes', {
-        data: { facilitatorId: gil.id, date: day, note: 'Ask about the kiln', priority: 'high' },
-      });
-      await loginAsStaff(page);
-      await page.goto(`/staff/free?date=${day}&areas=${encodeURIComponent(scene.area)}`);
-      const rows = page.getByTestId('free-row');
-      await expect(rows).toHaveCount(2);
-      const gilRow = rows.filter({ hasText: gil.displayName });
-      const email = gilRow.getByRole('link', { name: longEmail });
-      await expect(email).toHaveAttribute('href', `mailto:${longEmail}`);
-
-      // nothing is wider than the page: the long address wraps inside its card, and both cards
-      // are as wide as each other
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      const widths = await rows.evaluateAll((els) =>
-        els.map((el) => Math.round(el.getBoundingClientRect().width)),
-      );
-      expect(new Set(widths).size).toBe(1);
-      await checkScreen(page, testInfo, 'free-results');
-
-      await gilRow.getByRole('button', { name: `Open ${gil.displayName}'s day` }).click();
-      const dialog = page.getByRole('dialog', { name: gil.displayName });
-      await expect(dialog.getByTestId('availability-view')).toContainText('Available');
-      await expect(dialog.getByTestId('availability-view')).toContainText('9:00 AM – 3:00 PM');
-      await expect(dialog.getByTestId('availability-view')).toContainText('Can drive');
-      await expect(dialog).toContainText('Ask about the kiln');
-      await checkScreen(page, testInfo, 'free-open-day');
-
-      // a change made there shows in the results once the dialog is closed
-      await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-      await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
-      await dialog.getByRole('button', { name: 'Save' }).click();
-      await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
-      await dialog.getByRole('button', { name: 'Close' }).click();
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-      await expect(rows).toHaveCount(1);
-      await expect(rows).toContainText(hal.displayName);
-    } finally {
-      await scene.cleanup();
-    }
-  });
+    },
+  );
 });
