@@ -1,0 +1,52 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { server } from './server';
+
+/*
+ * Runs before every component test file (vitest.config.ts, the `client` project). jsdom lacks a few
+ * browser APIs the components and Radix use; they are given the smallest stand-ins that behave as a
+ * browser with nothing to report would.
+ */
+if (typeof window.matchMedia !== 'function') {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+if (typeof globalThis.ResizeObserver !== 'function') {
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+Element.prototype.scrollIntoView ??= () => {};
+Element.prototype.hasPointerCapture ??= () => false;
+Element.prototype.releasePointerCapture ??= () => {};
+
+// a request no handler answers fails in the component (a network error) and fails the test here
+const unanswered: string[] = [];
+server.events.on('request:unhandled', ({ request }) => {
+  unanswered.push(`${request.method} ${request.url}`);
+});
+
+// findBy… and waitFor wait for what they look for, up to this long: a page loaded on demand is
+// transformed by Vite on its first import, which takes seconds on a busy machine
+configure({ asyncUtilTimeout: 10_000 });
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  window.localStorage.clear();
+  expect(unanswered.splice(0), 'requests no handler answered').toEqual([]);
+});
+afterAll(() => server.close());
