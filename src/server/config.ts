@@ -201,7 +201,10 @@ export const OUTBOX_NAMES = [
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;
 
 const proxyUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL such as http://proxy.example.org:3128' })
+  .url({
+    protocol: /^https?$/,
+    error: 'must be an http:// or https:// URL such as http://proxy.example.org:3128',
+  })
   .refine((value) => {
     try {
       return !new URL(value).search && !new URL(value).hash;

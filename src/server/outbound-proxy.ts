@@ -38,7 +38,7 @@ export function outboundDispatcher(settings: OutboundSettings): Dispatcher | nul
  * Routes this process's fetch calls through the configured proxy and CAs; returns what puts the
  * previous dispatcher back (tests). Process-wide: call it once, where the process starts.
  */
-export function useOutboundSettings(settings: OutboundSettings): () => void {
+export function installOutboundSettings(settings: OutboundSettings): () => void {
   const dispatcher = outboundDispatcher(settings);
   if (!dispatcher) return () => {};
   const previous = getGlobalDispatcher();

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { BuildOptions } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { answerInMaintenance, answerWhileStarting } from './http/starting-page';
-import { useOutboundSettings } from './outbound-proxy';
+import { installOutboundSettings } from './outbound-proxy';
 
 /**
  * The portal as a process: configuration from the environment (a bad value exits 1 naming it),
@@ -31,7 +31,7 @@ async function start(options: Pick<BuildOptions, 'clientBuilding'>) {
     throw error;
   }
   // every outbound HTTP call of this process goes through the configured proxy and trusts its CAs
-  useOutboundSettings(config);
+  installOutboundSettings(config);
   if (config.MAINTENANCE) {
     // held by the operator: answer "down for maintenance" and leave the database alone, so that it
     // can be restored or migrated meanwhile

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { Database, Queryable } from './client';
 import { reconcileUsernameKeys } from './username-keys';
 

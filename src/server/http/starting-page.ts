@@ -38,11 +38,13 @@ export const STARTING_PAGE = `<!doctype html>
 const STARTING_API_ANSWER = JSON.stringify({ message: 'The portal is starting; try again in a moment' });
 
 /** The page while an operator holds the portal (MAINTENANCE=true): it reloads until the portal is back. */
-export const MAINTENANCE_PAGE = STARTING_PAGE.replaceAll('The portal is starting', 'The portal is down for maintenance')
-  .replace(
-    'It is getting ready. This page reloads by itself and opens the portal when it is ready, usually within a minute.',
-    'It is being looked after and will be back shortly. This page reloads by itself and opens the portal when it is back.',
-  );
+export const MAINTENANCE_PAGE = STARTING_PAGE.replaceAll(
+  'The portal is starting',
+  'The portal is down for maintenance',
+).replace(
+  'It is getting ready. This page reloads by itself and opens the portal when it is ready, usually within a minute.',
+  'It is being looked after and will be back shortly. This page reloads by itself and opens the portal when it is back.',
+);
 const MAINTENANCE_API_ANSWER = JSON.stringify({
   message: 'The portal is down for maintenance; try again later',
 });

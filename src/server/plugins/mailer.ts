@@ -13,7 +13,9 @@ declare module 'fastify' {
 const mailerPlugin: FastifyPluginAsync = async (app) => {
   const { SMTP_CA, SMTP_TIMEOUT_SECONDS, OUTBOUND_CA, HTTPS_PROXY, HTTP_PROXY, NO_PROXY } = app.config;
   // SMTP_CA_FILE is the email server's own CA; OUTBOUND_CA_FILE adds to the system's, as for fetch
-  const extraCa = OUTBOUND_CA ? trustedAuthorities([OUTBOUND_CA, SMTP_CA].filter(Boolean).join('\n')) : SMTP_CA;
+  const extraCa = OUTBOUND_CA
+    ? trustedAuthorities([OUTBOUND_CA, SMTP_CA].filter(Boolean).join('\n'))
+    : SMTP_CA;
   app.decorate(
     'mailer',
     new MailRuntime({

@@ -156,7 +156,11 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
     '/metrics',
     {
       config: { access: 'public', sessionless: true },
-      schema: { tags: ['health'], summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN)', hide: true },
+      schema: {
+        tags: ['health'],
+        summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN)',
+        hide: true,
+      },
     },
     async (request, reply) => {
       if (!tokenDigest) return reply.code(404).send({ message: 'Not found' });
@@ -165,7 +169,10 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
           .code(401)
           .header('www-authenticate', 'Bearer realm="metrics"')
           .send({ message: 'The metrics need the token set in METRICS_TOKEN' });
-      return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+      return reply
+        .type(registry.contentType)
+        .header('cache-control', 'no-store')
+        .send(await registry.metrics());
     },
   );
 };

@@ -13,4 +13,7 @@ const probesPlugin: FastifyPluginAsync = async (app) => {
   );
 };
 
-export default fp(probesPlugin, { name: 'probes', dependencies: ['database', 'sessions-and-access', 'client'] });
+export default fp(probesPlugin, {
+  name: 'probes',
+  dependencies: ['database', 'sessions-and-access', 'client'],
+});

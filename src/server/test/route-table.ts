@@ -278,6 +278,29 @@ export const ROUTES: Record<string, RouteEntry> = {
     matrix: one(() => ({}), everyone(200)),
     fuzz: () => ({}),
   },
+  'GET /api/health/live': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), everyone(200)),
+    fuzz: () => ({}),
+  },
+  'GET /api/health/ready': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    // the suites serve a built client (built-client.ts) from a migrated database
+    matrix: one(() => ({}), everyone(200)),
+    fuzz: () => ({}),
+  },
+  'GET /metrics': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    // METRICS_TOKEN is set in the suites; a session is no token
+    matrix: one(() => ({}), everyone(401)),
+    fuzz: () => ({}),
+  },
   'POST /api/login': {
     access: 'public',
     changesState: true,
