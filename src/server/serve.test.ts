@@ -85,6 +85,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The portal's process on a port, with its output on a pipe. */
+function spawnPortalOn(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
 describe('before the database is ready', () => {
   it('already answers on its port: 503 "starting" for pages and the API', async () => {
     // a "database" that accepts connections and never answers: the portal cannot finish starting
@@ -100,17 +109,9 @@ describe('before the database is ready', () => {
     await new Promise<void>((resolve) => silentDatabase.listen(0, '127.0.0.1', resolve));
     const databasePort = (silentDatabase.address() as AddressInfo).port;
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: `postgres://portal:secret@127.0.0.1:${databasePort}/portal`,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
+    const child = spawnPortalOn(port, {
+      DATA_DIR: dataDir,
+      DATABASE_URL: `postgres://portal:secret@127.0.0.1:${databasePort}/portal`,
     });
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
@@ -150,19 +151,7 @@ describe('held for maintenance', () => {
   it('answers "down for maintenance" without opening the database, which stays free for a restore', async () => {
     const port = await freePort();
     const heldDir = mkdtempSync(join(tmpdir(), 'afp-held-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: heldDir,
-        DATABASE_URL: '',
-        MAINTENANCE: 'true',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawnPortalOn(port, { DATA_DIR: heldDir, DATABASE_URL: '', MAINTENANCE: 'true' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       await new Promise<void>((resolve) => {

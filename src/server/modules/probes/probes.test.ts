@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
 import { MIGRATIONS_FOLDER, migrateDatabase, readMigrationState } from '../../db/migrate';
 import { builtClientDir } from '../../test/built-client';
-import { createTestApp, freshDatabase, STAFF, type TestApp } from '../../test/harness';
+import { createTestApp, freshDatabase, type TestApp, testConfig } from '../../test/harness';
 import { notReadyReason } from './service';
 
 /** A migration time later than any the code knows: a newer portal's. */
@@ -118,16 +117,7 @@ describe('the probes', () => {
 });
 
 describe('starting on a database that disagrees with the code', () => {
-  const config = (env: Record<string, string> = {}) =>
-    loadConfig({
-      LOG_LEVEL: 'silent',
-      APP_SECRET: 'test-secret-test-secret-test-secret-0123',
-      INITIAL_STAFF_USERNAME: STAFF.username,
-      INITIAL_STAFF_PASSWORD: STAFF.password,
-      DATA_DIR: 'memory://',
-      BACKGROUND_JOBS: 'false',
-      ...env,
-    });
+  const config = testConfig;
 
   it('refuses a database behind the code when the start may not migrate, and migrates it otherwise', async () => {
     const { database, drop } = await freshDatabase();
