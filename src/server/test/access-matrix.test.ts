@@ -121,7 +121,7 @@ async function send(method: Method, path: string, role: Role, call: Call = {}) {
   return t.app.inject({
     method,
     url,
-    headers: cookie ? { cookie } : {},
+    headers: { ...call.headers, ...(cookie ? { cookie } : {}) },
     ...(call.payload ? { payload: call.payload as object } : {}),
   });
 }

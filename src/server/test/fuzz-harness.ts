@@ -1042,7 +1042,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     }
 
     const account = c.caller === 'anonymous' ? undefined : callerAccount(c.caller);
-    const headers: Record<string, string> = { ...c.junkHeaders };
+    const headers: Record<string, string> = { ...sample.headers, ...c.junkHeaders };
     if (account) headers.cookie = account.cookie;
     if (payload !== undefined && c.contentType) headers['content-type'] = c.contentType;
     const summary = `${c.caller} ${route.method} ${clip(url, 300)} [${headers['content-type'] ?? 'no type'}] ${clip(payload ?? '', 400)}`;
