@@ -200,6 +200,7 @@ describe('email behind a proxy', () => {
   afterAll(() => smtp.close());
 
   it('tunnels SMTP over TLS through HTTPS_PROXY to the checked address', async () => {
+    const outcomes: string[] = [];
     const mailer = await openMailer(
       { host: 'localhost', port: smtp.port, security: 'tls', username: '', password: '' },
       {
@@ -207,6 +208,7 @@ describe('email behind a proxy', () => {
         lookup: async () => ['127.0.0.1'],
         extraCa: TEST_SMTP_CERT,
         proxy: { HTTPS_PROXY: proxy.url },
+        onOutcome: (outcome) => outcomes.push(outcome),
       },
     );
     try {
@@ -222,6 +224,8 @@ describe('email behind a proxy', () => {
     }
     expect(smtp.messages.map((message) => message.subject)).toEqual(['Through the proxy']);
     expect(proxy.tunnels).toEqual([`127.0.0.1:${smtp.port}`]);
+    // what the metrics count (afp_emails_total)
+    expect(outcomes).toEqual(['sent']);
   });
 
   it('reads NO_PROXY as curl does', () => {
