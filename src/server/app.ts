@@ -24,7 +24,9 @@ import initialStaff from './plugins/initial-staff';
 import jobs from './plugins/jobs';
 import listCache from './plugins/list-cache';
 import mailer from './plugins/mailer';
+import metrics from './plugins/metrics';
 import microsoftSignIn from './plugins/microsoft-sign-in';
+import probes from './plugins/probes';
 import routesPlugin from './plugins/routes';
 import sessionsAndAccess, { type ApiRoute } from './plugins/sessions-and-access';
 import sharePoint from './plugins/sharepoint';
@@ -197,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // every request
   await app.register(http);
   await app.register(sessionsAndAccess);
+  await app.register(metrics);
   // services the routes and jobs use
   await app.register(listCache);
   await app.register(mailer);
@@ -208,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(apiDocs);
   await app.register(routesPlugin, { connectionTester: options.connectionTester });
   await app.register(client, { clientBuilding: options.clientBuilding });
+  await app.register(probes);
   await app.ready();
   adopted.takeOver();
 

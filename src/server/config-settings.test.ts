@@ -73,7 +73,7 @@ describe('settings of the plugins', () => {
       REQUEST_BUDGETS: 'export=9',
     });
     try {
-      expect(t.ctx.mailer.options).toEqual({ extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 4000 });
+      expect(t.ctx.mailer.options).toMatchObject({ extraCa: TEST_SMTP_CERT, connectionTimeoutMs: 4000 });
       expect(t.ctx.sharePoint.options).toEqual({
         timings: { maxAttempts: 2, requestTimeoutMs: 900 },
         // the drain loop's wait is the scheduler's, not the outbox worker's

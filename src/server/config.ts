@@ -198,6 +198,21 @@ export const OUTBOX_NAMES = [
   'idleMs',
 ] as const;
 
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;
+
+const proxyUrl = z
+  .url({
+    protocol: /^https?$/,
+    error: 'must be an http:// or https:// URL such as http://proxy.example.org:3128',
+  })
+  .refine((value) => {
+    try {
+      return !new URL(value).search && !new URL(value).hash;
+    } catch {
+      return true; // the URL check above has said what is wrong
+    }
+  }, 'must be the proxy address, without query or fragment');
+
 const cronPattern = z.string().refine((pattern) => {
   try {
     new Cron(pattern, { paused: true }).stop();
@@ -326,6 +341,21 @@ const env = z.object({
   ENTRA_CLIENT_KEY_FILE: z.string().min(1).max(4096).optional(),
   // the app role (the `roles` claim) that makes a linked account staff; unset: invitations decide
   ENTRA_STAFF_ROLE: z.string().trim().min(1).max(200).optional(),
+  /**
+   * the proxy outbound connections (Graph, Entra ID, tokens, email) go through, and the hosts that go
+   * direct; the lower-case spellings are read too (loadConfig)
+   */
+  HTTPS_PROXY: proxyUrl.optional(),
+  HTTP_PROXY: proxyUrl.optional(),
+  NO_PROXY: z.string().max(4096).optional(),
+  /** a PEM file of certificate authorities every outbound TLS connection trusts besides the system's */
+  OUTBOUND_CA_FILE: z.string().min(1).max(4096).optional(),
+  /** apply the migrations at start (off: a start on a database behind its code stops, saying so) */
+  MIGRATE_AT_START: booleanFlag.default(true),
+  /** hold the portal: it answers "down for maintenance" and leaves the database alone */
+  MAINTENANCE: booleanFlag.default(false),
+  /** the bearer token /metrics asks for; unset, /metrics is off */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').max(512).optional(),
 });
 
 export type Config = Omit<z.output<typeof env>, 'INITIAL_STAFF_USERNAME' | 'INITIAL_STAFF_PASSWORD'> & {
@@ -335,6 +365,8 @@ export type Config = Omit<z.output<typeof env>, 'INITIAL_STAFF_USERNAME' | 'INIT
   ENTRA_CLIENT_CERTIFICATE?: { certificatePem: string; privateKeyPem: string } | undefined;
   /** the contents of SMTP_CA_FILE */
   SMTP_CA?: string | undefined;
+  /** the contents of OUTBOUND_CA_FILE */
+  OUTBOUND_CA?: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -386,6 +418,11 @@ export function loadConfig(
   const present = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
   );
+  // the proxy variables are as often written in lower case; the upper-case spelling wins
+  for (const name of PROXY_VARIABLES) {
+    const lower = present[name.toLowerCase()];
+    if (present[name] === undefined && lower !== undefined) present[name] = lower;
+  }
   const result = env.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
@@ -421,20 +458,23 @@ export function loadConfig(
     ...(certificateFile && keyFile
       ? { ENTRA_CLIENT_CERTIFICATE: readEntraCertificate(certificateFile, keyFile, now) }
       : {}),
-    ...(config.SMTP_CA_FILE ? { SMTP_CA: readSmtpCa(config.SMTP_CA_FILE) } : {}),
+    ...(config.SMTP_CA_FILE ? { SMTP_CA: readCaFile('SMTP_CA_FILE', config.SMTP_CA_FILE) } : {}),
+    ...(config.OUTBOUND_CA_FILE
+      ? { OUTBOUND_CA: readCaFile('OUTBOUND_CA_FILE', config.OUTBOUND_CA_FILE) }
+      : {}),
   };
 }
 
-/** The certificate authorities in SMTP_CA_FILE; a file without one stops the start. */
-function readSmtpCa(path: string): string {
+/** The certificate authorities in a PEM file a variable names; a file without one stops the start. */
+function readCaFile(variable: string, path: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new ConfigError(`Invalid configuration:\n  SMTP_CA_FILE: cannot read ${path} (${code})`);
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${path} (${code})`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----'))
-    throw new ConfigError(`Invalid configuration:\n  SMTP_CA_FILE: ${path} holds no PEM certificate`);
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: ${path} holds no PEM certificate`);
   return text;
 }

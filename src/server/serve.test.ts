@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The portal's process on a port, with its output on a pipe. */
+function spawnPortalOn(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
 describe('before the database is ready', () => {
   it('already answers on its port: 503 "starting" for pages and the API', async () => {
     // a "database" that accepts connections and never answers: the portal cannot finish starting
@@ -100,17 +109,9 @@ describe('before the database is ready', () => {
     await new Promise<void>((resolve) => silentDatabase.listen(0, '127.0.0.1', resolve));
     const databasePort = (silentDatabase.address() as AddressInfo).port;
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: `postgres://portal:secret@127.0.0.1:${databasePort}/portal`,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
+    const child = spawnPortalOn(port, {
+      DATA_DIR: dataDir,
+      DATABASE_URL: `postgres://portal:secret@127.0.0.1:${databasePort}/portal`,
     });
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
@@ -128,11 +129,55 @@ describe('before the database is ready', () => {
       const health = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(health.status).toBe(503);
       expect(await health.json()).toEqual({ message: 'The portal is starting; try again in a moment' });
+      // the process answers, and it is not ready
+      expect((await fetch(`http://127.0.0.1:${port}/api/health/live`)).status).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({
+        status: 'not-ready',
+        reason: 'starting',
+        message: 'The portal is starting',
+      });
     } finally {
       child.kill('SIGKILL');
       await exited;
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silentDatabase.close(() => resolve()));
+    }
+  }, 120_000);
+});
+
+describe('held for maintenance', () => {
+  it('answers "down for maintenance" without opening the database, which stays free for a restore', async () => {
+    const port = await freePort();
+    const heldDir = mkdtempSync(join(tmpdir(), 'afp-held-'));
+    const child = spawnPortalOn(port, { DATA_DIR: heldDir, DATABASE_URL: '', MAINTENANCE: 'true' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve) => {
+        let output = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('held for maintenance')) resolve();
+        });
+      });
+      const page = await fetch(`http://127.0.0.1:${port}/staff-login`);
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain('<h1>The portal is down for maintenance</h1>');
+      const api = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(api.status).toBe(503);
+      expect(await api.json()).toEqual({ message: 'The portal is down for maintenance; try again later' });
+      expect((await fetch(`http://127.0.0.1:${port}/api/health/live`)).status).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ status: 'not-ready', reason: 'maintenance' });
+      // the embedded database was never created, so a restore can write it
+      expect(readdirSync(heldDir)).toEqual([]);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(heldDir, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { BuildOptions } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
-import { answerWhileStarting } from './http/starting-page';
+import { answerInMaintenance, answerWhileStarting } from './http/starting-page';
+import { installOutboundSettings } from './outbound-proxy';
 
 /**
  * The portal as a process: configuration from the environment (a bad value exits 1 naming it),
@@ -28,6 +29,22 @@ async function start(options: Pick<BuildOptions, 'clientBuilding'>) {
       process.exit(1);
     }
     throw error;
+  }
+  // every outbound HTTP call of this process goes through the configured proxy and trusts its CAs
+  installOutboundSettings(config);
+  if (config.MAINTENANCE) {
+    // held by the operator: answer "down for maintenance" and leave the database alone, so that it
+    // can be restored or migrated meanwhile
+    const held = await listen(createServer(answerInMaintenance), config.PORT, config.HOST);
+    const release = () => held.close(() => process.exit(0));
+    process.on('SIGTERM', release);
+    process.on('SIGINT', release);
+    const address = held.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    process.stdout.write(
+      `Arts Facilitator Portal held for maintenance (MAINTENANCE=true) at port ${port}: every page answers 503 and the database is not opened.\n`,
+    );
+    return;
   }
   /*
    * Answer at once, before the app's modules load and the database opens (on a first start PGlite

@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { SmtpSecurity } from '../../shared/schemas/reminders';
 import { type AddressLookup, pinAllowedAddress } from '../outbound-address';
+import { type OutboundSettings, proxyFor } from '../outbound-proxy';
 
 export interface SmtpSettings {
   host: string;
@@ -20,6 +21,10 @@ export interface MailRuntimeOptions {
   /** PEM certificates (a private CA, or the test server's own certificate) */
   extraCa?: string | string[];
   connectionTimeoutMs?: number;
+  /** the proxy settings: a connection to a host NO_PROXY does not name goes through HTTPS_PROXY */
+  proxy?: Pick<OutboundSettings, 'HTTPS_PROXY' | 'HTTP_PROXY' | 'NO_PROXY'>;
+  /** told of every message's fate: handed to the server, or not (the metrics count them) */
+  onOutcome?: (outcome: 'sent' | 'failed') => void;
 }
 
 /** The app's mail runtime (plugins/mailer.ts decorates the app with one); senders spread `options`. */
@@ -57,6 +62,8 @@ export async function openMailer(
 ): Promise<Mailer> {
   const pinned = await pinAllowedAddress(settings.host, options.allowedNetworks, options.lookup);
   const timeout = options.connectionTimeoutMs ?? 15_000;
+  // the proxy is asked by the typed name (NO_PROXY lists names); the tunnel goes to the checked address
+  const proxy = options.proxy ? proxyFor(settings.host, settings.port, options.proxy) : null;
   const transportOptions: SMTPTransport.Options = {
     host: pinned.address,
     ...(pinned.servername ? { servername: pinned.servername } : {}),
@@ -75,6 +82,7 @@ export async function openMailer(
     greetingTimeout: timeout,
     socketTimeout: timeout * 2,
     ...(settings.username ? { auth: { user: settings.username, pass: settings.password } } : {}),
+    ...(proxy ? { proxy } : {}),
   };
   const transport = nodemailer.createTransport({ ...transportOptions, pool: true, maxConnections: 1 });
   return {
@@ -82,7 +90,13 @@ export async function openMailer(
       await transport.verify();
     },
     async send(message) {
-      await transport.sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true });
+      try {
+        await transport.sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true });
+      } catch (error) {
+        options.onOutcome?.('failed');
+        throw error;
+      }
+      options.onOutcome?.('sent');
     },
     close() {
       transport.close();

@@ -22,6 +22,13 @@ export interface ClientPluginOptions {
   clientBuilding?: boolean | undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** whether the built client is in place to be served (the ready probe asks) */
+    clientBuilt: () => boolean;
+  }
+}
+
 /** The built single-page client, and what answers when no route matches. */
 const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, options) => {
   const clientDir = app.config.CLIENT_DIR ?? defaultClientDir;
@@ -68,6 +75,7 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
     return indexHtml;
   };
+  app.decorate('clientBuilt', () => builtIndexHtml() !== null);
   // The grid's first rows change only with the accounts: worked out again when their version moves.
   let firstRows: { epoch: string; version: bigint; ids: number[] } | null = null;
   const firstGridRows = async () => {

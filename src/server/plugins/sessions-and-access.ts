@@ -48,7 +48,9 @@ const sessionsAndAccessPlugin: FastifyPluginAsync = async (app) => {
   const routes: ApiRoute[] = [];
   app.decorate('apiRoutes', routes);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    // /metrics is the one route outside /api (where Prometheus looks); it declares its access too
+    if ((!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) && route.url !== '/metrics')
+      return;
     const access = route.config?.access;
     if (!access) return;
     for (const method of [route.method].flat()) {

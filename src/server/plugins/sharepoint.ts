@@ -24,10 +24,16 @@ const sharePointPlugin: FastifyPluginAsync = async (app) => {
   app.decorate(
     'sharePoint',
     new SharePointConnector(
-      { db, appSecret: app.appSecret, config, now: app.now },
+      {
+        db,
+        appSecret: app.appSecret,
+        config,
+        now: app.now,
+        countFailure: (area, kind) => app.metrics.sharePointErrors.inc({ area, kind }),
+      },
       { timings: config.SHAREPOINT_RETRY, outbox },
     ),
   );
 };
 
-export default fp(sharePointPlugin, { name: 'sharepoint', dependencies: ['database'] });
+export default fp(sharePointPlugin, { name: 'sharepoint', dependencies: ['database', 'metrics'] });

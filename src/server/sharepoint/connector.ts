@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
 import type { ColumnChecker, ConnectionTester } from './connection';
 import { createColumnChecker, createConnectionTester } from './connection-test';
-import { describeError, isSharePointError } from './errors';
+import { describeError, failureKind, isSharePointError, type SharePointFailureKind } from './errors';
 import {
   type FacilitatorImportResult,
   importFacilitators,
@@ -30,6 +30,8 @@ export interface SharePointDeps {
   appSecret: string;
   config: Config;
   now: () => Date;
+  /** told of every failed bookings refresh and outbox round (the metrics count them) */
+  countFailure?: (area: 'bookings' | 'availability', kind: SharePointFailureKind) => void;
 }
 
 /**
@@ -94,6 +96,7 @@ export class SharePointConnector {
           reconcile,
         );
       } catch (error) {
+        this.ctx.countFailure?.('bookings', failureKind(error));
         if (isSharePointError(error)) {
           const report = await problemFor(session, 'bookings', error);
           await recordProblem(this.ctx.db, 'bookings', report, this.ctx.now()).catch(() => {});
@@ -125,6 +128,7 @@ export class SharePointConnector {
       this.options.outbox,
       this.abandonedLeases,
     );
+    if (result.failureKind) this.ctx.countFailure?.('availability', result.failureKind);
     if (result.problem) await recordProblem(this.ctx.db, 'availability', result.problem, this.ctx.now());
     else if (result.delivered > 0) await clearProblem(this.ctx.db, 'availability');
     return result;

@@ -12,6 +12,13 @@ export type SharePointErrorKind =
   /** the answer was not what the protocol promises (not JSON, an item without id, …) */
   | 'protocol';
 
+/** What a failure is counted as: its kind, or `other` for an error that is not a SharePointError. */
+export type SharePointFailureKind = SharePointErrorKind | 'other';
+
+export function failureKind(error: unknown): SharePointFailureKind {
+  return error instanceof SharePointError ? error.kind : 'other';
+}
+
 export class SharePointError extends Error {
   constructor(
     readonly kind: SharePointErrorKind,

@@ -17,7 +17,7 @@ import type { Db } from '../db/client';
 import { availability, schedulerState, syncOutbox, users } from '../db/schema';
 import { type AvailabilityItems, availabilityItems } from './availability-items';
 import type { ColumnNames } from './column-mapping';
-import { describeError, isSharePointError } from './errors';
+import { describeError, failureKind, isSharePointError, type SharePointFailureKind } from './errors';
 import { availabilityKey, availabilityStatusLabel, fieldText, normaliseFreelancerId } from './fields';
 import { type ProblemReport, problemFor } from './problems';
 import { backoffDelay } from './retry';
@@ -65,6 +65,8 @@ export interface DrainResult {
   lastError?: string;
   /** the failure of this round as staff see it (sharepoint/problems.ts); absent when nothing failed */
   problem?: ProblemReport;
+  /** the kind of that failure (sharepoint/errors.ts), `other` for an error that is not SharePoint's */
+  failureKind?: SharePointFailureKind;
   /** the whole list waits until then after a failure of the list or the service (nothing was claimed) */
   pausedUntil?: Date;
 }
@@ -357,6 +359,7 @@ async function drainRound(
     result.serviceDown = true;
     result.lastError = describeError(error);
     result.problem = await problemFor(session, 'availability', error);
+    result.failureKind = failureKind(error);
     result.pausedUntil = until;
     return result;
   }
@@ -366,8 +369,10 @@ async function drainRound(
     db,
     outcome.delivered.map(({ d, itemId }) => ({ day: d.day, itemId, rows: d.job.rows })),
   );
-  if (outcome.firstFailure)
+  if (outcome.firstFailure) {
     result.problem = await problemFor(session, 'availability', outcome.firstFailure.error);
+    result.failureKind = failureKind(outcome.firstFailure.error);
+  }
   if (result.serviceDown && outcome.firstFailure) {
     result.pausedUntil = await pauseList(db, now(), options, outcome.firstFailure.error, outcome.stopAt);
   } else if (pause) {

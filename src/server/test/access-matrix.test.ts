@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { users } from '../db/schema';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
+import { builtClientDir, TEST_METRICS_TOKEN } from './built-client';
 import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
 import { startTestEntra, type TestEntra } from './entra-provider';
 import { insertBooking, insertOffer, insertOpenSession, offerLinkToken } from './factories';
@@ -120,7 +121,7 @@ async function send(method: Method, path: string, role: Role, call: Call = {}) {
   return t.app.inject({
     method,
     url,
-    headers: cookie ? { cookie } : {},
+    headers: { ...call.headers, ...(cookie ? { cookie } : {}) },
     ...(call.payload ? { payload: call.payload as object } : {}),
   });
 }
@@ -186,6 +187,8 @@ beforeAll(async () => {
     seed: { seed: 'matrix', bookingCount: 12, facilitatorCount: 4 },
     env: {
       PUBLIC_URL: portalUrl,
+      CLIENT_DIR: builtClientDir(),
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       ENTRA_TENANT_ID: entra.tenantId,
       ENTRA_CLIENT_ID: entra.clientId,
       ENTRA_CLIENT_SECRET: entra.clientSecret,

@@ -45,6 +45,7 @@ import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
 import { usernameKeys } from '../modules/users/service';
 import { setupConnector } from '../sharepoint/test-support';
+import { builtClientDir, TEST_METRICS_TOKEN } from './built-client';
 import { startTestEntra } from './entra-provider';
 import { insertOffer, offerLinkToken } from './factories';
 import { STAFF } from './harness';
@@ -89,6 +90,8 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     // reminders link to PUBLIC_URL and go to fuzzSmtp on loopback, which the operator must allow
     env: {
       ALLOW_REGISTRATION: 'true',
+      CLIENT_DIR: builtClientDir(),
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       PUBLIC_URL: FUZZ_PORTAL_URL,
       SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
       ENTRA_TENANT_ID: entra.tenantId,
@@ -1039,7 +1042,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     }
 
     const account = c.caller === 'anonymous' ? undefined : callerAccount(c.caller);
-    const headers: Record<string, string> = { ...c.junkHeaders };
+    const headers: Record<string, string> = { ...sample.headers, ...c.junkHeaders };
     if (account) headers.cookie = account.cookie;
     if (payload !== undefined && c.contentType) headers['content-type'] = c.contentType;
     const summary = `${c.caller} ${route.method} ${clip(url, 300)} [${headers['content-type'] ?? 'no type'}] ${clip(payload ?? '', 400)}`;

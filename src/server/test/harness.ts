@@ -56,11 +56,9 @@ export interface TestApp extends BuiltApp {
   createUser(input: Partial<CreateUserBody> & { username: string }): Promise<UserRow & { password: string }>;
 }
 
-export async function createTestApp(
-  env: Record<string, string> = {},
-  options: Omit<BuildOptions, 'database'> & { onQuery?: DatabaseOptions['onQuery'] } = {},
-): Promise<TestApp> {
-  const config = loadConfig({
+/** The configuration test apps run with, and `env` over it. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
     LOG_LEVEL: 'silent',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     INITIAL_STAFF_USERNAME: STAFF.username,
@@ -70,6 +68,13 @@ export async function createTestApp(
     BACKGROUND_JOBS: 'false',
     ...env,
   });
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Omit<BuildOptions, 'database'> & { onQuery?: DatabaseOptions['onQuery'] } = {},
+): Promise<TestApp> {
+  const config = testConfig(env);
   const { onQuery, ...buildOptions } = options;
   const { database, drop } = await freshDatabase(onQuery);
   const built = await buildApp(config, { ...buildOptions, database });

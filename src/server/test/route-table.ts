@@ -15,6 +15,7 @@
 import { expect } from 'vitest';
 import { addDays } from '../../shared/calendar';
 import type { ApiRoute } from '../app';
+import { TEST_METRICS_TOKEN } from './built-client';
 import type { TableName } from './db-state';
 import { STAFF } from './harness';
 
@@ -60,6 +61,8 @@ export interface MatrixCall {
   payload?: Record<string, unknown>;
   query?: Record<string, string>;
   params?: { id?: number; token?: string };
+  /** headers besides the role's cookie (a bearer token) */
+  headers?: Record<string, string>;
 }
 
 export interface MatrixVariant {
@@ -147,6 +150,8 @@ export function farReplyBy(): string {
 
 export type FuzzCaller = 'anonymous' | 'facilitator' | 'staff';
 export type FuzzParts = {
+  /** headers every case of the route sends (a bearer token) */
+  headers?: Record<string, string>;
   body?: Record<string, unknown>;
   query?: Record<string, string>;
   params?: Record<string, string>;
@@ -277,6 +282,30 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzzGroup: 'accounts',
     matrix: one(() => ({}), everyone(200)),
     fuzz: () => ({}),
+  },
+  'GET /api/health/live': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), everyone(200)),
+    fuzz: () => ({}),
+  },
+  'GET /api/health/ready': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    // the suites serve a built client (built-client.ts) from a migrated database
+    matrix: one(() => ({}), everyone(200)),
+    fuzz: () => ({}),
+  },
+  'GET /metrics': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    // METRICS_TOKEN is set in the suites: its bearer is answered whoever else they are (a session
+    // without it is refused: metrics.test.ts)
+    matrix: one(() => ({ headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }), everyone(200)),
+    fuzz: () => ({ headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }),
   },
   'POST /api/login': {
     access: 'public',
