@@ -9,7 +9,8 @@
  * development dependencies, the size of this project's own node_modules, which the same lockfile
  * already installed: the stage links to it) and the final stage's `mkdir`/`chown` of /data (no root
  * here; the portal gets a temporary DATA_DIR instead). The production stage's `npm ci --omit=dev`
- * runs for real, so the portal below starts on production dependencies only.
+ * runs for real, from npm's cache only (no registry is reached), so the portal below starts on
+ * production dependencies only.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -117,9 +118,10 @@ describe('the Dockerfile', () => {
           } else if (/^mkdir -p \/data && chown node:node \/data$/.test(args)) {
             // needs root: the portal below gets its own DATA_DIR
           } else {
+            // npm from its cache only (filled by this checkout's own install): tests reach no registry
             execFileSync('sh', ['-c', args], {
               cwd: dir,
-              env: { ...process.env, ...env },
+              env: { ...process.env, ...env, npm_config_offline: 'true' },
               stdio: ['ignore', 'ignore', 'inherit'],
             });
           }
