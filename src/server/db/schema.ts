@@ -340,7 +340,7 @@ export const schedulerState = pgTable('scheduler_state', {
 
 /**
  * A counter per list and facilitator, bumped by triggers on every statement that changes the list
- * (drizzle/0004_list_versions.sql). Cached list answers are keyed by it (http/list-cache.ts).
+ * (drizzle/0004_list_versions.sql). List answers' ETags are made from it (http/list-answers.ts).
  * `user_id` is 0 for lists versioned as a whole (bookings, staff notes). No foreign key: a deleted facilitator's
  * counter must stay, or the sum over all facilitators could repeat an earlier value.
  */

@@ -5,7 +5,7 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createNoteBody, notesQuery, staffNote, updateNoteBody } from '../../../shared/schemas/notes';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { createNote, deleteNote, listNotesJson, updateNote } from './service';
+import { createNote, deleteNote, listNotes, updateNote } from './service';
 
 const errors = {
   400: errorResponse,
@@ -33,8 +33,8 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return ctx.lists.send(
           request,
           reply,
-          { name: 'notes', ...range },
-          { build: () => listNotesJson(ctx.db, range) },
+          { lists: ['notes'], key: `${range.from}:${range.to}` },
+          () => listNotes(ctx.db, range),
         );
       },
     );
