@@ -72,27 +72,6 @@ export const dateRangeQuery = z.object({
 });
 export type DateRangeQuery = z.infer<typeof dateRangeQuery>;
 
-/** The most facilitators one staff list may be narrowed to (the staff grid's first rows ask for fewer). */
-export const MAX_LISTED_FACILITATORS = 100;
-const IDS_MESSAGE = 'Must be ids written in digits, separated by commas';
-
-/**
- * A staff list's range, optionally narrowed to some facilitators: `userIds` is their ids in digits,
- * comma-separated ("12,5,40"), at most MAX_LISTED_FACILITATORS of them. The staff grid asks for the
- * facilitators on its first screen this way before the whole range
- * (docs/decisions/0046-the-staff-grid-draws-its-first-rows-from-their-own-lists.md).
- */
-export const staffListQuery = dateRangeQuery.extend({
-  userIds: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9})*$/, IDS_MESSAGE)
-    .refine((text) => text.split(',').every((id) => Number(id) <= 2_147_483_647), IDS_MESSAGE)
-    .transform((text) => [...new Set(text.split(',').map(Number))])
-    .pipe(z.array(z.number()).max(MAX_LISTED_FACILITATORS, `At most ${MAX_LISTED_FACILITATORS} facilitators`))
-    .optional(),
-});
-export type StaffListQuery = z.infer<typeof staffListQuery>;
-
 export { MAX_RANGE_DAYS } from '../calendar';
 
 export const errorResponse = z.object({

@@ -23,7 +23,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/staff/grid',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
           summary: 'One page of the staff grid: facilitators in its order with their days, sessions and marks',
