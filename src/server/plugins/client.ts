@@ -57,7 +57,8 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
   if (hasClient) indexHtml = readFileSync(indexFile, 'utf8');
   // start.mjs moves the finished build into place in one rename, so an index.html found is complete
   const builtIndexHtml = () => {
-    if (indexHtml === null && clientBuilding && existsSync(indexFile)) indexHtml = readFileSync(indexFile, 'utf8');
+    if (indexHtml === null && clientBuilding && existsSync(indexFile))
+      indexHtml = readFileSync(indexFile, 'utf8');
     return indexHtml;
   };
 

@@ -1,6 +1,6 @@
 import type { ChangeSource } from '@shared/schemas/history';
-import { and, asc, between, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { daysBetween, isMonthSizedRange, selectBulkDays } from '../../../shared/calendar';
+import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
+import { daysBetween, selectBulkDays } from '../../../shared/calendar';
 import {
   type Availability,
   type AvailabilityStatus,
@@ -70,7 +70,11 @@ export interface Actor {
  * Availability of one user, or of everyone when userId is omitted, in an inclusive range, ordered by
  * user then date.
  */
-export async function listAvailability(db: Queryable, range: DateRange, userId?: number): Promise<Availability[]> {
+export async function listAvailability(
+  db: Queryable,
+  range: DateRange,
+  userId?: number,
+): Promise<Availability[]> {
   const a = availability;
   const inRange = between(a.date, range.from, range.to);
   const rows = await db

@@ -59,11 +59,8 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        return ctx.lists.send(
-          request,
-          reply,
-          { lists: ['bookings'], key: `${range.from}:${range.to}` },
-          () => listBookings(ctx.db, range),
+        return ctx.lists.send(request, reply, { lists: ['bookings'], key: `${range.from}:${range.to}` }, () =>
+          listBookings(ctx.db, range),
         );
       },
     );

@@ -30,11 +30,8 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const range = staffViewRange(request.query.view, request.query.date);
-        return ctx.lists.send(
-          request,
-          reply,
-          { lists: ['notes'], key: `${range.from}:${range.to}` },
-          () => listNotes(ctx.db, range),
+        return ctx.lists.send(request, reply, { lists: ['notes'], key: `${range.from}:${range.to}` }, () =>
+          listNotes(ctx.db, range),
         );
       },
     );

@@ -26,7 +26,8 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary: 'One page of the staff grid: facilitators in its order with their days, sessions and marks',
+          summary:
+            'One page of the staff grid: facilitators in its order with their days, sessions and marks',
           description:
             'Facilitators by name, then id, from the cursor on, filtered by areas, chosen facilitators and a ' +
             'search of names and emails; each with their availability, bookings, note marks and safeguarding ' +

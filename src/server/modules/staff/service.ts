@@ -1,15 +1,22 @@
 import { and, asc, between, inArray, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { compareAreaNames } from '../../../shared/collate';
 import { PRIORITIES, type Priority } from '../../../shared/priorities';
 import {
   GRID_NO_AREA,
   type StaffGridPage,
   type StaffGridRow,
-  staffGridQuery,
+  type staffGridQuery,
 } from '../../../shared/schemas/staff-grid';
-import type { z } from 'zod';
 import type { Queryable } from '../../db/client';
-import { availability, bookings, safeguardingPolicyVersions, safeguardingRecords, staffNotes, users } from '../../db/schema';
+import {
+  availability,
+  bookings,
+  safeguardingPolicyVersions,
+  safeguardingRecords,
+  staffNotes,
+  users,
+} from '../../db/schema';
 import { badRequest } from '../../errors';
 import { toAvailability } from '../availability/service';
 import { toBooking } from '../bookings/service';
@@ -89,7 +96,9 @@ export async function readGridPage(db: Queryable, query: GridQuery, today: strin
   const last = page.at(-1);
   const nextCursor = people.length > query.limit && last ? encodeCursor(last.name, last.user.id) : null;
   const ids = page.map((person) => person.user.id);
-  const rows = ids.length ? await rowsOf(db, ids, query, today) : new Map<number, Omit<StaffGridRow, 'user'>>();
+  const rows = ids.length
+    ? await rowsOf(db, ids, query, today)
+    : new Map<number, Omit<StaffGridRow, 'user'>>();
   const areas = areaRows.map((row) => row.area).filter((area) => area !== GRID_NO_AREA);
   areas.sort(compareAreaNames);
   if (areaRows.some((row) => row.area === GRID_NO_AREA)) areas.push(GRID_NO_AREA);
@@ -163,4 +172,3 @@ export async function gridStamp(db: Queryable): Promise<string> {
   )) as unknown as { rows: Array<{ stamp: string }> };
   return result.rows[0]?.stamp ?? '';
 }
-

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';

@@ -13,10 +13,14 @@ export function useUsers() {
   });
 }
 
-/** Successful changes refetch the list. */
+/** Successful changes refetch the list, and the staff grid, whose rows show the accounts. */
 function useRefetchUsers() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: usersQueryKey });
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all }),
+    ]);
 }
 
 export function useCreateUser() {
