@@ -18,7 +18,7 @@ import type { PublicUser } from '@shared/schemas/users';
  * Users without an area are listed under this option of the area filter (the server's GRID_NO_AREA).
  * It is preselected with the real areas, so they are visible by default and can be hidden like any area.
  */
-export { GRID_NO_AREA as NO_AREA } from '@shared/schemas/staff-grid';
+export { EXPORT_NO_AREA as NO_AREA } from '@shared/exports';
 export const NO_AREA_LABEL = 'No area';
 
 export const FIRST_COLUMN_WIDTH = 200;
