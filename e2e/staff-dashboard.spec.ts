@@ -375,11 +375,9 @@ test.describe('staff dashboard', () => {
   }, async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area, scenario.otherArea]);
-    expect(await rowNames(page)).toEqual([
-      scenario.adam.displayName,
-      scenario.beth.displayName,
-      scenario.zara.displayName,
-    ]);
+    await expect
+      .poll(() => rowNames(page))
+      .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
     await expect(row(page, scenario.adam)).toContainText(scenario.adam.username);
     await expect(row(page, scenario.adam).getByTestId('row-updated')).toHaveText(
       /^Last updated: \d{1,2} \w{3} \d{4}$/,
@@ -424,7 +422,7 @@ test.describe('staff dashboard', () => {
 
     // one area
     await chooseAreas(page, [scenario.otherArea]);
-    expect(await rowNames(page)).toEqual([scenario.beth.displayName]);
+    await expect.poll(() => rowNames(page)).toEqual([scenario.beth.displayName]);
 
     // facilitators: none, then one, then all
     await chooseAreas(page, [scenario.area, scenario.otherArea]);
@@ -436,7 +434,7 @@ test.describe('staff dashboard', () => {
     await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill(scenario.zara.displayName);
     await chooser.getByRole('checkbox', { name: new RegExp(scenario.zara.displayName) }).check();
     await page.keyboard.press('Escape');
-    expect(await rowNames(page)).toEqual([scenario.zara.displayName]);
+    await expect.poll(() => rowNames(page)).toEqual([scenario.zara.displayName]);
     // opened again, the list still has its search and the choice made in it
     await page.getByTestId('facilitator-filter').click();
     await expect(chooser.getByRole('textbox', { name: 'Search facilitators' })).toHaveValue(
@@ -447,11 +445,9 @@ test.describe('staff dashboard', () => {
     ).toBeChecked();
     await chooser.getByRole('button', { name: 'All', exact: true }).click();
     await page.keyboard.press('Escape');
-    expect(await rowNames(page)).toEqual([
-      scenario.adam.displayName,
-      scenario.beth.displayName,
-      scenario.zara.displayName,
-    ]);
+    await expect
+      .poll(() => rowNames(page))
+      .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
     await expect(page.getByTestId('facilitator-filter')).toContainText('Facilitators: All');
   });
 

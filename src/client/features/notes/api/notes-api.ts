@@ -30,11 +30,11 @@ export function useStaffNotes(view: StaffView, date: string) {
 /** A changed note refetches the notes and the staff grid, whose cells mark the days with notes. */
 function useInvalidateNotes() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: notesKeys.all }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all }),
-    ]);
+  return () => {
+    // the grid's marks follow; the change is done once the notes are read again
+    void queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all });
+    return queryClient.invalidateQueries({ queryKey: notesKeys.all });
+  };
 }
 
 export function useCreateNote() {

@@ -16,11 +16,10 @@ export function useUsers() {
 /** Successful changes refetch the list, and the staff grid, whose rows show the accounts. */
 function useRefetchUsers() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all }),
-    ]);
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all });
+    return queryClient.invalidateQueries({ queryKey: usersQueryKey });
+  };
 }
 
 export function useCreateUser() {
