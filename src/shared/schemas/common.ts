@@ -72,6 +72,20 @@ export const dateRangeQuery = z.object({
 });
 export type DateRangeQuery = z.infer<typeof dateRangeQuery>;
 
+/** Comma-separated user ids ("12,5,40"), at most 5,000: the staff grid's chosen or left-out facilitators. */
+export const idList = z
+  .string()
+  .max(60_000, 'Too many ids')
+  .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'Ids must be whole numbers separated by commas')
+  .transform((text) => (text === '' ? [] : [...new Set(text.split(',').map(Number))]))
+  .pipe(z.array(z.number().int().positive().max(2_147_483_647)).max(5_000, 'Too many ids'));
+
+/** One area name or several (`area=North&area=South`); each at most 100 characters like users' areas. */
+export const areaList = z
+  .union([z.string(), z.array(z.string())], { error: 'Areas must be text' })
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .pipe(z.array(z.string().max(100, 'An area is at most 100 characters')).max(500, 'Too many areas'));
+
 export { MAX_RANGE_DAYS } from '../calendar';
 
 export const errorResponse = z.object({

@@ -4,7 +4,7 @@ import { PRIORITIES } from '../priorities';
 import { SAFEGUARDING_STATES } from '../safeguarding';
 import { availability } from './availability';
 import { booking } from './bookings';
-import { dateString } from './common';
+import { areaList, dateString, idList } from './common';
 import { publicUser } from './users';
 
 /** How many facilitators one page of the staff grid holds unless the caller asks for fewer. */
@@ -13,20 +13,6 @@ export const GRID_PAGE_SIZE = 50;
 export const MAX_GRID_PAGE_SIZE = 200;
 /** The `area` value that stands for "facilitators without an area" (the grid's "No area" option). */
 export const GRID_NO_AREA = EXPORT_NO_AREA;
-
-/** Comma-separated user ids ("12,5,40"), at most 5,000. */
-const idList = z
-  .string()
-  .max(60_000, 'Too many ids')
-  .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'Ids must be whole numbers separated by commas')
-  .transform((text) => (text === '' ? [] : [...new Set(text.split(',').map(Number))]))
-  .pipe(z.array(z.number().int().positive().max(2_147_483_647)).max(5_000, 'Too many ids'));
-
-/** One area name or several (`area=North&area=South`). */
-const areaList = z
-  .union([z.string(), z.array(z.string())], { error: 'Areas must be text' })
-  .transform((value) => (Array.isArray(value) ? value : [value]))
-  .pipe(z.array(z.string().max(100, 'An area is at most 100 characters')).max(500, 'Too many areas'));
 
 /**
  * One page of the staff grid. `from`/`to` the days shown; `cursor` where the previous page ended
