@@ -770,8 +770,8 @@ test.describe('staff dashboard without scenario data', () => {
     const status = page.getByTestId('scheduler-status');
     const dot = page.getByTestId('scheduler-dot');
     await page.goto('/staff');
-    // The page's HTML preloads this read (ADR 40), so the first answer on the network can come before
-    // the app has started. The app's own first read is the one the status line shows, and its 30 s
+    // The router asks for this read as the route starts, before the page's code has run. The app's
+    // own first read is the one the status line shows, and its 30 s
     // polling counts from the moment it started that read, so time flows until the line shows (the
     // query library settles its updates on zero-delay timers, which a paused clock would hold).
     await expect(status).toContainText('Updating booking cache...');
