@@ -1,87 +1,65 @@
 /**
- * API benchmark at several organisation sizes, with and without three years of history.
+ * API benchmark at several organisation sizes, with years of history behind the current month.
  *
- *   npm run bench [-- --sizes 100,1000,5000] [--runs 20] [--years 3]
+ *   npm run bench [-- --sizes 200,1000,5000] [--runs 20] [--years 3]
  *   scripts/with-postgres.sh npm run bench -- --postgres     (the same on a throwaway PostgreSQL)
  *
  * For each size: a fresh database (PGlite in a temporary DATA_DIR, as `npm start` runs it, or a new
- * PostgreSQL database), facilitators and the current month seeded by bench/seed.ts (fixed: the same
- * rows every run), measured; then `--years` of past days added and measured again. Every call goes
- * through the whole app (`app.inject`: routing, session, access, validation, compression as a
- * browser asks for it), and beside each is the bare database query for the same rows through the
- * same driver, so the ratio is our overhead. Cached lists are measured warm (the same answer asked
- * for again), after a write that changes them, cold (the list answers' memory emptied first, as in
- * the first request after start-up; a big list's last answer kept in the database, ADR 56), cold
- * with nothing kept (that kept answer deleted too) and revalidated (If-None-Match with the ETag:
- * 304, no body).
- * A row's reference is measured in the same run: the bare query, or what it replaced.
- * Prints one table per size and history, then how each measure grows with size and with history.
+ * PostgreSQL database), facilitators, the current month and `--years` of past days seeded by
+ * bench/seed.ts (fixed: the same rows every run). Then the app and the database are closed and
+ * opened again, and the first request after that restart is the **cold** figure: nothing is kept
+ * anywhere but in the database's own files. Every call goes through the whole app (`app.inject`:
+ * routing, session, access, validation, the response schema, compression as a browser asks for it),
+ * and beside each is the **bare** query: the same rows read by hand through the same driver with
+ * the same indexes, measured in the same run, so the ratio is our overhead. Warm figures are the p50
+ * of `--runs` requests; revalidated ones send the ETag back (304, no body).
  * Nothing fails on a budget: the figures go to docs/performance.md.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
+import { type Config, loadConfig } from '../src/server/config';
 import { type Database, openDatabase } from '../src/server/db/client';
-import { listNotes } from '../src/server/modules/notes/service';
-import { listUsers } from '../src/server/modules/users/service';
-import {
-  addDays,
-  addMonths,
-  monthGridRange,
-  staffViewRange,
-  startOfMonth,
-  todayIn,
-} from '../src/shared/calendar';
-import { BENCH_PASSWORD, facilitatorUsername, seedDays, seedFacilitators } from './seed';
+import { addDays, addMonths, staffViewRange, todayIn } from '../src/shared/calendar';
+import { GRID_PAGE_SIZE } from '../src/shared/schemas/staff-grid';
+import { seedDays, seedFacilitators } from './seed';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1]! : fallback;
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 && args[at + 1] ? args[at + 1]! : fallback;
 };
-const SIZES = option('sizes', '100,1000,5000').split(',').map(Number);
+const SIZES = option('sizes', '200,1000,5000').split(',').map(Number);
 const RUNS = Number(option('runs', '20'));
 const YEARS = Number(option('years', '3'));
 const POSTGRES = args.includes('--postgres');
 const STAFF = { username: 'bench-staff@example.org', password: 'bench-staff-password' };
 
-interface Result {
+interface Row {
   name: string;
-  p50: number;
-  p99: number;
+  api: number;
+  bare: number;
   sent?: number;
-  raw?: number;
-  bare?: number;
-  /** what `bare` is: the bare query unless said */
-  reference?: string;
 }
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))]!;
 };
-const ms = (v: number | undefined) => (v === undefined ? '' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`);
+const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 const kib = (v: number | undefined) => (v === undefined ? '' : `${(v / 1024).toFixed(1)} KiB`);
 
-async function freshDatabase(
-  size: number,
-): Promise<{ database: Database; env: Record<string, string>; drop: () => Promise<void> }> {
+/** Where a size's database lives, and how to open it again after a restart. */
+async function freshDatabase(size: number) {
   if (!POSTGRES) {
     const dataDir = mkdtempSync(join(tmpdir(), `afp-bench-${size}-`));
-    const database = await openDatabase({ dataDir });
     return {
-      database,
       env: { DATA_DIR: dataDir },
-      drop: async () => {
-        await database.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
+      open: () => openDatabase({ dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
   const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -93,12 +71,10 @@ async function freshDatabase(
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
   return {
-    database,
     env: { DATABASE_URL: url.toString() },
+    open: () => openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' }),
     drop: async () => {
-      await database.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);
@@ -107,15 +83,45 @@ async function freshDatabase(
   };
 }
 
-/** The built client's entry script (served from dist/client, the server's default), if built. */
-function builtEntryScript(): string | undefined {
-  const index = fileURLToPath(new URL('../dist/client/index.html', import.meta.url));
-  if (!existsSync(index)) return undefined;
-  return /<script type="module"[^>]* src="(\/assets\/[^"]+\.js)"/.exec(readFileSync(index, 'utf8'))?.[1];
+async function start(config: Config, database: Database) {
+  const built = await buildApp(config, { database });
+  const response = await built.app.inject({
+    method: 'POST',
+    url: '/api/auth/staff-login',
+    payload: STAFF,
+  });
+  if (response.statusCode !== 200) throw new Error(`staff sign-in: ${response.statusCode}`);
+  const cookie = `afp_session=${response.cookies.find((c) => c.name === 'afp_session')!.value}`;
+  return { ...built, cookie };
 }
 
-async function benchSize(size: number): Promise<Map<string, Map<string, Result>>> {
-  const { database, env, drop } = await freshDatabase(size);
+/** The grid's first page read by hand: the page's accounts by the order's index, then their rows. */
+async function bareFirstPage(database: Database, range: { from: string; to: string }) {
+  const db = database.db;
+  const people = (await db.execute(
+    sql`select * from users where role <> 'staff'
+        order by lower(coalesce(nullif(btrim(display_name), ''), username)), id limit ${GRID_PAGE_SIZE + 1}`,
+  )) as unknown as { rows: Array<{ id: number }> };
+  const ids = sql.join(
+    people.rows.slice(0, GRID_PAGE_SIZE).map((p) => sql`${p.id}`),
+    sql`, `,
+  );
+  await Promise.all([
+    db.execute(
+      sql`select * from availability where user_id in (${ids}) and date between ${range.from} and ${range.to}`,
+    ),
+    db.execute(
+      sql`select * from bookings where user_id in (${ids}) and date between ${range.from} and ${range.to}`,
+    ),
+    db.execute(
+      sql`select * from staff_notes where facilitator_id in (${ids}) and date between ${range.from} and ${range.to}`,
+    ),
+    db.execute(sql`select * from safeguarding_records where user_id in (${ids})`),
+  ]);
+}
+
+async function benchSize(size: number): Promise<Row[]> {
+  const where = await freshDatabase(size);
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     APP_SECRET: 'bench-secret-bench-secret-bench-secret-01',
@@ -123,478 +129,114 @@ async function benchSize(size: number): Promise<Map<string, Map<string, Result>>
     INITIAL_STAFF_PASSWORD: STAFF.password,
     BACKGROUND_JOBS: 'false',
     LOGIN_THROTTLE: 'perAccount=1000,perAddress=1000,windowMs=60000,blockMs=1000',
-    // the budget of days written is not what is measured: 20 runs of the year's bulk save pass it
-    REQUEST_BUDGETS: 'dayWrites=100000000',
-    ...env,
+    ...where.env,
   });
-  const built = await buildApp(config, { database });
-  const { app, ctx } = built;
-  const db = ctx.db;
-  const results = new Map<string, Map<string, Result>>();
+  const month = staffViewRange('month', todayIn(config.ORG_TIMEZONE));
+  const gridUrl = `/api/staff/grid?from=${month.from}&to=${month.to}`;
+  const headers = (cookie: string, etag?: string) => ({
+    cookie,
+    'accept-encoding': 'br, gzip',
+    ...(etag ? { 'if-none-match': etag } : {}),
+  });
+
+  // seed, then stop: what is measured starts from a restart
+  let database = await where.open();
+  let app = await start(config, database);
+  const t0 = performance.now();
+  await seedFacilitators(database.db, size);
+  const seeded = await seedDays(database.db, addMonths(month.from, -12 * YEARS), addDays(month.to, 7));
+  console.log(
+    `\n${size} facilitators, ${YEARS} years of history: ${seeded.availability} days, ${seeded.bookings} bookings, ` +
+      `${seeded.notes} notes (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  await app.app.close();
+  await database.close();
+
+  const rows: Row[] = [];
   try {
-    const today = todayIn(config.ORG_TIMEZONE);
-    // what the screens ask for: the facilitator's month grid (whole weeks) and the staff views
-    const myMonth = monthGridRange(startOfMonth(today));
-    const monthRange = staffViewRange('month', today);
-    const week = staffViewRange('week', today);
-    // ISO dates sort as text: the earlier start and the later end of the two ranges
-    const seedRange = {
-      from: [myMonth.from, monthRange.from].sort()[0]!,
-      to: [myMonth.to, monthRange.to].sort()[1]!,
-    };
-    const started = performance.now();
-    const ids = await seedFacilitators(db, size);
-    const monthSeed = await seedDays(db, seedRange.from, seedRange.to);
-    console.log(
-      `\n${size} facilitators: ${monthSeed.availability} availability days, ${monthSeed.bookings} bookings, ` +
-        `${monthSeed.notes} notes for ${seedRange.from}..${seedRange.to} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
-    );
+    database = await where.open();
+    app = await start(config, database);
+    // cold: the first grid request after the restart, then the bare query for the same rows
+    const c0 = performance.now();
+    const cold = await app.app.inject({ url: gridUrl, headers: headers(app.cookie) });
+    const coldMs = performance.now() - c0;
+    if (cold.statusCode !== 200) throw new Error(`${gridUrl}: ${cold.statusCode} ${cold.body}`);
+    const b0 = performance.now();
+    await bareFirstPage(database, month);
+    rows.push({
+      name: 'first grid page, cold',
+      api: coldMs,
+      bare: performance.now() - b0,
+      sent: cold.rawPayload.length,
+    });
 
-    const signIn = async (url: string, username: string, password: string) => {
-      const response = await app.inject({ method: 'POST', url, payload: { username, password } });
-      if (response.statusCode !== 200) throw new Error(`sign-in ${username}: ${response.statusCode}`);
-      return `afp_session=${response.cookies.find((c) => c.name === 'afp_session')!.value}`;
-    };
-    const staff = await signIn('/api/auth/staff-login', STAFF.username, STAFF.password);
-    const me = await signIn('/api/login', facilitatorUsername(1), BENCH_PASSWORD);
-    const myId = ids[0]!;
-
-    const scenarios: Array<['none' | 'history', () => Promise<void>]> = [
-      ['none', async () => {}],
-      [
-        'history',
-        async () => {
-          const t0 = performance.now();
-          const from = addMonths(seedRange.from, -12 * YEARS);
-          const to = addDays(seedRange.from, -1);
-          const past = await seedDays(db, from, to);
-          console.log(
-            `  + ${YEARS} years of history: ${past.availability} days, ${past.bookings} bookings, ${past.notes} notes ` +
-              `for ${from}..${to} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-          );
-        },
-      ],
-    ];
-
-    for (const [scenario, prepare] of scenarios) {
-      await prepare();
-      const table = new Map<string, Result>();
-      results.set(scenario, table);
-      const headers = (cookie: string) => ({ cookie, 'accept-encoding': 'br, gzip' });
-
-      const sizeOf = (response: { headers: Record<string, unknown>; rawPayload: Buffer }) => {
-        const encoding = response.headers['content-encoding'];
-        const raw =
-          encoding === 'br'
-            ? brotliDecompressSync(response.rawPayload).length
-            : encoding === 'gzip'
-              ? gunzipSync(response.rawPayload).length
-              : response.rawPayload.length;
-        return { sent: response.rawPayload.length, raw };
-      };
-
-      /** GET url RUNS times (after warm-ups); `before` runs untimed ahead of each sample. */
-      const read = async (
-        name: string,
-        url: string,
-        cookie: string,
-        bare: () => Promise<unknown>,
-        before?: () => Promise<unknown>,
-        options: { ifNoneMatch?: boolean; reference?: string } = {},
-      ) => {
-        const times: number[] = [];
-        const bareTimes: number[] = [];
-        let size = { sent: 0, raw: 0 };
-        let etag: string | undefined;
-        const expected = options.ifNoneMatch ? 304 : 200;
-        for (let run = -2; run < RUNS; run++) {
-          // an answer's harder compression, made after it was sent, is not this sample's cost
-          await ctx.lists.settled();
-          if (before) await before();
-          const extra: Record<string, string> = options.ifNoneMatch && etag ? { 'if-none-match': etag } : {};
-          const t0 = performance.now();
-          const response = await app.inject({
-            method: 'GET',
-            url,
-            headers: { ...headers(cookie), ...extra },
-          });
-          const elapsed = performance.now() - t0;
-          etag = response.headers.etag as string | undefined;
-          const wanted = run === -2 && options.ifNoneMatch ? 200 : expected;
-          if (response.statusCode !== wanted)
-            throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-          size = sizeOf(response);
-          const b0 = performance.now();
-          await bare();
-          if (run >= 0) {
-            times.push(elapsed);
-            bareTimes.push(performance.now() - b0);
-          }
-        }
-        table.set(name, {
-          name,
-          p50: percentile(times, 50),
-          p99: percentile(times, 99),
-          ...size,
-          bare: percentile(bareTimes, 50),
-          reference: options.reference,
+    /** p50 of RUNS requests beside the p50 of the bare reads, after two untimed ones. */
+    const warm = async (name: string, url: string, bare: () => Promise<unknown>, revalidate = false) => {
+      const times: number[] = [];
+      const bareTimes: number[] = [];
+      let etag: string | undefined;
+      let sent = 0;
+      for (let run = -2; run < RUNS; run++) {
+        const s0 = performance.now();
+        const response = await app.app.inject({
+          url,
+          headers: headers(app.cookie, revalidate ? etag : undefined),
         });
-      };
-      // Cold: the list answers' memory emptied, as in the first request after start-up; a big
-      // list's last answer is still kept in the database (ADR 56). The database's own page cache
-      // stays as the earlier requests left it.
-      const emptyListMemory = async () => ctx.lists.clear();
-      // Cold with nothing kept: memory and the kept answers emptied, as on the first view of a
-      // list since it last changed (the texts kept per facilitator and account stay: ADR 44, 45).
-      const emptyListMemoryAndKept = async () => {
-        ctx.lists.clear();
-        await db.execute(sql`delete from list_answers_kept`);
-      };
-      // The reference for a 304: the same request answered in full.
-      const fullAnswer = (url: string, cookie: string) => () =>
-        app.inject({ method: 'GET', url, headers: headers(cookie) });
-
-      const availabilityRows = (from: string, to: string, userId?: number) =>
-        db.execute(
-          userId === undefined
-            ? sql`select * from availability where date between ${from} and ${to} order by date, user_id`
-            : sql`select * from availability where user_id = ${userId} and date between ${from} and ${to} order by date`,
-        );
-      const bookingRows = (from: string, to: string, userId?: number) =>
-        db.execute(
-          userId === undefined
-            ? sql`select * from bookings where date between ${from} and ${to} order by date, start_time, id`
-            : sql`select * from bookings where user_id = ${userId} and date between ${from} and ${to} order by date, start_time, id`,
-        );
-      // A write that changes nothing a user sees but moves the list's version: the next read is cold.
-      const touchAvailability = (userId: number) =>
-        db.execute(
-          sql`update availability set notes = notes where id = (select min(id) from availability where user_id = ${userId})`,
-        );
-      const touchBookings = () =>
-        db.execute(sql`update bookings set title = title where id = (select min(id) from bookings)`);
-
-      const m = monthRange;
-      const mine = myMonth;
-      const q = (r: { from: string; to: string }) => `from=${r.from}&to=${r.to}`;
-      await read('facilitator month: availability (warm)', `/api/availability?${q(mine)}`, me, () =>
-        availabilityRows(mine.from, mine.to, myId),
-      );
-      await read(
-        'facilitator month: availability (after a write)',
-        `/api/availability?${q(mine)}`,
-        me,
-        () => availabilityRows(mine.from, mine.to, myId),
-        () => touchAvailability(myId),
-      );
-      await read('facilitator month: bookings (warm)', `/api/bookings?${q(mine)}`, me, () =>
-        bookingRows(mine.from, mine.to, myId),
-      );
-      await read('staff month: users', '/api/staff/users', staff, () =>
-        db.execute(sql`select * from users order by id`),
-      );
-      await read(
-        'staff month: users, cold',
-        '/api/staff/users',
-        staff,
-        // the earlier way: rows through the driver, mapped, then the serializer
-        async () => JSON.stringify(await listUsers(db)),
-        emptyListMemory,
-        { reference: 'rows + JSON.stringify (before)' },
-      );
-      await read(
-        'staff month: users, cold, nothing kept',
-        '/api/staff/users',
-        staff,
-        async () => JSON.stringify(await listUsers(db)),
-        emptyListMemoryAndKept,
-        { reference: 'rows + JSON.stringify (before)' },
-      );
-      await read(
-        'staff month: users, revalidated (304)',
-        '/api/staff/users',
-        staff,
-        fullAnswer('/api/staff/users', staff),
-        undefined,
-        { ifNoneMatch: true, reference: 'the full 200 answer' },
-      );
-      await read('staff month: availabilities (warm)', `/api/staff/availabilities?${q(m)}`, staff, () =>
-        availabilityRows(m.from, m.to),
-      );
-      await read(
-        'staff month: availabilities (after a write)',
-        `/api/staff/availabilities?${q(m)}`,
-        staff,
-        () => availabilityRows(m.from, m.to),
-        () => touchAvailability(ids[Math.floor(ids.length / 2)]!),
-      );
-      await read(
-        'staff month: availabilities, cold (empty memory)',
-        `/api/staff/availabilities?${q(m)}`,
-        staff,
-        () => availabilityRows(m.from, m.to),
-        emptyListMemory,
-      );
-      await read(
-        'staff month: availabilities, cold, nothing kept',
-        `/api/staff/availabilities?${q(m)}`,
-        staff,
-        () => availabilityRows(m.from, m.to),
-        emptyListMemoryAndKept,
-      );
-      await read(
-        'staff month: availabilities, revalidated (304)',
-        `/api/staff/availabilities?${q(m)}`,
-        staff,
-        fullAnswer(`/api/staff/availabilities?${q(m)}`, staff),
-        undefined,
-        { ifNoneMatch: true, reference: 'the full 200 answer' },
-      );
-      await read('staff month: bookings (warm)', `/api/staff/bookings?${q(m)}`, staff, () =>
-        bookingRows(m.from, m.to),
-      );
-      await read(
-        'staff month: bookings (after a write)',
-        `/api/staff/bookings?${q(m)}`,
-        staff,
-        () => bookingRows(m.from, m.to),
-        touchBookings,
-      );
-      await read('staff week: availabilities (warm)', `/api/staff/availabilities?${q(week)}`, staff, () =>
-        availabilityRows(week.from, week.to),
-      );
-      await read(
-        'staff week: availabilities (after a write)',
-        `/api/staff/availabilities?${q(week)}`,
-        staff,
-        () => availabilityRows(week.from, week.to),
-        () => touchAvailability(ids[0]!),
-      );
-      await read('staff week: bookings (warm)', `/api/staff/bookings?${q(week)}`, staff, () =>
-        bookingRows(week.from, week.to),
-      );
-      const notesUrl = `/api/staff/notes?date=${today}&view=month`;
-      await read('staff month: notes', notesUrl, staff, () =>
-        db.execute(sql`select * from staff_notes where date between ${m.from} and ${m.to} order by date, id`),
-      );
-      await read(
-        'staff month: notes, after a note changed',
-        notesUrl,
-        staff,
-        // the earlier way, on every request: rows through the driver, mapped, then stringified
-        async () => JSON.stringify(await listNotes(db, m)),
-        () =>
-          db.execute(sql`update staff_notes set note = note where id = (select min(id) from staff_notes)`),
-        { reference: 'rows + JSON.stringify (before)' },
-      );
-      await read(
-        'staff month: notes, revalidated (304)',
-        notesUrl,
-        staff,
-        fullAnswer(notesUrl, staff),
-        undefined,
-        {
-          ifNoneMatch: true,
-          reference: 'the full 200 answer',
-        },
-      );
-
-      // Who is free on a day, ranked, and the same with everyone shown (the offer dialog's candidates
-      // are this search for the session's day). Reference: the bare reads of the rows it ranks.
-      const freeRows = async () => {
-        await db.execute(sql`select * from users where role <> 'staff'`);
-        await db.execute(sql`select * from availability where date = ${today}`);
-        await db.execute(sql`select * from bookings where date = ${today} and user_id is not null`);
-        await db.execute(sql`select * from staff_notes where date = ${today}`);
-        await db.execute(sql`select * from safeguarding_records`);
-      };
-      await read('who is free, a day', `/api/staff/free?date=${today}`, staff, freeRows, undefined, {
-        reference: 'the bare reads of its rows',
-      });
-      await read(
-        'who is free, a day, everyone shown',
-        `/api/staff/free?date=${today}&include=all`,
-        staff,
-        freeRows,
-        undefined,
-        { reference: 'the bare reads of its rows' },
-      );
-
-      // A file of the built client, when there is one (`npm run build`): the same for everyone, so a
-      // signed-in browser's cookie costs it nothing (ADR 58). Reference: the same request, no cookie.
-      const script = builtEntryScript();
-      if (script) {
-        await read(
-          'a script of the page, signed in',
-          script,
-          staff,
-          () => app.inject({ method: 'GET', url: script, headers: { 'accept-encoding': 'br, gzip' } }),
-          undefined,
-          { reference: 'the same file, no cookie' },
-        );
+        const elapsed = performance.now() - s0;
+        const expected = revalidate && etag ? 304 : 200;
+        if (response.statusCode !== expected) throw new Error(`${url}: ${response.statusCode}`);
+        etag = response.headers.etag as string | undefined;
+        sent = response.rawPayload.length;
+        const r0 = performance.now();
+        await bare();
+        if (run >= 0) {
+          times.push(elapsed);
+          bareTimes.push(performance.now() - r0);
+        }
       }
-
-      // The staff dashboard's three calls at once, as the browser sends them: warm, then cold.
-      const together = async (name: string, before?: () => Promise<unknown>) => {
-        const urls = ['/api/staff/users', `/api/staff/availabilities?${q(m)}`, `/api/staff/bookings?${q(m)}`];
-        const times: number[] = [];
-        let sent = 0;
-        let raw = 0;
-        for (let run = -2; run < RUNS; run++) {
-          if (before) await before();
-          const t0 = performance.now();
-          const responses = await Promise.all(
-            urls.map((url) => app.inject({ method: 'GET', url, headers: headers(staff) })),
-          );
-          if (run >= 0) times.push(performance.now() - t0);
-          sent = responses.reduce((sum, r) => sum + sizeOf(r).sent, 0);
-          raw = responses.reduce((sum, r) => sum + sizeOf(r).raw, 0);
-        }
-        table.set(name, { name, p50: percentile(times, 50), p99: percentile(times, 99), sent, raw });
-      };
-      await together('staff month: users + availabilities + bookings together (warm)');
-      await together('staff month: users + availabilities + bookings together (after writes)', async () => {
-        await touchAvailability(ids[1]!);
-        await touchBookings();
-      });
-
-      // Writes: one day, and a year of weekdays in one bulk update, as a facilitator.
-      const writes = async (
-        name: string,
-        send: (run: number) => Promise<{ statusCode: number; body: string }>,
-        bare: (run: number) => Promise<unknown>,
-      ) => {
-        const times: number[] = [];
-        const bareTimes: number[] = [];
-        for (let run = -2; run < RUNS; run++) {
-          const t0 = performance.now();
-          const response = await send(run);
-          const elapsed = performance.now() - t0;
-          if (response.statusCode !== 200)
-            throw new Error(`${name}: ${response.statusCode} ${response.body}`);
-          const b0 = performance.now();
-          await bare(run);
-          if (run >= 0) {
-            times.push(elapsed);
-            bareTimes.push(performance.now() - b0);
-          }
-        }
-        table.set(name, {
-          name,
-          p50: percentile(times, 50),
-          p99: percentile(times, 99),
-          bare: percentile(bareTimes, 50),
-        });
-      };
-      const statusFor = (run: number) => (['available', 'limited', 'unavailable'] as const)[(run + 3) % 3]!;
-      const saveDate = addDays(seedRange.to, 40);
-      await writes(
-        'single save',
-        (run) =>
-          app.inject({
-            method: 'POST',
-            url: '/api/availability',
-            headers: { cookie: me },
-            payload: { date: saveDate, status: statusFor(run), startTime: '', endTime: '', notes: '' },
-          }),
-        // the same upsert for another facilitator, written directly
-        (run) =>
-          db.execute(sql`insert into availability (user_id, date, status) values (${ids[2]!}, ${saveDate}, ${statusFor(run)})
-                         on conflict (user_id, date) do update set status = excluded.status, updated_at = now()`),
-      );
-      const yearFrom = addDays(seedRange.to, 1);
-      const yearTo = addDays(seedRange.to, 365);
-      await writes(
-        'bulk save of a year (weekdays)',
-        (run) =>
-          app.inject({
-            method: 'POST',
-            url: '/api/availability/bulk',
-            headers: { cookie: me },
-            payload: {
-              startDate: yearFrom,
-              endDate: yearTo,
-              daysOfWeek: [1, 2, 3, 4, 5],
-              status: statusFor(run),
-              startTime: '09:00',
-              endTime: '15:00',
-              notes: 'term time',
-            },
-          }),
-        (run) =>
-          db.execute(sql`insert into availability (user_id, date, status, start_time, end_time, notes)
-                         select ${ids[3]!}, day::date, ${statusFor(run)}, '09:00', '15:00', 'term time'
-                         from generate_series(${yearFrom}::date, ${yearTo}::date, '1 day') day
-                         where extract(isodow from day) < 6
-                         on conflict (user_id, date) do update set status = excluded.status,
-                           start_time = excluded.start_time, end_time = excluded.end_time,
-                           notes = excluded.notes, updated_at = now()`),
-      );
-      printTable(
-        `${size} facilitators, ${scenario === 'none' ? 'current month only' : `with ${YEARS} years of history`}`,
-        table,
-      );
-    }
+      rows.push({ name, api: percentile(times, 50), bare: percentile(bareTimes, 50), sent });
+    };
+    const db = database.db;
+    await warm('first grid page, warm', gridUrl, () => bareFirstPage(database, month));
+    await warm('first grid page, 304', gridUrl, () => bareFirstPage(database, month), true);
+    await warm(
+      'GET /api/staff/availabilities (month)',
+      `/api/staff/availabilities?from=${month.from}&to=${month.to}`,
+      () => db.execute(sql`select * from availability where date between ${month.from} and ${month.to}`),
+    );
+    await warm(
+      'GET /api/staff/bookings (month)',
+      `/api/staff/bookings?from=${month.from}&to=${month.to}`,
+      () => db.execute(sql`select * from bookings where date between ${month.from} and ${month.to}`),
+    );
+    await warm('GET /api/staff/users', '/api/staff/users', () => db.execute(sql`select * from users`));
   } finally {
-    await built.close();
-    await drop();
+    await app.app.close();
+    await database.close();
+    await where.drop();
   }
-  return results;
-}
-
-function printTable(title: string, table: Map<string, Result>) {
-  const header = ['measure', 'p50', 'p99', 'sent (uncompressed)', 'reference p50', 'ratio', 'reference'];
-  const rows = [...table.values()].map((r) => [
-    r.name,
-    ms(r.p50),
-    ms(r.p99),
-    r.sent === undefined ? '' : `${kib(r.sent)} (${kib(r.raw)})`,
-    ms(r.bare),
-    r.bare === undefined ? '' : `x${(r.p50 / r.bare).toFixed(2)}`,
-    r.bare === undefined ? '' : (r.reference ?? 'bare query'),
-  ]);
-  printRows(`\n${title} (${POSTGRES ? 'PostgreSQL' : 'PGlite'}, ${RUNS} runs)`, header, rows);
-}
-
-function printRows(title: string, header: string[], rows: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(title);
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
+  for (const row of rows) {
+    console.log(
+      `  ${row.name.padEnd(40)} ${ms(row.api).padStart(10)}   bare ${ms(row.bare).padStart(10)}   ×${(row.api / row.bare).toFixed(1)}   ${kib(row.sent)}`,
+    );
+  }
+  return rows;
 }
 
 async function main() {
-  const all = new Map<number, Map<string, Map<string, Result>>>();
-  for (const size of SIZES) all.set(size, await benchSize(size));
-  const smallest = Math.min(...SIZES);
-  const largest = Math.max(...SIZES);
-  const names = [...all.get(smallest)!.get('history')!.keys()];
-  const header = [
-    'measure (p50)',
-    ...SIZES.map((s) => `${s}`),
-    `growth ${smallest} → ${largest}`,
-    ...SIZES.map((s) => `history/none at ${s}`),
-  ];
-  const rows = names.map((name) => {
-    const at = (size: number, scenario: string) => all.get(size)!.get(scenario)!.get(name)!.p50;
-    return [
-      name,
-      ...SIZES.map((s) => ms(at(s, 'history'))),
-      `x${(at(largest, 'history') / at(smallest, 'history')).toFixed(1)}`,
-      ...SIZES.map((s) => `x${(at(s, 'history') / at(s, 'none')).toFixed(2)}`),
-    ];
-  });
-  printRows(
-    `\nGrowth (${POSTGRES ? 'PostgreSQL' : 'PGlite'}): p50 with ${YEARS} years of history at each size; ` +
-      'the ratio of history to none is what history costs a range-scoped read',
-    header,
-    rows,
-  );
+  console.log(`API bench on ${POSTGRES ? 'PostgreSQL' : 'PGlite'}: sizes ${SIZES.join(', ')}, ${RUNS} runs`);
+  const cold = new Map<number, number>();
+  for (const size of SIZES) {
+    const rows = await benchSize(size);
+    cold.set(size, rows[0]!.api);
+  }
+  const smallest = cold.get(SIZES[0]!)!;
+  console.log(`\nFirst grid page, cold (${YEARS} years of history):`);
+  for (const [size, value] of cold) {
+    console.log(
+      `  ${String(size).padStart(5)} facilitators: ${ms(value)} (×${(value / smallest).toFixed(2)} of ${SIZES[0]})`,
+    );
+  }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+await main();

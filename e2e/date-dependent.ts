@@ -42,7 +42,6 @@ export const DATE_DEPENDENT_TESTS: Record<string, string[]> = {
   ],
   'staff-dashboard.spec.ts': [
     'loading text, headings, buttons, and the month grid by default',
-    'a row draws the day columns in view, each under its heading, and the rest as they scroll in',
     'week view, navigation and exactly the visible range requested',
     'a facilitator gets no staff data',
   ],

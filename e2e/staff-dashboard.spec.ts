@@ -127,16 +127,18 @@ async function makeScenario(testTag: string): Promise<Scenario> {
   };
 }
 
-/** Adds the scenario's bookings to the real /api/staff/bookings answers. */
+/** Adds the scenario's bookings to their facilitators' rows in the real /api/staff/grid answers. */
 async function serveBookings(page: Page, extra: Booking[]) {
-  await page.route(/\/api\/staff\/bookings\?/, async (route: Route) => {
+  await page.route(/\/api\/staff\/grid\?/, async (route: Route) => {
     const response = await route.fetch();
     const url = new URL(route.request().url());
     const from = url.searchParams.get('from') ?? '';
     const to = url.searchParams.get('to') ?? '';
-    const real = (await response.json()) as Booking[];
-    const added = extra.filter((b) => b.date >= from && b.date <= to);
-    await route.fulfill({ response, json: [...real, ...added] });
+    const real = (await response.json()) as { rows: Array<{ user: { id: number }; bookings: Booking[] }> };
+    for (const row of real.rows) {
+      row.bookings.push(...extra.filter((b) => b.userId === row.user.id && b.date >= from && b.date <= to));
+    }
+    await route.fulfill({ response, json: real });
   });
 }
 
@@ -225,7 +227,7 @@ test.describe('staff dashboard', () => {
     await checkScreen(page, testInfo, 'staff-dashboard-month');
   });
 
-  test('the first rows are drawn from their own lists while the whole month is still on its way', async ({
+  test('the first page of the grid draws its rows with their days and sessions, and the dialog reads them', async ({
     page,
   }, testInfo) => {
     // a facilitator whose name sorts before everyone's (digits before letters): the grid's first row
@@ -239,45 +241,19 @@ test.describe('staff dashboard', () => {
       expect(saved.status(), await saved.text()).toBe(200);
       await loginAsStaff(page);
       await serveBookings(page, [booking(990_000 + sequence++, first.id, D1)]);
-      // the whole month's lists (no userIds) are held until the first rows have been checked
-      let releaseWhole: () => void = () => {};
-      const wholeHeld = new Promise<void>((resolve) => {
-        releaseWhole = resolve;
-      });
-      const wholeAsked: string[] = [];
-      await page.route(/\/api\/staff\/(availabilities|bookings)\?(?!.*userIds=)/, async (route) => {
-        wholeAsked.push(route.request().url());
-        await wholeHeld;
-        await route.fallback();
-      });
-      const firstRowsAsked = page.waitForRequest(
-        (r) => r.url().includes('/api/staff/availabilities?') && r.url().includes('userIds='),
+      const firstPage = page.waitForRequest(
+        (r) => r.url().includes('/api/staff/grid?') && !r.url().includes('cursor='),
       );
       await page.goto('/staff');
-      const askedFor = new URL((await firstRowsAsked).url()).searchParams.get('userIds')!.split(',');
-      // among the first rows (another worker's "0First" may be drawn beside it at the same moment)
-      expect(askedFor.slice(0, 2)).toContain(String(first.id));
+      await firstPage;
 
       const row = page.locator(`[data-testid="grid-row"][data-user-id="${first.id}"]`);
       const dayCell = (date: string) => row.locator(`[data-testid="grid-cell"][data-date="${date}"]`);
       await expect(row).toBeVisible();
-      await expect(row).not.toHaveAttribute('aria-busy', 'true');
       await showGridDay(page, D0);
       await expect(dayCell(D0)).toHaveAttribute('data-tone', 'limited');
       await expect(dayCell(D1)).toHaveAttribute('data-tone', 'booked-only');
       await expect(dayCell(D2)).toHaveAttribute('data-tone', 'empty');
-      await expect(page.getByTestId('grid-count')).toContainText('(updating...)');
-      // asked for once the first rows are drawn (ADR 51), and held here
-      await expect.poll(() => wholeAsked.length).toBeGreaterThan(0);
-      // the state a cold dashboard shows until the whole month is in (ADR 51), checked like any screen
-      await checkScreen(page, testInfo, 'staff-dashboard-first-rows');
-
-      releaseWhole();
-      await expect(page.getByTestId('grid-count')).not.toContainText('(updating...)');
-      await expect(page.locator('[data-testid="grid-row"][aria-busy="true"]')).toHaveCount(0);
-      await expect(dayCell(D0)).toHaveAttribute('data-tone', 'limited');
-      await expect(dayCell(D1)).toHaveAttribute('data-tone', 'booked-only');
-      // the day dialog reads the same lists
       await dayCell(D0).click();
       const dialog = page.getByRole('dialog');
       await expect(dialog).toContainText('0First');
@@ -342,131 +318,6 @@ test.describe('staff dashboard', () => {
     },
   );
 
-  test('a row draws the day columns in view, each under its heading, and the rest as they scroll in', {
-    tag: '@phone',
-  }, async ({ page }) => {
-    await openDashboard(page, scenario);
-    await chooseAreas(page, [scenario.area]);
-    const scroll = page.getByTestId('grid-scroll');
-    const row = page.locator(`[data-testid="grid-row"][data-user-id="${scenario.adam.id}"]`);
-    await expect(row).not.toHaveAttribute('aria-busy', 'true');
-    const headings = await page
-      .getByTestId('day-header')
-      .evaluateAll((els) =>
-        els.map((el) => [el.getAttribute('data-date'), el.getAttribute('aria-colindex')]),
-      );
-    // a month is wider than either screen's grid: some of its days are not drawn
-    expect(headings.length).toBeGreaterThan(19);
-    const drawn = () =>
-      row
-        .getByTestId('grid-cell')
-        .evaluateAll((els) =>
-          els.map((el) => [el.getAttribute('data-date'), el.parentElement!.getAttribute('aria-colindex')]),
-        );
-    // the grid is narrower than the month on both projects' screens (1,280 and 390 px)
-    expect(await scroll.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeGreaterThan(4 * 80);
-    const check = async () => {
-      const cells = await drawn();
-      expect(cells.length).toBeGreaterThan(3);
-      expect(cells.length).toBeLessThan(headings.length);
-      // a run of the heading row's days, each with its heading's column number for screen readers
-      const from = headings.findIndex(([date]) => date === cells[0]![0]);
-      expect(cells).toEqual(headings.slice(from, from + cells.length));
-      // every cell in view stands under its heading
-      const offsets = await row.getByTestId('grid-cell').evaluateAll((buttons) => {
-        const view = buttons[0]!.closest('section')!.getBoundingClientRect();
-        return buttons.flatMap((button) => {
-          const cell = button.parentElement!.getBoundingClientRect();
-          if (cell.left < view.left || cell.right > view.right) return [];
-          const date = button.getAttribute('data-date');
-          const heading = document.querySelector(`[data-testid="day-header"][data-date="${date}"]`)!;
-          return [Math.abs(heading.getBoundingClientRect().left - cell.left)];
-        });
-      });
-      expect(offsets.length).toBeGreaterThan(2);
-      for (const offset of offsets) expect(offset).toBeLessThan(1);
-    };
-
-    // Every frame from here on, before it is painted: the days whose headings show beside the names
-    // that have no cell of their own in the row (a cell waiting for its lists counts as drawn).
-    await page.evaluate((userId) => {
-      const seen: string[] = [];
-      const missingNow = () => {
-        const scroller = document.querySelector('[data-testid="grid-scroll"]')!.getBoundingClientRect();
-        const names = document.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
-        const line = document.querySelector(`[data-testid="grid-row"][data-user-id="${userId}"]`);
-        if (!line) return [];
-        return [...document.querySelectorAll<HTMLElement>('[data-testid="day-header"]')].flatMap(
-          (heading) => {
-            const box = heading.getBoundingClientRect();
-            if (box.right <= names.right + 1 || box.left >= scroller.right - 1) return [];
-            const column = heading.getAttribute('aria-colindex');
-            return line.querySelector(`td[aria-colindex="${column}"]:not([colspan])`)
-              ? []
-              : [heading.dataset.date!];
-          },
-        );
-      };
-      const frame = () => {
-        seen.push(...missingNow());
-        requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-      Object.assign(window, { gridGaps: seen });
-    }, scenario.adam.id);
-    const gaps = () => page.evaluate(() => (window as unknown as { gridGaps: string[] }).gridGaps);
-
-    await check();
-    await scroll.evaluate((el) => {
-      el.scrollLeft = 0;
-    });
-    await expect.poll(async () => (await drawn())[0]?.[0]).toBe(headings[0]![0]);
-    await check();
-    await scroll.evaluate((el) => {
-      el.scrollLeft = el.scrollWidth;
-    });
-    await expect.poll(async () => (await drawn()).at(-1)?.[0]).toBe(headings.at(-1)![0]);
-    await check();
-    // another month, and back to this one scrolled to its start: its days are measured afresh
-    await page.getByRole('button', { name: 'Next month' }).click();
-    await expect(page.getByTestId('grid-label')).not.toHaveText(monthLabel(TODAY));
-    await expect(row).toBeVisible();
-    await page.getByRole('button', { name: 'Previous month' }).click();
-    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
-    await expect(row).not.toHaveAttribute('aria-busy', 'true');
-    await check();
-    // and in a narrower view of the same days
-    await page.getByRole('button', { name: 'Week', exact: true }).click();
-    await expect(page.getByTestId('day-header')).toHaveCount(5);
-    await page.getByRole('button', { name: 'Month', exact: true }).click();
-    await expect(page.getByTestId('day-header')).toHaveCount(headings.length);
-    await check();
-    expect(await gaps()).toEqual([]);
-
-    // Tab, pressed as fast as the browser takes it, goes along the whole row: a cell focused near
-    // the edge of those drawn brings in the next ones at once
-    await scroll.evaluate((el) => {
-      el.scrollLeft = 0;
-    });
-    await expect.poll(async () => (await drawn())[0]?.[0]).toBe(headings[0]![0]);
-    await row.getByTestId('grid-cell').first().focus();
-    for (let step = 1; step < headings.length; step++) await page.keyboard.press('Tab');
-    await expect(page.locator(':focus')).toHaveAttribute('data-date', headings.at(-1)![0]!);
-    await check();
-    expect(await gaps()).toEqual([]);
-    // the focused cell stays drawn, and focused, when the grid is scrolled away from it
-    await scroll.evaluate((el) => {
-      el.scrollLeft = 0;
-    });
-    await expect.poll(async () => (await drawn())[0]?.[0]).toBe(headings[0]![0]);
-    await expect(page.locator(':focus')).toHaveAttribute('data-date', headings.at(-1)![0]!);
-    expect(await gaps()).toEqual([]);
-    // and Shift+Tab goes back along the whole row
-    for (let step = 1; step < headings.length; step++) await page.keyboard.press('Shift+Tab');
-    await expect(page.locator(':focus')).toHaveAttribute('data-date', headings[0]![0]!);
-    expect(await gaps()).toEqual([]);
-  });
-
   test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', async ({
     page,
   }) => {
@@ -524,11 +375,9 @@ test.describe('staff dashboard', () => {
   test('rows: sorted case-insensitively, name, email and last update; staff excluded', async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area, scenario.otherArea]);
-    expect(await rowNames(page)).toEqual([
-      scenario.adam.displayName,
-      scenario.beth.displayName,
-      scenario.zara.displayName,
-    ]);
+    await expect
+      .poll(() => rowNames(page))
+      .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
     await expect(row(page, scenario.adam)).toContainText(scenario.adam.username);
     await expect(row(page, scenario.adam).getByTestId('row-updated')).toHaveText(
       /^Last updated: \d{1,2} \w{3} \d{4}$/,
@@ -573,7 +422,7 @@ test.describe('staff dashboard', () => {
 
     // one area
     await chooseAreas(page, [scenario.otherArea]);
-    expect(await rowNames(page)).toEqual([scenario.beth.displayName]);
+    await expect.poll(() => rowNames(page)).toEqual([scenario.beth.displayName]);
 
     // facilitators: none, then one, then all
     await chooseAreas(page, [scenario.area, scenario.otherArea]);
@@ -585,7 +434,7 @@ test.describe('staff dashboard', () => {
     await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill(scenario.zara.displayName);
     await chooser.getByRole('checkbox', { name: new RegExp(scenario.zara.displayName) }).check();
     await page.keyboard.press('Escape');
-    expect(await rowNames(page)).toEqual([scenario.zara.displayName]);
+    await expect.poll(() => rowNames(page)).toEqual([scenario.zara.displayName]);
     // opened again, the list still has its search and the choice made in it
     await page.getByTestId('facilitator-filter').click();
     await expect(chooser.getByRole('textbox', { name: 'Search facilitators' })).toHaveValue(
@@ -596,11 +445,9 @@ test.describe('staff dashboard', () => {
     ).toBeChecked();
     await chooser.getByRole('button', { name: 'All', exact: true }).click();
     await page.keyboard.press('Escape');
-    expect(await rowNames(page)).toEqual([
-      scenario.adam.displayName,
-      scenario.beth.displayName,
-      scenario.zara.displayName,
-    ]);
+    await expect
+      .poll(() => rowNames(page))
+      .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
     await expect(page.getByTestId('facilitator-filter')).toContainText('Facilitators: All');
   });
 
@@ -608,18 +455,14 @@ test.describe('staff dashboard', () => {
     const requested: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (/\/api\/staff\/(availabilities|bookings)$/.test(url.pathname)) {
-        requested.push(
-          `${url.pathname.split('/').pop()} ${url.searchParams.get('from')} ${url.searchParams.get('to')}`,
-        );
+      if (url.pathname === '/api/staff/grid') {
+        requested.push(`grid ${url.searchParams.get('from')} ${url.searchParams.get('to')}`);
       }
     });
     await openDashboard(page, scenario);
     const first = MONTH_DAYS[0]!;
     const last = MONTH_DAYS[MONTH_DAYS.length - 1]!;
-    expect(requested).toEqual(
-      expect.arrayContaining([`availabilities ${first} ${last}`, `bookings ${first} ${last}`]),
-    );
+    expect(requested).toContain(`grid ${first} ${last}`);
 
     await page.getByRole('button', { name: 'Week', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute(
@@ -637,12 +480,12 @@ test.describe('staff dashboard', () => {
         'date',
       );
     }
-    await expect.poll(() => requested).toContain(`availabilities ${week[0]} ${week[4]}`);
+    await expect.poll(() => requested).toContain(`grid ${week[0]} ${week[4]}`);
 
     await page.getByRole('button', { name: 'Next week' }).click();
     const nextMonday = addDays(startOfWeekMonday(TODAY), 7);
     await expect(headers.first()).toHaveAttribute('data-date', nextMonday);
-    await expect.poll(() => requested).toContain(`bookings ${nextMonday} ${addDays(nextMonday, 4)}`);
+    await expect.poll(() => requested).toContain(`grid ${nextMonday} ${addDays(nextMonday, 4)}`);
     await page.getByRole('button', { name: 'Previous week' }).click();
     await page.getByRole('button', { name: 'Previous week' }).click();
     await expect(headers.first()).toHaveAttribute('data-date', addDays(startOfWeekMonday(TODAY), -7));
@@ -660,7 +503,7 @@ test.describe('staff dashboard', () => {
     await expect(headers).toHaveCount(nextMonthDays.length);
     await expect
       .poll(() => requested)
-      .toContain(`availabilities ${nextMonthDays[0]} ${nextMonthDays[nextMonthDays.length - 1]}`);
+      .toContain(`grid ${nextMonthDays[0]} ${nextMonthDays[nextMonthDays.length - 1]}`);
     await page.getByRole('button', { name: 'Today' }).click();
     await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
     // every request was for a range the grid showed: never more than a month of weekdays
@@ -925,8 +768,8 @@ test.describe('staff dashboard without scenario data', () => {
     const status = page.getByTestId('scheduler-status');
     const dot = page.getByTestId('scheduler-dot');
     await page.goto('/staff');
-    // The page's HTML preloads this read (ADR 40), so the first answer on the network can come before
-    // the app has started. The app's own first read is the one the status line shows, and its 30 s
+    // The router asks for this read as the route starts, before the page's code has run. The app's
+    // own first read is the one the status line shows, and its 30 s
     // polling counts from the moment it started that read, so time flows until the line shows (the
     // query library settles its updates on zero-delay timers, which a paused clock would hold).
     await expect(status).toContainText('Updating booking cache...');
@@ -1044,14 +887,12 @@ test.describe('staff dashboard without scenario data', () => {
   }) => {
     await loginAsStaff(page);
     let bookingLoads = 0;
-    // the whole month's bookings (the grid's first rows come first, narrowed by userIds: ADR 46)
+    // the grid's first page, which holds the bookings
     page.on('request', (request) => {
-      if (/\/api\/staff\/bookings\?(?!.*userIds=)/.test(request.url())) bookingLoads += 1;
+      if (/\/api\/staff\/grid\?(?!.*cursor=)/.test(request.url())) bookingLoads += 1;
     });
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
-    // the whole month is read after the first rows are drawn (ADR 51): once it is in, it was read once
-    await expect(page.getByTestId('grid-count')).not.toContainText('(updating...)');
     expect(bookingLoads).toBe(1);
     await withSharePointLock(async () => {
       await recordRefreshStates(page);
@@ -1085,8 +926,8 @@ test.describe('staff dashboard without scenario data', () => {
       release = resolve;
     });
     let first = true;
-    // the whole month's bookings: the first one passes, the next month's is held
-    await page.route(/\/api\/staff\/bookings\?(?!.*userIds=)/, async (route) => {
+    // the grid's pages, which hold the bookings: the first one passes, the next month's is held
+    await page.route(/\/api\/staff\/grid\?/, async (route) => {
       if (!first) await held;
       first = false;
       await route.continue();
@@ -1140,6 +981,7 @@ test.describe('staff dashboard without scenario data', () => {
       '/api/staff/users',
       '/api/staff/availabilities',
       '/api/staff/bookings',
+      `/api/staff/grid?from=${TODAY}&to=${TODAY}`,
       '/api/admin/scheduler/status',
     ]) {
       expect((await page.request.get(url)).status(), url).toBe(403);

@@ -118,18 +118,18 @@ function booking(id: number, userId: number, date: string, start: string, end: s
   };
 }
 
-/** Adds bookings to the real /api/staff/bookings answers (bookings only ever come from SharePoint). */
+/** Adds bookings to their facilitators' rows in the real /api/staff/grid answers (bookings only ever come from SharePoint). */
 async function serveBookings(page: Page, extra: Booking[]) {
-  await page.route(/\/api\/staff\/bookings\?/, async (route: Route) => {
+  await page.route(/\/api\/staff\/grid\?/, async (route: Route) => {
     const response = await route.fetch();
     const url = new URL(route.request().url());
     const from = url.searchParams.get('from') ?? '';
     const to = url.searchParams.get('to') ?? '';
-    const real = (await response.json()) as Booking[];
-    await route.fulfill({
-      response,
-      json: [...real, ...extra.filter((b) => b.date >= from && b.date <= to)],
-    });
+    const real = (await response.json()) as { rows: Array<{ user: { id: number }; bookings: Booking[] }> };
+    for (const row of real.rows) {
+      row.bookings.push(...extra.filter((b) => b.userId === row.user.id && b.date >= from && b.date <= to));
+    }
+    await route.fulfill({ response, json: real });
   });
 }
 
@@ -431,13 +431,12 @@ test.describe('the staff grid', () => {
           });
         await expect.poll(inView).toContain('2026-11-23');
 
-        // two weeks: one request each for availability and bookings, across the month end
-        const requested = (path: string) =>
-          page.waitForRequest((r) => r.url().includes(`${path}?from=2026-11-23&to=2026-12-04`));
-        const availabilityAsked = requested('/api/staff/availabilities');
-        const bookingsAsked = requested('/api/staff/bookings');
+        // two weeks: one page of the grid across the month end
+        const gridAsked = page.waitForRequest((r) =>
+          r.url().includes('/api/staff/grid?from=2026-11-23&to=2026-12-04'),
+        );
         await page.getByRole('button', { name: '2 weeks', exact: true }).click();
-        await Promise.all([availabilityAsked, bookingsAsked]);
+        await gridAsked;
         await expect(page.getByRole('button', { name: '2 weeks', exact: true })).toHaveAttribute(
           'aria-pressed',
           'true',

@@ -137,7 +137,7 @@ test.describe('user management', () => {
       'Missing: No DBS check recorded',
     );
     await page.waitForLoadState('networkidle');
-    // the HTML preloads both (one request each), and the page's own reads take those answers over
+    // one request each
     expect(reads).toEqual({ users: 1, statuses: 1 });
   });
 

@@ -22,7 +22,7 @@ import databasePlugin from './plugins/database';
 import http from './plugins/http';
 import initialStaff from './plugins/initial-staff';
 import jobs from './plugins/jobs';
-import listCache from './plugins/list-cache';
+import listAnswers from './plugins/list-answers';
 import mailer from './plugins/mailer';
 import metrics from './plugins/metrics';
 import microsoftSignIn from './plugins/microsoft-sign-in';
@@ -201,7 +201,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionsAndAccess);
   await app.register(metrics);
   // services the routes and jobs use
-  await app.register(listCache);
+  await app.register(listAnswers);
   await app.register(mailer);
   await app.register(sharePoint);
   await app.register(microsoftSignIn);

@@ -14,7 +14,6 @@ describe('settings of the plugins', () => {
   it('have the documented defaults', () => {
     expect(loadConfig({})).toMatchObject({
       LOGIN_THROTTLE: {},
-      LIST_CACHE_BYTES: 64 * 1024 * 1024,
       BACKGROUND_JOBS: true,
       BACKGROUND_JOBS_TICK: '*/30 * * * * *',
       SHAREPOINT_RETRY: {},
@@ -44,7 +43,6 @@ describe('settings of the plugins', () => {
     [{ SHAREPOINT_OUTBOX: 'random=1' }, /SHAREPOINT_OUTBOX: "random" is not one of/],
     [{ BACKGROUND_JOBS_TICK: 'every minute' }, /BACKGROUND_JOBS_TICK: must be a cron pattern/],
     [{ BACKGROUND_JOBS: 'sometimes' }, /BACKGROUND_JOBS: must be true or false/],
-    [{ LIST_CACHE_BYTES: '-1' }, /LIST_CACHE_BYTES/],
     [{ SMTP_TIMEOUT_SECONDS: '0' }, /SMTP_TIMEOUT_SECONDS/],
     [{ ENTRA_AUTHORITY_HOST: 'login' }, /ENTRA_AUTHORITY_HOST/],
     [{ SMTP_CA_FILE: '/nonexistent/ca.pem' }, /SMTP_CA_FILE: cannot read \/nonexistent\/ca.pem \(ENOENT\)/],

@@ -283,13 +283,6 @@ const env = z.object({
     }),
   /** sign-in failure limits replacing the defaults, as `name=number` pairs */
   LOGIN_THROTTLE: numberPairs(THROTTLE_NAMES),
-  /** memory for built list answers kept between requests (ADR 0026) */
-  LIST_CACHE_BYTES: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 40)
-    .default(64 * 1024 * 1024),
   /**
    * the built client to serve; unset: dist/client beside the server. A relative path is read from the
    * directory the portal starts in (`dist/client`, the default written out, works from the project).

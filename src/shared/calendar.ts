@@ -172,15 +172,6 @@ export function daysBetween(from: DateString, to: DateString): number {
   return Math.max(0, toDayNumber(to) - toDayNumber(from) + 1);
 }
 
-/**
- * Whether `from`..`to` is the size of a month view: inside one calendar month and at least 14 days
- * (the staff grid's month, first to last weekday, or the whole month), so a few such ranges per
- * month at most. The server keeps what it builds for these ranges (ADR 44, ADR 56).
- */
-export function isMonthSizedRange(from: DateString, to: DateString): boolean {
-  return from.slice(0, 7) === to.slice(0, 7) && daysBetween(from, to) >= 14;
-}
-
 /** Every day from `from` to `to`, both included; empty when `to` is earlier. */
 export function eachDay(from: DateString, to: DateString): DateString[] {
   const first = toDayNumber(from);

@@ -14,6 +14,12 @@ export const queryKeys = {
     all: ['staff-users'] as const,
   },
   /**
+   * The staff grid's pages (the grid reads them; its day edits, notes and account changes refresh them).
+   */
+  staffGrid: {
+    all: ['staff-grid'] as const,
+  },
+  /**
    * The background-work status (the dashboard's status line polls it; the settings page shows its
    * SharePoint problems). The key is the URL the default query function reads.
    */

@@ -4,7 +4,6 @@ import {
   bigserial,
   boolean,
   check,
-  customType,
   date,
   index,
   integer,
@@ -52,6 +51,10 @@ export const users = pgTable(
     uniqueIndex('users_username_skeleton_key').on(t.usernameSkeleton),
     index('users_freelancer_id_idx').on(t.freelancerId),
     index('users_role_idx').on(t.role),
+    // the staff grid's order (modules/staff/service.ts): a page is read from here, from its cursor on
+    index('users_grid_order_idx')
+      .on(sql`lower(coalesce(nullif(btrim(${t.displayName}), ''), ${t.username}))`, t.id)
+      .where(sql`${t.role} <> 'staff'`),
     check('users_role_format', sql`${t.role} ~ '^[a-z][a-z0-9_-]*$'`),
   ],
 );
@@ -340,7 +343,7 @@ export const schedulerState = pgTable('scheduler_state', {
 
 /**
  * A counter per list and facilitator, bumped by triggers on every statement that changes the list
- * (drizzle/0004_list_versions.sql). Cached list answers are keyed by it (http/list-cache.ts).
+ * (drizzle/0004_list_versions.sql). List answers' ETags are made from it (http/list-answers.ts).
  * `user_id` is 0 for lists versioned as a whole (bookings, staff notes). No foreign key: a deleted facilitator's
  * counter must stay, or the sum over all facilitators could repeat an earlier value.
  */
@@ -353,62 +356,6 @@ export const listVersions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.list, t.userId] })],
 );
-
-/**
- * The staff grid's month answer written ahead, one facilitator at a time (ADR 44): the JSON text of
- * one facilitator's availability rows in one range, valid while `version` is still that
- * facilitator's availability counter in `list_versions` and `shape` the row format of the code that
- * reads it. Filled by the reads themselves, so it holds only ranges someone has looked at; nothing
- * else reads it, and a restore that brings back the counters brings back matching texts.
- */
-export const availabilityRangeJson = pgTable(
-  'availability_range_json',
-  {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    rangeFrom: date('range_from', { mode: 'string' }).notNull(),
-    rangeTo: date('range_to', { mode: 'string' }).notNull(),
-    version: bigint('version', { mode: 'number' }).notNull(),
-    shape: text('shape').notNull(),
-    json: text('json').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.rangeFrom, t.rangeTo, t.userId] })],
-);
-
-/**
- * The accounts list written ahead (ADR 45): each account's JSON text in `GET /api/staff/users`, valid
- * while `version` is still the account's counter in `list_versions` (list 'users') and `shape` the
- * row format of the code that reads it. Filled by the reads themselves.
- */
-export const usersListJson = pgTable('users_list_json', {
-  userId: integer('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  version: bigint('version', { mode: 'number' }).notNull(),
-  shape: text('shape').notNull(),
-  json: text('json').notNull(),
-});
-
-/** Bytes as they are: PGlite reads `bytea` into a Uint8Array, node-postgres into a Buffer. */
-const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
-  dataType: () => 'bytea',
-});
-
-/**
- * Big list answers as they were last sent, compressed (ADR 56): one row per list and range, the
- * Brotli form of the answer at the list version it was built at, and the format of the statements
- * that built it. Used instead of building the list while `version` is still the list's version and
- * `format` the running code's, so the first request after a start (or on another instance) sends
- * it as it is. Written after an answer's kept-level compression; emptied when accounts are deleted;
- * a restore brings back answers and counters from the same moment.
- */
-export const listAnswersKept = pgTable('list_answers_kept', {
-  key: text('key').primaryKey(),
-  version: bigint('version', { mode: 'bigint' }).notNull(),
-  format: text('format').notNull(),
-  brotli: bytes('brotli').notNull(),
-});
 
 /** Generated secrets live here when APP_SECRET is not given and DATA_DIR is not used (PostgreSQL). */
 export const appMeta = pgTable('app_meta', {

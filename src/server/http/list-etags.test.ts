@@ -1,5 +1,5 @@
 /**
- * List answers revalidate (http/list-answers.ts, ADR 26): the ETag stands for the list's version,
+ * List answers revalidate (http/list-answers.ts, ADR 81): the ETag stands for the list's version,
  * a browser that still holds the current version gets 304 with no body, any write that moves the
  * version gets 200 and a new ETag, and an ETag valid for one person's answer is never valid for
  * another's. Runs on PGlite, or on PostgreSQL when TEST_DATABASE_URL is set.

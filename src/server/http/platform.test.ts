@@ -92,7 +92,7 @@ describe('platform', () => {
       expect(decode(packed.rawPayload).toString()).toBe(plain.body);
     }
     // per-user API answers keep out of shared caches: lists are private and revalidated by ETag
-    // (ADR 26), everything else is no-store
+    // (ADR 81), everything else is no-store
     const users = await t.app.inject({
       url: '/api/staff/users',
       headers: { cookie: staffCookie, 'accept-encoding': 'gzip' },

@@ -45,7 +45,7 @@ function hardened(response: LightMyRequestResponse, where: string, api: boolean)
   if (response.headers['x-content-type-options'] !== 'nosniff') problems.push(`${where}: no nosniff`);
   if (!response.headers['referrer-policy']) problems.push(`${where}: no Referrer-Policy`);
   if (response.headers['x-powered-by'] !== undefined) problems.push(`${where}: X-Powered-By`);
-  // list answers may be kept by the browser alone, revalidated by their ETag every time (ADR 26)
+  // list answers may be kept by the browser alone, revalidated by their ETag every time (ADR 81)
   const revalidatedList =
     response.headers['cache-control'] === 'private, no-cache' && typeof response.headers.etag === 'string';
   if (api && response.headers['cache-control'] !== 'no-store' && !revalidatedList)

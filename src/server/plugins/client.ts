@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { todayIn } from '../../shared/calendar';
-import { readListVersion } from '../db/list-versions';
 import { accessForUnmatched, isStaff } from '../http/access';
 import { chooseEncoding } from '../http/list-answers';
 import { pageCompressor } from '../http/page-compression';
-import { PAGE_MODULES, pagesWithPreloads, readManifest, withDataPreloads } from '../http/page-preloads';
 import { STARTING_PAGE, STARTING_RELOAD_SECONDS } from '../http/starting-page';
-import { firstGridRowIds } from '../modules/users/service';
 
 const defaultClientDir = fileURLToPath(new URL('../../../dist/client', import.meta.url));
 
@@ -63,45 +59,16 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
       });
     });
   }
+  // Every page is the same index.html: the client's router starts each page's code and first reads.
   let indexHtml: string | null = null;
-  let pagesHtml = new Map<string, string>();
-  const loadClient = () => {
-    indexHtml = readFileSync(indexFile, 'utf8');
-    pagesHtml = pagesWithPreloads(indexHtml, readManifest(clientDir));
-  };
-  if (hasClient) loadClient();
+  if (hasClient) indexHtml = readFileSync(indexFile, 'utf8');
   // start.mjs moves the finished build into place in one rename, so an index.html found is complete
   const builtIndexHtml = () => {
-    if (indexHtml === null && clientBuilding && existsSync(indexFile)) loadClient();
+    if (indexHtml === null && clientBuilding && existsSync(indexFile))
+      indexHtml = readFileSync(indexFile, 'utf8');
     return indexHtml;
   };
   app.decorate('clientBuilt', () => builtIndexHtml() !== null);
-  // The grid's first rows change only with the accounts: worked out again when their version moves.
-  let firstRows: { epoch: string; version: bigint; ids: number[] } | null = null;
-  const firstGridRows = async () => {
-    const at = await readListVersion(app.ctx.db, 'users');
-    if (firstRows?.epoch === at.epoch && firstRows.version === at.version) return firstRows.ids;
-    const ids = await firstGridRowIds(app.ctx.db);
-    firstRows = { ...at, ids };
-    return ids;
-  };
-  /**
-   * A signed-in person's page names its own code (ADR 28) and its first reads (ADR 40) for the
-   * browser to fetch at once.
-   */
-  const pageHtml = async (request: FastifyRequest, path: string) => {
-    const index = builtIndexHtml();
-    const page = PAGE_MODULES[path];
-    if (!index || !page || !request.user || (page.staff && !isStaff(request.user))) return index;
-    // the staff grid's first rows, named so their lists start with the HTML (ADR 46)
-    const firstRows = path === '/staff' || path === '/staff-dashboard' ? await firstGridRows() : [];
-    return withDataPreloads(
-      pagesHtml.get(path) ?? index,
-      path,
-      todayIn(app.ctx.config.ORG_TIMEZONE, app.ctx.now()),
-      firstRows,
-    );
-  };
 
   const compressPage = pageCompressor();
 
@@ -120,7 +87,7 @@ const clientPlugin: FastifyPluginAsync<ClientPluginOptions> = async (app, option
     // While the client is still being built it is not there yet, and the starting page answers.
     if (path.startsWith('/assets/') && builtIndexHtml() !== null)
       return reply.code(404).send({ message: 'Not found' });
-    const page = request.method === 'GET' || request.method === 'HEAD' ? await pageHtml(request, path) : null;
+    const page = request.method === 'GET' || request.method === 'HEAD' ? builtIndexHtml() : null;
     if (page) {
       // Client-side routes: the single-page app decides, including its own 404 page.
       reply

@@ -34,7 +34,7 @@ export default fp(contextPlugin, {
   dependencies: [
     'database',
     'sessions-and-access',
-    'list-cache',
+    'list-answers',
     'mailer',
     'sharepoint',
     'microsoft-sign-in',

@@ -2,9 +2,7 @@
  * The whole database as text, table by table, for suites that prove a refused request changed
  * nothing: dump before, dump after, compare. Every table the app writes is listed; a new table
  * belongs here too. Left out: list_versions and request_limits, counters kept by the database and by
- * the request budgets that every request (refused ones included) may move, and the lists' texts
- * and answers written ahead (availability_range_json, users_list_json, list_answers_kept), which any
- * read may write (ADRs 44, 56).
+ * the request budgets that every request (refused ones included) may move.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';

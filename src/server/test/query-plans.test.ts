@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, startOfMonth } from '../../shared/calendar';
+import { encodeCursor } from '../modules/staff/service';
 import { createTestApp, type TestApp } from './harness';
 
 /** Tables that grow with facilitators × days: reading them by range must never scan them whole. */
@@ -76,9 +77,10 @@ function reads(month: string) {
     { url: `/api/staff/availabilities?from=${month}&to=${monthEnd}`, as: 'staff' },
     { url: `/api/staff/availabilities?from=${weekStart}&to=${addDays(weekStart, 4)}`, as: 'staff' },
     { url: `/api/staff/bookings?from=${month}&to=${monthEnd}`, as: 'staff' },
-    // the staff grid's first rows: a few facilitators of the month
-    { url: `/api/staff/availabilities?from=${month}&to=${monthEnd}&userIds=${facilitator.id}`, as: 'staff' },
-    { url: `/api/staff/bookings?from=${month}&to=${monthEnd}&userIds=${facilitator.id}`, as: 'staff' },
+    // the staff grid: its first page, a page after it, and a page of a few areas and a search
+    { url: `/api/staff/grid?from=${month}&to=${monthEnd}`, as: 'staff' },
+    { url: `/api/staff/grid?from=${month}&to=${monthEnd}&cursor=${encodeCursor('m', 0)}`, as: 'staff' },
+    { url: `/api/staff/grid?from=${month}&to=${monthEnd}&area=North&area=__no_area__&search=a`, as: 'staff' },
     { url: `/api/staff/notes?date=${month}&view=month`, as: 'staff' },
     { url: `/api/staff/notes?date=${weekStart}&view=week`, as: 'staff' },
     // patterns, reminders, feeds and history

@@ -668,15 +668,8 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'calendar',
-    matrix: [
-      { name: 'valid request', call: (f) => ({ query: range(f) }), expect: staffOnly(200) },
-      {
-        name: 'narrowed to some facilitators',
-        call: (f) => ({ query: { ...range(f), userIds: `${f.a.id},${f.b.id}` } }),
-        expect: staffOnly(200),
-      },
-    ],
-    fuzz: (x, caller) => ({ query: { ...x.range(), userIds: x.ownId(caller) } }),
+    matrix: one((f) => ({ query: range(f) }), staffOnly(200)),
+    fuzz: (x) => ({ query: x.range() }),
   },
   'POST /api/staff/bookings/refresh': {
     access: 'staff',
@@ -690,15 +683,22 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'calendar',
+    matrix: one((f) => ({ query: range(f) }), staffOnly(200)),
+    fuzz: (x) => ({ query: x.range() }),
+  },
+  'GET /api/staff/grid': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'calendar',
     matrix: [
-      { name: 'valid request', call: (f) => ({ query: range(f) }), expect: staffOnly(200) },
+      { name: 'first page', call: (f) => ({ query: range(f) }), expect: staffOnly(200) },
       {
-        name: 'narrowed to some facilitators',
-        call: (f) => ({ query: { ...range(f), userIds: `${f.a.id},${f.b.id}` } }),
+        name: 'some facilitators, an area and a search',
+        call: (f) => ({ query: { ...range(f), only: `${f.a.id},${f.b.id}`, area: 'North', search: 'a' } }),
         expect: staffOnly(200),
       },
     ],
-    fuzz: (x, caller) => ({ query: { ...x.range(), userIds: x.ownId(caller) } }),
+    fuzz: (x, caller) => ({ query: { ...x.range(), only: x.ownId(caller), limit: '2' } }),
   },
   'POST /api/staff/availability': {
     access: 'staff',

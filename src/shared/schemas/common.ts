@@ -72,26 +72,19 @@ export const dateRangeQuery = z.object({
 });
 export type DateRangeQuery = z.infer<typeof dateRangeQuery>;
 
-/** The most facilitators one staff list may be narrowed to (the staff grid's first rows ask for fewer). */
-export const MAX_LISTED_FACILITATORS = 100;
-const IDS_MESSAGE = 'Must be ids written in digits, separated by commas';
+/** Comma-separated user ids ("12,5,40"), at most 5,000: the staff grid's chosen or left-out facilitators. */
+export const idList = z
+  .string()
+  .max(60_000, 'Too many ids')
+  .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'Ids must be whole numbers separated by commas')
+  .transform((text) => (text === '' ? [] : [...new Set(text.split(',').map(Number))]))
+  .pipe(z.array(z.number().int().positive().max(2_147_483_647)).max(5_000, 'Too many ids'));
 
-/**
- * A staff list's range, optionally narrowed to some facilitators: `userIds` is their ids in digits,
- * comma-separated ("12,5,40"), at most MAX_LISTED_FACILITATORS of them. The staff grid asks for the
- * facilitators on its first screen this way before the whole range
- * (docs/decisions/0046-the-staff-grid-draws-its-first-rows-from-their-own-lists.md).
- */
-export const staffListQuery = dateRangeQuery.extend({
-  userIds: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9})*$/, IDS_MESSAGE)
-    .refine((text) => text.split(',').every((id) => Number(id) <= 2_147_483_647), IDS_MESSAGE)
-    .transform((text) => [...new Set(text.split(',').map(Number))])
-    .pipe(z.array(z.number()).max(MAX_LISTED_FACILITATORS, `At most ${MAX_LISTED_FACILITATORS} facilitators`))
-    .optional(),
-});
-export type StaffListQuery = z.infer<typeof staffListQuery>;
+/** One area name or several (`area=North&area=South`); each at most 100 characters like users' areas. */
+export const areaList = z
+  .union([z.string(), z.array(z.string())], { error: 'Areas must be text' })
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .pipe(z.array(z.string().max(100, 'An area is at most 100 characters')).max(500, 'Too many areas'));
 
 export { MAX_RANGE_DAYS } from '../calendar';
 

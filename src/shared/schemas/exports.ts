@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString, urlId } from './common';
+import { areaList, dateString, idList, urlId } from './common';
 
 export { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../exports';
 
@@ -8,20 +8,6 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const rangeInOrder = (value: { from: string; to: string }) => value.from <= value.to;
 const rangeOrderMessage = { message: '"to" must be on or after "from"', path: ['to'] };
-
-/** Comma-separated user ids, as the grid's deselected facilitators are sent. */
-const idList = z
-  .string()
-  .max(12_000, 'Too many ids')
-  .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'Ids must be whole numbers separated by commas')
-  .transform((text) => (text === '' ? [] : text.split(',').map(Number)))
-  .pipe(z.array(z.number().int().positive().max(2_147_483_647)).max(5_000, 'Too many ids'));
-
-/** One area name or several (`area=North&area=South`); each at most 100 characters like users' areas. */
-const areaList = z
-  .union([z.string(), z.array(z.string())], { error: 'Areas must be text' })
-  .transform((value) => (Array.isArray(value) ? value : [value]))
-  .pipe(z.array(z.string().max(100, 'An area is at most 100 characters')).max(500, 'Too many areas'));
 
 /**
  * The staff grid's export: its range and filters. No `area` means every area; `area` given means only

@@ -5,15 +5,14 @@ import type { PublicUser } from '@shared/schemas/users';
 import { SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/sign-in';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
-import { Suspense, use, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
-import { highestPriorityByCell, noteCellKey, notesOfDay } from '@/features/notes/lib/note-model';
-import { useSafeguardingList } from '@/features/safeguarding';
-import { gridOpeningReads, useStaffGridLists, useStaffUsers } from '@/features/staff-grid/api/staff-grid-api';
+import { notesOfDay } from '@/features/notes/lib/note-model';
+import { gridFiltersFor, useStaffGrid } from '@/features/staff-grid/api/staff-grid-api';
 import {
   RefreshBookingsButton,
   RefreshProgress,
@@ -21,21 +20,19 @@ import {
 } from '@/features/staff-grid/components/refresh-bookings';
 import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
-import { firstFacilitatorIds, NO_AREA } from '@/features/staff-grid/lib/grid-model';
+import { NO_AREA } from '@/features/staff-grid/lib/grid-model';
 import { apiJson } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
 
 /**
- * The page waits, under its loading line, until the grid's opening reads are in
- * (`gridOpeningReads`), then draws the heading and the grid in one render that React can interrupt.
+ * The staff dashboard: the grid reads a page of facilitators at a time (the first page was asked for
+ * as the route started: app/staff-prefetch.ts), and the next as the last rows read scroll into view.
  */
 export default function StaffDashboardRoute() {
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const today = useMemo(browserToday, []);
-  const [opening] = useState(() => gridOpeningReads(queryClient, staffViewRange(DEFAULT_STAFF_VIEW, today)));
   const logout = async () => {
     try {
       const { microsoftSignOut } = await apiJson<LogoutResponse>('POST', '/api/logout');
@@ -47,9 +44,7 @@ export default function StaffDashboardRoute() {
   };
   return (
     <StaffLayout onLogout={logout}>
-      <Suspense fallback={<DashboardLoading />}>
-        <StaffDashboard opening={opening} today={today} />
-      </Suspense>
+      <StaffDashboard today={today} />
     </StaffLayout>
   );
 }
@@ -62,45 +57,42 @@ function DashboardLoading() {
   );
 }
 
-function StaffDashboard({ opening, today }: { opening: PromiseLike<void>; today: DateString }) {
-  use(opening);
+function StaffDashboard({ today }: { today: DateString }) {
+  const queryClient = useQueryClient();
   const [view, setView] = useState<StaffView>(DEFAULT_STAFF_VIEW);
   const [date, setDate] = useState<DateString>(today);
   const range = staffViewRange(view, date);
+  // what the grid's filters choose: the rows are read for it, and "Download" gives the same view
+  const [gridFilters, setGridFilters] = useState<GridFilterState | null>(null);
+  const filters = useMemo(() => gridFiltersFor(queryClient, gridFilters), [queryClient, gridFilters]);
+  // no area chosen shows nobody: nothing to ask for
+  const noneChosen = filters.areas?.length === 0;
+  const grid = useStaffGrid(range, filters, !noneChosen);
+  const { fetchNextPage, hasNextPage, isFetchingNextPage } = grid;
+  const pages = grid.data?.pages;
+  const rows = useMemo(
+    () => (noneChosen ? [] : (pages ?? []).flatMap((page) => page.rows)),
+    [noneChosen, pages],
+  );
+  const first = pages?.[0];
+  const matching = noneChosen ? 0 : (first?.matching ?? 0);
+  const loadMore = useCallback(() => {
+    if (!isFetchingNextPage) void fetchNextPage();
+  }, [fetchNextPage, isFetchingNextPage]);
 
-  const users = useStaffUsers();
-  const firstIds = useMemo(() => (users.data ? firstFacilitatorIds(users.data) : null), [users.data]);
-  const lists = useStaffGridLists(range, firstIds);
   const notes = useStaffNotes(view, range.from);
   const refresh = useBookingRefresh();
   const [selection, setSelection] = useState<DaySelection | null>(null);
-  // one function for the page's life: every grid row is memoised on it, and a new one each render
-  // drew every row again whenever anything on the page changed
+  // one function for the page's life: every grid row is memoised on it
   const openDay = useCallback((user: PublicUser, day: DateString) => setSelection({ user, date: day }), []);
-  // what the grid's filters show, so "Download" gives the same view
-  const [gridFilters, setGridFilters] = useState<GridFilterState | null>(null);
 
-  const priorities = useMemo(() => highestPriorityByCell(notes.data ?? []), [notes.data]);
-  const notePriority = useCallback(
-    (userId: number, day: DateString) => priorities.get(noteCellKey(userId, day)),
-    [priorities],
-  );
-  // today's safeguarding state beside each name (checks on a session's own day: Who is free)
-  const safeguardingList = useSafeguardingList();
-  const safeguarding = useMemo(
-    () => new Map((safeguardingList.data?.people ?? []).map((person) => [person.userId, person.status])),
-    [safeguardingList.data],
-  );
-  const safeguardingOf = useCallback((userId: number) => safeguarding.get(userId), [safeguarding]);
-
-  const loading = users.isPending || lists.isPending;
-  const loadError = users.error ?? lists.error;
-
+  const loading = first === undefined && !grid.error;
+  const selectedRow = selection ? rows.find((row) => row.user.id === selection.user.id) : undefined;
   const selectedAvailability = selection
-    ? lists.availabilities.find((a) => a.userId === selection.user.id && a.date === selection.date)
+    ? selectedRow?.availability.find((a) => a.date === selection.date)
     : undefined;
   const selectedBookings = selection
-    ? lists.bookings.filter((b) => b.userId === selection.user.id && b.date === selection.date)
+    ? (selectedRow?.bookings ?? []).filter((b) => b.date === selection.date)
     : [];
   const selectedNotes = selection ? notesOfDay(notes.data ?? [], selection.user.id, selection.date) : [];
 
@@ -145,12 +137,12 @@ function StaffDashboard({ opening, today }: { opening: PromiseLike<void>; today:
                 areas: gridFilters?.areas?.map((a) => (a === NO_AREA ? EXPORT_NO_AREA : a)) ?? null,
                 exclude: gridFilters?.deselected ?? [],
               }}
-              shown={gridFilters?.shown ?? 0}
+              shown={matching}
             />
             <RefreshBookingsButton
               onClick={refresh.start}
               isRefreshing={refresh.isRefreshing}
-              bookingsLoading={lists.bookingsFetching}
+              bookingsLoading={grid.isFetching}
             />
           </div>
         </div>
@@ -168,26 +160,26 @@ function StaffDashboard({ opening, today }: { opening: PromiseLike<void>; today:
           <CardContent narrow>
             {loading ? (
               <DashboardLoading />
-            ) : loadError ? (
+            ) : grid.error && !first ? (
               <p className="py-10 text-center text-destructive" role="alert">
-                The dashboard could not be loaded: {loadError.message}
+                The dashboard could not be loaded: {grid.error.message}
               </p>
             ) : (
               <ScheduleGrid
-                users={users.data ?? []}
-                availabilities={lists.availabilities}
-                bookings={lists.bookings}
-                loadedUserIds={lists.loadedUserIds}
+                rows={rows}
+                matching={matching}
+                total={first?.total ?? 0}
+                areas={first?.areas ?? []}
+                hasMore={!noneChosen && hasNextPage}
+                onLoadMore={loadMore}
                 view={view}
                 date={date}
                 today={today}
                 onViewChange={setView}
                 onDateChange={setDate}
-                notePriority={notePriority}
                 onCellClick={openDay}
-                isUpdating={lists.isUpdating}
+                isUpdating={grid.isPlaceholderData}
                 onFiltersChange={setGridFilters}
-                safeguardingOf={safeguardingOf}
               />
             )}
           </CardContent>

@@ -8,11 +8,7 @@ import { FreeSearch } from '@/features/free/components/free-search';
 import { type FreeSearchState, searchFromAddress, searchQueryString } from '@/features/free/lib/free-model';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { notesOfDay } from '@/features/notes/lib/note-model';
-import {
-  useStaffAvailabilities,
-  useStaffBookings,
-  useStaffUsers,
-} from '@/features/staff-grid/api/staff-grid-api';
+import { useStaffGridRow } from '@/features/staff-grid/api/staff-grid-api';
 import { StaffLayout } from '../layouts/staff-layout';
 import { StaffPagesNav } from '../layouts/staff-pages-nav';
 import { StaffDayDialog } from '../staff-day-dialog';
@@ -58,20 +54,16 @@ export default function StaffFreeRoute() {
 
 /** The dashboard's day dialog for one result: that person's availability, bookings and notes that day. */
 function FreeDayDialog({ userId, date, onClose }: { userId: number; date: string; onClose: () => void }) {
-  const range = { from: date, to: date };
-  const users = useStaffUsers();
-  const availabilities = useStaffAvailabilities(range);
-  const bookings = useStaffBookings(range);
+  const row = useStaffGridRow(userId, date);
   const notes = useStaffNotes('week', date);
-  const user = users.data?.find((u) => u.id === userId);
   // opens once the day's rows are in, so the availability block never shows "not set" by mistake
-  const ready = user && !availabilities.isPending && !bookings.isPending && !notes.isPending;
+  const ready = row && !notes.isPending;
   return (
     <StaffDayDialog
-      selection={ready ? { user, date } : null}
+      selection={ready ? { user: row.user, date } : null}
       onClose={onClose}
-      availability={availabilities.data?.find((a) => a.userId === userId && a.date === date)}
-      bookings={(bookings.data ?? []).filter((b) => b.userId === userId && b.date === date)}
+      availability={row?.availability[0]}
+      bookings={row?.bookings ?? []}
       notes={notesOfDay(notes.data ?? [], userId, date)}
     />
   );

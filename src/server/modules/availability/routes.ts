@@ -16,7 +16,7 @@ import { currentUser, isStaff } from '../../http/access';
 import { spendDayWrites } from '../../http/request-limits';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { availabilityListFormat, bulkUpdate, listAvailabilityJson, requeueAllDays, saveDay } from './service';
+import { bulkUpdate, listAvailability, requeueAllDays, saveDay } from './service';
 
 const errors = {
   400: errorResponse,
@@ -46,11 +46,8 @@ export function availabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return ctx.lists.send(
           request,
           reply,
-          { name: 'availability', userId, ...range },
-          {
-            format: () => availabilityListFormat(range, userId),
-            build: () => listAvailabilityJson(ctx.db, range, userId),
-          },
+          { lists: ['availability'], userId, key: `${range.from}:${range.to}` },
+          () => listAvailability(ctx.db, range, userId),
         );
       },
     );

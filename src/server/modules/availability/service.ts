@@ -1,6 +1,6 @@
 import type { ChangeSource } from '@shared/schemas/history';
-import { and, asc, between, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { daysBetween, isMonthSizedRange, selectBulkDays } from '../../../shared/calendar';
+import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
+import { daysBetween, selectBulkDays } from '../../../shared/calendar';
 import {
   type Availability,
   type AvailabilityStatus,
@@ -10,15 +10,7 @@ import {
 } from '../../../shared/schemas/availability';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/client';
-import {
-  type JsonArrayText,
-  jsonArrayStatement,
-  jsonRow,
-  readJsonArray,
-  selectJsonArray,
-  statementsFormat,
-} from '../../db/json-list';
-import { availability, availabilityRangeJson, bookings, listVersions, users } from '../../db/schema';
+import { availability, bookings, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
 import { type ChangeEntry, recordChanges } from '../history/record';
@@ -74,130 +66,23 @@ export interface Actor {
   via: ChangeSource;
 }
 
-/** the table's check constraints admit only the three statuses and HH:MM (or empty) times */
-const availabilityRowOptions = { plainText: ['status', 'startTime', 'endTime'] };
-
 /**
  * Availability of one user, or of everyone when userId is omitted, in an inclusive range, ordered by
- * user then date: the JSON array of `Availability` the list routes answer with. Everyone's month is
- * put together from each facilitator's text kept in the database (ADR 44).
+ * user then date.
  */
-export function listAvailabilityJson(
+export async function listAvailability(
   db: Queryable,
   range: DateRange,
   userId?: number,
-): Promise<JsonArrayText> {
-  if (userId === undefined && keptByFacilitator(range)) return everyonesKeptRangeJson(db, range);
-  return readJsonArray(db, availabilityArrayStatement(range, userId));
-}
-
-/** The format of the text listAvailabilityJson answers with for this range (ADR 56). */
-export function availabilityListFormat(range: DateRange, userId?: number): string {
-  if (userId === undefined && keptByFacilitator(range)) {
-    const { read, writeAndAnswer } = keptRangeStatements(range);
-    return statementsFormat(read, writeAndAnswer);
-  }
-  return statementsFormat(availabilityArrayStatement(range, userId));
-}
-
-function availabilityArrayStatement(range: DateRange, userId?: number): SQL {
+): Promise<Availability[]> {
   const a = availability;
   const inRange = between(a.date, range.from, range.to);
-  return jsonArrayStatement(
-    availabilityColumns,
-    sql`from ${a} where ${userId === undefined ? inRange : and(eq(a.userId, userId), inRange)}`,
-    ['userId', 'date'],
-    availabilityRowOptions,
-  );
-}
-
-/**
- * Whether a range of everyone's availability is put together from kept texts: only month-sized
- * ranges, so at most a few ranges per month are ever kept. Shorter ranges are cheap to build each
- * time.
- */
-export function keptByFacilitator(range: DateRange): boolean {
-  return isMonthSizedRange(range.from, range.to);
-}
-
-/**
- * Everyone's availability in the range as one JSON text, joined from each facilitator's text in
- * `availability_range_json` (ADR 44). A text is used only while its version is still the
- * facilitator's availability version (every change to their days moves it on:
- * drizzle/0004_list_versions.sql) and its shape the code's row format. When any is missing or
- * older, one statement writes those (and saves them for the next read) and answers with the whole
- * list, reading versions and rows at the same moment.
- */
-async function everyonesKeptRangeJson(db: Queryable, range: DateRange): Promise<JsonArrayText> {
-  const { read, writeAndAnswer } = keptRangeStatements(range);
-  // Usually every text is there: one plain read.
-  const whole = (await db.execute(read)) as unknown as {
-    rows: Array<{ missing: number | string; body: string }>;
-  };
-  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
-  return readJsonArray(db, writeAndAnswer);
-}
-
-/**
- * everyonesKeptRangeJson's two statements: the plain read of the kept texts (with how many are
- * missing or older), and the one that writes those and answers with the whole list.
- */
-function keptRangeStatements(range: DateRange): { read: SQL; writeAndAnswer: SQL } {
-  const { columns, row, shape } = jsonRow(availabilityColumns, availabilityRowOptions);
-  const kept = availabilityRangeJson;
-  const version = sql`coalesce(${listVersions.version}, 0)`;
-  const keptForUser = sql`${kept.rangeFrom} = ${range.from} and ${kept.rangeTo} = ${range.to}
-    and ${kept.userId} = ${users.id} and ${kept.version} = ${version} and ${kept.shape} = ${shape}`;
-  const everyone = sql`${users} left join ${listVersions}
-    on ${listVersions.list} = 'availability' and ${listVersions.userId} = ${users.id}`;
-  const joined = (json: SQLWrapper, from: SQL) =>
-    sql`'[' || coalesce(string_agg(${json}, ',' order by ${users.id}) filter (where ${json} <> ''), '') || ']' as body ${from}`;
-  const read = sql`select count(*) filter (where ${kept.userId} is null) as missing,
-      ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`;
-  const writeAndAnswer = sql`
-    with written as (
-      select ${users.id} as user_id, ${version} as version,
-             coalesce((select string_agg(${row}, ',' order by t."date")
-                       from (select ${columns} from ${availability}
-                             where ${availability.userId} = ${users.id}
-                               and ${availability.date} between ${range.from} and ${range.to}) t), '') as json
-      from ${everyone}
-      where not exists (select 1 from ${kept} where ${keptForUser})
-    ),
-    saved as (
-      insert into ${kept} (user_id, range_from, range_to, version, shape, json)
-      select user_id, ${range.from}::date, ${range.to}::date, version, ${shape}, json from written order by user_id
-      on conflict (range_from, range_to, user_id) do update
-        set version = excluded.version, shape = excluded.shape, json = excluded.json
-        where ${kept.version} < excluded.version or ${kept.shape} <> excluded.shape
-    )
-    select ${joined(
-      sql`coalesce(written.json, ${kept.json})`,
-      sql`from ${everyone}
-      left join written on written.user_id = ${users.id}
-      left join ${kept} on written.user_id is null and ${keptForUser}`,
-    )}
-  `;
-  return { read, writeAndAnswer };
-}
-
-/**
- * Availability of some facilitators in an inclusive range, in the same order and shape as the whole
- * list: the staff grid's first rows, asked for before the whole range (ADR 46).
- */
-export function listAvailabilityOfUsersJson(
-  db: Queryable,
-  range: DateRange,
-  userIds: readonly number[],
-): Promise<JsonArrayText> {
-  const a = availability;
-  return selectJsonArray(
-    db,
-    availabilityColumns,
-    sql`from ${a} where ${and(inArray(a.userId, [...userIds]), between(a.date, range.from, range.to))}`,
-    ['userId', 'date'],
-    availabilityRowOptions,
-  );
+  const rows = await db
+    .select(availabilityColumns)
+    .from(a)
+    .where(userId === undefined ? inRange : and(eq(a.userId, userId), inRange))
+    .orderBy(asc(a.userId), asc(a.date));
+  return rows.map(toAvailability);
 }
 
 /**

@@ -1,13 +1,12 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { booking, refreshResult } from '../../../shared/schemas/bookings';
-import { errorResponse, staffListQuery } from '../../../shared/schemas/common';
+import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { ownRangeQuery, ownUserId } from '../own-user';
 import { resolveRange } from '../range';
-import { bookingsListFormat, listBookingsJson, listBookingsOfUsersJson } from './service';
+import { listBookings } from './service';
 
 const errors = {
   400: errorResponse,
@@ -37,11 +36,9 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return ctx.lists.send(
           request,
           reply,
-          { name: 'bookings', userId, ...range },
-          {
-            format: () => bookingsListFormat(range, userId),
-            build: () => listBookingsJson(ctx.db, range, userId),
-          },
+          // a facilitator's own bookings move the whole list's version, like everyone's
+          { lists: ['bookings'], key: `${userId}:${range.from}:${range.to}` },
+          () => listBookings(ctx.db, range, userId),
         );
       },
     );
@@ -55,32 +52,15 @@ export function bookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary:
-            'Every booking (all facilitators, unlinked included) in an inclusive date range, or those of the facilitators in userIds',
-          querystring: staffListQuery,
+          summary: 'Every booking (all facilitators, unlinked included) in an inclusive date range',
+          querystring: dateRangeQuery,
           response: { 200: z.array(booking), ...errors },
         },
       },
       async (request, reply) => {
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        const { userIds } = request.query;
-        if (userIds) {
-          // a few facilitators' rows, asked for once as a page opens: answered, not kept (ADR 46)
-          const body = await listBookingsOfUsersJson(ctx.db, range, userIds);
-          // the text is the schema's array already (json-list.ts), sent as it is like the kept lists
-          return (reply as FastifyReply)
-            .header('cache-control', 'private, no-cache')
-            .type('application/json; charset=utf-8')
-            .send(body);
-        }
-        return ctx.lists.send(
-          request,
-          reply,
-          { name: 'bookings', ...range },
-          {
-            format: () => bookingsListFormat(range),
-            build: () => listBookingsJson(ctx.db, range),
-          },
+        return ctx.lists.send(request, reply, { lists: ['bookings'], key: `${range.from}:${range.to}` }, () =>
+          listBookings(ctx.db, range),
         );
       },
     );

@@ -1,12 +1,6 @@
-import { and, between, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, between, eq } from 'drizzle-orm';
+import type { Booking } from '../../../shared/schemas/bookings';
 import type { Queryable } from '../../db/client';
-import {
-  type JsonArrayText,
-  jsonArrayStatement,
-  readJsonArray,
-  selectJsonArray,
-  statementsFormat,
-} from '../../db/json-list';
 import { bookings } from '../../db/schema';
 import type { DateRange } from '../range';
 
@@ -30,43 +24,21 @@ const bookingColumns = {
   year: bookings.year,
 };
 
-/** The order of the bookings lists. */
-const BOOKINGS_ORDER = ['date', 'startTime', 'id'];
+export function toBooking(row: Booking): Booking {
+  const booking = {} as Record<string, unknown>;
+  for (const key of Object.keys(bookingColumns)) booking[key] = row[key as keyof Booking];
+  return booking as Booking;
+}
 
 /**
  * Bookings of one user, or of everyone (linked or not) when userId is omitted, in an inclusive range,
- * ordered by date, start time and id: the JSON array of `Booking` the list routes answer with.
+ * ordered by date, start time and id.
  */
-export function listBookingsJson(db: Queryable, range: DateRange, userId?: number): Promise<JsonArrayText> {
-  return readJsonArray(db, bookingsArrayStatement(range, userId));
-}
-
-/** The format of the text listBookingsJson answers with (ADR 56). */
-export function bookingsListFormat(range: DateRange, userId?: number): string {
-  return statementsFormat(bookingsArrayStatement(range, userId));
-}
-
-function bookingsArrayStatement(range: DateRange, userId?: number) {
-  const b = bookings;
-  const inRange = between(b.date, range.from, range.to);
-  return jsonArrayStatement(
-    bookingColumns,
-    sql`from ${b} where ${userId === undefined ? inRange : and(eq(b.userId, userId), inRange)}`,
-    BOOKINGS_ORDER,
-  );
-}
-
-/** Bookings of some facilitators in an inclusive range, in the same order and shape as the whole list (ADR 46). */
-export function listBookingsOfUsersJson(
-  db: Queryable,
-  range: DateRange,
-  userIds: readonly number[],
-): Promise<JsonArrayText> {
-  const b = bookings;
-  return selectJsonArray(
-    db,
-    bookingColumns,
-    sql`from ${b} where ${and(inArray(b.userId, [...userIds]), between(b.date, range.from, range.to))}`,
-    BOOKINGS_ORDER,
-  );
+export function listBookings(db: Queryable, range: DateRange, userId?: number): Promise<Booking[]> {
+  const inRange = between(bookings.date, range.from, range.to);
+  return db
+    .select(bookingColumns)
+    .from(bookings)
+    .where(userId === undefined ? inRange : and(eq(bookings.userId, userId), inRange))
+    .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id));
 }

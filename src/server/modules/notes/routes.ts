@@ -5,7 +5,7 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createNoteBody, notesQuery, staffNote, updateNoteBody } from '../../../shared/schemas/notes';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { createNote, deleteNote, listNotesJson, updateNote } from './service';
+import { createNote, deleteNote, listNotes, updateNote } from './service';
 
 const errors = {
   400: errorResponse,
@@ -30,11 +30,8 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const range = staffViewRange(request.query.view, request.query.date);
-        return ctx.lists.send(
-          request,
-          reply,
-          { name: 'notes', ...range },
-          { build: () => listNotesJson(ctx.db, range) },
+        return ctx.lists.send(request, reply, { lists: ['notes'], key: `${range.from}:${range.to}` }, () =>
+          listNotes(ctx.db, range),
         );
       },
     );

@@ -1,7 +1,6 @@
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { Priority, StaffNote } from '../../../shared/schemas/notes';
 import type { Queryable } from '../../db/client';
-import type { JsonArrayText } from '../../db/json-list';
 import { staffNotes, users } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
@@ -36,15 +35,6 @@ export async function listNotes(db: Queryable, range: DateRange): Promise<StaffN
       asc(staffNotes.id),
     );
   return rows.map(toNote);
-}
-
-/**
- * The notes list's answer as JSON text, for the versioned list answers (ADR 57): built once per
- * version of the notes, then sent from memory or answered with 304 until a note changes. Never kept
- * in the database (worthKeeping), so it has no format to give.
- */
-export async function listNotesJson(db: Queryable, range: DateRange): Promise<JsonArrayText> {
-  return JSON.stringify(await listNotes(db, range)) as JsonArrayText;
 }
 
 /** What the history keeps of a note. */

@@ -1,17 +1,14 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { todayIn } from '../../../shared/calendar';
 import { availability, staffSaveAvailabilityBody } from '../../../shared/schemas/availability';
-import { errorResponse, staffListQuery } from '../../../shared/schemas/common';
+import { dateRangeQuery, errorResponse } from '../../../shared/schemas/common';
+import { staffGridPage, staffGridQuery } from '../../../shared/schemas/staff-grid';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import {
-  availabilityListFormat,
-  listAvailabilityJson,
-  listAvailabilityOfUsersJson,
-  saveDay,
-} from '../availability/service';
+import { listAvailability, saveDay } from '../availability/service';
 import { resolveRange } from '../range';
+import { gridStamp, readGridPage } from './service';
 
 const errors = {
   400: errorResponse,
@@ -20,41 +17,56 @@ const errors = {
   404: errorResponse,
 };
 
-/** The staff dashboard's availability calls (users are in modules/users, bookings in modules/bookings). */
+/** The staff dashboard's reads and its day edits (users are in modules/users, bookings in modules/bookings). */
 export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/api/staff/grid',
+      {
+        config: { access: 'staff', list: 'versioned' },
+        schema: {
+          tags: ['staff'],
+          summary:
+            'One page of the staff grid: facilitators in its order with their days, sessions and marks',
+          description:
+            'Facilitators by name, then id, from the cursor on, filtered by areas, chosen facilitators and a ' +
+            'search of names and emails; each with their availability, bookings, note marks and safeguarding ' +
+            'state in the range. nextCursor asks for the next page. Revalidated by ETag.',
+          querystring: staffGridQuery,
+          response: { 200: staffGridPage, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const today = todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
+        // the safeguarding records and policy have no counter: their stamp and today name the answer too
+        const key = `${today}\u0000${await gridStamp(ctx.db)}\u0000${request.url}`;
+        return ctx.lists.send(
+          request,
+          reply,
+          { lists: ['users', 'availability', 'bookings', 'notes'], key },
+          () => readGridPage(ctx.db, request.query, today),
+        );
+      },
+    );
+
     app.get(
       '/api/staff/availabilities',
       {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary:
-            "Every facilitator's availability in an inclusive date range, or that of the facilitators in userIds",
-          querystring: staffListQuery,
+          summary: "Every facilitator's availability in an inclusive date range",
+          querystring: dateRangeQuery,
           response: { 200: z.array(availability), ...errors },
         },
       },
       async (request, reply) => {
         const range = resolveRange(request.query, ctx.config.ORG_TIMEZONE, ctx.now());
-        const { userIds } = request.query;
-        if (userIds) {
-          // a few facilitators' rows, asked for once as a page opens: answered, not kept (ADR 46)
-          const body = await listAvailabilityOfUsersJson(ctx.db, range, userIds);
-          // the text is the schema's array already (json-list.ts), sent as it is like the kept lists
-          return (reply as FastifyReply)
-            .header('cache-control', 'private, no-cache')
-            .type('application/json; charset=utf-8')
-            .send(body);
-        }
         return ctx.lists.send(
           request,
           reply,
-          { name: 'availability', ...range },
-          {
-            format: () => availabilityListFormat(range),
-            build: () => listAvailabilityJson(ctx.db, range),
-          },
+          { lists: ['availability'], key: `${range.from}:${range.to}` },
+          () => listAvailability(ctx.db, range),
         );
       },
     );

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availability, schedulerState, syncOutbox, users } from '../../db/schema';
 import { insertBookings, insertDays } from '../../test/factories';
@@ -148,74 +148,95 @@ describe('GET /api/staff/bookings', () => {
   });
 });
 
-describe('the staff lists narrowed to some facilitators (userIds)', () => {
-  const full = async (path: string) =>
-    (await call('GET', `${path}?from=2026-03-01&to=2026-04-30`, staffCookie)).json() as {
-      userId: number | null;
+describe('GET /api/staff/grid', () => {
+  const MARCH = 'from=2026-03-01&to=2026-03-31';
+  type Page = {
+    rows: {
+      user: { id: number; username: string };
+      availability: { date: string }[];
+      bookings: { title: string }[];
+      notes: { date: string; priority: string }[];
+      safeguarding: { state: string };
     }[];
+    nextCursor: string | null;
+    matching: number;
+    total: number;
+    areas: string[];
+  };
+  const page = async (query: string) => {
+    const response = await call('GET', `/api/staff/grid?${query}`, staffCookie);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as Page;
+  };
+  const names = (p: Page) => p.rows.map((row) => row.user.username);
 
-  it.each(['/api/staff/availabilities', '/api/staff/bookings'])(
-    "%s answers exactly the whole list's rows of those facilitators, in its order, not kept",
-    async (path) => {
-      const whole = await full(path);
-      for (const ids of [[fran.id], [sam.id], [sam.id, fran.id]]) {
-        const response = await call(
-          'GET',
-          `${path}?from=2026-03-01&to=2026-04-30&userIds=${ids.join(',')}`,
-          staffCookie,
-        );
-        expect(response.statusCode).toBe(200);
-        expect(response.headers['cache-control']).toBe('private, no-cache');
-        expect(response.headers.etag).toBeUndefined();
-        const rows = response.json() as { userId: number | null }[];
-        expect(rows.length).toBeGreaterThan(0);
-        expect(rows).toEqual(whole.filter((row) => ids.includes(row.userId ?? 0)));
-      }
-    },
-  );
+  it('answers the facilitators by name with their range, note marks and safeguarding; staff left out', async () => {
+    await t.ctx.db.execute(
+      sql`insert into staff_notes (facilitator_id, date, note, priority) values
+          (${fran.id}, '2026-03-02', 'a', 'normal'), (${fran.id}, '2026-03-02', 'b', 'urgent'),
+          (${sam.id}, '2026-04-02', 'later', 'high')`,
+    );
+    const first = await page(MARCH);
+    expect(names(first)).toEqual(['fran@example.org', 'sam@example.org']);
+    expect(first).toMatchObject({ nextCursor: null, matching: 2, total: 2, areas: ['North', 'South'] });
+    const [franRow, samRow] = first.rows;
+    expect(franRow!.availability.map((day) => day.date)).toEqual(['2026-03-02']);
+    expect(franRow!.bookings.map((b) => b.title)).toEqual(['Dance']);
+    expect(franRow!.notes).toEqual([{ date: '2026-03-02', priority: 'urgent' }]);
+    expect(franRow!.safeguarding.state).toBe('missing');
+    expect(samRow!.availability.map((day) => day.date)).toEqual(['2026-03-02', '2026-03-31']);
+    expect(samRow!.notes).toEqual([]);
+  });
 
-  it('the range still applies, and an id with no rows (or no account) answers an empty list', async () => {
-    const march = await call(
-      'GET',
-      `/api/staff/availabilities?from=2026-03-01&to=2026-03-31&userIds=${fran.id}`,
-      staffCookie,
-    );
-    expect((march.json() as { date: string }[]).map((row) => row.date)).toEqual(['2026-03-02']);
-    const nobody = await call(
-      'GET',
-      '/api/staff/availabilities?from=2026-03-01&to=2026-03-31&userIds=999999',
-      staffCookie,
-    );
-    expect(nobody.statusCode).toBe(200);
-    expect(nobody.json()).toEqual([]);
+  it('pages by cursor, and filters by area, chosen facilitators and search on the server', async () => {
+    const one = await page(`${MARCH}&limit=1`);
+    expect(names(one)).toEqual(['fran@example.org']);
+    expect(one.matching).toBe(2);
+    const two = await page(`${MARCH}&limit=1&cursor=${one.nextCursor}`);
+    expect(names(two)).toEqual(['sam@example.org']);
+    expect(two.nextCursor).toBeNull();
+    expect(names(await page(`${MARCH}&area=South`))).toEqual(['sam@example.org']);
+    expect(names(await page(`${MARCH}&area=__no_area__`))).toEqual([]);
+    expect(names(await page(`${MARCH}&only=${sam.id}`))).toEqual(['sam@example.org']);
+    expect(names(await page(`${MARCH}&exclude=${sam.id}`))).toEqual(['fran@example.org']);
+    const searched = await page(`${MARCH}&search=FRA`);
+    expect(names(searched)).toEqual(['fran@example.org']);
+    expect(searched).toMatchObject({ matching: 1, total: 2 });
+    expect(names(await page(`${MARCH}&search=%25`))).toEqual([]);
+  });
+
+  it('answers 304 while nothing it reads has changed, and 200 after a change to a day', async () => {
+    const first = await call('GET', `/api/staff/grid?${MARCH}`, staffCookie);
+    const etag = String(first.headers.etag);
+    const again = await t.app.inject({
+      url: `/api/staff/grid?${MARCH}`,
+      headers: { cookie: staffCookie, 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    await insertDays(t.ctx.db, [{ userId: fran.id, date: '2026-03-20', status: 'available' }]);
+    const changed = await t.app.inject({
+      url: `/api/staff/grid?${MARCH}`,
+      headers: { cookie: staffCookie, 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it.each([
+    ['from=2026-03-31&to=2026-03-01', 'to'],
+    [`${MARCH}&limit=0`, 'limit'],
+    [`${MARCH}&limit=201`, 'limit'],
+    [`${MARCH}&only=1,,2`, 'only'],
+    [`${MARCH}&exclude=0x10`, 'exclude'],
+    [`${MARCH}&cursor=not-a-cursor`, 'cursor'],
+  ])('refuses %s with 400 and the field named', async (query, field) => {
+    const response = await call('GET', `/api/staff/grid?${query}`, staffCookie);
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json().fieldErrors ?? {})).toContain(field);
   });
 
   it('a facilitator may not use it', async () => {
-    const response = await call(
-      'GET',
-      `/api/staff/availabilities?from=2026-03-01&to=2026-03-31&userIds=${fran.id}`,
-      facilitatorCookie,
-    );
-    expect(response.statusCode).toBe(403);
-  });
-
-  const hundredAndOne = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
-  it.each([
-    ['userIds=', 'Must be ids written in digits, separated by commas'],
-    ['userIds=1,,2', 'Must be ids written in digits, separated by commas'],
-    ['userIds=0', 'Must be ids written in digits, separated by commas'],
-    ['userIds=-1', 'Must be ids written in digits, separated by commas'],
-    ['userIds=1%202', 'Must be ids written in digits, separated by commas'],
-    ['userIds=0x10', 'Must be ids written in digits, separated by commas'],
-    ['userIds=9999999999', 'Must be ids written in digits, separated by commas'],
-    [`userIds=${hundredAndOne}`, 'At most 100 facilitators'],
-  ])('refuses %s with 400 and the field named', async (query, expected) => {
-    for (const path of ['/api/staff/availabilities', '/api/staff/bookings']) {
-      const response = await call('GET', `${path}?from=2026-03-01&to=2026-03-31&${query}`, staffCookie);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().message).toContain(expected);
-      expect(Object.keys(response.json().fieldErrors ?? {})).toContain('userIds');
-    }
+    expect((await call('GET', `/api/staff/grid?${MARCH}`, facilitatorCookie)).statusCode).toBe(403);
   });
 });
 

@@ -4,14 +4,7 @@ import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import {
-  createUser,
-  deleteUser,
-  listUsersJson,
-  toPublicUser,
-  USERS_LIST_FORMAT,
-  updateUser,
-} from './service';
+import { createUser, deleteUser, listUsers, toPublicUser, updateUser } from './service';
 
 const errors = {
   400: errorResponse,
@@ -34,15 +27,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        ctx.lists.send(
-          request,
-          reply,
-          { name: 'users' },
-          {
-            format: () => USERS_LIST_FORMAT,
-            build: () => listUsersJson(ctx.db),
-          },
-        ),
+        ctx.lists.send(request, reply, { lists: ['users'], key: '' }, () => listUsers(ctx.db)),
     );
 
     app.post(

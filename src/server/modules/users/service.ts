@@ -1,12 +1,10 @@
-import { and, asc, count, eq, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
-import { FIRST_GRID_ROWS } from '../../../shared/staff-grid-order';
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
 import { hashPassword } from '../../auth/passwords';
 import type { Db, Queryable } from '../../db/client';
-import { type JsonArrayText, jsonRow, readJsonArray, statementsFormat } from '../../db/json-list';
-import { bookings, listVersions, sessions, users, usersListJson } from '../../db/schema';
+import { bookings, sessions, users } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
 import { turnOffFeed } from '../calendar-feed/service';
 import { type ChangeBy, recordChanges } from '../history/record';
@@ -65,98 +63,6 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;
-}
-
-const publicUserColumns = {
-  id: users.id,
-  username: users.username,
-  displayName: users.displayName,
-  email: users.email,
-  freelancerId: users.freelancerId,
-  role: users.role,
-  area: users.area,
-  lastAvailabilityUpdatedAt: users.lastAvailabilityUpdatedAt,
-  version: users.version,
-};
-
-/**
- * Every account as the JSON text of `PublicUser[]`, sorted by name as people read it, then id. Each
- * account's text is kept in `users_list_json` (ADR 45) and used while its version is still the
- * account's list version (every change to an account moves it on: drizzle/0018_users_list_version.sql)
- * and its shape the code's row format; when any is missing or older, one statement writes those
- * (saving them for the next read) and answers with the whole list. Before, the database wrote every
- * account's text on each build (ADR 6, ADR 39).
- */
-export async function listUsersJson(db: Queryable): Promise<JsonArrayText> {
-  const { read, writeAndAnswer } = usersListStatements();
-  // Usually every text is there: one plain read.
-  const whole = (await db.execute(read)) as unknown as {
-    rows: Array<{ missing: number | string; body: string }>;
-  };
-  if (Number(whole.rows[0]?.missing ?? 0) === 0) return (whole.rows[0]?.body ?? '[]') as JsonArrayText;
-  return readJsonArray(db, writeAndAnswer);
-}
-
-/**
- * listUsersJson's two statements: the plain read of the kept texts (with how many are missing or
- * older), and the one that writes those and answers with the whole list.
- */
-function usersListStatements(): { read: SQL; writeAndAnswer: SQL } {
-  const { columns, row, shape } = jsonRow(publicUserColumns);
-  const kept = usersListJson;
-  const version = sql`coalesce(${listVersions.version}, 0)`;
-  const everyone = sql`${users} left join ${listVersions}
-    on ${listVersions.list} = 'users' and ${listVersions.userId} = ${users.id}`;
-  const keptForUser = sql`${kept.userId} = ${users.id} and ${kept.version} = ${version} and ${kept.shape} = ${shape}`;
-  const joined = (json: SQLWrapper, from: SQL) =>
-    sql`'[' || coalesce(string_agg(${json}, ','
-          order by lower(coalesce(${users.displayName}, ${users.username})), ${users.id}), '') || ']' as body ${from}`;
-  const read = sql`select count(*) filter (where ${kept.userId} is null) as missing,
-               ${joined(kept.json, sql`from ${everyone} left join ${kept} on ${keptForUser}`)}`;
-  const writeAndAnswer = sql`
-    with written as (
-      select t."id" as user_id, t.list_version as version, ${row} as json
-      from (select ${columns}, ${version} as list_version from ${everyone}
-            where not exists (select 1 from ${kept} where ${keptForUser})) t
-    ),
-    saved as (
-      insert into ${kept} (user_id, version, shape, json)
-      select user_id, version, ${shape}, json from written order by user_id
-      on conflict (user_id) do update
-        set version = excluded.version, shape = excluded.shape, json = excluded.json
-        where ${kept.version} < excluded.version or ${kept.shape} <> excluded.shape
-    )
-    select ${joined(
-      sql`coalesce(written.json, ${kept.json})`,
-      sql`from ${everyone}
-      left join written on written.user_id = ${users.id}
-      left join ${kept} on written.user_id is null and ${keptForUser}`,
-    )}
-  `;
-  return { read, writeAndAnswer };
-}
-
-/** The format of the accounts list's text (ADR 56). */
-export const USERS_LIST_FORMAT = (() => {
-  const { read, writeAndAnswer } = usersListStatements();
-  return statementsFormat(read, writeAndAnswer);
-})();
-
-/**
- * The ids of the staff grid's first rows as it opens, for the dashboard's HTML to preload (ADR 46).
- * Sorted by the database, which reads 60 ids instead of every account on the HTML's path: the
- * order is the client's (src/shared/staff-grid-order.ts) for names in plain letters; where a name
- * sorts otherwise the client asks for its own first rows and this preload goes unused.
- */
-export async function firstGridRowIds(db: Queryable): Promise<number[]> {
-  const name = sql`lower(coalesce(nullif(btrim(${users.displayName}), ''), ${users.username})) collate "C"`;
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(ne(users.role, 'staff'))
-    .orderBy(asc(name), asc(users.id))
-    .limit(FIRST_GRID_ROWS);
-  return rows.map((row) => row.id);
 }
 
 export async function listUsers(db: Queryable): Promise<PublicUser[]> {

@@ -2,6 +2,7 @@ import type { StaffView } from '@shared/calendar';
 import type { CreateNoteBody, StaffNote, UpdateNoteBody } from '@shared/schemas/notes';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 const STAFF_NOTES_URL = '/api/staff/notes';
 
@@ -26,9 +27,14 @@ export function useStaffNotes(view: StaffView, date: string) {
   return useQuery({ ...staffNotesQuery(view, date), placeholderData: keepPreviousData });
 }
 
+/** A changed note refetches the notes and the staff grid, whose cells mark the days with notes. */
 function useInvalidateNotes() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: notesKeys.all });
+  return () => {
+    // the grid's marks follow; the change is done once the notes are read again
+    void queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all });
+    return queryClient.invalidateQueries({ queryKey: notesKeys.all });
+  };
 }
 
 export function useCreateNote() {

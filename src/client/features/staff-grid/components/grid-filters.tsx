@@ -1,5 +1,4 @@
 import { matchesSearch } from '@shared/collate';
-import type { PublicUser } from '@shared/schemas/users';
 import { ChevronDown } from 'lucide-react';
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -8,6 +7,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
+import { useStaffUsers } from '../api/staff-grid-api';
 import { displayName } from '../lib/grid-model';
 
 function summary(selected: number, total: number): string {
@@ -102,56 +102,49 @@ function AllOrNone({ onAll, onNone }: { onAll: () => void; onNone: () => void })
 }
 
 export function FacilitatorFilter({
-  facilitators,
+  total,
   deselected,
   onChange,
 }: {
-  facilitators: PublicUser[];
+  /** how many facilitators there are */
+  total: number;
   deselected: ReadonlySet<number>;
   onChange: (deselected: Set<number>) => void;
 }) {
   // kept here rather than in the list, so a search is still there when the list opens again
   const [search, setSearch] = useState('');
-  const selectedCount = facilitators.filter((f) => !deselected.has(f.id)).length;
 
   return (
     <FilterPopover
       name="Facilitators"
-      selected={selectedCount}
-      total={facilitators.length}
+      selected={Math.max(0, total - deselected.size)}
+      total={total}
       testId="facilitator-filter"
       panelLabel="Choose facilitators"
       panelWidth="w-80"
     >
-      <FacilitatorChoices
-        facilitators={facilitators}
-        deselected={deselected}
-        onChange={onChange}
-        search={search}
-        onSearch={setSearch}
-      />
+      <FacilitatorChoices deselected={deselected} onChange={onChange} search={search} onSearch={setSearch} />
     </FilterPopover>
   );
 }
 
 /**
  * The list inside the open filter. A component of its own so that it renders only while the
- * popover is open: written inline, the dashboard built one row element per facilitator on every
- * render of its toolbar, 5,000 of them at 5,000 facilitators, with the list closed.
+ * popover is open, and reads the accounts then: the grid itself reads a page of them at a time.
  */
 function FacilitatorChoices({
-  facilitators,
   deselected,
   onChange,
   search,
   onSearch,
 }: {
-  facilitators: PublicUser[];
   deselected: ReadonlySet<number>;
   onChange: (deselected: Set<number>) => void;
   search: string;
   onSearch: (search: string) => void;
 }) {
+  const users = useStaffUsers();
+  const facilitators = useMemo(() => (users.data ?? []).filter((u) => u.role !== 'staff'), [users.data]);
   const matches = useMemo(() => {
     if (!search.trim()) return facilitators;
     // name, email, username or area: staff often know only one of them; accents aside
@@ -186,7 +179,11 @@ function FacilitatorChoices({
         aria-label="Search facilitators"
         compact
       />
-      {matches.length === 0 ? (
+      {users.isPending ? (
+        <p className="px-1 py-2 text-muted-foreground text-sm" role="status">
+          Loading facilitators...
+        </p>
+      ) : matches.length === 0 ? (
         <p className="px-1 py-2 text-muted-foreground text-sm">No facilitators found.</p>
       ) : (
         <div ref={choices.scrollRef} className="relative max-h-72 overflow-y-auto">

@@ -1,9 +1,7 @@
 import type { DateString, NavigationAction, StaffView } from '@shared/calendar';
 import { dayOfWeek, MONDAY, navigateStaffView, STAFF_VIEWS, staffViewDays } from '@shared/calendar';
-import type { SafeguardingState } from '@shared/safeguarding';
-import type { Availability } from '@shared/schemas/availability';
-import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
+import type { StaffGridRow } from '@shared/schemas/staff-grid';
 import type { PublicUser } from '@shared/schemas/users';
 import { useVirtualizer, useWindowVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
@@ -13,7 +11,6 @@ import { Button } from '@/components/ui/button';
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
 import { cn } from '@/lib/utils';
 import {
-  areaOptions,
   CELL_TONE_CLASS,
   type CellTone,
   cellDescription,
@@ -22,46 +19,44 @@ import {
   DAY_COLUMN_WIDTH,
   displayName,
   FIRST_COLUMN_WIDTH,
-  type GridIndex,
-  gridFacilitators,
-  indexGridData,
   lastUpdatedText,
   monthShort,
   NARROW_DAY_COLUMN_WIDTH,
   NARROW_FIRST_COLUMN_WIDTH,
   NARROW_ROW_HEIGHT,
+  NO_AREA,
+  NO_AREA_LABEL,
   NOTE_ICON_CLASS,
   openingColumn,
   ROW_HEIGHT,
+  rowLookup,
   VIEW_NAMES,
   VIEW_STEPS,
   viewLabel,
-  visibleFacilitators,
 } from '../lib/grid-model';
-import { useColumnWindow } from '../lib/use-column-window';
 import { AreaFilter, FacilitatorFilter } from './grid-filters';
 
 export interface ScheduleGridProps {
-  /** every user; staff accounts are left out here */
-  users: PublicUser[];
-  availabilities: Availability[];
-  bookings: Booking[];
-  /** whose rows `availabilities` and `bookings` hold while only the first rows are in; null: everyone's */
-  loadedUserIds?: ReadonlySet<number> | null;
+  /** the facilitators' rows read so far, in the grid's order (the server's) */
+  rows: StaffGridRow[];
+  /** how many facilitators the filters show, and how many there are */
+  matching: number;
+  total: number;
+  /** every facilitator's area (NO_AREA for those without one): the area filter's options */
+  areas: string[];
+  /** more rows than those read: asked for as the last ones scroll into view */
+  hasMore: boolean;
+  onLoadMore: () => void;
   view: StaffView;
   date: DateString;
   today: DateString;
   onViewChange: (view: StaffView) => void;
   onDateChange: (date: DateString) => void;
-  /** the highest note priority of a facilitator's day, if it has notes */
-  notePriority?: (userId: number, date: DateString) => Priority | undefined;
   onCellClick: (user: PublicUser, date: DateString) => void;
   /** true while a new range is being fetched (the old one stays on screen) */
   isUpdating?: boolean;
-  /** told what the filters show whenever they change (e.g. so the view can be downloaded as shown) */
-  onFiltersChange?: (filters: GridFilterState) => void;
-  /** a facilitator's safeguarding state today, shown as a badge by their name */
-  safeguardingOf?: (userId: number) => { state: SafeguardingState; reasons: string[] } | undefined;
+  /** told what the filters choose whenever they change: the rows are read for them */
+  onFiltersChange: (filters: GridFilterState) => void;
 }
 
 export interface GridFilterState {
@@ -69,9 +64,10 @@ export interface GridFilterState {
   areas: string[] | null;
   /** facilitators left out by name */
   deselected: number[];
-  /** how many facilitators the grid shows */
-  shown: number;
 }
+
+/** The next page is asked for when the rows drawn reach this close to the last row read. */
+const LOAD_AHEAD_ROWS = 10;
 
 /** The grid scrolls within this share of the window's height. */
 const GRID_MAX_HEIGHT_VH = 70;
@@ -79,40 +75,27 @@ const GRID_MAX_HEIGHT_VH = 70;
 const allAreaValues = (areas: readonly { value: string }[]) => new Set(areas.map((area) => area.value));
 
 export function ScheduleGrid(props: ScheduleGridProps) {
-  const { users, availabilities, bookings, view, date, today, onViewChange, onDateChange } = props;
-  const facilitators = useMemo(() => gridFacilitators(users), [users]);
-  const areas = useMemo(() => areaOptions(facilitators), [facilitators]);
+  const { rows, matching, total, view, date, today, onViewChange, onDateChange } = props;
+  const areas = useMemo(
+    () => props.areas.map((value) => ({ value, label: value === NO_AREA ? NO_AREA_LABEL : value })),
+    [props.areas],
+  );
 
-  // Areas are preselected once, when the users first arrive; later changes are the user's own. Set
-  // as the grid first draws with users (or in the render they arrive in), not from an effect: an
-  // effect drew the whole grid a second time as the page opened.
+  // Areas are preselected once, when they first arrive; later changes are the user's own. Set as the
+  // grid first draws with them (or in the render they arrive in), not from an effect.
   const [selectedAreas, setSelectedAreas] = useState<Set<string> | null>(() =>
-    users.length > 0 ? allAreaValues(areas) : null,
+    areas.length > 0 ? allAreaValues(areas) : null,
   );
-  if (selectedAreas === null && users.length > 0) setSelectedAreas(allAreaValues(areas));
+  if (selectedAreas === null && areas.length > 0) setSelectedAreas(allAreaValues(areas));
   const [deselected, setDeselected] = useState<Set<number>>(() => new Set());
-
-  const rows = useMemo(
-    () => visibleFacilitators(facilitators, selectedAreas ?? allAreaValues(areas), deselected),
-    [facilitators, selectedAreas, areas, deselected],
-  );
   const days = useMemo(() => staffViewDays(view, date), [view, date]);
 
   const { onFiltersChange } = props;
   useEffect(() => {
     const chosen = selectedAreas ?? allAreaValues(areas);
     const everyArea = areas.every((a) => chosen.has(a.value));
-    onFiltersChange?.({
-      areas: everyArea ? null : [...chosen],
-      deselected: [...deselected],
-      shown: rows.length,
-    });
-  }, [onFiltersChange, selectedAreas, areas, deselected, rows.length]);
-  const { loadedUserIds = null } = props;
-  const index = useMemo(
-    () => indexGridData(availabilities, bookings, loadedUserIds),
-    [availabilities, bookings, loadedUserIds],
-  );
+    onFiltersChange({ areas: everyArea ? null : [...chosen], deselected: [...deselected] });
+  }, [onFiltersChange, selectedAreas, areas, deselected]);
 
   // bumped by Today, so pressing it again brings today's week back into view after scrolling away
   const [scrollRequest, setScrollRequest] = useState(0);
@@ -170,56 +153,54 @@ export function ScheduleGrid(props: ScheduleGridProps) {
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <FacilitatorFilter facilitators={facilitators} deselected={deselected} onChange={setDeselected} />
+          <FacilitatorFilter total={total} deselected={deselected} onChange={setDeselected} />
           <AreaFilter options={areas} selected={selectedAreas ?? new Set()} onChange={setSelectedAreas} />
         </div>
       </div>
       <p className="text-muted-foreground text-sm" data-testid="grid-count">
-        Showing {rows.length} of {facilitators.length} facilitators
+        Showing {matching} of {total} facilitators
         {props.isUpdating ? <span className="ml-2">(updating...)</span> : null}
       </p>
       <GridTable
         rows={rows}
+        matching={matching}
+        hasMore={props.hasMore}
+        onLoadMore={props.onLoadMore}
         days={days}
         view={view}
         today={today}
         scrollRequest={scrollRequest}
-        index={index}
-        notePriority={props.notePriority}
         onCellClick={props.onCellClick}
-        safeguardingOf={props.safeguardingOf}
-        emptyText={
-          facilitators.length === 0 ? 'No facilitators yet.' : 'No facilitators match the selected filters.'
-        }
+        emptyText={total === 0 ? 'No facilitators yet.' : 'No facilitators match the selected filters.'}
       />
     </div>
   );
 }
 
 interface GridTableProps {
-  rows: PublicUser[];
+  rows: StaffGridRow[];
+  matching: number;
+  hasMore: boolean;
+  onLoadMore: () => void;
   days: DateString[];
   view: StaffView;
   today: DateString;
   /** changes when Today is pressed */
   scrollRequest: number;
-  index: GridIndex;
-  notePriority: ScheduleGridProps['notePriority'];
   onCellClick: ScheduleGridProps['onCellClick'];
-  safeguardingOf: ScheduleGridProps['safeguardingOf'];
   emptyText: string;
 }
 
 function GridTable({
   rows,
+  matching,
+  hasMore,
+  onLoadMore,
   days,
   view,
   today,
   scrollRequest,
-  index,
-  notePriority,
   onCellClick,
-  safeguardingOf,
   emptyText,
 }: GridTableProps) {
   const scrollRef = useRef<HTMLElement>(null);
@@ -239,19 +220,12 @@ function GridTable({
   // A month opens scrolled to this week, not at the 1st: late in the month the current week is
   // otherwise off to the right. Other months open at their start.
   const openAt = openingColumn(days, today) * columnWidth;
-  // before the browser paints, and before the column window measures where the grid is scrolled to
+  // before the browser paints
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrollRequest is the point: Today scrolls even when the range is unchanged
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
     if (scroller) scroller.scrollLeft = openAt;
   }, [openAt, days[0], scrollRequest]);
-  // Only the day columns in view and a few either side are drawn (ADR 67); the header keeps them all.
-  const shown = useColumnWindow(
-    scrollRef,
-    { count: days.length, columnWidth, firstColumnWidth },
-    days[0],
-    openAt,
-  );
   const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   // On a desktop the grid scrolls within GRID_MAX_HEIGHT_VH of the window, its header and names
   // staying in view. On a phone a scroll inside the page's scroll is hard to handle, so the grid
@@ -291,10 +265,11 @@ function GridTable({
       })),
     [days],
   );
-  const shownColumns = useMemo(
-    () => columns.slice(shown.first, shown.last + 1),
-    [columns, shown.first, shown.last],
-  );
+  // the next page is asked for as the last rows read come into view
+  const lastDrawn = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (hasMore && lastDrawn >= rows.length - LOAD_AHEAD_ROWS) onLoadMore();
+  }, [hasMore, lastDrawn, rows.length, onLoadMore]);
 
   return (
     <section
@@ -313,7 +288,7 @@ function GridTable({
       <table
         className="grid border-collapse"
         aria-label="Facilitator schedule"
-        aria-rowcount={rows.length + 1}
+        aria-rowcount={matching + 1}
         aria-colcount={days.length + 1}
         // the day columns' width, read by every cell's class instead of an inline style per cell
         style={{ width: totalWidth, '--day-column-width': `${columnWidth}px` } as CSSProperties}
@@ -374,22 +349,19 @@ function GridTable({
         ) : (
           <tbody ref={bodyRef} className="relative grid" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const user = rows[item.index]!;
+              const row = rows[item.index]!;
               return (
                 <GridRow
-                  key={user.id}
-                  user={user}
+                  key={row.user.id}
+                  row={row}
                   rowIndex={item.index + 2}
                   top={item.start - rowOffset}
                   height={rowHeight}
                   narrow={narrow}
-                  columns={shownColumns}
+                  columns={columns}
                   totalWidth={totalWidth}
                   firstColumnWidth={firstColumnWidth}
-                  index={index}
-                  notePriority={notePriority}
                   onCellClick={onCellClick}
-                  safeguarding={safeguardingOf?.(user.id)}
                 />
               );
             })}
@@ -450,7 +422,6 @@ const CELL_BUTTON_BASE =
 const CELL_BUTTON_CLASS = Object.fromEntries(
   Object.entries(CELL_TONE_CLASS).map(([tone, className]) => [tone, cn(CELL_BUTTON_BASE, className)]),
 ) as Record<CellTone, string>;
-const CELL_LOADING_CLASS = 'size-full rounded-sm bg-muted/50';
 const NOTE_ICON_FULL_CLASS = Object.fromEntries(
   Object.entries(NOTE_ICON_CLASS).map(([priority, className]) => [
     priority,
@@ -459,24 +430,20 @@ const NOTE_ICON_FULL_CLASS = Object.fromEntries(
 ) as Record<Priority, string>;
 
 interface GridRowProps {
-  user: PublicUser;
+  row: StaffGridRow;
   rowIndex: number;
   top: number;
   height: number;
   /** a phone's screen: the name cell's text on more lines */
   narrow: boolean;
-  /** the day columns drawn: the window in view (ADR 67) */
   columns: GridColumn[];
   totalWidth: number;
   firstColumnWidth: number;
-  index: GridIndex;
-  notePriority: ScheduleGridProps['notePriority'];
   onCellClick: ScheduleGridProps['onCellClick'];
-  safeguarding: { state: SafeguardingState; reasons: string[] } | undefined;
 }
 
 const GridRow = memo(function GridRow({
-  user,
+  row,
   rowIndex,
   top,
   height,
@@ -484,18 +451,13 @@ const GridRow = memo(function GridRow({
   columns,
   totalWidth,
   firstColumnWidth,
-  index,
-  notePriority,
   onCellClick,
-  safeguarding,
 }: GridRowProps) {
-  // a row beyond the first rows, drawn before the whole range is in: its days are not known yet
-  const loading = !index.loaded(user.id);
-  const skipped = columns[0]?.position ?? 0;
+  const { user, safeguarding } = row;
+  const lookup = useMemo(() => rowLookup(row), [row]);
   return (
     <tr
       aria-rowindex={rowIndex}
-      aria-busy={loading || undefined}
       className="absolute top-0 left-0 flex border-b"
       style={{ height, width: totalWidth, transform: `translateY(${top}px)` }}
       data-testid="grid-row"
@@ -520,9 +482,7 @@ const GridRow = memo(function GridRow({
           {displayName(user)}
         </span>
         <span className="flex min-w-0 items-center gap-1">
-          {safeguarding ? (
-            <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
-          ) : null}
+          <SafeguardingBadge state={safeguarding.state} reasons={safeguarding.reasons} compact />
           {user.email ? (
             <span
               className={cn('truncate text-muted-foreground', narrow && 'text-[11px]')}
@@ -539,33 +499,13 @@ const GridRow = memo(function GridRow({
           )}
           data-testid="row-updated"
         >
-          {loading && !user.lastAvailabilityUpdatedAt
-            ? 'Loading...'
-            : lastUpdatedText(user, index.latestDate.get(user.id))}
+          {lastUpdatedText(user, lookup.latestDate)}
         </span>
       </th>
-      {skipped > 0 ? (
-        // One empty cell spans the columns left out before the window. Cells after it stand under
-        // their headings, and a screen reader, which counts a cell's column from the cells before
-        // it, gives each the heading of its own day.
-        <td
-          colSpan={skipped}
-          aria-colindex={2}
-          className="shrink-0"
-          style={{ width: `calc(var(--day-column-width) * ${skipped})` }}
-        />
-      ) : null}
       {columns.map(({ day, position, className }) => {
-        if (loading) {
-          return (
-            <td key={day} className={className} aria-colindex={position + 2} data-testid="grid-cell-loading">
-              <div className={CELL_LOADING_CLASS} />
-            </td>
-          );
-        }
-        const availability = index.availability(user.id, day);
-        const bookingCount = index.bookingCount(user.id, day);
-        const priority = notePriority?.(user.id, day);
+        const availability = lookup.availability(day);
+        const bookingCount = lookup.bookingCount(day);
+        const priority = lookup.notePriority(day);
         return (
           <GridCell
             key={day}

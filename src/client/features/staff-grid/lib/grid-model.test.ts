@@ -1,20 +1,7 @@
 import { staffViewDays } from '@shared/calendar';
 import type { PublicUser } from '@shared/schemas/users';
 import { describe, expect, it } from 'vitest';
-import {
-  areaOptions,
-  COLUMN_OVERSCAN,
-  cellTone,
-  columnWindow,
-  firstFacilitatorIds,
-  gridFacilitators,
-  indexGridData,
-  lastUpdatedText,
-  NO_AREA,
-  openingColumn,
-  viewLabel,
-  visibleFacilitators,
-} from './grid-model';
+import { cellTone, lastUpdatedText, openingColumn, rowLookup, viewLabel } from './grid-model';
 
 const user = (
   id: number,
@@ -33,36 +20,7 @@ const user = (
   version: 1,
 });
 
-const users = [
-  user(1, 'zoe', 'North'),
-  user(2, 'Adam', 'South'),
-  user(3, 'beth', null),
-  user(4, 'Staff Person', 'North', 'staff'),
-  user(5, null, '  '),
-];
-
 describe('grid model', () => {
-  it('drops staff and sorts by display name (or username) case-insensitively', () => {
-    expect(gridFacilitators(users).map((u) => u.id)).toEqual([2, 3, 5, 1]);
-  });
-
-  it('derives areas A-Z with "No area" last for users without one (blank counts as none)', () => {
-    expect(areaOptions(gridFacilitators(users))).toEqual([
-      { value: 'North', label: 'North' },
-      { value: 'South', label: 'South' },
-      { value: NO_AREA, label: 'No area' },
-    ]);
-  });
-
-  it('shows nobody when no area is selected, and honours deselected facilitators', () => {
-    const all = gridFacilitators(users);
-    expect(visibleFacilitators(all, new Set(), new Set())).toEqual([]);
-    expect(visibleFacilitators(all, new Set([NO_AREA]), new Set()).map((u) => u.id)).toEqual([3, 5]);
-    expect(
-      visibleFacilitators(all, new Set(['North', 'South', NO_AREA]), new Set([3])).map((u) => u.id),
-    ).toEqual([2, 5, 1]);
-  });
-
   it('colours: status, lighter with booking, grey empty, blue booking only', () => {
     expect(cellTone('available', false)).toBe('available');
     expect(cellTone('limited', true)).toBe('limited-booked');
@@ -71,8 +29,8 @@ describe('grid model', () => {
   });
 
   it('last updated comes from lastAvailabilityUpdatedAt, else the latest availability date', () => {
-    const index = indexGridData(
-      [
+    const lookup = rowLookup({
+      availability: [
         {
           id: 1,
           userId: 3,
@@ -94,18 +52,19 @@ describe('grid model', () => {
           syncedToSharePoint: false,
         },
       ],
-      [],
-    );
-    expect(lastUpdatedText(user(3, 'beth', null), index.latestDate.get(3))).toBe('Last updated: 9 Mar 2026');
-    expect(lastUpdatedText(user(2, 'Adam', null), index.latestDate.get(2))).toBe('No availability set');
+      bookings: [],
+      notes: [],
+    });
+    expect(lastUpdatedText(user(3, 'beth', null), lookup.latestDate)).toBe('Last updated: 9 Mar 2026');
+    expect(lastUpdatedText(user(2, 'Adam', null), undefined)).toBe('No availability set');
     const stamped = { ...user(2, 'Adam', null), lastAvailabilityUpdatedAt: '2026-02-10T12:00:00.000Z' };
     expect(lastUpdatedText(stamped, '2026-03-09')).toBe('Last updated: 10 Feb 2026');
   });
 
-  it("finds each facilitator's day and counts its bookings, ignoring bookings without a facilitator", () => {
-    const day = (id: number, userId: number, date: string, status: 'available' | 'limited') => ({
+  it("finds a row's day, counts its bookings and gives its note mark", () => {
+    const day = (id: number, date: string, status: 'available' | 'limited') => ({
       id,
-      userId,
+      userId: 3,
       date,
       status,
       startTime: '',
@@ -113,46 +72,22 @@ describe('grid model', () => {
       notes: '',
       syncedToSharePoint: false,
     });
-    const booking = (id: number, userId: number | null, date: string) =>
-      ({ id, userId, date }) as unknown as Parameters<typeof indexGridData>[1][number];
-    const index = indexGridData(
-      [
-        day(1, 3, '2026-03-02', 'available'),
-        day(2, 4, '2026-03-02', 'limited'),
-        day(3, 3, '2026-03-03', 'limited'),
-      ],
-      [
-        booking(1, 3, '2026-03-02'),
-        booking(2, 3, '2026-03-02'),
-        booking(3, null, '2026-03-03'),
-        booking(4, 4, '2026-03-03'),
-      ],
-    );
-    expect(index.availability(3, '2026-03-02')?.status).toBe('available');
-    expect(index.availability(4, '2026-03-02')?.status).toBe('limited');
-    expect(index.availability(3, '2026-03-03')?.status).toBe('limited');
-    expect(index.availability(4, '2026-03-03')).toBeUndefined();
-    expect(index.availability(9, '2026-03-02')).toBeUndefined();
-    expect(index.bookingCount(3, '2026-03-02')).toBe(2);
-    expect(index.bookingCount(3, '2026-03-03')).toBe(0);
-    expect(index.bookingCount(4, '2026-03-03')).toBe(1);
-    expect(index.bookingCount(4, '2026-03-02')).toBe(0);
-  });
-
-  it("the first rows' ids are the grid's opening order, staff left out, cut at the count asked for", () => {
-    expect(firstFacilitatorIds(users, 3)).toEqual([2, 3, 5]);
-    expect(firstFacilitatorIds(users, 10)).toEqual([2, 3, 5, 1]);
-    // names equal but for case keep the id order, as the grid does
-    const twins = [user(9, 'Sam', null), user(7, 'sam', null), user(8, 'SAM', null)];
-    expect(firstFacilitatorIds(twins, 2)).toEqual([7, 8]);
-    expect(gridFacilitators(twins).map((u) => u.id)).toEqual([7, 8, 9]);
-  });
-
-  it('an index of the first rows only says which facilitators it has; a whole one has everyone', () => {
-    const first = indexGridData([], [], new Set([2, 3]));
-    expect([1, 2, 3, 5].map((id) => first.loaded(id))).toEqual([false, true, true, false]);
-    const whole = indexGridData([], []);
-    expect([1, 2, 3, 5].map((id) => whole.loaded(id))).toEqual([true, true, true, true]);
+    const booking = (id: number, date: string) =>
+      ({ id, userId: 3, date }) as unknown as Parameters<typeof rowLookup>[0]['bookings'][number];
+    const lookup = rowLookup({
+      availability: [day(1, '2026-03-02', 'available'), day(3, '2026-03-03', 'limited')],
+      bookings: [booking(1, '2026-03-02'), booking(2, '2026-03-02'), booking(4, '2026-03-04')],
+      notes: [{ date: '2026-03-03', priority: 'urgent' }],
+    });
+    expect(lookup.availability('2026-03-02')?.status).toBe('available');
+    expect(lookup.availability('2026-03-03')?.status).toBe('limited');
+    expect(lookup.availability('2026-03-04')).toBeUndefined();
+    expect(lookup.bookingCount('2026-03-02')).toBe(2);
+    expect(lookup.bookingCount('2026-03-03')).toBe(0);
+    expect(lookup.bookingCount('2026-03-04')).toBe(1);
+    expect(lookup.notePriority('2026-03-03')).toBe('urgent');
+    expect(lookup.notePriority('2026-03-02')).toBeUndefined();
+    expect(lookup.latestDate).toBe('2026-03-03');
   });
 
   it('labels the view', () => {
@@ -161,31 +96,6 @@ describe('grid model', () => {
     expect(viewLabel('week', '2025-12-31')).toBe('29 Dec 2025 – 2 Jan 2026');
     expect(viewLabel('fortnight', '2026-11-23')).toBe('23 Nov – 4 Dec 2026');
     expect(viewLabel('fortnight', '2026-12-27')).toBe('21 Dec 2026 – 1 Jan 2027');
-  });
-
-  it('draws the day columns in view and the overscan asked for either side, never past the range', () => {
-    const month = { count: 30, columnWidth: 80, firstColumnWidth: 200 };
-    // 1,000 px wide: 800 px of days beside the names, columns 0-9 in view
-    expect(columnWindow(0, 1000, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 9 + COLUMN_OVERSCAN });
-    // scrolled 40 px: column 0 half hidden under the names, column 10 half in view
-    expect(columnWindow(40, 1000, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 10 + COLUMN_OVERSCAN });
-    // scrolled to column 12
-    expect(columnWindow(960, 1000, month, COLUMN_OVERSCAN)).toEqual({
-      first: 12 - COLUMN_OVERSCAN,
-      last: 21 + COLUMN_OVERSCAN,
-    });
-    // scrolled to the end: the last column is 29
-    expect(columnWindow(200 + 30 * 80 - 1000, 1000, month, COLUMN_OVERSCAN)).toEqual({
-      first: 20 - COLUMN_OVERSCAN,
-      last: 29,
-    });
-    // wider than the range: every column
-    expect(columnWindow(0, 4000, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 29 });
-    // a view narrower than the names' column still draws the column under its edge
-    expect(columnWindow(160, 150, month, COLUMN_OVERSCAN)).toEqual({ first: 0, last: 2 + COLUMN_OVERSCAN });
-    expect(columnWindow(0, 1000, { ...month, count: 0 }, COLUMN_OVERSCAN)).toEqual({ first: 0, last: -1 });
-    // the overscan asked for: none draws exactly the columns in view
-    expect(columnWindow(960, 1000, month, 0)).toEqual({ first: 12, last: 21 });
   });
 });
 

@@ -9,18 +9,16 @@ import {
   startOfWeekMonday,
   WEEKDAY_NAMES,
 } from '@shared/calendar';
-import { compareAreaNames } from '@shared/collate';
 import type { Availability, AvailabilityStatus } from '@shared/schemas/availability';
-import type { Booking } from '@shared/schemas/bookings';
 import type { Priority } from '@shared/schemas/notes';
+import type { StaffGridRow } from '@shared/schemas/staff-grid';
 import type { PublicUser } from '@shared/schemas/users';
-import { FIRST_GRID_ROWS, firstGridIds, gridName, gridOrder } from '@shared/staff-grid-order';
 
 /**
- * Users without an area are listed under this option of the area filter. It is preselected with the
- * real areas, so they are visible by default and can be hidden like any area.
+ * Users without an area are listed under this option of the area filter (the server's GRID_NO_AREA).
+ * It is preselected with the real areas, so they are visible by default and can be hidden like any area.
  */
-export const NO_AREA = '__no_area__';
+export { EXPORT_NO_AREA as NO_AREA } from '@shared/exports';
 export const NO_AREA_LABEL = 'No area';
 
 export const FIRST_COLUMN_WIDTH = 200;
@@ -40,142 +38,41 @@ export const NARROW_DAY_COLUMN_WIDTH = 42;
 export const ROW_HEIGHT = 64;
 /** A phone's row: the name on up to three lines, then the email and the last update. */
 export const NARROW_ROW_HEIGHT = 96;
-/** Day columns drawn beyond each side of the scroller's view, so a short sideways scroll shows no gap. */
-export const COLUMN_OVERSCAN = 3;
-
-/** The day columns a grid draws, by position: `first` to `last`, both included (none: last < first). */
-export interface ColumnWindow {
-  first: number;
-  last: number;
-}
-
-/**
- * The day columns in a scroller's view, scrolled `left` px across and `width` px wide, with
- * `overscan` more either side. The names' column stays in view (it is sticky) and covers the first
- * `firstColumnWidth` px of the view; day column i starts at firstColumnWidth + i * columnWidth.
- */
-export function columnWindow(
-  left: number,
-  width: number,
-  layout: { count: number; columnWidth: number; firstColumnWidth: number },
-  overscan: number,
-): ColumnWindow {
-  const { count, columnWidth, firstColumnWidth } = layout;
-  if (count === 0 || columnWidth <= 0) return { first: 0, last: -1 };
-  const inView = Math.max(0, width - firstColumnWidth);
-  const firstInView = Math.floor(Math.max(0, left) / columnWidth);
-  const lastInView = Math.ceil((Math.max(0, left) + inView) / columnWidth) - 1;
-  const clamp = (position: number) => Math.min(count - 1, Math.max(0, position));
-  return {
-    first: clamp(firstInView - overscan),
-    last: clamp(Math.max(firstInView, lastInView) + overscan),
-  };
-}
-
 const short = (name: string | undefined) => (name ?? '').slice(0, 3);
 
 import { STATUS_LABELS as STATUS_LABEL } from '@/lib/availability-status';
 
 export { STATUS_LABEL };
 
+/** The name the grid shows: the display name, or the username when there is none. */
 export function displayName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
-  return gridName(user);
+  return user.displayName?.trim() || user.username;
 }
 
-export function areaKey(user: Pick<PublicUser, 'area'>): string {
-  return user.area?.trim() || NO_AREA;
+export interface RowLookup {
+  /** the facilitator's availability on a day, if they set any */
+  availability(date: string): Availability | undefined;
+  /** how many sessions the facilitator has booked on a day */
+  bookingCount(date: string): number;
+  /** the highest priority of the day's staff notes, if it has any */
+  notePriority(date: string): Priority | undefined;
+  /** the latest day with availability in the range */
+  latestDate: string | undefined;
 }
 
-/** Everyone the grid may show: all users except staff, sorted by display name case-insensitively. */
-export function gridFacilitators(users: readonly PublicUser[]): PublicUser[] {
-  return gridOrder(users);
-}
-
-/** The ids of the grid's first `count` rows as it opens (every area chosen, nobody left out). */
-export function firstFacilitatorIds(users: readonly PublicUser[], count = FIRST_GRID_ROWS): number[] {
-  return firstGridIds(users, count);
-}
-
-/** The area options derived from the facilitators: real areas A-Z, then "No area" if anyone lacks one. */
-export function areaOptions(facilitators: readonly PublicUser[]): { value: string; label: string }[] {
-  const keys = new Set(facilitators.map(areaKey));
-  const real = [...keys].filter((key) => key !== NO_AREA).sort(compareAreaNames);
-  const options = real.map((value) => ({ value, label: value }));
-  if (keys.has(NO_AREA)) options.push({ value: NO_AREA, label: NO_AREA_LABEL });
-  return options;
-}
-
-/** Who is shown: in a selected area and not deselected by name. No selected area shows nobody. */
-export function visibleFacilitators(
-  facilitators: readonly PublicUser[],
-  selectedAreas: ReadonlySet<string>,
-  deselected: ReadonlySet<number>,
-): PublicUser[] {
-  return facilitators.filter((user) => selectedAreas.has(areaKey(user)) && !deselected.has(user.id));
-}
-
-export interface GridIndex {
-  /** false for a facilitator whose rows are not in yet (only the first rows are) */
-  loaded(userId: number): boolean;
-  /** a facilitator's availability on a day, if they set any */
-  availability(userId: number, date: string): Availability | undefined;
-  /** how many sessions a facilitator has booked on a day */
-  bookingCount(userId: number, date: string): number;
-  /** latest availability date per user among the loaded rows */
-  latestDate: Map<number, string>;
-}
-
-interface DayLookup {
-  availability: Map<string, Availability>;
-  bookings: Map<string, number>;
-}
-
-/**
- * The loaded rows grouped by facilitator in one pass with numeric keys; a facilitator's days are
- * looked up by date only when their row is drawn. At 5,000 facilitators a month is over 100,000
- * rows, and keying each by a "user|date" string before the first row could be drawn cost about as
- * long as reading the JSON; the grid draws some twenty rows at a time.
- */
-export function indexGridData(
-  availabilities: readonly Availability[],
-  bookings: readonly Booking[],
-  /** the facilitators the rows are of, when they are not everyone's (the grid's first rows) */
-  loadedUserIds: ReadonlySet<number> | null = null,
-): GridIndex {
-  const availabilityByUser = new Map<number, Availability[]>();
-  const latestDate = new Map<number, string>();
-  for (const row of availabilities) {
-    const list = availabilityByUser.get(row.userId);
-    if (list) list.push(row);
-    else availabilityByUser.set(row.userId, [row]);
-    const latest = latestDate.get(row.userId);
-    if (latest === undefined || row.date > latest) latestDate.set(row.userId, row.date);
-  }
-  const bookingsByUser = new Map<number, Booking[]>();
-  for (const booking of bookings) {
-    if (booking.userId === null) continue;
-    const list = bookingsByUser.get(booking.userId);
-    if (list) list.push(booking);
-    else bookingsByUser.set(booking.userId, [booking]);
-  }
-  const lookups = new Map<number, DayLookup>();
-  const lookup = (userId: number): DayLookup => {
-    let found = lookups.get(userId);
-    if (!found) {
-      const availability = new Map<string, Availability>();
-      for (const row of availabilityByUser.get(userId) ?? []) availability.set(row.date, row);
-      const counts = new Map<string, number>();
-      for (const booking of bookingsByUser.get(userId) ?? [])
-        counts.set(booking.date, (counts.get(booking.date) ?? 0) + 1);
-      found = { availability, bookings: counts };
-      lookups.set(userId, found);
-    }
-    return found;
-  };
+/** One grid row's days, sessions and note marks looked up by date. */
+export function rowLookup(row: Pick<StaffGridRow, 'availability' | 'bookings' | 'notes'>): RowLookup {
+  const days = new Map(row.availability.map((day) => [day.date, day]));
+  const counts = new Map<string, number>();
+  for (const booking of row.bookings) counts.set(booking.date, (counts.get(booking.date) ?? 0) + 1);
+  const notes = new Map(row.notes.map((mark) => [mark.date, mark.priority]));
+  let latestDate: string | undefined;
+  for (const day of row.availability)
+    if (latestDate === undefined || day.date > latestDate) latestDate = day.date;
   return {
-    loaded: (userId) => loadedUserIds === null || loadedUserIds.has(userId),
-    availability: (userId, date) => lookup(userId).availability.get(date),
-    bookingCount: (userId, date) => lookup(userId).bookings.get(date) ?? 0,
+    availability: (date) => days.get(date),
+    bookingCount: (date) => counts.get(date) ?? 0,
+    notePriority: (date) => notes.get(date),
     latestDate,
   };
 }

@@ -13,10 +13,13 @@ export function useUsers() {
   });
 }
 
-/** Successful changes refetch the list. */
+/** Successful changes refetch the list, and the staff grid, whose rows show the accounts. */
 function useRefetchUsers() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: usersQueryKey });
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all });
+    return queryClient.invalidateQueries({ queryKey: usersQueryKey });
+  };
 }
 
 export function useCreateUser() {

@@ -4,15 +4,15 @@ import { createListAnswers, type ListAnswers, requireListDecision } from '../htt
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** big lists: answered with 304, or from memory, while their version is unchanged (ADR 0026) */
+    /** list answers: 304 while the versions of what they read are unchanged (ADR 81) */
     lists: ListAnswers;
   }
 }
 
-const listCachePlugin: FastifyPluginAsync = async (app) => {
-  app.decorate('lists', createListAnswers(app.database.db, app.config.LIST_CACHE_BYTES, app.log));
+const listAnswersPlugin: FastifyPluginAsync = async (app) => {
+  app.decorate('lists', createListAnswers(app.database.db));
   // every GET answering a list says how it sends it, or the app does not start
   app.addHook('onRoute', requireListDecision);
 };
 
-export default fp(listCachePlugin, { name: 'list-cache', dependencies: ['database'] });
+export default fp(listAnswersPlugin, { name: 'list-answers', dependencies: ['database'] });
