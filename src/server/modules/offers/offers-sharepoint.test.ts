@@ -4,12 +4,13 @@
  * with If-Match, and an item filled or changed in SharePoint meanwhile undoes the acceptance.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OpenSessionsResponse } from '../../../shared/schemas/offers';
 import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
+import { Scheduler } from '../../jobs/scheduler';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
 import { insertDbsCheck } from '../../test/factories';
-import { drainBookingWrites } from './write-back';
+import { acceptanceWriteBack } from './write-back';
 
 const clock = new Date('2026-11-20T10:00:00Z');
 let s: ConnectorSetup;
@@ -43,7 +44,7 @@ async function facilitator() {
 }
 
 const refresh = () => s.t.ctx.sharePoint.refreshBookings();
-const drain = async () => drainBookingWrites(s.t.ctx, await s.t.ctx.sharePoint.session());
+const drain = () => s.t.ctx.sharePoint.drainBookingWrites(acceptanceWriteBack(s.t.ctx));
 
 /** An open item in SharePoint, read in by a refresh; its booking id here. */
 async function openItem(date: string): Promise<{ itemId: string; bookingId: number }> {
@@ -151,6 +152,24 @@ describe('write-back of an acceptance', () => {
     expect(await offerRow(offerId)).toMatchObject({ state: 'accepted', writeBack: 'done' });
     await refresh();
     expect(await bookingRow(bookingId)).toMatchObject({ userId: a.id, freelancerId: a.freelancerId });
+  });
+
+  it('an acceptance reaches SharePoint at once: the delivery loop is woken after the commit', async () => {
+    const { itemId, bookingId } = await openItem('2026-12-08');
+    const a = await facilitator();
+    // the loop would otherwise wait an hour between polls
+    const scheduler = new Scheduler(s.t.ctx, { drainIdleMs: 3_600_000, tickPattern: '0 0 0 1 1 *' }).start();
+    try {
+      await vi.waitFor(async () => expect(await s.t.ctx.db.select().from(bookingOutbox)).toEqual([]));
+      const offerId = await offerAndAccept(bookingId, a);
+      await vi.waitFor(
+        () => expect(s.emu.control.item(list(), itemId)!.fields.FreelancerID).toBe(a.freelancerId),
+        { timeout: 20_000, interval: 20 },
+      );
+      await vi.waitFor(async () => expect((await offerRow(offerId)).writeBack).toBe('done'));
+    } finally {
+      await scheduler.stop();
+    }
   });
 
   it('a session filled in SharePoint meanwhile: the acceptance is undone, SharePoint keeps its facilitator', async () => {

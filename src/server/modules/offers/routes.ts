@@ -70,8 +70,6 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const id = await createSession(ctx, request.body, currentUser(request).id);
-        // the bookings outbox is drained by the same loop as availability: wake it
-        ctx.sharePoint.outboxWakeUp.queued();
         return reply.code(201).send({ id });
       },
     );
@@ -177,11 +175,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: myOffer, ...writeErrors },
         },
       },
-      async (request) => {
-        const answer = await acceptOffer(ctx, request.params.id, currentUser(request).id, 'facilitator');
-        ctx.sharePoint.outboxWakeUp.queued();
-        return answer;
-      },
+      (request) => acceptOffer(ctx, request.params.id, currentUser(request).id, 'facilitator'),
     );
 
     app.post(
@@ -227,11 +221,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: myOffer, ...linkErrors },
         },
       },
-      async (request) => {
-        const answer = await answerByLink(ctx, request.body.token, { accept: true });
-        ctx.sharePoint.outboxWakeUp.queued();
-        return answer;
-      },
+      (request) => answerByLink(ctx, request.body.token, { accept: true }),
     );
 
     app.post(

@@ -24,7 +24,7 @@ import {
 } from '../../../shared/schemas/offers';
 import type { AppContext } from '../../context';
 import type { Queryable, Tx } from '../../db/client';
-import { bookingOutbox, bookings, offers, users } from '../../db/schema';
+import { bookings, offers, users } from '../../db/schema';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../errors';
 import {
   describeSession,
@@ -33,6 +33,7 @@ import {
   offerMessage,
 } from '../../mail/offer-message';
 import { instantAt } from '../../office-hours';
+import { enqueueAcceptance, enqueueSessionCreate, queuedSessions } from '../../sharepoint/outbox';
 import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
@@ -109,11 +110,7 @@ export async function listOpenSessions(
       ),
     )
     .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id));
-  const pending = await ctx.db
-    .select()
-    .from(bookingOutbox)
-    .where(eq(bookingOutbox.kind, 'create'))
-    .orderBy(asc(bookingOutbox.id));
+  const pending = await queuedSessions(ctx.db);
   return {
     sessions: rows,
     sharePointConfigured: 'session' in (await ctx.sharePoint.sessionOrReason()),
@@ -159,11 +156,8 @@ export async function createSession(
     program: input.program,
     location: input.location,
   };
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(bookingOutbox)
-      .values({ kind: 'create', fields, createdBy: actorId, createdAt: ctx.now(), nextAttemptAt: ctx.now() })
-      .returning({ id: bookingOutbox.id });
+  const id = await ctx.db.transaction(async (tx) => {
+    const queued = await enqueueSessionCreate(tx, fields, actorId, ctx.now());
     await recordChanges(tx, [
       {
         entity: 'session',
@@ -176,8 +170,10 @@ export async function createSession(
         after: fields,
       },
     ]);
-    return row!.id;
+    return queued;
   });
+  ctx.sharePoint.outboxWakeUp.queued();
+  return id;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -618,7 +614,7 @@ export async function acceptOffer(
         .update(bookings)
         .set({ userId, freelancerId, updatedAt: now })
         .where(eq(bookings.id, booking.id));
-      await tx.insert(bookingOutbox).values({ kind: 'assign', offerId, createdAt: now, nextAttemptAt: now });
+      await enqueueAcceptance(tx, offerId, now);
       const session = describeSession(booking);
       await recordChanges(tx, [
         stateChange(offer, booking, session, 'accepted', { actorId: userId, via }),
@@ -639,6 +635,7 @@ export async function acceptOffer(
     if (isUniqueViolation(error)) throw conflict(SESSION_TAKEN);
     throw error;
   }
+  ctx.sharePoint.outboxWakeUp.queued();
   await sendNotices(ctx, notices);
   return myOfferById(ctx.db, offerId, userId);
 }

@@ -11,15 +11,22 @@ import {
   type SendRemindersResponse,
   type SmtpSecurity,
 } from '../../../shared/schemas/reminders';
+import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
-import type { Queryable } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { type JobLock, tryJobLock } from '../../db/job-locks';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
 import { AppError, badRequest, conflict, describeError } from '../../errors';
 import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
-import { describeMailError, type Mailer, openMailer, type SmtpSettings } from '../../mail/transport';
+import {
+  describeMailError,
+  type Mailer,
+  type MailRuntime,
+  openMailer,
+  type SmtpSettings,
+} from '../../mail/transport';
 import { localTime } from '../../office-hours';
 import { blockedAddresses } from '../../outbound-address';
 import { computeCompleteness } from '../completeness/service';
@@ -233,8 +240,20 @@ async function refuseBlockedHost(ctx: AppContext, host: string): Promise<void> {
  * The stored SMTP settings with the password decrypted; 409 when email is not set up. Every email the
  * portal sends (availability and safeguarding reminders) goes through these settings.
  */
+/**
+ * What sending email needs: the saved settings (in the database, the password sealed with the app's
+ * secret), the configuration (the portal's address, the networks a mail server may be on) and the
+ * transport's options.
+ */
+export interface MailDeps {
+  db: Db;
+  appSecret: string;
+  config: Config;
+  mailer: MailRuntime;
+}
+
 export async function loadMailSettings(
-  ctx: AppContext,
+  ctx: MailDeps,
 ): Promise<{ smtp: SmtpSettings; fromAddress: string; portalUrl: string }> {
   const row = await readRow(ctx.db);
   if (!isConfigured(row)) throw conflict(NOT_CONFIGURED_MESSAGE);
@@ -268,7 +287,7 @@ export async function loadMailSettings(
  * over one connection; null per key when the server took it, else why not.
  */
 export async function sendMail<K>(
-  ctx: AppContext,
+  ctx: MailDeps,
   items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
 ): Promise<Map<K, string | null>> {
   const outcome = new Map<K, string | null>();
