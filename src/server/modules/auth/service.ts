@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { sessions, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
-import { STAFF_PASSWORD_OFF_MESSAGE, staffPasswordSignInAllowed } from '../microsoft-sign-in/service';
+import { STAFF_PASSWORD_OFF_MESSAGE, staffPasswordSignInAllowed } from '../microsoft-sign-in/settings';
 import {
   accountValues,
   createUser,
