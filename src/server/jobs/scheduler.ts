@@ -15,7 +15,7 @@ import {
   expireOffers,
   withdrawOffersOfFilledSessions,
   withdrawOffersSafeguardingNoLongerAllows,
-} from '../modules/offers/service';
+} from '../modules/offers/expiry';
 import { acceptanceWriteBack } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';

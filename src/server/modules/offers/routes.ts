@@ -18,20 +18,10 @@ import {
 } from '../../../shared/schemas/offers';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import {
-  acceptOffer,
-  answerByLink,
-  createOffers,
-  createSession,
-  declineOffer,
-  listMyOffers,
-  listOpenSessions,
-  listSessionOffers,
-  markSeen,
-  readLink,
-  sessionCandidates,
-  withdrawOffer,
-} from './service';
+import { acceptOffer, answerByLink, declineOffer, markSeen, readLink, withdrawOffer } from './answers';
+import { createOffers } from './making';
+import { listMyOffers, listSessionOffers, sessionCandidates } from './service';
+import { createSession, listOpenSessions } from './sessions';
 
 const staffErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const writeErrors = { ...staffErrors, 409: errorResponse };
