@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { resolveAppSecret } from '../app-secret';
+import { resolveAppSecret } from '../db/app-secret';
 import type { Config } from '../config';
 import { type Database, openDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
