@@ -1,5 +1,5 @@
 /**
- * The import rules of the layout (docs/architecture.md; docs/decisions/0031), checked by
+ * The import rules of the layout (docs/architecture.md; docs/decisions/0082), checked by
  * `npm run lint`. Server layers, lowest first:
  *
  *   foundation   src/server/*.ts files (config, errors, crypto, office hours …), src/shared
