@@ -1,3 +1,4 @@
+/** Offers: the facilitator's answers, in the portal and through the email link; staff withdrawing one. */
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { mayBeSent } from '../../../shared/safeguarding';
 import {

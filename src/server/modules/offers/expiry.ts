@@ -1,3 +1,4 @@
+/** Offers: expiry, offering the next ranked facilitator, and withdrawals the offers tick makes. */
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { mayBeSent } from '../../../shared/safeguarding';
 import { LIVE_OFFER_STATES, type OfferEndReason } from '../../../shared/schemas/offers';

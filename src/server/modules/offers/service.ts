@@ -1,3 +1,15 @@
+/**
+ * Offers: staff offer an open session (a booking without a facilitator) to facilitators; the first
+ * to accept gets it, and the freelancer id goes back to SharePoint through the SharePoint adapter's
+ * Bookings outbox (write-back.ts is this feature's side of it). First acceptance wins in the database,
+ * not in this process: the booking row is locked for the acceptance's transaction and a unique partial
+ * index allows one accepted offer per booking, so any number of instances sharing PostgreSQL agree on
+ * one winner. ADR 0088.
+ *
+ * This file holds what every part shares (the messages, reading offers); open sessions are in
+ * sessions.ts, making offers and their emails in making.ts, the answers (in the portal and by email
+ * link) in answers.ts, and expiry and withdrawals in expiry.ts.
+ */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SafeguardingState } from '../../../shared/safeguarding';
 import {

@@ -1,3 +1,4 @@
+/** Offers: the open sessions staff offer, and new sessions made in the portal. */
 import { and, asc, between, isNull, sql } from 'drizzle-orm';
 import { addDays, todayIn } from '../../../shared/calendar';
 import { dayLabel } from '../../../shared/safeguarding';
