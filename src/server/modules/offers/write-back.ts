@@ -5,13 +5,14 @@
  * item was filled, changed or deleted since the portal read it) is undone: the offer is withdrawn,
  * the booking freed here, and the facilitator and the staff member who made the offer are told.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { bookings, offers, users } from '../../db/schema';
 import { acceptanceUndoneStaffMessage, describeSession, offerEndedMessage } from '../../mail/offer-message';
 import type { AcceptanceWriteBack } from '../../sharepoint/booking-outbox';
 import { recordChanges } from '../history/record';
-import { type MailDeps, sendMail } from '../reminders/service';
+import type { MailDeps } from '../reminders/service';
+import { sendNotices } from './making';
 import { END_REASON_TEXT } from './service';
 
 /** `deps`: the clock, and what email needs (the undone acceptance is told by email). */
@@ -86,31 +87,22 @@ async function tellUndone(
   booking: typeof bookings.$inferSelect,
 ): Promise<void> {
   const session = describeSession(booking);
-  const people = await deps.db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})`,
-    })
+  const [facilitator] = await deps.db
+    .select({ name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})` })
     .from(users)
-    .where(inArray(users.id, [offer.userId, ...(offer.offeredBy ? [offer.offeredBy] : [])]));
-  const facilitator = people.find((p) => p.id === offer.userId);
-  const staff = people.find((p) => p.id === offer.offeredBy);
-  await sendMail(deps, [
+    .where(eq(users.id, offer.userId));
+  await sendNotices(deps, [
     {
-      key: 'facilitator',
-      to: facilitator?.email ?? null,
-      build: () =>
-        offerEndedMessage({ name: facilitator?.name ?? '', session, why: END_REASON_TEXT.sharepoint }),
+      userId: offer.userId,
+      message: (name) => offerEndedMessage({ name, session, why: END_REASON_TEXT.sharepoint }),
     },
-    ...(staff
+    ...(offer.offeredBy
       ? [
           {
-            key: 'staff',
-            to: staff.email,
-            build: () =>
+            userId: offer.offeredBy,
+            message: (name: string) =>
               acceptanceUndoneStaffMessage({
-                name: staff.name,
+                name,
                 facilitator: facilitator?.name ?? 'A facilitator',
                 session,
               }),
