@@ -1,5 +1,5 @@
 /**
- * The import rules of the layout (docs/architecture.md; docs/decisions/0031), checked by
+ * The import rules of the layout (docs/architecture.md; docs/decisions/0082), checked by
  * `npm run lint`. Server layers, lowest first:
  *
  *   foundation   src/server/*.ts files (config, errors, crypto, office hours …), src/shared
@@ -9,7 +9,10 @@
  *   http         src/server/http: request plumbing shared by the routes
  *   modules      src/server/modules: routes over services
  *   jobs         src/server/jobs: the one orchestrator; only the composition root starts it
- *   plugins      src/server/plugins and app.ts: the composition root
+ *   plugins      src/server/plugins, app.ts, serve.ts and main.ts: the composition root
+ *
+ * context.ts, the app context (every decorator in one object), sits beside the foundation but is
+ * handed only to routes, jobs and the composition root: services take the fields they use.
  *
  * A layer imports only layers below it. Tests may reach anything (they drive the whole app).
  */
@@ -65,34 +68,50 @@ module.exports = {
       to: { path: '^src/client/features/([^/]+)/', pathNot: '^src/client/features/$1/' },
     },
     forbid(
+      'foundation-is-the-floor',
+      'src/server/*.ts (configuration, errors, crypto, office hours) is what every layer stands on: it ' +
+        'imports only src/shared and itself. The configuration checks its values with three leaves that ' +
+        'themselves import only the foundation: the certificate check, the sign-in throttle limits and ' +
+        'the request budgets.',
+      '^src/server/(?!app\\.ts$|main\\.ts$|serve\\.ts$|context\\.ts$)[^/]+\\.ts$',
+      '^src/server/(?!(auth/client-certificate|auth/throttle|http/budgets)\\.ts$)[^/]+/|^src/server/(app|main|serve|context)\\.ts$',
+    ),
+    forbid(
+      'services-take-what-they-use',
+      'The app context goes to routes, jobs and the composition root only. A service names the fields ' +
+        'it uses (a narrow type or plain arguments), so what it depends on can be read from its signature.',
+      '^src/server/(?!.*routes\\.ts$|jobs/|plugins/|app\\.ts$)',
+      '^src/server/context\\.ts$',
+    ),
+    forbid(
       'db-is-the-floor',
       'The database layer knows only the foundation and shared code.',
       '^src/server/db/',
-      '^src/server/(auth|mail|http|sharepoint|modules|jobs|plugins)/|^src/server/(app|context)\\.ts$',
+      '^src/server/(auth|mail|http|sharepoint|modules|jobs|plugins)/|^src/server/(app|main|serve|context)\\.ts$',
     ),
     forbid(
       'auth-and-mail-below-features',
       'Passwords, sessions and the mail transport know nothing of routes, SharePoint or jobs.',
       '^src/server/(auth|mail)/',
-      '^src/server/(http|sharepoint|modules|jobs|plugins)/|^src/server/app\\.ts$',
+      '^src/server/(http|sharepoint|modules|jobs|plugins)/|^src/server/(app|main|serve|context)\\.ts$',
     ),
     forbid(
       'sharepoint-is-an-adapter',
       'SharePoint is an adapter: callers hand it ports; it never imports a module, a job or the HTTP layer.',
       '^src/server/sharepoint/',
-      '^src/server/(http|modules|jobs|plugins)/|^src/server/app\\.ts$',
+      '^src/server/(http|modules|jobs|plugins)/|^src/server/(app|main|serve|context)\\.ts$',
     ),
     forbid(
       'http-below-modules',
       'Request plumbing is shared by the routes and knows none of them.',
       '^src/server/http/',
-      '^src/server/(modules|jobs|plugins)/|^src/server/app\\.ts$',
+      '^src/server/(modules|jobs|plugins)/|^src/server/(app|main|serve|context)\\.ts$',
     ),
     forbid(
       'modules-never-reach-jobs',
       'Modules offer work; jobs/ decides when it runs. Modules get job handles as decorators.',
       '^src/server/modules/',
-      '^src/server/(jobs|plugins)/|^src/server/app\\.ts$',
+      '^src/server/(jobs|plugins)/|^src/server/(app|main|serve)\\.ts$',
     ),
     forbid(
       'nothing-imports-jobs',
@@ -102,10 +121,11 @@ module.exports = {
     ),
     {
       name: 'no-cycles',
-      comment: 'A cycle makes two files one layer; split what they share into the lower one.',
+      comment:
+        'A cycle makes two files one layer, type-only imports included; split what they share into the lower one.',
       severity: 'error',
       from: { path: '^src/(server|client|shared)/', pathNot: notTest },
-      to: { circular: true, dependencyTypesNot: ['type-only'] },
+      to: { circular: true },
     },
   ],
   options: {

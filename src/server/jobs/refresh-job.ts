@@ -5,11 +5,16 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import type { AppContext, BookingsRefresher, RefreshStage } from '../context';
+import type { AppContext } from '../context';
 import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { AppError, describeError } from '../errors';
-import { BOOKINGS_RECONCILE_JOB, BOOKINGS_REFRESH_JOB } from '../modules/scheduler/service';
+import {
+  BOOKINGS_RECONCILE_JOB,
+  BOOKINGS_REFRESH_JOB,
+  type BookingsRefresher,
+  type RefreshStage,
+} from '../modules/scheduler/service';
 import type { BookingsRefreshResult } from '../sharepoint/bookings-refresh';
 
 export interface RefreshJobOptions {

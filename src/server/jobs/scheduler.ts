@@ -15,8 +15,8 @@ import {
   expireOffers,
   withdrawOffersOfFilledSessions,
   withdrawOffersSafeguardingNoLongerAllows,
-} from '../modules/offers/service';
-import { drainBookingWrites } from '../modules/offers/write-back';
+} from '../modules/offers/expiry';
+import { acceptanceWriteBack } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
@@ -277,7 +277,7 @@ export class Scheduler {
     if (!lock) return undefined;
     try {
       const connector = this.ctx.sharePoint;
-      const writes = await drainBookingWrites(this.ctx, await connector.session());
+      const writes = await connector.drainBookingWrites(acceptanceWriteBack(this.ctx));
       if (writes.failed > 0) {
         this.ctx.log.warn(
           { failed: writes.failed, err: writes.lastError },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { resolveAppSecret } from '../app-secret';
 import type { Config } from '../config';
+import { resolveAppSecret } from '../db/app-secret';
 import { type Database, openDatabase } from '../db/client';
 import { describeMigrationState, migrateDatabase, readMigrationState } from '../db/migrate';
 

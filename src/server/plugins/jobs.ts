@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BookingsRefresher } from '../context';
 import { RefreshJob } from '../jobs/refresh-job';
 import { DEFAULT_SCHEDULER_OPTIONS, type Scheduler, startScheduler } from '../jobs/scheduler';
+import type { BookingsRefresher } from '../modules/scheduler/service';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 /**
  * Writes to the Bookings list: a new session made in the portal, and the freelancer of an accepted
- * offer. Only the SharePoint half; the queue and its bookkeeping are modules/offers/write-back.ts.
+ * offer. Only the Graph requests; the queue is booking-outbox.ts.
  */
 import { type BookingData, bookingFromItem } from './bookings-refresh';
 import type { ColumnNames } from './column-mapping';

@@ -5,6 +5,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { type AcceptanceWriteBack, type BookingWritesResult, drainBookingWrites } from './booking-outbox';
 import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
 import type { ColumnChecker, ConnectionTester } from './connection';
 import { createColumnChecker, createConnectionTester } from './connection-test';
@@ -15,7 +16,13 @@ import {
   type RecordImportedAccounts,
 } from './facilitators-import';
 import { OutboxWakeUp } from './outbox';
-import { type DrainResult, drainOutboxOnce, type OutboxOptions, type OutboxRow } from './outbox-worker';
+import {
+  DEFAULT_OUTBOX_OPTIONS,
+  type DrainResult,
+  drainOutboxOnce,
+  type OutboxOptions,
+  type OutboxRow,
+} from './outbox-worker';
 import { clearProblem, problemFor, recordProblem } from './problems';
 import { missingSettings, SharePointSession, type SharePointTuning, settingsFingerprint } from './session';
 import { loadSharePointSettings, StoredSecretError } from './settings';
@@ -36,8 +43,9 @@ export interface SharePointDeps {
 
 /**
  * The SharePoint adapter the app holds (plugins/sharepoint.ts decorates the app with it). Its ports:
- * queue availability days inside the caller's transaction (sharepoint/outbox.ts), pull bookings,
- * import facilitators, test a connection; callers hand in what it must not know (the history).
+ * queue availability days and Bookings writes inside the caller's transaction (sharepoint/outbox.ts)
+ * and deliver them, pull bookings, import facilitators, test a connection; callers hand in what it
+ * must not know (the history, what an accepted offer means).
  */
 export class SharePointConnector {
   private cached: { fingerprint: string; session: SharePointSession } | undefined;
@@ -132,6 +140,17 @@ export class SharePointConnector {
     if (result.problem) await recordProblem(this.ctx.db, 'availability', result.problem, this.ctx.now());
     else if (result.delivered > 0) await clearProblem(this.ctx.db, 'availability');
     return result;
+  }
+
+  /**
+   * One round of writes to the Bookings list, with the availability outbox's lease and backoff.
+   * `acceptances`: the offers feature's port for what an acceptance writes and what a refusal undoes.
+   */
+  async drainBookingWrites(acceptances: AcceptanceWriteBack): Promise<BookingWritesResult> {
+    return drainBookingWrites(this.ctx.db, await this.session(), () => this.ctx.now(), acceptances, {
+      ...DEFAULT_OUTBOX_OPTIONS,
+      ...this.options.outbox,
+    });
   }
 
   connectionTester(): ConnectionTester {

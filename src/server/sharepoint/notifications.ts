@@ -7,13 +7,26 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ChangeNotifications } from '../../shared/schemas/sharepoint-notifications';
-import type { AppContext } from '../context';
+import type { Config } from '../config';
+import type { Database, Db } from '../db/client';
 import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
+import type { SharePointConnector } from './connector';
 import { hasStatus } from './errors';
 import { graphSubscription, renewedSubscription } from './graph-answers';
+
+/** What keeping the subscription uses: the connector, the database (and its job lock), the clock, the log. */
+export interface NotificationDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  sharePoint: SharePointConnector;
+}
 
 export const SUBSCRIPTION_STATE = 'bookings-subscription';
 export const NOTIFICATION_PATH = '/api/sharepoint/notifications';
@@ -35,7 +48,7 @@ interface StoredSubscription {
 const hash = (text: string) => createHash('sha256').update(text).digest();
 
 /** Where Graph should deliver, or null when notifications are off (no https PUBLIC_URL). */
-export function notificationUrl(config: AppContext['config']): string | null {
+export function notificationUrl(config: Config): string | null {
   const base = config.PUBLIC_URL;
   if (!base) return null;
   const url = new URL(NOTIFICATION_PATH, base);
@@ -44,12 +57,16 @@ export function notificationUrl(config: AppContext['config']): string | null {
   return url.toString();
 }
 
-async function readStored(ctx: Pick<AppContext, 'db'>) {
+async function readStored(ctx: Pick<NotificationDeps, 'db'>) {
   const [row] = await ctx.db.select().from(schedulerState).where(eq(schedulerState.name, SUBSCRIPTION_STATE));
   return { row, sub: (row?.lastResult ?? null) as StoredSubscription | null };
 }
 
-async function store(ctx: AppContext, sub: StoredSubscription | null, error: string | null) {
+async function store(
+  ctx: Pick<NotificationDeps, 'db' | 'now'>,
+  sub: StoredSubscription | null,
+  error: string | null,
+) {
   const values = { lastResult: sub, lastError: error, finishedAt: ctx.now() };
   await ctx.db
     .insert(schedulerState)
@@ -67,7 +84,7 @@ export type SubscriptionOutcome =
   | 'failed';
 
 /** One look at the subscription: create, check, renew or replace it as needed. Never throws. */
-export async function maintainSubscription(ctx: AppContext): Promise<SubscriptionOutcome> {
+export async function maintainSubscription(ctx: NotificationDeps): Promise<SubscriptionOutcome> {
   const url = notificationUrl(ctx.config);
   if (!url) return 'off';
   const lock = await tryJobLock(ctx.database, 'change-notifications');
@@ -153,7 +170,9 @@ export async function maintainSubscription(ctx: AppContext): Promise<Subscriptio
 }
 
 /** Whether notifications are what brings changes in now (the status line says which mode is active). */
-export async function notificationsActive(ctx: Pick<AppContext, 'db' | 'config' | 'now'>): Promise<boolean> {
+export async function notificationsActive(
+  ctx: Pick<NotificationDeps, 'db' | 'config' | 'now'>,
+): Promise<boolean> {
   if (!notificationUrl(ctx.config)) return false;
   const { row, sub } = await readStored(ctx);
   return Boolean(sub && !row?.lastError && Date.parse(sub.expiresAt) > ctx.now().getTime());
@@ -164,7 +183,7 @@ export async function notificationsActive(ctx: Pick<AppContext, 'db' | 'config' 
  * true when at least one is genuine (the caller then starts a delta refresh).
  */
 export async function acceptNotifications(
-  ctx: AppContext,
+  ctx: Pick<NotificationDeps, 'db'>,
   notifications: ChangeNotifications,
 ): Promise<boolean> {
   const { sub } = await readStored(ctx);

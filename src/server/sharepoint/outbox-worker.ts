@@ -2,8 +2,8 @@
  * Availability out: deliver queued days (sync_outbox) to the Availability list.
  *
  * Rows are claimed in batches with `FOR UPDATE SKIP LOCKED` and leased by pushing `next_attempt_at`
- * ahead, so several workers never take the same rows and a crashed worker's rows come back by
- * themselves. Rows of the same day are coalesced: the day's current availability row is what gets
+ * ahead (outbox-lease.ts, shared with the Bookings list's writes), so several workers never take the
+ * same rows and a crashed worker's rows come back by themselves. Rows of the same day are coalesced: the day's current availability row is what gets
  * sent. The list item is found by its natural key `{FreelancerID}|{yyyy-MM-dd}` in the index the list's
  * change feed keeps (availability-items.ts; never a filtered look-up, which a big list refuses) and
  * remembered on the availability row, then updated or created; a create whose answer was lost is never
@@ -12,30 +12,23 @@
  * resumes alone. When the list itself fails (it cannot be read, SharePoint is down or throttling),
  * the whole list waits, not one day at a time: no round claims anything until the pause is over.
  */
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { availability, schedulerState, syncOutbox, users } from '../db/schema';
 import { type AvailabilityItems, availabilityItems } from './availability-items';
 import type { ColumnNames } from './column-mapping';
 import { describeError, failureKind, isSharePointError, type SharePointFailureKind } from './errors';
 import { availabilityKey, availabilityStatusLabel, fieldText, normaliseFreelancerId } from './fields';
+import { claimDue, type LeaseOptions, reschedule as rescheduleRows, retryDelay } from './outbox-lease';
 import { type ProblemReport, problemFor } from './problems';
-import { backoffDelay } from './retry';
 import type { SharePointSession } from './session';
 
-export interface OutboxOptions {
-  /** rows claimed per round */
-  batchSize: number;
+/** The claim, lease and backoff (outbox-lease.ts), shared with the Bookings list's writes. */
+export interface OutboxOptions extends LeaseOptions {
   /** days delivered at the same time */
   concurrency: number;
-  /** how long claimed rows stay invisible to other workers */
-  leaseMs: number;
-  /** first retry delay of a failed day, doubled per attempt up to retryMaxMs (with jitter) */
-  retryBaseMs: number;
-  retryMaxMs: number;
   /** when to look again at a day that cannot be sent (no freelancer ID) */
   skipRecheckMs: number;
-  random: () => number;
 }
 
 export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
@@ -91,45 +84,17 @@ interface ItemRef {
 /** Every availability field is required, so the session's mapping names a column for each. */
 type AvailabilityColumns = { [F in keyof ColumnNames<'availability'>]: string };
 
-/** Claim due rows: a short transaction, so saving availability is never held up by delivery. */
-async function claim(db: Db, now: Date, options: OutboxOptions): Promise<OutboxRow[]> {
-  const due = db
-    .select({ id: syncOutbox.id })
-    .from(syncOutbox)
-    .where(lte(syncOutbox.nextAttemptAt, now))
-    .orderBy(asc(syncOutbox.id))
-    .limit(options.batchSize)
-    .for('update', { skipLocked: true });
-  return db
-    .update(syncOutbox)
-    .set({ nextAttemptAt: new Date(now.getTime() + options.leaseMs) })
-    .where(inArray(syncOutbox.id, due))
-    .returning();
-}
+const claim = (db: Db, now: Date, options: OutboxOptions) => claimDue(db, syncOutbox, now, options);
 
-function retryDelay(attempts: number, options: OutboxOptions): number {
-  return backoffDelay(attempts, {
-    baseDelayMs: options.retryBaseMs,
-    maxDelayMs: options.retryMaxMs,
-    random: options.random,
-  });
-}
-
-async function reschedule(db: Db, rows: OutboxRow[], at: Date, error: string | null, countAttempt: boolean) {
-  if (rows.length === 0) return;
-  await db
-    .update(syncOutbox)
-    .set({
-      nextAttemptAt: at,
-      ...(countAttempt ? { attempts: sql`${syncOutbox.attempts} + 1` } : {}),
-      ...(error !== null ? { lastError: error.slice(0, 1000) } : {}),
-    })
-    .where(
-      inArray(
-        syncOutbox.id,
-        rows.map((r) => r.id),
-      ),
-    );
+function reschedule(db: Db, rows: OutboxRow[], at: Date, error: string | null, countAttempt: boolean) {
+  return rescheduleRows(
+    db,
+    syncOutbox,
+    rows.map((r) => r.id),
+    at,
+    error,
+    countAttempt,
+  );
 }
 
 async function removeRows(db: Db, rows: OutboxRow[]) {

@@ -1,5 +1,6 @@
+import { asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
-import { syncOutbox } from '../db/schema';
+import { bookingOutbox, syncOutbox } from '../db/schema';
 
 export interface DayKey {
   userId: number;
@@ -23,7 +24,38 @@ export async function enqueueAvailabilitySync(db: Queryable, days: DayKey[]): Pr
 }
 
 /**
- * Who delivers queued days: the scheduler's drain loop registers itself here. One per app (the
+ * Queue a new session for the Bookings list (booking-outbox.ts), inside the caller's transaction.
+ * `fields`: the portal's names for its columns (title, date, times, school, programme, location).
+ */
+export async function enqueueSessionCreate(
+  db: Queryable,
+  fields: Record<string, string>,
+  createdBy: number,
+  now: Date,
+): Promise<number> {
+  const [row] = await db
+    .insert(bookingOutbox)
+    .values({ kind: 'create', fields, createdBy, createdAt: now, nextAttemptAt: now })
+    .returning({ id: bookingOutbox.id });
+  return row!.id;
+}
+
+/** Queue an accepted offer's freelancer for its Bookings item, inside the acceptance's transaction. */
+export async function enqueueAcceptance(db: Queryable, offerId: number, now: Date): Promise<void> {
+  await db.insert(bookingOutbox).values({ kind: 'assign', offerId, createdAt: now, nextAttemptAt: now });
+}
+
+/** Sessions queued for the Bookings list and not yet made there, oldest first. */
+export async function queuedSessions(db: Queryable) {
+  return db
+    .select()
+    .from(bookingOutbox)
+    .where(eq(bookingOutbox.kind, 'create'))
+    .orderBy(asc(bookingOutbox.id));
+}
+
+/**
+ * Who delivers queued rows: the scheduler's drain loop registers itself here. One per app (the
  * SharePoint connector holds it), so two apps in one process wake only their own loop.
  */
 export class OutboxWakeUp {
@@ -35,9 +67,9 @@ export class OutboxWakeUp {
   }
 
   /**
-   * Call after the transaction that queued days has committed: the drain loop starts at once instead
-   * of at its next idle poll, so a saved day reaches SharePoint within the round trip. Before the
-   * commit the worker could not see the rows yet.
+   * Call after the transaction that queued days or Bookings writes has committed: the drain loop
+   * starts at once instead of at its next idle poll, so a saved day reaches SharePoint within the
+   * round trip. Before the commit the worker could not see the rows yet.
    */
   queued(): void {
     for (const wake of this.wakers) wake();

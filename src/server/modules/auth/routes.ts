@@ -14,7 +14,7 @@ import { publicUser } from '../../../shared/schemas/users';
 import { sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import { signInConfig } from '../microsoft-sign-in/service';
+import { signInConfig } from '../microsoft-sign-in/settings';
 import { toPublicUser } from '../users/service';
 import { changePassword, clearSignInPauses, register, signIn } from './service';
 

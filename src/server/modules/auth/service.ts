@@ -1,11 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { ChangePasswordBody, RegisterBody } from '../../../shared/schemas/auth';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
-import type { AppContext } from '../../context';
+import type { SessionStore } from '../../auth/sessions';
+import type { LoginThrottle } from '../../auth/throttle';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
-import { STAFF_PASSWORD_OFF_MESSAGE, staffPasswordSignInAllowed } from '../microsoft-sign-in/service';
+import { STAFF_PASSWORD_OFF_MESSAGE, staffPasswordSignInAllowed } from '../microsoft-sign-in/settings';
 import {
   accountValues,
   createUser,
@@ -14,6 +17,18 @@ import {
   STAFF_ROLE,
   type UserRow,
 } from '../users/service';
+
+/**
+ * What signing in with a password uses: the configuration, the database and the app's secret (the
+ * Microsoft sign-in settings say whether staff may use a password), the sessions and the throttle.
+ */
+export interface AuthDeps {
+  config: Config;
+  db: Db;
+  appSecret: string;
+  sessions: SessionStore;
+  loginThrottle: LoginThrottle;
+}
 
 export const INVALID_LOGIN = 'Invalid username or password';
 export const INVALID_STAFF_LOGIN = 'Invalid credentials';
@@ -29,7 +44,7 @@ export interface SignIn {
  * is ended: a fresh id at every sign-in defeats session fixation.
  */
 export async function signIn(
-  ctx: AppContext,
+  ctx: AuthDeps,
   input: {
     username: string;
     password: string;
@@ -58,7 +73,7 @@ export async function signIn(
 }
 
 export async function register(
-  ctx: AppContext,
+  ctx: Pick<AuthDeps, 'config' | 'db' | 'sessions'>,
   body: RegisterBody,
   previousToken: string | null,
 ): Promise<SignIn> {
@@ -85,7 +100,7 @@ export async function register(
  * replaced, so a stolen cookie stops working once the owner changes the password.
  */
 export async function changePassword(
-  ctx: AppContext,
+  ctx: Pick<AuthDeps, 'db' | 'loginThrottle' | 'sessions'>,
   user: UserRow,
   body: ChangePasswordBody,
   address: string,
@@ -123,7 +138,10 @@ export async function changePassword(
 }
 
 /** Staff clear an account's failed sign-in pauses; returns the account's username. */
-export async function clearSignInPauses(ctx: AppContext, userId: number): Promise<string> {
+export async function clearSignInPauses(
+  ctx: Pick<AuthDeps, 'db' | 'loginThrottle'>,
+  userId: number,
+): Promise<string> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('User not found');
   await ctx.loginThrottle.unlock(user.username);
@@ -131,7 +149,11 @@ export async function clearSignInPauses(ctx: AppContext, userId: number): Promis
 }
 
 /** Count a password check against the account and address limits; 429 with Retry-After when paused. */
-async function beginPasswordCheck(ctx: AppContext, username: string, address: string): Promise<void> {
+async function beginPasswordCheck(
+  ctx: Pick<AuthDeps, 'loginThrottle'>,
+  username: string,
+  address: string,
+): Promise<void> {
   const wait = await ctx.loginThrottle.begin(username, address);
   if (wait > 0) {
     throw new AppError(

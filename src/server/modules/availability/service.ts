@@ -8,10 +8,10 @@ import {
   type BulkAvailabilityResult,
   MAX_BULK_DAYS,
 } from '../../../shared/schemas/availability';
-import type { AppContext } from '../../context';
-import type { Queryable } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { availability, bookings, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
+import type { SharePointConnector } from '../../sharepoint/connector';
 import { enqueueAvailabilitySync } from '../../sharepoint/outbox';
 import { type ChangeEntry, recordChanges } from '../history/record';
 import type { DateRange } from '../range';
@@ -22,7 +22,10 @@ type AvailabilityRow = typeof availability.$inferSelect;
  * What writing days needs: the database, and the app's SharePoint connector, whose drain loop is
  * woken once the queued days have committed (sharepoint/outbox.ts).
  */
-export type DayWriter = Pick<AppContext, 'db' | 'sharePoint'>;
+export interface DayWriter {
+  db: Db;
+  sharePoint: SharePointConnector;
+}
 
 /** The answer's keys (the shared `availability` schema) and the columns they come from. */
 const availabilityColumns = {

@@ -20,20 +20,9 @@ import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
 import { currentUser } from '../../http/access';
 import { STAFF_ROLE } from '../users/service';
-import {
-  createInvitation,
-  finishSignIn,
-  getSignInSettings,
-  listLinkedAccounts,
-  microsoftSignOutUrl,
-  SIGN_IN_REQUEST_MS,
-  SignInFailure,
-  saveSignInSettings,
-  signInStatus,
-  startSignIn,
-  testSignInSettings,
-  unlinkIdentity,
-} from './service';
+import { createInvitation, listLinkedAccounts, unlinkIdentity } from './identities';
+import { finishSignIn, microsoftSignOutUrl, SIGN_IN_REQUEST_MS, SignInFailure, startSignIn } from './service';
+import { getSignInSettings, saveSignInSettings, signInStatus, testSignInSettings } from './settings';
 
 const COOKIE_PATH = '/api/auth/microsoft/';
 const errors = {

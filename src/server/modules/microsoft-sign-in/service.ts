@@ -1,52 +1,30 @@
-import { and, count, eq, gt, inArray, lt, ne, or } from 'drizzle-orm';
+/**
+ * Sign in with Microsoft: the sign-in itself, from the browser leaving for Microsoft to the session
+ * (or the reason there is none), and where signing out of Microsoft too sends the browser.
+ */
+import { and, eq, gt, lt, or } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import {
-  type MicrosoftInvitation,
-  type MicrosoftLinkedAccounts,
-  type MicrosoftSignInError,
-  type MicrosoftSignInPage,
-  type MicrosoftSignInSettings,
-  type MicrosoftSignInSettingsBody,
-  type MicrosoftSignInStatus,
-  type MicrosoftSignInTestResult,
-  microsoftSignInSettingsBody,
-} from '../../../shared/schemas/microsoft-sign-in';
+import type { MicrosoftSignInError, MicrosoftSignInPage } from '../../../shared/schemas/microsoft-sign-in';
 import { usernameField } from '../../../shared/schemas/users';
-import {
-  CLIENT_ASSERTION_TYPE,
-  clientAssertion,
-  describeCertificate,
-  refuseUnusableCertificate,
-} from '../../auth/client-certificate';
-import type { AppContext } from '../../context';
-import { decryptSecret, deriveKey, encryptSecret, randomToken, sha256 } from '../../crypto';
+import { CLIENT_ASSERTION_TYPE, clientAssertion } from '../../auth/client-certificate';
+import { decryptSecret, deriveKey, encryptSecret, sha256 } from '../../crypto';
 import type { Queryable } from '../../db/client';
-import {
-  microsoftIdentities,
-  microsoftInvitations,
-  microsoftSignInRequests,
-  microsoftSignInSettings,
-  sessions,
-  users,
-} from '../../db/schema';
-import { AppError, badRequest, isUniqueViolation, notFound } from '../../errors';
-import { microsoftIdentityMessage } from '../../mail/account-message';
-import { type ChangeBy, type ChangeEntry, recordChanges } from '../history/record';
-import { sendMail } from '../reminders/service';
+import { microsoftIdentities, microsoftInvitations, microsoftSignInRequests, users } from '../../db/schema';
+import { isUniqueViolation } from '../../errors';
+import { recordChanges } from '../history/record';
 import { accountValues, findUserById, STAFF_ROLE, type UserRow, usernameKeys } from '../users/service';
 import {
   CLOCK_TOLERANCE_SECONDS,
   type Discovered,
   DiscoveryError,
   isLoopback,
-  lookUpDirectory,
   type MicrosoftSignInConfig,
 } from './discovery';
+import { describeIdentity, endMicrosoftSessions, identityChange, tellOwner } from './identities';
+import { readSettingsRow, resolveSettings, type SignInDeps, signInConfig } from './settings';
 
 /** How long the browser has between leaving for Microsoft and coming back. */
 export const SIGN_IN_REQUEST_MS = 10 * 60 * 1000;
-export const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
-export const CALLBACK_PATH = '/api/auth/microsoft/callback';
 
 /** A sign-in that ends on the login page with a reason rather than in a session. */
 export class SignInFailure extends Error {
@@ -62,147 +40,12 @@ export class SignInFailure extends Error {
   }
 }
 
-type SettingsRow = typeof microsoftSignInSettings.$inferSelect;
-
-const settingsKey = (appSecret: string) => deriveKey(appSecret, 'microsoft-sign-in-settings');
-
-/**
- * Where the stored client secret may be used: the directory and the application it was typed for. It
- * is the GCM associated data of the sealed secret (ADR 0010), so it opens for nothing else.
- */
-export function signInSecretDestination(tenantId: string, clientId: string): string {
-  return JSON.stringify(['microsoft-sign-in', tenantId.toLowerCase(), clientId.toLowerCase()]);
-}
-
-async function readSettingsRow(db: Queryable, lock = false): Promise<SettingsRow | undefined> {
-  const query = db.select().from(microsoftSignInSettings).where(eq(microsoftSignInSettings.id, 1));
-  const [row] = lock ? await query.for('update') : await query;
-  return row;
-}
-
-function authorityOf(ctx: AppContext): string {
-  return (ctx.config.ENTRA_AUTHORITY_HOST ?? ctx.config.AUTHORITY_HOST).replace(/\/+$/, '');
-}
-
-/** Everything the card and the sign-in need: what is in force and where each part comes from. */
-interface ResolvedSettings {
-  row: SettingsRow | undefined;
-  config: MicrosoftSignInConfig | null;
-  tenant: string;
-  clientId: string;
-  hasClientSecret: boolean;
-  clientSecretUnreadable: boolean;
-  /** the stored certificate (PEM, public), also when its key no longer opens */
-  certificatePem: string;
-  clientCertificateUnreadable: boolean;
-  staffRole: string;
-  /** facilitators linked through an invitation may sign in with Microsoft */
-  facilitatorSignIn: boolean;
-  connectionSource: 'environment' | 'settings';
-  staffRoleSource: 'environment' | 'settings';
-}
-
-/**
- * The configuration in force. The environment's tenant, client and secret (set together) win over
- * the stored ones, and ENTRA_STAFF_ROLE over the stored role: an operator's setting cannot be
- * changed from a web page.
- */
-async function resolveSettings(ctx: AppContext, db: Queryable = ctx.db): Promise<ResolvedSettings> {
-  const row = await readSettingsRow(db);
-  const {
-    ENTRA_TENANT_ID,
-    ENTRA_CLIENT_ID,
-    ENTRA_CLIENT_SECRET,
-    ENTRA_CLIENT_CERTIFICATE,
-    ENTRA_STAFF_ROLE,
-    PUBLIC_URL,
-  } = ctx.config;
-  const fromEnvironment = Boolean(ENTRA_TENANT_ID);
-  let tenant = '';
-  let clientId = '';
-  let clientSecret = '';
-  let clientSecretUnreadable = false;
-  let certificatePem = '';
-  let privateKeyPem = '';
-  let clientCertificateUnreadable = false;
-  if (fromEnvironment) {
-    tenant = ENTRA_TENANT_ID ?? '';
-    clientId = ENTRA_CLIENT_ID ?? '';
-    clientSecret = ENTRA_CLIENT_SECRET ?? '';
-    // read and checked at start from ENTRA_CLIENT_CERTIFICATE_FILE and ENTRA_CLIENT_KEY_FILE
-    certificatePem = ENTRA_CLIENT_CERTIFICATE?.certificatePem ?? '';
-    privateKeyPem = ENTRA_CLIENT_CERTIFICATE?.privateKeyPem ?? '';
-  } else if (row) {
-    tenant = row.tenantId;
-    clientId = row.clientId;
-    if (row.clientSecretEncrypted) {
-      try {
-        clientSecret = decryptSecret(
-          settingsKey(ctx.appSecret),
-          row.clientSecretEncrypted,
-          signInSecretDestination(tenant, clientId),
-        );
-      } catch {
-        // APP_SECRET changed or the row was edited: unusable, so Microsoft sign-in is off until the
-        // secret is entered again (and staff passwords are back)
-        clientSecretUnreadable = true;
-      }
-    }
-    if (row.clientCertificate && row.clientCertificateKeyEncrypted) {
-      certificatePem = row.clientCertificate;
-      try {
-        privateKeyPem = decryptSecret(
-          settingsKey(ctx.appSecret),
-          row.clientCertificateKeyEncrypted,
-          signInSecretDestination(tenant, clientId),
-        );
-      } catch {
-        // as for the secret: the pair must be entered again
-        clientCertificateUnreadable = true;
-      }
-    }
-  }
-  const certificate = privateKeyPem ? { certificatePem, privateKeyPem } : null;
-  const staffRole = ENTRA_STAFF_ROLE ?? row?.staffRole ?? '';
-  const config =
-    tenant && clientId && (clientSecret || certificate) && PUBLIC_URL
-      ? {
-          tenant,
-          clientId,
-          clientSecret: certificate ? '' : clientSecret,
-          certificate,
-          authority: authorityOf(ctx),
-          redirectUri: `${PUBLIC_URL}${CALLBACK_PATH}`,
-          staffRole,
-        }
-      : null;
-  return {
-    row,
-    config,
-    tenant,
-    clientId,
-    hasClientSecret: Boolean(clientSecret) || clientSecretUnreadable,
-    clientSecretUnreadable,
-    certificatePem,
-    clientCertificateUnreadable,
-    staffRole,
-    facilitatorSignIn: row?.facilitatorSignIn ?? false,
-    connectionSource: fromEnvironment ? 'environment' : 'settings',
-    staffRoleSource: ENTRA_STAFF_ROLE ? 'environment' : 'settings',
-  };
-}
-
-/** The configuration in force, or null when Microsoft sign-in is not (completely) configured. */
-export async function signInConfig(ctx: AppContext): Promise<MicrosoftSignInConfig | null> {
-  return (await resolveSettings(ctx)).config;
-}
-
 /**
  * The client for one request. Discovery is fetched once per app and configuration (and again after
  * a failure); the client is rebuilt per request so token checks keep time by the app's clock.
  */
 async function clientFor(
-  ctx: AppContext,
+  ctx: Pick<SignInDeps, 'now' | 'signInDiscovery'>,
   config: MicrosoftSignInConfig,
 ): Promise<{ client: oidc.Configuration; tenantId: string; server: Discovered }> {
   const pending = ctx.signInDiscovery.get(config);
@@ -243,7 +86,7 @@ async function clientFor(
  * and its audience is the issuer where Entra wants the token endpoint.
  */
 function certificateAuthentication(
-  ctx: AppContext,
+  ctx: Pick<SignInDeps, 'now'>,
   clientId: string,
   certificate: { certificatePem: string; privateKeyPem: string },
 ): oidc.ClientAuth {
@@ -277,7 +120,7 @@ function discoveryFailure(error: unknown): SignInFailure {
   return new SignInFailure('provider_unreachable', 'Microsoft sign-in could not be reached');
 }
 
-function requestKey(ctx: AppContext, browserKey: string): Buffer {
+function requestKey(ctx: Pick<SignInDeps, 'appSecret'>, browserKey: string): Buffer {
   return deriveKey(ctx.appSecret, `microsoft-sign-in:${browserKey}`);
 }
 
@@ -296,7 +139,7 @@ export const FACILITATORS_OFF_DETAIL = 'facilitator sign-in with Microsoft is tu
  * sign-in cookie; the request can only be finished by a browser that presents it again.
  */
 export async function startSignIn(
-  ctx: AppContext,
+  ctx: Pick<SignInDeps, 'appSecret' | 'config' | 'db' | 'now' | 'signInDiscovery'>,
   input: { invitation?: string | undefined; browserKey: string; page?: MicrosoftSignInPage | undefined },
 ): Promise<URL> {
   const page = input.page ?? 'staff';
@@ -309,7 +152,7 @@ export async function startSignIn(
 }
 
 async function beginSignIn(
-  ctx: AppContext,
+  ctx: Pick<SignInDeps, 'appSecret' | 'config' | 'db' | 'now' | 'signInDiscovery'>,
   input: { invitation?: string | undefined; browserKey: string; page: MicrosoftSignInPage },
 ): Promise<URL> {
   const resolved = await resolveSettings(ctx);
@@ -352,7 +195,7 @@ async function beginSignIn(
   });
 }
 
-async function openInvitation(ctx: AppContext, tokenHash: string) {
+async function openInvitation(ctx: Pick<SignInDeps, 'db' | 'now'>, tokenHash: string) {
   const [row] = await ctx.db
     .select()
     .from(microsoftInvitations)
@@ -362,7 +205,7 @@ async function openInvitation(ctx: AppContext, tokenHash: string) {
 
 /** Take the request for this state out of the store (so it works once) and open it with the cookie. */
 async function takeRequest(
-  ctx: AppContext,
+  ctx: Pick<SignInDeps, 'appSecret' | 'db' | 'now'>,
   state: string | undefined,
   browserKey: string | undefined,
 ): Promise<SealedRequest> {
@@ -392,7 +235,7 @@ export interface FinishedSignIn {
  * for it). Throws SignInFailure with the reason the login page shows.
  */
 export async function finishSignIn(
-  ctx: AppContext,
+  ctx: SignInDeps,
   input: {
     currentUrl: URL;
     browserKey: string | undefined;
@@ -424,7 +267,7 @@ export function isGuestToken(claims: oidc.IDToken): boolean {
 }
 
 async function completeSignIn(
-  ctx: AppContext,
+  ctx: SignInDeps,
   input: { currentUrl: URL; previousToken: string | null },
   request: SealedRequest,
 ): Promise<FinishedSignIn> {
@@ -591,47 +434,6 @@ function signInNameOf(claims: oidc.IDToken): string | null {
   return typeof name === 'string' ? name.trim().slice(0, 254) : null;
 }
 
-/**
- * Email the account's owner, at the account's address, that another person's action changed which
- * Microsoft account signs in to it: linked through someone else's invitation, replaced, or removed. A
- * change they did not expect means someone else may sign in as them, or they were shut out. A
- * failure to send is logged; the history has the change either way.
- */
-async function tellOwner(
-  ctx: AppContext,
-  user: UserRow,
-  event: 'linked' | 'replaced' | 'unlinked',
-  microsoftAccount: string | null,
-  byId: number | null,
-): Promise<void> {
-  const by = byId ? await findUserById(ctx.db, byId) : undefined;
-  const outcome = await sendMail(ctx, [
-    {
-      key: event,
-      to: user.email,
-      build: (portalUrl) =>
-        microsoftIdentityMessage({
-          event,
-          name: user.displayName?.trim() || user.username,
-          microsoftAccount,
-          by: by ? by.displayName?.trim() || by.username : 'a staff member',
-          signInLink: `${portalUrl}${user.role === STAFF_ROLE ? '/staff-login' : '/auth'}`,
-        }),
-    },
-  ]);
-  const failure = outcome.get(event);
-  if (failure)
-    ctx.log.warn(
-      { userId: user.id, event, reason: failure },
-      'could not email a change of Microsoft sign-in',
-    );
-}
-
-/**
- * A staff account for a Microsoft identity that holds the staff app role, linked to it. Never found
- * or joined by email: an account whose username or email matches the token's is left alone, and the
- * new account gets a username of its own. It has no password; it signs in with Microsoft.
- */
 async function createStaffAccount(
   tx: Queryable,
   subject: { issuer: string; tenantId: string; objectId: string },
@@ -741,476 +543,10 @@ function failedClaim(error: unknown): string | undefined {
   return undefined;
 }
 
-export async function signInStatus(ctx: AppContext): Promise<MicrosoftSignInStatus> {
-  const resolved = await resolveSettings(ctx);
-  return {
-    enabled: resolved.config !== null,
-    staffPasswordSignIn: passwordsAllowed(resolved),
-    facilitatorSignIn: resolved.config !== null && resolved.facilitatorSignIn,
-  };
-}
-
-function passwordsAllowed(resolved: ResolvedSettings): boolean {
-  if (!resolved.config) return true;
-  return resolved.row?.staffPasswordSignIn ?? true;
-}
-
-/**
- * Whether staff may still sign in with a password. Only off while Microsoft sign-in is configured:
- * removing the configuration brings passwords back rather than locking every staff member out.
- */
-export async function staffPasswordSignInAllowed(ctx: AppContext): Promise<boolean> {
-  return passwordsAllowed(await resolveSettings(ctx));
-}
-
-export const STAFF_PASSWORD_OFF_MESSAGE =
-  'Staff at this organisation sign in with Microsoft. Use "Sign in with Microsoft" on the staff login page.';
-
-export async function getSignInSettings(
-  ctx: AppContext,
-  me: UserRow,
-  saved: { clientSecretCleared?: boolean; clientCertificateCleared?: boolean } = {},
-): Promise<MicrosoftSignInSettings> {
-  const resolved = await resolveSettings(ctx);
-  const [linked] = await ctx.db
-    .select({ n: count() })
-    .from(microsoftIdentities)
-    .innerJoin(users, eq(users.id, microsoftIdentities.userId))
-    .where(eq(users.role, STAFF_ROLE));
-  const [mine] = await ctx.db
-    .select({ id: microsoftIdentities.id })
-    .from(microsoftIdentities)
-    .where(eq(microsoftIdentities.userId, me.id));
-  return {
-    configured: resolved.config !== null,
-    connectionSource: resolved.connectionSource,
-    staffRoleSource: resolved.staffRoleSource,
-    publicUrlSet: Boolean(ctx.config.PUBLIC_URL),
-    tenantId: resolved.tenant,
-    clientId: resolved.clientId,
-    hasClientSecret: resolved.hasClientSecret,
-    clientSecretUnreadable: resolved.clientSecretUnreadable,
-    clientSecretCleared: saved.clientSecretCleared ?? false,
-    hasClientCertificate: Boolean(resolved.certificatePem),
-    clientCertificate: resolved.certificatePem
-      ? describeCertificate(resolved.certificatePem, ctx.now())
-      : null,
-    clientCertificateUnreadable: resolved.clientCertificateUnreadable,
-    clientCertificateCleared: saved.clientCertificateCleared ?? false,
-    redirectUri: ctx.config.PUBLIC_URL ? `${ctx.config.PUBLIC_URL}${CALLBACK_PATH}` : '',
-    staffRole: resolved.staffRole,
-    staffPasswordSignIn: passwordsAllowed(resolved),
-    createStaffFromRole: resolved.row?.createStaffFromRole ?? false,
-    facilitatorSignIn: resolved.facilitatorSignIn,
-    linkedStaff: linked?.n ?? 0,
-    youAreLinked: Boolean(mine),
-  };
-}
-
-/** What the history keeps of the settings: plain values, never the secret. */
-function historyValues(
-  row: Pick<
-    SettingsRow,
-    | 'tenantId'
-    | 'clientId'
-    | 'staffRole'
-    | 'staffPasswordSignIn'
-    | 'createStaffFromRole'
-    | 'facilitatorSignIn'
-  >,
-) {
-  return {
-    microsoftSignIn: true,
-    tenantId: row.tenantId,
-    clientId: row.clientId,
-    staffRole: row.staffRole,
-    staffPasswordSignIn: row.staffPasswordSignIn,
-    createStaffFromRole: row.createStaffFromRole,
-    facilitatorSignIn: row.facilitatorSignIn,
-  };
-}
-
-const NO_SETTINGS = {
-  tenantId: '',
-  clientId: '',
-  staffRole: '',
-  staffPasswordSignIn: true,
-  createStaffFromRole: false,
-  facilitatorSignIn: false,
-};
-
-/**
- * Save the card. Tenant, client and secret are refused while the environment sets them, as the role
- * while ENTRA_STAFF_ROLE does. A blank secret keeps the stored one only for the same tenant and
- * client; otherwise it is cleared and the answer says so. Passwords go off only while Microsoft
- * sign-in is configured and the staff member asking has a linked identity: whoever switches them off
- * can still get in.
- */
-export async function saveSignInSettings(
-  ctx: AppContext,
-  me: UserRow,
-  body: MicrosoftSignInSettingsBody,
-  by?: ChangeBy,
-): Promise<MicrosoftSignInSettings> {
-  const data = microsoftSignInSettingsBody.parse(body);
-  const env = ctx.config;
-  const refused: Record<string, string[]> = {};
-  if (env.ENTRA_TENANT_ID) {
-    if (data.tenantId !== undefined && data.tenantId.toLowerCase() !== env.ENTRA_TENANT_ID.toLowerCase())
-      refused.tenantId = ['Set by ENTRA_TENANT_ID on the server'];
-    if (
-      data.clientId !== undefined &&
-      data.clientId.toLowerCase() !== (env.ENTRA_CLIENT_ID ?? '').toLowerCase()
-    )
-      refused.clientId = ['Set by ENTRA_CLIENT_ID on the server'];
-    if (data.clientSecret) refused.clientSecret = ['Set by ENTRA_CLIENT_SECRET on the server'];
-    if (data.clientCertificate || data.clientCertificateKey)
-      refused.clientCertificate = [
-        'The application is set by ENTRA_TENANT_ID and ENTRA_CLIENT_ID on the server',
-      ];
-  }
-  if (env.ENTRA_STAFF_ROLE && data.staffRole !== undefined && data.staffRole !== env.ENTRA_STAFF_ROLE) {
-    refused.staffRole = ['Set by ENTRA_STAFF_ROLE on the server'];
-  }
-  if (Object.keys(refused).length > 0) {
-    throw badRequest(
-      "These settings come from the server's environment and cannot be changed here.",
-      refused,
-    );
-  }
-
-  refuseUnusableCertificate(data.clientCertificate, data.clientCertificateKey, ctx.now());
-
-  const key = settingsKey(ctx.appSecret);
-  const cleared = await ctx.db.transaction(async (tx) => {
-    const existing = await readSettingsRow(tx, true);
-    const keepConnection = Boolean(env.ENTRA_TENANT_ID);
-    const tenantId = keepConnection
-      ? (existing?.tenantId ?? '')
-      : (data.tenantId ?? existing?.tenantId ?? '');
-    const clientId = keepConnection
-      ? (existing?.clientId ?? '')
-      : (data.clientId ?? existing?.clientId ?? '');
-    const staffRole = env.ENTRA_STAFF_ROLE
-      ? (existing?.staffRole ?? '')
-      : (data.staffRole ?? existing?.staffRole ?? '');
-    const destination = signInSecretDestination(tenantId, clientId);
-
-    let clientSecretEncrypted: string | null = existing?.clientSecretEncrypted ?? null;
-    if (!keepConnection) {
-      if (data.clientSecret) {
-        if (!tenantId || !clientId) {
-          throw badRequest(
-            'Enter the directory (tenant) ID and the application (client) ID with the secret.',
-            {
-              clientSecret: ['Enter the tenant and client IDs first'],
-            },
-          );
-        }
-        clientSecretEncrypted = encryptSecret(key, data.clientSecret, destination);
-      } else if (
-        !existing ||
-        !tenantId ||
-        !clientId ||
-        signInSecretDestination(existing.tenantId, existing.clientId) !== destination
-      ) {
-        // a secret is sent only to the application and directory it was typed for
-        clientSecretEncrypted = null;
-      }
-    }
-    const secretCleared = Boolean(existing?.clientSecretEncrypted) && !clientSecretEncrypted;
-
-    // The certificate travels with its key, under the same binding as the secret.
-    let clientCertificate = existing?.clientCertificate ?? null;
-    let clientCertificateKeyEncrypted = existing?.clientCertificateKeyEncrypted ?? null;
-    if (!keepConnection) {
-      if (data.clientCertificate) {
-        if (!tenantId || !clientId) {
-          throw badRequest(
-            'Enter the directory (tenant) ID and the application (client) ID with the certificate.',
-            {
-              clientCertificate: ['Enter the tenant and client IDs first'],
-            },
-          );
-        }
-        clientCertificate = data.clientCertificate;
-        clientCertificateKeyEncrypted = encryptSecret(key, data.clientCertificateKey, destination);
-      } else if (
-        data.removeClientCertificate ||
-        !existing ||
-        !tenantId ||
-        !clientId ||
-        signInSecretDestination(existing.tenantId, existing.clientId) !== destination
-      ) {
-        clientCertificate = null;
-        clientCertificateKeyEncrypted = null;
-      }
-    }
-    const certificateRemoved =
-      Boolean(existing?.clientCertificateKeyEncrypted) && !clientCertificateKeyEncrypted;
-    const certificateCleared = certificateRemoved && !data.removeClientCertificate;
-
-    if (!data.staffPasswordSignIn) {
-      const configuredAfter =
-        Boolean(env.PUBLIC_URL) &&
-        (keepConnection ||
-          Boolean(tenantId && clientId && (clientSecretEncrypted || clientCertificateKeyEncrypted)));
-      if (!configuredAfter) {
-        throw badRequest('Microsoft sign-in is not configured, so staff passwords must stay on.', {
-          staffPasswordSignIn: ['Configure Sign in with Microsoft first'],
-        });
-      }
-      const [mine] = await tx
-        .select({ id: microsoftIdentities.id })
-        .from(microsoftIdentities)
-        .where(eq(microsoftIdentities.userId, me.id));
-      if (!mine) {
-        throw badRequest(
-          'Sign in with Microsoft yourself first: password sign-in can only be turned off by a staff member whose account is linked to Microsoft, so that somebody can still get in.',
-          { staffPasswordSignIn: ['Link your own account to Microsoft first'] },
-        );
-      }
-    }
-
-    const createStaffFromRole = data.createStaffFromRole ?? existing?.createStaffFromRole ?? false;
-    if (createStaffFromRole && !(env.ENTRA_STAFF_ROLE ?? staffRole)) {
-      throw badRequest('Name the staff app role first: accounts are only created for people who hold it.', {
-        createStaffFromRole: ['Enter the staff app role first'],
-      });
-    }
-
-    const facilitatorSignIn = data.facilitatorSignIn ?? existing?.facilitatorSignIn ?? false;
-    if (existing?.facilitatorSignIn && !facilitatorSignIn) {
-      // turned off: the sessions facilitators opened with Microsoft end now, not at their next sign-in
-      await tx
-        .delete(sessions)
-        .where(
-          and(
-            eq(sessions.signedInWithMicrosoft, true),
-            inArray(
-              sessions.userId,
-              tx.select({ id: users.id }).from(users).where(ne(users.role, STAFF_ROLE)),
-            ),
-          ),
-        );
-    }
-
-    const values = {
-      staffPasswordSignIn: data.staffPasswordSignIn,
-      createStaffFromRole,
-      facilitatorSignIn,
-      tenantId,
-      clientId,
-      clientSecretEncrypted,
-      clientCertificate,
-      clientCertificateKeyEncrypted,
-      staffRole,
-      updatedAt: ctx.now(),
-    };
-    await tx
-      .insert(microsoftSignInSettings)
-      .values({ id: 1, ...values })
-      .onConflictDoUpdate({ target: microsoftSignInSettings.id, set: values });
-    if (by) {
-      const before = historyValues(existing ?? NO_SETTINGS);
-      const after = historyValues(values);
-      const secret = data.clientSecret && !keepConnection ? 'changed' : secretCleared ? 'cleared' : null;
-      const certificate =
-        data.clientCertificate && !keepConnection ? 'changed' : certificateRemoved ? 'cleared' : null;
-      if (JSON.stringify(before) !== JSON.stringify(after) || secret || certificate) {
-        await recordChanges(tx, [
-          {
-            entity: 'settings',
-            action: existing ? 'update' : 'create',
-            subjectUserId: null,
-            actorId: by.actorId,
-            via: by.via,
-            before: existing ? before : null,
-            after: {
-              ...after,
-              ...(secret ? { clientSecret: secret } : {}),
-              ...(certificate ? { clientCertificate: certificate } : {}),
-            },
-          },
-        ]);
-      }
-    }
-    return { clientSecretCleared: secretCleared, clientCertificateCleared: certificateCleared };
-  });
-  // the next sign-in discovers the directory afresh
-  ctx.signInDiscovery.clear();
-  return getSignInSettings(ctx, me, cleared);
-}
-
-/**
- * Try the typed directory against the identity provider: fetch its discovery document and check the
- * issuer it names. Never throws for a failure; the message names a category, never the answer.
- */
-export async function testSignInSettings(
-  ctx: AppContext,
-  tenant: string,
-): Promise<MicrosoftSignInTestResult> {
-  try {
-    const { tenantId } = await lookUpDirectory(authorityOf(ctx), tenant);
-    return {
-      success: true,
-      message: `Microsoft answered for the directory ${tenantId}. The client ID and its secret or certificate are checked at the first sign-in.`,
-    };
-  } catch (error) {
-    const kind = error instanceof DiscoveryError ? error.kind : 'unreachable';
-    const messages: Record<DiscoveryError['kind'], string> = {
-      not_found:
-        "Microsoft does not know this directory: check the directory (tenant) ID on the app registration's Overview page.",
-      unreachable:
-        'Could not reach Microsoft sign-in from the server. Check its internet access and try again.',
-      wrong_issuer:
-        'Microsoft answered for another directory than the one entered: use the directory (tenant) ID from the app registration.',
-      foreign_endpoint:
-        "The directory's sign-in addresses are not all on the sign-in authority's own host, so the portal will not use them. Check AUTHORITY_HOST (or ENTRA_AUTHORITY_HOST) and any proxy in between.",
-      invalid: 'Microsoft sign-in gave an answer the portal cannot use.',
-    };
-    return { success: false, message: messages[kind] };
-  }
-}
-
-export const ALREADY_LINKED_MESSAGE =
-  'This account is already linked to a Microsoft account. To link another one in its place, create an invitation that replaces it: the person is told by email when it is used.';
-
-/**
- * A single-use link that lets the person who opens it link their Microsoft identity to the account.
- * An account already linked is only invited with `replaceIdentity`, staff's explicit choice to let
- * the link replace that identity. Recorded in the history: by whom, for whom.
- */
-export async function createInvitation(
-  ctx: AppContext,
-  userId: number,
-  createdBy: number,
-  options: { replaceIdentity: boolean } = { replaceIdentity: false },
-): Promise<MicrosoftInvitation> {
-  const resolved = await resolveSettings(ctx);
-  if (!resolved.config) throw new AppError(409, 'Microsoft sign-in is not configured.');
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw notFound('User not found');
-  const forStaff = user.role === STAFF_ROLE;
-  if (!forStaff && !resolved.facilitatorSignIn) {
-    throw new AppError(
-      409,
-      'Facilitators cannot sign in with Microsoft yet: turn on "Let facilitators sign in with Microsoft" in Settings first.',
-    );
-  }
-  const token = randomToken(32);
-  const expiresAt = new Date(ctx.now().getTime() + INVITATION_MS);
-  await ctx.db.transaction(async (tx) => {
-    const [linked] = await tx
-      .select()
-      .from(microsoftIdentities)
-      .where(eq(microsoftIdentities.userId, userId))
-      .for('update');
-    if (linked && !options.replaceIdentity) throw new AppError(409, ALREADY_LINKED_MESSAGE);
-    const values = {
-      tokenHash: sha256(token),
-      createdBy,
-      expiresAt,
-      createdAt: ctx.now(),
-      replacesIdentity: options.replaceIdentity,
-    };
-    // one open invitation per account: a new link replaces the last one
-    await tx
-      .insert(microsoftInvitations)
-      .values({ userId, ...values })
-      .onConflictDoUpdate({ target: microsoftInvitations.userId, set: values });
-    await recordChanges(tx, [
-      identityChange(userId, { actorId: createdBy, via: 'staff' }, 'invited', {
-        before: { microsoftAccount: describeIdentity(linked) },
-        after: {
-          microsoftAccount: describeIdentity(linked),
-          invitationValidUntil: expiresAt.toISOString(),
-          ...(options.replaceIdentity ? { replacesLinkedAccount: true } : {}),
-        },
-      }),
-    ]);
-  });
-  // Each opens on the login page its person knows: facilitators sign in at /auth. The token is in the
-  // fragment, which the browser keeps to itself: no request, proxy log or Referer carries it.
-  const link = new URL(`${ctx.config.PUBLIC_URL}${forStaff ? '/staff-login' : '/auth'}`);
-  link.hash = new URLSearchParams({ invitation: token }).toString();
-  return { link: link.toString(), expiresAt: expiresAt.toISOString() };
-}
-
-/**
- * Remove the account's Microsoft identity and any open invitation, and end the sessions a Microsoft
- * sign-in opened for it: whoever held that identity is out at once. Recorded in the history.
- */
-export async function unlinkIdentity(ctx: AppContext, userId: number, by: ChangeBy): Promise<void> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw notFound('User not found');
-  const removed = await ctx.db.transaction(async (tx) => {
-    const [identity] = await tx
-      .delete(microsoftIdentities)
-      .where(eq(microsoftIdentities.userId, userId))
-      .returning();
-    const [invitation] = await tx
-      .delete(microsoftInvitations)
-      .where(eq(microsoftInvitations.userId, userId))
-      .returning();
-    await endMicrosoftSessions(tx, [userId]);
-    if (!identity && !invitation) return null;
-    await recordChanges(tx, [
-      identityChange(userId, by, 'unlinked', {
-        before: {
-          microsoftAccount: describeIdentity(identity),
-          ...(invitation ? { invitationValidUntil: invitation.expiresAt.toISOString() } : {}),
-        },
-        after: { microsoftAccount: null, ...(invitation ? { invitationValidUntil: null } : {}) },
-      }),
-    ]);
-    return identity ?? null;
-  });
-  if (removed && by.actorId !== userId)
-    await tellOwner(ctx, user, 'unlinked', describeIdentity(removed), by.actorId);
-}
-
-/** Ends the sessions Microsoft sign-ins opened for these accounts (their password sessions stay). */
-async function endMicrosoftSessions(db: Queryable, userIds: number[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db
-    .delete(sessions)
-    .where(and(inArray(sessions.userId, userIds), eq(sessions.signedInWithMicrosoft, true)));
-}
-
-type IdentityRow = typeof microsoftIdentities.$inferSelect;
-
-/** An identity as the history shows it: the sign-in name people recognise, and its object id. */
-function describeIdentity(
-  identity: Pick<IdentityRow, 'signInName' | 'objectId'> | undefined | null,
-): string | null {
-  if (!identity) return null;
-  return identity.signInName ? `${identity.signInName} (${identity.objectId})` : identity.objectId;
-}
-
-/**
- * A change of the account's link to Microsoft, in the account's history: `event` says which (invited,
- * linked, replaced, unlinked); the values are the Microsoft account before and after, never a token.
- */
-function identityChange(
-  userId: number,
-  by: ChangeBy,
-  event: 'invited' | 'linked' | 'replaced' | 'unlinked',
-  values: { before: Record<string, unknown>; after: Record<string, unknown> },
-): ChangeEntry {
-  return {
-    entity: 'account',
-    action: 'update',
-    subjectUserId: userId,
-    actorId: by.actorId,
-    via: by.via,
-    before: { section: 'microsoft-sign-in', ...values.before },
-    after: { section: 'microsoft-sign-in', event, ...values.after },
-  };
-}
-
 /** Where "sign out of Microsoft too" sends the browser, or null when sign-in is not configured. */
-export async function microsoftSignOutUrl(ctx: AppContext): Promise<URL | null> {
+export async function microsoftSignOutUrl(
+  ctx: Pick<SignInDeps, 'appSecret' | 'config' | 'db' | 'now' | 'signInDiscovery'>,
+): Promise<URL | null> {
   const config = await signInConfig(ctx);
   if (!config) return null;
   try {
@@ -1223,15 +559,4 @@ export async function microsoftSignOutUrl(ctx: AppContext): Promise<URL | null> 
   } catch {
     return null;
   }
-}
-
-/** The accounts linked to a Microsoft identity, for the Users page. */
-export async function listLinkedAccounts(ctx: AppContext): Promise<MicrosoftLinkedAccounts> {
-  const rows = await ctx.db
-    .select({ userId: microsoftIdentities.userId, lastSignInAt: microsoftIdentities.lastSignInAt })
-    .from(microsoftIdentities)
-    .orderBy(microsoftIdentities.userId);
-  return {
-    users: rows.map((row) => ({ userId: row.userId, lastSignInAt: row.lastSignInAt?.toISOString() ?? null })),
-  };
 }

@@ -14,7 +14,7 @@ import {
 import { insertBooking, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { saveReminderSettings } from '../reminders/service';
-import { withdrawOffersSafeguardingNoLongerAllows } from './service';
+import { withdrawOffersSafeguardingNoLongerAllows } from './expiry';
 
 const PORTAL = 'https://portal.example.org';
 let clock = new Date('2026-11-20T10:00:00Z');

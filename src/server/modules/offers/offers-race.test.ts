@@ -14,7 +14,7 @@ import { type BuiltApp, buildApp } from '../../app';
 import { bookings, offers } from '../../db/schema';
 import { insertDays, insertDbsCheck, insertOffer, insertOpenSession } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { expireOffers } from './service';
+import { expireOffers } from './expiry';
 
 const START = new Date('2026-11-20T10:00:00Z');
 const HOUR = 3_600_000;

@@ -4,24 +4,42 @@
  * with If-Match, and an item filled or changed in SharePoint meanwhile undoes the acceptance.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OpenSessionsResponse } from '../../../shared/schemas/offers';
 import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
+import { Scheduler } from '../../jobs/scheduler';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+  testMailSettings,
+  testSmtpEnvironment,
+} from '../../mail/test-smtp';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
 import { insertDbsCheck } from '../../test/factories';
-import { drainBookingWrites } from './write-back';
+import { saveReminderSettings } from '../reminders/service';
+import { acceptanceWriteBack } from './write-back';
 
 const clock = new Date('2026-11-20T10:00:00Z');
 let s: ConnectorSetup;
+let smtp: TestSmtpServer;
 let staff: string;
 let seq = 0;
 const list = () => s.portal.lists.bookings!;
 
 beforeAll(async () => {
-  s = await setupConnector({ seed: { seed: 'offers', bookingCount: 0 }, build: { now: () => clock } });
+  smtp = await startTestSmtpServer();
+  s = await setupConnector({
+    seed: { seed: 'offers', bookingCount: 0 },
+    env: { PUBLIC_URL: 'http://portal.example.org', ...testSmtpEnvironment() },
+    build: { now: () => clock },
+  });
+  await saveReminderSettings(s.t.ctx, testMailSettings(smtp), 1);
   staff = await s.t.loginStaff();
 });
-afterAll(() => s.close());
+afterAll(async () => {
+  await s.close();
+  await smtp.close();
+});
 
 const call = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>
   s.t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
@@ -30,6 +48,7 @@ async function facilitator() {
   seq += 1;
   const user = await s.t.createUser({
     username: `sp-${seq}@example.org`,
+    email: `sp-${seq}@example.org`,
     displayName: `SharePoint Person ${seq}`,
     freelancerId: String(8000 + seq),
   });
@@ -43,7 +62,7 @@ async function facilitator() {
 }
 
 const refresh = () => s.t.ctx.sharePoint.refreshBookings();
-const drain = async () => drainBookingWrites(s.t.ctx, await s.t.ctx.sharePoint.session());
+const drain = () => s.t.ctx.sharePoint.drainBookingWrites(acceptanceWriteBack(s.t.ctx));
 
 /** An open item in SharePoint, read in by a refresh; its booking id here. */
 async function openItem(date: string): Promise<{ itemId: string; bookingId: number }> {
@@ -153,6 +172,24 @@ describe('write-back of an acceptance', () => {
     expect(await bookingRow(bookingId)).toMatchObject({ userId: a.id, freelancerId: a.freelancerId });
   });
 
+  it('an acceptance reaches SharePoint at once: the delivery loop is woken after the commit', async () => {
+    const { itemId, bookingId } = await openItem('2026-12-08');
+    const a = await facilitator();
+    // the loop would otherwise wait an hour between polls
+    const scheduler = new Scheduler(s.t.ctx, { drainIdleMs: 3_600_000, tickPattern: '0 0 0 1 1 *' }).start();
+    try {
+      await vi.waitFor(async () => expect(await s.t.ctx.db.select().from(bookingOutbox)).toEqual([]));
+      const offerId = await offerAndAccept(bookingId, a);
+      await vi.waitFor(
+        () => expect(s.emu.control.item(list(), itemId)!.fields.FreelancerID).toBe(a.freelancerId),
+        { timeout: 20_000, interval: 20 },
+      );
+      await vi.waitFor(async () => expect((await offerRow(offerId)).writeBack).toBe('done'));
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
   it('a session filled in SharePoint meanwhile: the acceptance is undone, SharePoint keeps its facilitator', async () => {
     const { itemId, bookingId } = await openItem('2026-12-03');
     const a = await facilitator();
@@ -169,6 +206,9 @@ describe('write-back of an acceptance', () => {
     expect((await bookingRow(bookingId)).userId).toBeNull();
     const mine = (await call('GET', '/api/offers', a.cookie)).json();
     expect(mine[0]).toMatchObject({ state: 'withdrawn', endedReason: 'sharepoint' });
+    // the facilitator is told why, by email
+    const told = smtp.messages.filter((m) => m.to.includes(`sp-${seq}@example.org`));
+    expect(told.at(-1)?.text).toContain('SharePoint showed the session filled or changed');
     const history = await s.t.ctx.db.select().from(changeHistory).where(eq(changeHistory.via, 'sharepoint'));
     expect(history.some((h) => (h.after as { offerId?: number }).offerId === offerId)).toBe(true);
     expect(await s.t.ctx.db.select().from(bookingOutbox)).toEqual([]);

@@ -10,7 +10,7 @@ import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/
 import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
 import { insertBooking, insertDay, insertDays, insertDbsCheck } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { expireOffers, withdrawOffersSafeguardingNoLongerAllows } from './service';
+import { expireOffers, withdrawOffersSafeguardingNoLongerAllows } from './expiry';
 
 let clock = new Date('2026-11-20T10:00:00Z');
 const DAY = '2026-12-02';

@@ -18,20 +18,10 @@ import {
 } from '../../../shared/schemas/offers';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
-import {
-  acceptOffer,
-  answerByLink,
-  createOffers,
-  createSession,
-  declineOffer,
-  listMyOffers,
-  listOpenSessions,
-  listSessionOffers,
-  markSeen,
-  readLink,
-  sessionCandidates,
-  withdrawOffer,
-} from './service';
+import { acceptOffer, answerByLink, declineOffer, markSeen, readLink, withdrawOffer } from './answers';
+import { createOffers } from './making';
+import { listMyOffers, listSessionOffers, sessionCandidates } from './service';
+import { createSession, listOpenSessions } from './sessions';
 
 const staffErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const writeErrors = { ...staffErrors, 409: errorResponse };
@@ -70,8 +60,6 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const id = await createSession(ctx, request.body, currentUser(request).id);
-        // the bookings outbox is drained by the same loop as availability: wake it
-        ctx.sharePoint.outboxWakeUp.queued();
         return reply.code(201).send({ id });
       },
     );
@@ -177,11 +165,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: myOffer, ...writeErrors },
         },
       },
-      async (request) => {
-        const answer = await acceptOffer(ctx, request.params.id, currentUser(request).id, 'facilitator');
-        ctx.sharePoint.outboxWakeUp.queued();
-        return answer;
-      },
+      (request) => acceptOffer(ctx, request.params.id, currentUser(request).id, 'facilitator'),
     );
 
     app.post(
@@ -227,11 +211,7 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: myOffer, ...linkErrors },
         },
       },
-      async (request) => {
-        const answer = await answerByLink(ctx, request.body.token, { accept: true });
-        ctx.sharePoint.outboxWakeUp.queued();
-        return answer;
-      },
+      (request) => answerByLink(ctx, request.body.token, { accept: true }),
     );
 
     app.post(

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { addMonths, monthLabel, todayIn } from '../../../shared/calendar';
 import {
   AUTO_REMINDER_HOUR,
@@ -11,15 +12,21 @@ import {
   type SendRemindersResponse,
   type SmtpSecurity,
 } from '../../../shared/schemas/reminders';
-import type { AppContext } from '../../context';
+import type { Config } from '../../config';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
-import type { Queryable } from '../../db/client';
+import type { Database, Db, Queryable } from '../../db/client';
 import { type JobLock, tryJobLock } from '../../db/job-locks';
 import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
 import { AppError, badRequest, conflict, describeError } from '../../errors';
 import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
-import { describeMailError, type Mailer, openMailer, type SmtpSettings } from '../../mail/transport';
+import {
+  describeMailError,
+  type Mailer,
+  type MailRuntime,
+  openMailer,
+  type SmtpSettings,
+} from '../../mail/transport';
 import { localTime } from '../../office-hours';
 import { blockedAddresses } from '../../outbound-address';
 import { computeCompleteness } from '../completeness/service';
@@ -104,7 +111,7 @@ export function nextAutomaticDate(autoDay: number, timeZone: string, now: Date, 
 
 function toResponse(
   row: SettingsRow | undefined,
-  ctx: AppContext,
+  ctx: Pick<ReminderDeps, 'config' | 'now'>,
   doneToday: boolean,
   passwordCleared = false,
 ): ReminderSettingsResponse {
@@ -133,7 +140,9 @@ function toResponse(
   };
 }
 
-export async function getReminderSettings(ctx: AppContext): Promise<ReminderSettingsResponse> {
+export async function getReminderSettings(
+  ctx: Pick<ReminderDeps, 'config' | 'db' | 'now'>,
+): Promise<ReminderSettingsResponse> {
   const [row, doneToday] = await Promise.all([readRow(ctx.db), automaticDoneToday(ctx)]);
   return toResponse(row, ctx, doneToday);
 }
@@ -162,7 +171,7 @@ function historyView(row: SettingsRow) {
  * Recorded in the change history in the same transaction, the password redacted.
  */
 export async function saveReminderSettings(
-  ctx: AppContext,
+  ctx: Pick<ReminderDeps, 'appSecret' | 'config' | 'db' | 'now'>,
   input: unknown,
   actorId: number,
 ): Promise<ReminderSettingsResponse> {
@@ -220,7 +229,7 @@ export async function saveReminderSettings(
  * A host every connection would refuse (outbound-address.ts) is refused when it is saved too, saying
  * which host and which setting would allow it, rather than being stored to fail at every send.
  */
-async function refuseBlockedHost(ctx: AppContext, host: string): Promise<void> {
+async function refuseBlockedHost(ctx: Pick<ReminderDeps, 'config'>, host: string): Promise<void> {
   if (!host) return;
   const blocked = await blockedAddresses(host, ctx.config.SMTP_ALLOWED_NETWORKS);
   if (!blocked) return;
@@ -233,8 +242,27 @@ async function refuseBlockedHost(ctx: AppContext, host: string): Promise<void> {
  * The stored SMTP settings with the password decrypted; 409 when email is not set up. Every email the
  * portal sends (availability and safeguarding reminders) goes through these settings.
  */
+/**
+ * What sending email needs: the saved settings (in the database, the password sealed with the app's
+ * secret), the configuration (the portal's address, the networks a mail server may be on) and the
+ * transport's options.
+ */
+export interface MailDeps {
+  db: Db;
+  appSecret: string;
+  config: Config;
+  mailer: MailRuntime;
+}
+
+/** What the reminders use besides email: the job lock (database), the log and the clock. */
+export interface ReminderDeps extends MailDeps {
+  database: Database;
+  log: FastifyBaseLogger;
+  now: () => Date;
+}
+
 export async function loadMailSettings(
-  ctx: AppContext,
+  ctx: MailDeps,
 ): Promise<{ smtp: SmtpSettings; fromAddress: string; portalUrl: string }> {
   const row = await readRow(ctx.db);
   if (!isConfigured(row)) throw conflict(NOT_CONFIGURED_MESSAGE);
@@ -268,7 +296,7 @@ export async function loadMailSettings(
  * over one connection; null per key when the server took it, else why not.
  */
 export async function sendMail<K>(
-  ctx: AppContext,
+  ctx: MailDeps,
   items: Array<{ key: K; to: string | null; build: (portalUrl: string) => OutgoingMessage }>,
 ): Promise<Map<K, string | null>> {
   const outcome = new Map<K, string | null>();
@@ -324,7 +352,7 @@ function checkReminderMonth(month: string, today: string): void {
   }
 }
 
-async function waitForLock(ctx: AppContext, waitMs: number): Promise<JobLock | null> {
+async function waitForLock(ctx: Pick<ReminderDeps, 'database'>, waitMs: number): Promise<JobLock | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const lock = await tryJobLock(ctx.database, 'reminders');
@@ -350,7 +378,7 @@ export interface SendOptions {
  * written only after the SMTP server accepted that message, so a failure leaves nothing recorded for
  * that person and they are tried again next time.
  */
-export async function sendReminders(ctx: AppContext, options: SendOptions): Promise<SendRemindersResponse> {
+export async function sendReminders(ctx: ReminderDeps, options: SendOptions): Promise<SendRemindersResponse> {
   checkReminderMonth(options.month, todayIn(ctx.config.ORG_TIMEZONE, ctx.now()));
   const mail = await loadMailSettings(ctx);
   const lock = await waitForLock(ctx, LOCK_WAIT_MS);
@@ -500,7 +528,7 @@ export type AutomaticOutcome =
   | 'sent'
   | 'failed';
 
-async function readAutomaticState(ctx: AppContext) {
+async function readAutomaticState(ctx: Pick<ReminderDeps, 'db'>) {
   const [row] = await ctx.db
     .select()
     .from(schedulerState)
@@ -508,7 +536,7 @@ async function readAutomaticState(ctx: AppContext) {
   return row;
 }
 
-async function automaticDoneToday(ctx: AppContext): Promise<boolean> {
+async function automaticDoneToday(ctx: Pick<ReminderDeps, 'config' | 'db' | 'now'>): Promise<boolean> {
   const state = await readAutomaticState(ctx);
   const tz = ctx.config.ORG_TIMEZONE;
   return Boolean(state?.finishedAt && todayIn(tz, state.finishedAt) === todayIn(tz, ctx.now()));
@@ -520,7 +548,7 @@ async function automaticDoneToday(ctx: AppContext): Promise<boolean> {
  * messages failed is tried again an hour later the same day; people it did reach are skipped then by
  * the once-a-day rule. Never throws.
  */
-export async function runAutomaticReminders(ctx: AppContext): Promise<AutomaticOutcome> {
+export async function runAutomaticReminders(ctx: ReminderDeps): Promise<AutomaticOutcome> {
   const row = await readRow(ctx.db);
   if (!row?.autoEnabled) return 'off';
   if (!isConfigured(row)) return 'not-configured';

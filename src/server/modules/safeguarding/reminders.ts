@@ -9,14 +9,13 @@ import { and, eq, gte, ne } from 'drizzle-orm';
 import { addDays, todayIn } from '../../../shared/calendar';
 import { SAFEGUARDING_STATE_LABELS, type SafeguardingStatus } from '../../../shared/safeguarding';
 import { AUTO_REMINDER_HOUR } from '../../../shared/schemas/reminders';
-import type { AppContext } from '../../context';
 import { tryJobLock } from '../../db/job-locks';
 import { safeguardingReminderSends, users } from '../../db/schema';
 import { describeError } from '../../errors';
 import { PORTAL_NAME } from '../../mail/reminder-message';
 import { describeMailError, type Mailer, openMailer } from '../../mail/transport';
 import { localTime } from '../../office-hours';
-import { loadMailSettings } from '../reminders/service';
+import { loadMailSettings, type ReminderDeps } from '../reminders/service';
 import { STAFF_ROLE } from '../users/service';
 import { listStatuses } from './service';
 
@@ -94,7 +93,7 @@ function digestMessage(
  * facilitators' reminders, on Mondays for the staff digest. Quiet (no error) while email is not set
  * up. Never throws.
  */
-export async function runSafeguardingReminders(ctx: AppContext): Promise<SafeguardingReminderRun> {
+export async function runSafeguardingReminders(ctx: ReminderDeps): Promise<SafeguardingReminderRun> {
   const result: SafeguardingReminderRun = { outcome: 'done', expirySent: 0, digestSent: 0, failed: 0 };
   const now = ctx.now();
   const timeZone = ctx.config.ORG_TIMEZONE;
@@ -176,7 +175,7 @@ export async function runSafeguardingReminders(ctx: AppContext): Promise<Safegua
 }
 
 async function messagesFor(
-  ctx: AppContext,
+  ctx: Pick<ReminderDeps, 'db'>,
   today: string,
   digestDay: boolean,
   portalUrl: string,

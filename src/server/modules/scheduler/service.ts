@@ -1,10 +1,29 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SchedulerStatus } from '../../../shared/schemas/scheduler';
-import type { AppContext } from '../../context';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import { schedulerState, syncOutbox } from '../../db/schema';
 import { describeMoment, officeHoursStatus } from '../../office-hours';
+import type { BookingsRefreshResult } from '../../sharepoint/bookings-refresh';
+import type { SharePointConnector } from '../../sharepoint/connector';
 import { notificationsActive } from '../../sharepoint/notifications';
 import { readProblems } from '../../sharepoint/problems';
+
+/** Where a refresh running in this process has got to (the status line shows it). */
+export type RefreshStage = 'connecting' | 'processing';
+
+/**
+ * The bookings refresh as routes and services see it. jobs/refresh-job.ts implements it; it is handed
+ * in (the app context's `bookingsRefresh`) so that nothing below jobs/ imports jobs/.
+ */
+export interface BookingsRefresher {
+  /** Refresh now, or join the refresh already running here or on another instance. */
+  run(): Promise<BookingsRefreshResult>;
+  /** Start a refresh without waiting; one already running is followed by another (a change arrived). */
+  runSoon(): void;
+  /** The stage of a refresh running in this process; null when none is. */
+  readonly stage: RefreshStage | null;
+}
 
 /** The scheduler_state row the booking-refresh job keeps. */
 export const BOOKINGS_REFRESH_JOB = 'bookings-refresh';
@@ -16,9 +35,13 @@ export const BOOKINGS_RECONCILE_JOB = 'bookings-reconcile';
  * configuration and the clock; whether an update runs right now comes from the shared state row, so
  * every instance answers the same.
  */
-export async function schedulerStatusNow(
-  ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'bookingsRefresh' | 'sharePoint'>,
-): Promise<SchedulerStatus> {
+export async function schedulerStatusNow(ctx: {
+  db: Db;
+  config: Config;
+  now: () => Date;
+  bookingsRefresh: Pick<BookingsRefresher, 'stage'>;
+  sharePoint: SharePointConnector;
+}): Promise<SchedulerStatus> {
   const [row] = await ctx.db
     .select({ isUpdating: schedulerState.isUpdating, lastError: schedulerState.lastError })
     .from(schedulerState)
@@ -43,7 +66,7 @@ export async function schedulerStatusNow(
 }
 
 /** Failing SharePoint work, with what to do. An availability problem with nothing left to send is over. */
-async function sharePointProblemsNow(ctx: Pick<AppContext, 'db' | 'config' | 'now'>) {
+async function sharePointProblemsNow(ctx: { db: Db; config: Config; now: () => Date }) {
   const problems = await readProblems(ctx.db);
   if (problems.length === 0) return [];
   const [waiting] = await ctx.db

@@ -110,9 +110,3 @@ export function useBulkUpdate() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all }),
   });
 }
-
-export function useSyncAll() {
-  return useMutation<{ queued: number }, Error, { userId: number }>({
-    mutationFn: (body) => apiJson<{ queued: number }>('POST', '/api/sharepoint/sync-all', body),
-  });
-}

@@ -18,7 +18,7 @@ import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage, serverMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { formLoadFailure, onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
-import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
+import { useAvailability, useBookings, useBulkUpdate, useSaveDay } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import type { BulkFormValues } from './bulk-dialog';
 import { CalendarGrid } from './calendar-grid';
@@ -31,7 +31,6 @@ import type { DayFormValues } from './day-dialog';
 const calendarForms = onDemand(() => import('./calendar-forms'));
 
 const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
-const SYNC_ERROR_FALLBACK = 'Failed to sync with SharePoint. Please try again.';
 
 /** First day of the month shown and the day that holds the grid's single tab stop. */
 function firstActiveDay(month: string, today: string): string {
@@ -106,7 +105,6 @@ export function AvailabilityCalendar({
   const bookingsQuery = useBookings(userId, range);
   const saveDay = useSaveDay();
   const bulkUpdate = useBulkUpdate();
-  const syncAll = useSyncAll();
 
   const availabilityByDate = useMemo(() => {
     const map = new Map<string, Availability>();
@@ -147,23 +145,12 @@ export function AvailabilityCalendar({
       {
         onSuccess: () => {
           setEditDate(null);
-          syncAll.mutate(
-            { userId },
-            {
-              onSuccess: () =>
-                toast({
-                  title: 'Sync Successful',
-                  description: 'Your availability was synced to SharePoint automatically.',
-                  variant: 'success',
-                }),
-              onError: (error) =>
-                toast({
-                  title: 'Sync Error',
-                  description: serverMessage(error, SYNC_ERROR_FALLBACK),
-                  variant: 'destructive',
-                }),
-            },
-          );
+          // the server queued the day for SharePoint with the save and delivers it on its own
+          toast({
+            title: 'Sync Successful',
+            description: 'Your availability was synced to SharePoint automatically.',
+            variant: 'success',
+          });
         },
         onError: (error) =>
           toast({

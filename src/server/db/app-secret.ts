@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { randomToken } from './crypto';
-import type { Database } from './db/client';
-import { appMeta } from './db/schema';
+import { randomToken } from '../crypto';
+import type { Database } from './client';
+import { appMeta } from './schema';
 
 /**
  * The secret that keys sessions and stored SharePoint credentials. Given APP_SECRET it is used as is;
