@@ -51,6 +51,8 @@ export interface MatrixFixture {
   sessionId: number;
   offerId: number;
   offerToken: string;
+  /** a live link that sets A's password (a reset) */
+  passwordLinkToken: string;
   /** the tenant of the test identity provider Sign in with Microsoft is configured against */
   entraTenantId: string;
 }
@@ -200,6 +202,8 @@ export interface FuzzFixture {
   entra: { tenantId: string };
   /** the token of a calendar feed whose owner no case aims at */
   feedToken: string;
+  /** a link that sets the password of an account no other case aims at (used once, then refused) */
+  passwordLinkToken: string;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -215,6 +219,8 @@ export interface CrossSiteFixture {
   sessionId: number;
   offerId: number;
   offerToken: string;
+  /** a live link that sets A's password */
+  passwordLinkToken: string;
 }
 export type CrossSiteTarget = {
   who: 'anonymous' | 'a' | 'staff';
@@ -1732,6 +1738,65 @@ export const ROUTES: Record<string, RouteEntry> = {
       body: { reason: 'Fuzz reason' },
     }),
     crossSite: (x) => ({ who: 'a', id: x.offerId, payload: { reason: 'csrf' } }),
+  },
+  'POST /api/password-reset': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    // The same answer for every caller and every username, known or not; the work happens after it.
+    matrix: [
+      {
+        name: 'an unknown username',
+        call: () => ({ payload: { username: 'nobody-by-this-name' } }),
+        expect: everyone(202),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      { name: 'no username', call: () => ({ payload: { username: '' } }), expect: everyone(400) },
+    ],
+    fuzz: (x) => ({ body: { username: x.unique('forgot') } }),
+    crossSite: () => ({ who: 'anonymous', payload: { username: 'nobody-by-this-name' } }),
+  },
+  'POST /api/password-links/view': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    // Public but token-checked: whoever holds the emailed link reads whose password it sets; a
+    // session changes nothing, and reading changes nothing either.
+    matrix: [
+      {
+        name: "A's link",
+        call: (f) => ({ payload: { token: f.passwordLinkToken } }),
+        expect: everyone(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      { name: 'a forged link', call: () => ({ payload: { token: 'forged' } }), expect: everyone(404) },
+    ],
+    fuzz: (x) => ({ body: { token: x.passwordLinkToken } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.passwordLinkToken } }),
+  },
+  'POST /api/password-links/use': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: "A's link",
+        call: (f) => ({ payload: { token: f.passwordLinkToken, newPassword: 'set-by-link-1' } }),
+        expect: everyone(200),
+        verify: (_f, _role, changed) =>
+          expect(changed).toEqual(['calendar_feeds', 'change_history', 'password_links', 'sessions', 'users']),
+      },
+      {
+        name: 'a forged link',
+        call: () => ({ payload: { token: 'forged', newPassword: 'set-by-link-1' } }),
+        expect: everyone(404),
+      },
+    ],
+    fuzz: (x) => ({ body: { token: x.passwordLinkToken, newPassword: 'set-by-link-1' } }),
+    crossSite: (x) => ({
+      who: 'anonymous',
+      payload: { token: x.passwordLinkToken, newPassword: 'set-by-link-1' },
+    }),
   },
   'POST /api/offer-links/view': {
     access: 'public',

@@ -9,6 +9,7 @@ import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords';
 import { randomToken, sha256 } from '../../crypto';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { passwordLinks, sessions, users } from '../../db/schema';
 import { notFound } from '../../errors';
 import { passwordChangedMessage, passwordLinkMessage } from '../../mail/account-message';
@@ -44,18 +45,18 @@ const signInPage = (user: UserRow) => (user.role === STAFF_ROLE ? '/staff-login'
 const nameOf = (user: UserRow) => user.displayName?.trim() || user.username;
 
 /**
- * Make a link for an account and email it to the account's address. Earlier unused links of the same
- * purpose stop working. Returns why the email was not sent, or null when the server took it.
+ * Make a link for an account; earlier unused links of the same purpose stop working. Returns the
+ * token, which only the email carries.
  */
-export async function sendPasswordLink(
-  ctx: AppContext,
+export async function makePasswordLink(
+  db: Db,
   user: UserRow,
   purpose: PasswordLinkPurpose,
+  at: Date,
   by: UserRow | null = null,
-): Promise<string | null> {
+): Promise<string> {
   const token = randomToken(32);
-  const at = ctx.now();
-  await ctx.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx
       .update(passwordLinks)
       .set({ expiresAt: at })
@@ -77,6 +78,17 @@ export async function sendPasswordLink(
       expiresAt: new Date(at.getTime() + LINK_LIFETIME[purpose].ms),
     });
   });
+  return token;
+}
+
+/** Make a link and email it to the account's address: why it was not sent, or null when it was. */
+export async function sendPasswordLink(
+  ctx: AppContext,
+  user: UserRow,
+  purpose: PasswordLinkPurpose,
+  by: UserRow | null = null,
+): Promise<string | null> {
+  const token = await makePasswordLink(ctx.db, user, purpose, ctx.now(), by);
   const outcome = await sendMail(ctx, [
     {
       key: purpose,
