@@ -1784,7 +1784,13 @@ export const ROUTES: Record<string, RouteEntry> = {
         call: (f) => ({ payload: { token: f.passwordLinkToken, newPassword: 'set-by-link-1' } }),
         expect: everyone(200),
         verify: (_f, _role, changed) =>
-          expect(changed).toEqual(['calendar_feeds', 'change_history', 'password_links', 'sessions', 'users']),
+          expect(changed).toEqual([
+            'calendar_feeds',
+            'change_history',
+            'password_links',
+            'sessions',
+            'users',
+          ]),
       },
       {
         name: 'a forged link',

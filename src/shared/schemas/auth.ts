@@ -87,7 +87,11 @@ export type SetPasswordForm = z.infer<typeof setPasswordForm>;
 
 /** Asking for a link to set a new password: the answer is the same whether or not the account exists. */
 export const forgotPasswordBody = z.object({
-  username: z.string().trim().min(1, 'Enter your username').max(254, 'Username must be at most 254 characters'),
+  username: z
+    .string()
+    .trim()
+    .min(1, 'Enter your username')
+    .max(254, 'Username must be at most 254 characters'),
 });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBody>;
 

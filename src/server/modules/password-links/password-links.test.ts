@@ -97,7 +97,11 @@ describe('asking for a reset', () => {
     const answers = [];
     for (const username of [known.username, 'nobody-at-all', noEmail.username]) {
       const response = await post('/api/password-reset', { username });
-      answers.push({ status: response.statusCode, body: response.json(), type: response.headers['content-type'] });
+      answers.push({
+        status: response.statusCode,
+        body: response.json(),
+        type: response.headers['content-type'],
+      });
     }
     expect(answers[0]).toEqual({
       status: 202,
@@ -122,7 +126,9 @@ describe('asking for a reset', () => {
     await requestPasswordReset(t.ctx, 'nobody-at-all');
     await requestPasswordReset(t.ctx, noEmail.username);
     expect(smtp.messages.length).toBe(before);
-    expect(await t.ctx.db.select().from(passwordLinks).where(eq(passwordLinks.userId, noEmail.id))).toEqual([]);
+    expect(await t.ctx.db.select().from(passwordLinks).where(eq(passwordLinks.userId, noEmail.id))).toEqual(
+      [],
+    );
   });
 
   it('answers before any work: the answer is back while the mail server still holds the email', async () => {
@@ -146,7 +152,9 @@ describe('asking for a reset', () => {
       expect(response.json()).toEqual({ message: RESET_REQUESTED_MESSAGE });
       await arrived;
       // the link was made, and its email is still on its way
-      expect(await t.ctx.db.select().from(passwordLinks).where(eq(passwordLinks.userId, known.id))).toHaveLength(1);
+      expect(
+        await t.ctx.db.select().from(passwordLinks).where(eq(passwordLinks.userId, known.id)),
+      ).toHaveLength(1);
     } finally {
       for (const socket of held) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -157,7 +165,8 @@ describe('asking for a reset', () => {
   it(`sends one account at most ${RESETS_PER_ACCOUNT_PER_HOUR} links an hour, and only the newest works`, async () => {
     const known = await person();
     const before = smtp.messages.length;
-    for (let i = 0; i <= RESETS_PER_ACCOUNT_PER_HOUR; i += 1) await requestPasswordReset(t.ctx, known.username);
+    for (let i = 0; i <= RESETS_PER_ACCOUNT_PER_HOUR; i += 1)
+      await requestPasswordReset(t.ctx, known.username);
     const sent = smtp.messages.slice(before).filter((m) => m.to.includes(known.email));
     expect(sent).toHaveLength(RESETS_PER_ACCOUNT_PER_HOUR);
     const [older, , newest] = sent.map(tokenIn);
@@ -194,7 +203,11 @@ describe('using a link', () => {
   it('sets the password once, ends every session and the calendar feed, and tells the owner', async () => {
     const owner = await person();
     const otherBrowser = await t.login(owner.username, owner.password);
-    const feed = await t.app.inject({ method: 'POST', url: '/api/calendar-feed', headers: { cookie: owner.cookie } });
+    const feed = await t.app.inject({
+      method: 'POST',
+      url: '/api/calendar-feed',
+      headers: { cookie: owner.cookie },
+    });
     const feedPath = feed.json().path as string;
     expect((await t.app.inject({ method: 'GET', url: feedPath })).statusCode).toBe(200);
 
@@ -239,7 +252,11 @@ describe('using a link', () => {
     const owner = await person();
     const other = await person();
     const token = await resetLink(owner.email, owner.username);
-    const used = await post('/api/password-links/use', { token, newPassword: 'owners-new-pass' }, other.cookie);
+    const used = await post(
+      '/api/password-links/use',
+      { token, newPassword: 'owners-new-pass' },
+      other.cookie,
+    );
     expect(used.statusCode).toBe(200);
     expect(used.json().username).toBe(owner.username);
     // the other account keeps its password; the browser's session of it was ended and replaced
@@ -257,7 +274,9 @@ describe('using a link', () => {
       payload: { currentPassword: owner.password, newPassword: 'changed-by-hand' },
     });
     expect(changed.statusCode).toBe(200);
-    expect((await post('/api/password-links/use', { token, newPassword: 'by-old-link' })).statusCode).toBe(404);
+    expect((await post('/api/password-links/use', { token, newPassword: 'by-old-link' })).statusCode).toBe(
+      404,
+    );
 
     const moved = await person();
     const movedToken = await resetLink(moved.email, moved.username);
@@ -267,9 +286,9 @@ describe('using a link', () => {
     const late = await person();
     const lateToken = await makePasswordLink(t.ctx.db, late, 'reset', clock);
     clock = new Date(clock.getTime() + 60 * 60 * 1000 + 1000);
-    expect((await post('/api/password-links/use', { token: lateToken, newPassword: 'too-late-1' })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await post('/api/password-links/use', { token: lateToken, newPassword: 'too-late-1' })).statusCode,
+    ).toBe(404);
   });
 
   it('of two uses at once, exactly one sets the password', async () => {

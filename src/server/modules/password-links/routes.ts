@@ -53,7 +53,8 @@ export function passwordLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'public', rateLimit: ctx.limits.rateLimit('passwordLinks') },
         schema: {
           tags: ['auth'],
-          summary: 'What a link that sets a password is for, and for which account (404 when it no longer works)',
+          summary:
+            'What a link that sets a password is for, and for which account (404 when it no longer works)',
           body: passwordLinkBody,
           response: { 200: passwordLinkResponse, ...errors },
         },

@@ -7,8 +7,8 @@
 import type { PasswordLinkResponse } from '@shared/schemas/auth';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords';
-import { randomToken, sha256 } from '../../crypto';
 import type { AppContext } from '../../context';
+import { randomToken, sha256 } from '../../crypto';
 import type { Db } from '../../db/client';
 import { passwordLinks, sessions, users } from '../../db/schema';
 import { notFound } from '../../errors';
