@@ -100,7 +100,10 @@ export function FacilitatorLogin() {
                   {loginMutation.isPending ? 'Signing in...' : 'Sign In'}
                 </Button>
                 <p className="text-center text-sm">
-                  <Link href="/forgot-password" className="font-medium text-primary underline-offset-4 hover:underline">
+                  <Link
+                    href="/forgot-password"
+                    className="font-medium text-primary underline-offset-4 hover:underline"
+                  >
                     Forgot your password?
                   </Link>
                 </p>
