@@ -13,11 +13,11 @@ import type { Db } from '../../db/client';
 import { passwordLinks, sessions, users } from '../../db/schema';
 import { notFound } from '../../errors';
 import { passwordChangedMessage, passwordLinkMessage } from '../../mail/account-message';
+import { recordOwnPasswordChange } from '../auth/service';
 import { turnOffFeed } from '../calendar-feed/service';
-import { recordChanges } from '../history/record';
 import { staffPasswordSignInAllowed } from '../microsoft-sign-in/service';
 import { sendMail } from '../reminders/service';
-import { accountValues, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
+import { findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
 
 export type PasswordLinkPurpose = 'reset' | 'invitation';
 
@@ -196,18 +196,7 @@ export async function usePasswordLink(
       .returning();
     await tx.delete(sessions).where(eq(sessions.userId, current.id));
     await turnOffFeed(tx, current.id);
-    const values = accountValues(current);
-    await recordChanges(tx, [
-      {
-        entity: 'account',
-        action: 'update',
-        subjectUserId: current.id,
-        actorId: current.id,
-        via: current.role === STAFF_ROLE ? 'staff' : 'facilitator',
-        before: values,
-        after: { ...values, password: 'changed', section: 'password-link', event: opened.link.purpose },
-      },
-    ]);
+    await recordOwnPasswordChange(tx, current, { section: 'password-link', event: opened.link.purpose });
     return updated ?? null;
   });
   if (!user) throw notFound(LINK_INVALID_MESSAGE);
