@@ -181,6 +181,12 @@ describe('asking for a reset', () => {
     expect(smtp.messages.slice(before).filter((m) => m.to.includes(known.email))).toHaveLength(
       RESETS_PER_ACCOUNT_PER_HOUR + 1,
     );
+    // links dead for over a day are cleared away when the account is next sent one
+    const rows = () => t.ctx.db.select().from(passwordLinks).where(eq(passwordLinks.userId, known.id));
+    expect(await rows()).toHaveLength(RESETS_PER_ACCOUNT_PER_HOUR + 1);
+    clock = new Date(clock.getTime() + 26 * 60 * 60 * 1000);
+    await requestPasswordReset(t.ctx, known.username);
+    expect(await rows()).toHaveLength(1);
   });
 
   it('budgets the requests of one address, known accounts and unknown alike', async () => {

@@ -5,7 +5,7 @@
  * when it was made.
  */
 import type { PasswordLinkResponse } from '@shared/schemas/auth';
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords';
 import type { AppContext } from '../../context';
 import { randomToken, sha256 } from '../../crypto';
@@ -26,6 +26,8 @@ export const LINK_LIFETIME: Record<PasswordLinkPurpose, { ms: number; words: str
   reset: { ms: 60 * 60 * 1000, words: '1 hour' },
   invitation: { ms: 7 * 24 * 60 * 60 * 1000, words: '7 days' },
 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Reset links one account is sent in an hour, however many addresses ask; further asks send nothing. */
 export const RESETS_PER_ACCOUNT_PER_HOUR = 3;
@@ -57,6 +59,12 @@ export async function makePasswordLink(
 ): Promise<string> {
   const token = randomToken(32);
   await db.transaction(async (tx) => {
+    // the account's links dead for a day are of no more use (the hourly budget counts only the last hour)
+    await tx
+      .delete(passwordLinks)
+      .where(
+        and(eq(passwordLinks.userId, user.id), lt(passwordLinks.expiresAt, new Date(at.getTime() - DAY_MS))),
+      );
     await tx
       .update(passwordLinks)
       .set({ expiresAt: at })
