@@ -47,6 +47,8 @@ export const DEFAULT_BUDGETS = {
   register: { max: 10, windowMs: 60 * 60_000, per: 'address' },
   /** asking for a password reset link (each account also gets at most three an hour, whoever asks) */
   passwordReset: { max: 10, windowMs: 60 * 60_000, per: 'address' },
+  /** invitations to set a password, sent by staff (each one an email) */
+  passwordInvitations: { max: 60, windowMs: 10 * 60_000, per: 'user' },
   /** reading and using a link that sets a password: a token cannot be guessed, this bounds the work */
   passwordLinks: { max: 60, windowMs: 10 * 60_000, per: 'address' },
   /** calendar applications poll; many people behind one office address share this */

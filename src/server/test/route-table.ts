@@ -538,6 +538,32 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzz: (x) => ({ params: { id: String(x.victimId) } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
   },
+  'GET /api/staff/users/:id/password-invitation': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: [
+      { name: "A's invitation", call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(200) },
+      { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+  },
+  'POST /api/staff/users/:id/password-invitation': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: 'invite A',
+        call: (f) => ({ params: { id: f.a.id } }),
+        expect: staffOnly(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'password_links']),
+      },
+      { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+    crossSite: (x) => ({ who: 'staff', id: x.a.id }),
+  },
   'DELETE /api/staff/users/:id': {
     access: 'staff',
     changesState: true,

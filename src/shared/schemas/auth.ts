@@ -113,6 +113,20 @@ export const passwordLinkResponse = z.object({
 });
 export type PasswordLinkResponse = z.infer<typeof passwordLinkResponse>;
 
+/** An account's invitation to set its own password, as staff see it. */
+export const passwordInvitationStatus = z.object({
+  email: z.string().nullable(),
+  hasPassword: z.boolean(),
+  /** the latest invitation: when and by whom it was sent, until when it works, and when it was used */
+  invitedAt: z.string().nullable(),
+  invitedBy: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  joinedAt: z.string().nullable(),
+  /** after a send: why the email did not go, or null when the mail server took it */
+  emailError: z.string().nullable().optional(),
+});
+export type PasswordInvitationStatus = z.infer<typeof passwordInvitationStatus>;
+
 export { SESSION_HINT_COOKIE, SIGNED_OUT_OF_PORTAL_ONLY } from '../sign-in';
 
 /** Signing out: `microsoftSignOut` says the session came from Microsoft, which can be signed out of too. */

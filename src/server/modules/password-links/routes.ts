@@ -1,18 +1,27 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   forgotPasswordBody,
+  passwordInvitationStatus,
   passwordLinkBody,
   passwordLinkResponse,
   usePasswordLinkBody,
 } from '../../../shared/schemas/auth';
-import { errorResponse, messageResponse } from '../../../shared/schemas/common';
+import { errorResponse, idParam, messageResponse } from '../../../shared/schemas/common';
 import { publicUser } from '../../../shared/schemas/users';
 import { sessionCookies } from '../../auth/session-cookies';
 import type { AppContext } from '../../context';
+import { currentUser } from '../../http/access';
 import { toPublicUser } from '../users/service';
-import { RESET_REQUESTED_MESSAGE, requestPasswordReset, usePasswordLink, viewPasswordLink } from './service';
+import {
+  invitationStatus,
+  RESET_REQUESTED_MESSAGE,
+  requestPasswordReset,
+  sendInvitation,
+  usePasswordLink,
+  viewPasswordLink,
+} from './service';
 
-const errors = { 400: errorResponse, 404: errorResponse, 429: errorResponse };
+const errors = { 400: errorResponse, 404: errorResponse, 409: errorResponse, 429: errorResponse };
 
 export function passwordLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { set: setSessionCookie } = sessionCookies(ctx.config);
@@ -84,6 +93,35 @@ export function passwordLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         setSessionCookie(request, reply, token, expiresAt);
         return toPublicUser(user);
       },
+    );
+
+    app.get(
+      '/api/staff/users/:id/password-invitation',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['staff'],
+          summary: "An account's latest invitation to set its own password: sent when, by whom, used when",
+          params: idParam,
+          response: { 200: passwordInvitationStatus, ...errors },
+        },
+      },
+      async (request) => invitationStatus(ctx, request.params.id),
+    );
+
+    app.post(
+      '/api/staff/users/:id/password-invitation',
+      {
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('passwordInvitations') },
+        schema: {
+          tags: ['staff'],
+          summary:
+            "Email the account's owner a link to set their own password (again: the earlier link stops working)",
+          params: idParam,
+          response: { 200: passwordInvitationStatus, ...errors },
+        },
+      },
+      async (request) => sendInvitation(ctx, currentUser(request), request.params.id),
     );
   };
 }

@@ -4,20 +4,21 @@
  * it works once, until it expires, and only while the account's password and email are what they were
  * when it was made.
  */
-import type { PasswordLinkResponse } from '@shared/schemas/auth';
-import { and, count, eq, gt, isNull, lt } from 'drizzle-orm';
+import type { PasswordInvitationStatus, PasswordLinkResponse } from '@shared/schemas/auth';
+import { and, count, desc, eq, gt, isNull, lt } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords';
 import type { AppContext } from '../../context';
 import { randomToken, sha256 } from '../../crypto';
 import type { Db } from '../../db/client';
 import { passwordLinks, sessions, users } from '../../db/schema';
-import { notFound } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import { passwordChangedMessage, passwordLinkMessage } from '../../mail/account-message';
 import { recordOwnPasswordChange } from '../auth/service';
 import { turnOffFeed } from '../calendar-feed/service';
+import { recordChanges } from '../history/record';
 import { staffPasswordSignInAllowed } from '../microsoft-sign-in/service';
 import { sendMail } from '../reminders/service';
-import { findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
+import { accountValues, findUserById, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
 
 export type PasswordLinkPurpose = 'reset' | 'invitation';
 
@@ -226,4 +227,56 @@ export async function usePasswordLink(
     if (failure) ctx.log.warn({ userId: user.id, reason: failure }, 'could not email a password change');
   }
   return { user, ...session };
+}
+
+export const NO_EMAIL_FOR_INVITATION =
+  'Add an email address to the account first: the invitation goes there.';
+
+/** An account's latest invitation to set its own password; 404 for an unknown account. */
+export async function invitationStatus(ctx: AppContext, userId: number): Promise<PasswordInvitationStatus> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  const [latest] = await ctx.db
+    .select({ link: passwordLinks, by: { username: users.username, displayName: users.displayName } })
+    .from(passwordLinks)
+    .leftJoin(users, eq(users.id, passwordLinks.createdBy))
+    .where(and(eq(passwordLinks.userId, userId), eq(passwordLinks.purpose, 'invitation')))
+    .orderBy(desc(passwordLinks.createdAt))
+    .limit(1);
+  return {
+    email: user.email,
+    hasPassword: user.passwordHash !== null,
+    invitedAt: latest?.link.createdAt.toISOString() ?? null,
+    invitedBy: latest?.by ? latest.by.displayName?.trim() || latest.by.username : null,
+    expiresAt: latest?.link.expiresAt.toISOString() ?? null,
+    joinedAt: latest?.link.usedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Staff send (or send again) an invitation to set a password to the account's own email. An earlier
+ * unused invitation stops working. Recorded in the history whether or not the email went.
+ */
+export async function sendInvitation(
+  ctx: AppContext,
+  staff: UserRow,
+  userId: number,
+): Promise<PasswordInvitationStatus> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  if (!user.email) throw conflict(NO_EMAIL_FOR_INVITATION);
+  const emailError = await sendPasswordLink(ctx, user, 'invitation', staff);
+  const values = accountValues(user);
+  await recordChanges(ctx.db, [
+    {
+      entity: 'account',
+      action: 'update',
+      subjectUserId: user.id,
+      actorId: staff.id,
+      via: 'staff',
+      before: values,
+      after: { ...values, section: 'password-link', event: 'invited' },
+    },
+  ]);
+  return { ...(await invitationStatus(ctx, userId)), emailError };
 }
