@@ -21,6 +21,7 @@ import { saveReminderSettings } from '../reminders/service';
 import {
   LINK_INVALID_MESSAGE,
   makePasswordLink,
+  NO_EMAIL_FOR_INVITATION,
   RESET_REQUESTED_MESSAGE,
   RESETS_PER_ACCOUNT_PER_HOUR,
   requestPasswordReset,
@@ -314,5 +315,82 @@ describe('using a link', () => {
     const short = await post('/api/password-links/use', { token, newPassword: '12345' });
     expect(short.statusCode).toBe(400);
     expect(short.json().fieldErrors.newPassword).toEqual(['New password must be at least 6 characters']);
+  });
+});
+
+describe('invitations from staff', () => {
+  it('an account without a password is invited, joins once through the link, and staff see it', async () => {
+    const staff = await t.loginStaff();
+    seq += 1;
+    const email = `invited-${seq}@example.org`;
+    const invited = await t.createUser({ username: `invited-${seq}`, displayName: 'Invited Person', email });
+    // as an account from the SharePoint facilitator list: no usable password
+    await t.ctx.db.update(users).set({ passwordHash: null }).where(eq(users.id, invited.id));
+    const statusUrl = `/api/staff/users/${invited.id}/password-invitation`;
+    const status = () => t.app.inject({ method: 'GET', url: statusUrl, headers: { cookie: staff } });
+    expect((await status()).json()).toMatchObject({
+      email,
+      hasPassword: false,
+      invitedAt: null,
+      joinedAt: null,
+    });
+
+    const before = smtp.messages.length;
+    const sent = await t.app.inject({ method: 'POST', url: statusUrl, headers: { cookie: staff } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ emailError: null, invitedAt: clock.toISOString(), joinedAt: null });
+    const first = tokenIn(await nextMail(email, before));
+    // sent again: only the newest link works
+    const again = await t.app.inject({ method: 'POST', url: statusUrl, headers: { cookie: staff } });
+    expect(again.statusCode).toBe(200);
+    const mail = await nextMail(email, before + 1);
+    expect(mail.subject).toBe('You are invited to the Arts Facilitator Portal');
+    expect(mail.text).toContain(`Your username is ${invited.username}`);
+    expect(mail.text).toContain('it works once, for 7 days');
+    const token = tokenIn(mail);
+    expect((await post('/api/password-links/view', { token: first })).statusCode).toBe(404);
+    expect((await post('/api/password-links/view', { token })).json()).toEqual({
+      purpose: 'invitation',
+      username: invited.username,
+    });
+
+    const used = await post('/api/password-links/use', { token, newPassword: 'my-own-choice' });
+    expect(used.statusCode).toBe(200);
+    await expect(t.login(invited.username, 'my-own-choice')).resolves.toContain('afp_session=');
+    expect((await post('/api/password-links/use', { token, newPassword: 'twice-over-1' })).statusCode).toBe(
+      404,
+    );
+    expect((await status()).json()).toMatchObject({
+      hasPassword: true,
+      invitedBy: 'Staff Administrator',
+      joinedAt: clock.toISOString(),
+    });
+    const events = await t.ctx.db
+      .select({ after: changeHistory.after })
+      .from(changeHistory)
+      .where(eq(changeHistory.subjectUserId, invited.id));
+    expect(events.map((e) => (e.after as { event?: string }).event)).toEqual([
+      'invited',
+      'invited',
+      'invitation',
+    ]);
+  });
+
+  it('needs an email address, and an account that exists', async () => {
+    const staff = await t.loginStaff();
+    const noEmail = await t.createUser({ username: `invite-no-email-${seq}` });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${noEmail.id}/password-invitation`,
+      headers: { cookie: staff },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(NO_EMAIL_FOR_INVITATION);
+    const nobody = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/users/999999/password-invitation',
+      headers: { cookie: staff },
+    });
+    expect(nobody.statusCode).toBe(404);
   });
 });

@@ -241,7 +241,8 @@ export async function invitationStatus(ctx: AppContext, userId: number): Promise
     .from(passwordLinks)
     .leftJoin(users, eq(users.id, passwordLinks.createdBy))
     .where(and(eq(passwordLinks.userId, userId), eq(passwordLinks.purpose, 'invitation')))
-    .orderBy(desc(passwordLinks.createdAt))
+    // of two made at the same moment, the one not ended by the other
+    .orderBy(desc(passwordLinks.createdAt), desc(passwordLinks.expiresAt))
     .limit(1);
   return {
     email: user.email,
