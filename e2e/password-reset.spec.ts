@@ -1,11 +1,13 @@
 import type { Page } from '@playwright/test';
 import { BASE_URL } from './constants';
-import { checkScreen, expect, loginAsFacilitator, staffApi, test } from './fixtures';
+import { checkScreen, expect, loginAsFacilitator, loginAsStaff, staffApi, test } from './fixtures';
 import { mailTo, sendMailToTestServer } from './mailbox';
+import { userAction } from './table';
 
 /*
- * A forgotten password: "Forgot your password?" on both login pages, the email with its link (the e2e
- * server's test SMTP server, e2e/mailbox.ts), and the page that sets the new password from it.
+ * Links that set a password. A forgotten password: "Forgot your password?" on both login pages, the email with its link (the e2e
+ * server's test SMTP server, e2e/mailbox.ts), and the page that sets the new password from it; and
+ * staff's invitation to set one, with what staff see of it.
  */
 
 async function linkFromEmail(address: string): Promise<string> {
@@ -74,4 +76,40 @@ test('the staff login offers the same, and leads back to the staff login', async
   await askForLink(page, 'nobody-by-this-name');
   await page.getByRole('link', { name: 'Back to staff login' }).click();
   await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
+});
+
+test('staff invite a facilitator, who chooses a password from the email; staff see them joined', async ({
+  page,
+  makeFacilitator,
+}, testInfo) => {
+  await sendMailToTestServer(await staffApi());
+  const person = await makeFacilitator({ displayName: `Invitee ${testInfo.project.name}` });
+  await loginAsStaff(page);
+  await page.goto('/staff/users');
+  await page.getByRole('searchbox', { name: 'Search facilitators' }).fill(person.username);
+  const row = page.getByRole('row').filter({ hasText: person.username });
+  await userAction(page, row, person.displayName!, 'Invite to set a password');
+  const dialog = page.getByRole('dialog', { name: 'Invite to set a password' });
+  await expect(dialog.getByRole('status')).toHaveText('Not invited: the account has a password.');
+  await checkScreen(page, testInfo, 'password-invitation');
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(dialog.getByRole('status')).toContainText('not joined yet');
+  await expect(dialog.getByRole('button', { name: 'Send again' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  const link = await linkFromEmail(person.username);
+  const invitee = await page.context().browser()!.newPage();
+  await invitee.goto(link);
+  await expect(invitee.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
+  await invitee.getByLabel('New Password', { exact: true }).fill('chosen-pass-321');
+  await invitee.getByLabel('Confirm New Password', { exact: true }).fill('chosen-pass-321');
+  await invitee.getByRole('button', { name: 'Set Password and Sign In' }).click();
+  await expect(invitee).toHaveURL(`${BASE_URL}/`);
+  await invitee.close();
+
+  await page.reload();
+  await page.getByRole('searchbox', { name: 'Search facilitators' }).fill(person.username);
+  await userAction(page, row, person.displayName!, 'Invite to set a password');
+  await expect(dialog.getByRole('status')).toContainText('Joined on');
 });
