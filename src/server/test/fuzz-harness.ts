@@ -367,13 +367,15 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     })
     .returning();
   const feedToken = (await turnOnFeed(db, t.ctx.appSecret, feedOwner!.id)).token ?? '';
-  // likewise an account of its own whose password a link sets (the first accepted case uses it up)
+  // likewise an account of its own, with an email, whose password a link sets (the first accepted
+  // case uses the link up) and whom staff invite
   const [linkOwner] = await db
     .insert(users)
     .values({
       id: 2_000_000_001,
       username: 'fuzz-link-owner@example.org',
       ...usernameKeys('fuzz-link-owner@example.org'),
+      email: 'fuzz-link-owner@example.org',
     })
     .returning();
   const passwordLinkToken = await makePasswordLink(db, linkOwner!, 'reset', t.ctx.now());
@@ -416,6 +418,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     entra,
     feedToken,
     passwordLinkToken,
+    linkOwnerId: linkOwner!.id,
   };
   const sampleOf = (route: ApiRoute, caller: Caller): Parts => ROUTES[routeKey(route)]!.fuzz(x, caller);
 

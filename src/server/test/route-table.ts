@@ -204,6 +204,8 @@ export interface FuzzFixture {
   feedToken: string;
   /** a link that sets the password of an account no other case aims at (used once, then refused) */
   passwordLinkToken: string;
+  /** that account's id (it has an email address, so it can be invited) */
+  linkOwnerId: number;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -557,7 +559,7 @@ export const ROUTES: Record<string, RouteEntry> = {
       { name: 'invite A', call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(409) },
       { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
     ],
-    fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+    fuzz: (x) => ({ params: { id: String(x.linkOwnerId) } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
   },
   'DELETE /api/staff/users/:id': {
