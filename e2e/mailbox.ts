@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from '@playwright/test';
+import { type APIRequestContext, expect } from '@playwright/test';
 import type { ReceivedMail } from '../src/server/mail/test-smtp';
-import { E2E_MAIL_DIR, E2E_SMTP_PORT } from './constants';
+import { E2E_MAIL_DIR, E2E_SMTP_LOGIN, E2E_SMTP_PORT } from './constants';
 
 /** The e2e server's test SMTP server (e2e/server-with-fixtures.ts), as the email settings form takes it. */
 export const TEST_SMTP = { host: '127.0.0.1', port: E2E_SMTP_PORT } as const;
@@ -33,4 +33,22 @@ export async function mailTo(address: string, count = 1): Promise<ReceivedMail[]
     )
     .toBeGreaterThanOrEqual(count);
   return found;
+}
+
+/** Points the portal's email settings at the test SMTP server (staff's API context). */
+export async function sendMailToTestServer(api: APIRequestContext): Promise<void> {
+  const saved = await api.put('/api/staff/reminders/settings', {
+    data: {
+      host: TEST_SMTP.host,
+      port: TEST_SMTP.port,
+      security: 'none',
+      username: E2E_SMTP_LOGIN.user,
+      password: E2E_SMTP_LOGIN.pass,
+      fromAddress: 'portal@example.org',
+      autoEnabled: false,
+      autoDay: 25,
+      autoMonth: 'next',
+    },
+  });
+  expect(saved.ok(), await saved.text()).toBeTruthy();
 }

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { hostToday } from './calendar-fixtures';
-import { BASE_URL, E2E_SMTP_LOGIN } from './constants';
+import { BASE_URL } from './constants';
 import { addDays, dayOfWeek } from './dates';
 import { addSharePointItem, withSharePointLock } from './emulator';
 import {
@@ -13,7 +13,7 @@ import {
   test,
   toastLocator,
 } from './fixtures';
-import { mailTo, TEST_SMTP } from './mailbox';
+import { mailTo, sendMailToTestServer } from './mailbox';
 import { recordValidDbsCheck } from './safeguarding-records';
 import { userAction } from './table';
 
@@ -74,23 +74,6 @@ async function offeree(
   expect(saved.ok(), await saved.text()).toBeTruthy();
   if (checked) await recordValidDbsCheck(api, user.id, 60);
   return user;
-}
-
-async function emailSettings(api: APIRequestContext) {
-  const saved = await api.put('/api/staff/reminders/settings', {
-    data: {
-      host: TEST_SMTP.host,
-      port: TEST_SMTP.port,
-      security: 'none',
-      username: E2E_SMTP_LOGIN.user,
-      password: E2E_SMTP_LOGIN.pass,
-      fromAddress: 'portal@example.org',
-      autoEnabled: false,
-      autoDay: 25,
-      autoMonth: 'next',
-    },
-  });
-  expect(saved.ok(), await saved.text()).toBeTruthy();
 }
 
 async function offerByApi(api: APIRequestContext, sessionId: number, userId: number) {
@@ -241,7 +224,7 @@ test('a facilitator accepts from the email link: the page asks first, and the li
   makeFacilitator,
 }, testInfo) => {
   const api = await staffApi();
-  await emailSettings(api);
+  await sendMailToTestServer(api);
   const school = uniqueSchool('Email', testInfo.project.name);
   const session = await openSession(api, school);
   const person = await offeree(api, () => makeFacilitator());

@@ -25,6 +25,9 @@ const StaffSessionsRoute = lazyPage(() => import('./routes/staff-sessions'));
 const OffersRoute = lazyPage(() => import('./routes/offers'));
 // opened from an e-mail by anyone, signed in or not: nothing of it to start early
 const OfferLinkRoute = lazy(() => import('./routes/offer-link'));
+// reached from a login page or an email, signed in or not
+const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password'));
+const SetPasswordRoute = lazy(() => import('./routes/set-password'));
 
 // The page the app opens on gets the session, its data and its code fetched at once, not one after
 // the other (no request waterfalls; a guarded page renders only once /api/user answers).
@@ -66,6 +69,8 @@ export function AppRouter() {
         <ProtectedRoute path="/change-password" component={ChangePasswordRoute} />
         <ProtectedRoute path="/offers" component={OffersRoute} />
         <Route path="/offer-link" component={OfferLinkRoute} />
+        <Route path="/forgot-password" component={ForgotPasswordRoute} />
+        <Route path="/set-password" component={SetPasswordRoute} />
         <Route path="/auth" component={AuthRoute} />
         <Route path="/staff-login" component={StaffLoginRoute} />
         <StaffRoute path="/staff" component={StaffDashboardRoute} />

@@ -674,3 +674,32 @@ export const safeguardingReminderSends = pgTable(
     check('safeguarding_reminder_sends_kind_check', sql`${t.kind} in ('expiry', 'digest')`),
   ],
 );
+
+// --- links that set a password ---
+
+/**
+ * A single-use link, sent to an account's own email, where its owner sets a password: a reset asked
+ * for on the sign-in pages, or an invitation staff send. Only the SHA-256 of the link's token is
+ * kept. `bound_to` is a hash of the account's password hash and email when the link was made: a link
+ * stops working once either changes, whoever changed them.
+ */
+export const passwordLinks = pgTable(
+  'password_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    boundTo: text('bound_to').notNull(),
+    /** the staff member who sent an invitation; null for a reset */
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('password_links_user_idx').on(t.userId, t.createdAt),
+    check('password_links_purpose_check', sql`${t.purpose} in ('reset', 'invitation')`),
+  ],
+);

@@ -45,6 +45,12 @@ export const DEFAULT_BUDGETS = {
   /** sign-in requests of any outcome (failures have their own stricter limits, auth/throttle.ts) */
   login: { max: 300, windowMs: 60_000, per: 'address' },
   register: { max: 10, windowMs: 60 * 60_000, per: 'address' },
+  /** asking for a password reset link (each account also gets at most three an hour, whoever asks) */
+  passwordReset: { max: 10, windowMs: 60 * 60_000, per: 'address' },
+  /** invitations to set a password, sent by staff (each one an email) */
+  passwordInvitations: { max: 60, windowMs: 10 * 60_000, per: 'user' },
+  /** reading and using a link that sets a password: a token cannot be guessed, this bounds the work */
+  passwordLinks: { max: 60, windowMs: 10 * 60_000, per: 'address' },
   /** calendar applications poll; many people behind one office address share this */
   calendarFeed: { max: 600, windowMs: 60_000, per: 'address' },
   /** SharePoint's change notifications (anonymous by nature: the clientState is the credential) */

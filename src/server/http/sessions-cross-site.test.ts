@@ -6,6 +6,8 @@
  * Set-up: src/server/test/sessions-app.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePasswordLink } from '../modules/password-links/service';
+import { findUserById } from '../modules/users/service';
 import { TABLES } from '../test/db-state';
 import { insertOffer, insertOpenSession, offerLinkToken } from '../test/factories';
 import { STAFF, type TestApp } from '../test/harness';
@@ -98,6 +100,12 @@ describe('cross-site requests', () => {
       sessionId: open.id,
       offerId: offered.id,
       offerToken: offerLinkToken(t.ctx.appSecret, offered),
+      passwordLinkToken: await makePasswordLink(
+        t.ctx.db,
+        (await findUserById(t.ctx.db, a.id))!,
+        'reset',
+        t.ctx.now(),
+      ),
     };
   });
 

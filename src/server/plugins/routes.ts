@@ -13,6 +13,7 @@ import { historyRoutes } from '../modules/history/routes';
 import { microsoftSignInRoutes } from '../modules/microsoft-sign-in/routes';
 import { noteRoutes } from '../modules/notes/routes';
 import { offerRoutes } from '../modules/offers/routes';
+import { passwordLinkRoutes } from '../modules/password-links/routes';
 import { patternRoutes } from '../modules/patterns/routes';
 import { reminderRoutes } from '../modules/reminders/routes';
 import { safeguardingRoutes } from '../modules/safeguarding/routes';
@@ -33,6 +34,7 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   const { ctx } = app;
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
+  await app.register(passwordLinkRoutes(ctx));
   await app.register(userRoutes(ctx));
   await app.register(availabilityRoutes(ctx));
   await app.register(bookingRoutes(ctx));

@@ -15,6 +15,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { users } from '../db/schema';
+import { makePasswordLink } from '../modules/password-links/service';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { builtClientDir, TEST_METRICS_TOKEN } from './built-client';
 import { dumpTables, TABLES, type TableDump, type TableName } from './db-state';
@@ -260,6 +261,8 @@ beforeAll(async () => {
     safeguardingOverrideReason: 'Checks seen on paper',
   });
   const offerToken = offerLinkToken(t.ctx.appSecret, offered);
+  const [aRow] = await t.ctx.db.select().from(users).where(eq(users.id, a.id));
+  const passwordLinkToken = await makePasswordLink(t.ctx.db, aRow!, 'reset', t.ctx.now());
   f = {
     a,
     b,
@@ -272,6 +275,7 @@ beforeAll(async () => {
     sessionId: open.id,
     offerId: offered.id,
     offerToken,
+    passwordLinkToken,
     entraTenantId: entra.tenantId,
   };
   baseline = await dump();

@@ -32,6 +32,7 @@ export const TABLES = [
   ['safeguarding_reminder_sends', 'id'],
   ['offers', 'id'],
   ['booking_outbox', 'id'],
+  ['password_links', 'token_hash'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

@@ -41,6 +41,7 @@ import {
 } from '../db/schema';
 import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
+import { makePasswordLink } from '../modules/password-links/service';
 import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
 import { usernameKeys } from '../modules/users/service';
@@ -369,6 +370,18 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     })
     .returning();
   const feedToken = (await turnOnFeed(db, t.ctx.appSecret, feedOwner!.id)).token ?? '';
+  // likewise an account of its own, with an email, whose password a link sets (the first accepted
+  // case uses the link up) and whom staff invite
+  const [linkOwner] = await db
+    .insert(users)
+    .values({
+      id: 2_000_000_001,
+      username: 'fuzz-link-owner@example.org',
+      ...usernameKeys('fuzz-link-owner@example.org'),
+      email: 'fuzz-link-owner@example.org',
+    })
+    .returning();
+  const passwordLinkToken = await makePasswordLink(db, linkOwner!, 'reset', t.ctx.now());
 
   /** What the route table's fuzz samples name; the moving parts are read at every case. */
   const x: FuzzFixture = {
@@ -407,6 +420,8 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     offerReplyBy,
     entra,
     feedToken,
+    passwordLinkToken,
+    linkOwnerId: linkOwner!.id,
   };
   const sampleOf = (route: ApiRoute, caller: Caller): Parts => ROUTES[routeKey(route)]!.fuzz(x, caller);
 

@@ -52,6 +52,8 @@ export interface MatrixFixture {
   sessionId: number;
   offerId: number;
   offerToken: string;
+  /** a live link that sets A's password (a reset) */
+  passwordLinkToken: string;
   /** the tenant of the test identity provider Sign in with Microsoft is configured against */
   entraTenantId: string;
 }
@@ -205,6 +207,10 @@ export interface FuzzFixture {
   entra: { tenantId: string };
   /** the token of a calendar feed whose owner no case aims at */
   feedToken: string;
+  /** a link that sets the password of an account no other case aims at (used once, then refused) */
+  passwordLinkToken: string;
+  /** that account's id (it has an email address, so it can be invited) */
+  linkOwnerId: number;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -220,6 +226,8 @@ export interface CrossSiteFixture {
   sessionId: number;
   offerId: number;
   offerToken: string;
+  /** a live link that sets A's password */
+  passwordLinkToken: string;
 }
 export type CrossSiteTarget = {
   who: 'anonymous' | 'a' | 'staff';
@@ -559,6 +567,28 @@ export const ROUTES: Record<string, RouteEntry> = {
       { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
     ],
     fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+    crossSite: (x) => ({ who: 'staff', id: x.a.id }),
+  },
+  'GET /api/staff/users/:id/password-invitation': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: [
+      { name: "A's invitation", call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(200) },
+      { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+  },
+  'POST /api/staff/users/:id/password-invitation': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      // A has no email address: the invitation has nowhere to go (sent ones: password-links.test.ts)
+      { name: 'invite A', call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(409) },
+      { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.linkOwnerId) } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
   },
   'DELETE /api/staff/users/:id': {
@@ -1761,6 +1791,71 @@ export const ROUTES: Record<string, RouteEntry> = {
       body: { reason: 'Fuzz reason' },
     }),
     crossSite: (x) => ({ who: 'a', id: x.offerId, payload: { reason: 'csrf' } }),
+  },
+  'POST /api/password-reset': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    // The same answer for every caller and every username, known or not; the work happens after it.
+    matrix: [
+      {
+        name: 'an unknown username',
+        call: () => ({ payload: { username: 'nobody-by-this-name' } }),
+        expect: everyone(202),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      { name: 'no username', call: () => ({ payload: { username: '' } }), expect: everyone(400) },
+    ],
+    fuzz: (x) => ({ body: { username: x.unique('forgot') } }),
+    crossSite: () => ({ who: 'anonymous', payload: { username: 'nobody-by-this-name' } }),
+  },
+  'POST /api/password-links/view': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    // Public but token-checked: whoever holds the emailed link reads whose password it sets; a
+    // session changes nothing, and reading changes nothing either.
+    matrix: [
+      {
+        name: "A's link",
+        call: (f) => ({ payload: { token: f.passwordLinkToken } }),
+        expect: everyone(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual([]),
+      },
+      { name: 'a forged link', call: () => ({ payload: { token: 'forged' } }), expect: everyone(404) },
+    ],
+    fuzz: (x) => ({ body: { token: x.passwordLinkToken } }),
+    crossSite: (x) => ({ who: 'anonymous', payload: { token: x.passwordLinkToken } }),
+  },
+  'POST /api/password-links/use': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: "A's link",
+        call: (f) => ({ payload: { token: f.passwordLinkToken, newPassword: 'set-by-link-1' } }),
+        expect: everyone(200),
+        verify: (_f, _role, changed) =>
+          expect(changed).toEqual([
+            'calendar_feeds',
+            'change_history',
+            'password_links',
+            'sessions',
+            'users',
+          ]),
+      },
+      {
+        name: 'a forged link',
+        call: () => ({ payload: { token: 'forged', newPassword: 'set-by-link-1' } }),
+        expect: everyone(404),
+      },
+    ],
+    fuzz: (x) => ({ body: { token: x.passwordLinkToken, newPassword: 'set-by-link-1' } }),
+    crossSite: (x) => ({
+      who: 'anonymous',
+      payload: { token: x.passwordLinkToken, newPassword: 'set-by-link-1' },
+    }),
   },
   'POST /api/offer-links/view': {
     access: 'public',

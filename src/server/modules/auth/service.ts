@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords';
 import type { SessionStore } from '../../auth/sessions';
 import type { LoginThrottle } from '../../auth/throttle';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
@@ -121,20 +121,32 @@ export async function changePassword(
   await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
-    const values = accountValues(user);
-    await recordChanges(tx, [
-      {
-        entity: 'account',
-        action: 'update',
-        subjectUserId: user.id,
-        actorId: user.id,
-        via: user.role === STAFF_ROLE ? 'staff' : 'facilitator',
-        before: values,
-        after: { ...values, password: 'changed' },
-      },
-    ]);
+    await recordOwnPasswordChange(tx, user);
   });
   return ctx.sessions.create(user.id);
+}
+
+/**
+ * The history entry of an account's owner changing its password; `how` says how, when not through
+ * the change-password form (`section` and `event`, as the history shows them).
+ */
+export async function recordOwnPasswordChange(
+  tx: Queryable,
+  user: UserRow,
+  how: { section: string; event: string } | Record<string, never> = {},
+): Promise<void> {
+  const values = accountValues(user);
+  await recordChanges(tx, [
+    {
+      entity: 'account',
+      action: 'update',
+      subjectUserId: user.id,
+      actorId: user.id,
+      via: user.role === STAFF_ROLE ? 'staff' : 'facilitator',
+      before: values,
+      after: { ...values, password: 'changed', ...how },
+    },
+  ]);
 }
 
 /** Staff clear an account's failed sign-in pauses; returns the account's username. */

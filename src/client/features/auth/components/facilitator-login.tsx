@@ -99,6 +99,14 @@ export function FacilitatorLogin() {
                 <Button type="submit" className="w-full" disabled={loginMutation.isPending}>
                   {loginMutation.isPending ? 'Signing in...' : 'Sign In'}
                 </Button>
+                <p className="text-center text-sm">
+                  <Link
+                    href="/forgot-password"
+                    className="font-medium text-primary underline-offset-4 hover:underline"
+                  >
+                    Forgot your password?
+                  </Link>
+                </p>
                 <p className="text-center text-muted-foreground text-sm">
                   Contact your administrator if you have trouble logging in.
                 </p>

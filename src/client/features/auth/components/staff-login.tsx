@@ -100,6 +100,14 @@ export function StaffLogin() {
                 <Button type="submit" className="w-full" disabled={pending}>
                   {pending ? 'Signing in...' : 'Sign In'}
                 </Button>
+                <p className="text-center text-sm">
+                  <Link
+                    href="/forgot-password?staff"
+                    className="font-medium text-primary underline-offset-4 hover:underline"
+                  >
+                    Forgot your password?
+                  </Link>
+                </p>
               </form>
             )}
             <div className="mt-1 border-t pt-4 text-center text-sm">

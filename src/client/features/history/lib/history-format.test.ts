@@ -134,6 +134,27 @@ describe('history wording', () => {
     expect(describeChange(promoted)).toBe('Staff (Sam) changed the role facilitator → staff');
   });
 
+  it('says when a password was set through an emailed link, and when an invitation was sent', () => {
+    const values = { username: 'a@example.org', role: 'facilitator' };
+    const byLink = (event: string, via: 'facilitator' | 'staff', actorName: string) =>
+      entry({
+        entity: 'account',
+        actorId: 1,
+        actorName,
+        via,
+        date: null,
+        before: values,
+        after: { ...values, password: 'changed', section: 'password-link', event },
+      });
+    expect(describeChange(byLink('reset', 'facilitator', 'Ann'))).toBe(
+      'Facilitator (Ann) set a new password through a reset email',
+    );
+    expect(fieldChanges(byLink('reset', 'facilitator', 'Ann'))).toEqual([{ label: 'Password changed' }]);
+    expect(describeChange(byLink('invitation', 'facilitator', 'Ann'))).toBe(
+      'Facilitator (Ann) accepted the invitation and set a password',
+    );
+  });
+
   it('shows the time in the organisation time zone', () => {
     expect(formatWhen('2026-07-01T13:05:00.000Z', 'Europe/London')).toBe('1 Jul 2026, 2:05 PM BST');
     expect(formatWhen('2026-12-01T13:05:00.000Z', 'Europe/London')).toBe('1 Dec 2026, 1:05 PM GMT');

@@ -88,6 +88,13 @@ const MICROSOFT_EVENT: Record<string, string> = {
   unlinked: 'removed Microsoft sign-in',
 };
 
+/** A password set through an emailed link, or such a link sent, by what happened (`event`). */
+const PASSWORD_LINK_EVENT: Record<string, string> = {
+  reset: 'set a new password through a reset email',
+  invitation: 'accepted the invitation and set a password',
+  invited: 'sent an invitation to set a password',
+};
+
 /** Secrets: the history only ever says that they changed. */
 const SECRET_LABEL: Record<string, string> = { password: 'Password', clientSecret: 'Client secret' };
 
@@ -275,6 +282,9 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
       if (entry.after?.section === 'microsoft-sign-in') {
         const event = MICROSOFT_EVENT[String(entry.after.event)];
         return `${who} ${event ?? 'changed Microsoft sign-in'}`;
+      }
+      if (entry.after?.section === 'password-link') {
+        return `${who} ${PASSWORD_LINK_EVENT[String(entry.after.event)] ?? 'changed the password'}`;
       }
       const changes = fieldChanges(entry);
       if (entry.before?.role !== entry.after?.role) {

@@ -19,10 +19,7 @@ import {
   useFacilitatorMicrosoftSignIn,
   useMicrosoftSignInEnabled,
 } from '../api/microsoft-invitation-api';
-import { userName } from '../lib/users';
-
-const formatExpiry = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatMoment, userName } from '../lib/users';
 
 /**
  * Whether an account can be sent an invitation to sign in with Microsoft: not while Microsoft sign-in
@@ -101,7 +98,7 @@ export function MicrosoftInviteDialog({
               </Button>
             </div>
             <p className="text-muted-foreground text-sm">
-              Valid until {formatExpiry(invitation.expiresAt)}. A new link replaces this one.
+              Valid until {formatMoment(invitation.expiresAt)}. A new link replaces this one.
             </p>
           </div>
         ) : create.isError ? (

@@ -1,6 +1,6 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
-import { ChevronDown, History, KeyRound, LockOpen, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { ChevronDown, History, KeyRound, LockOpen, Mail, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
 import { useDeferredValue, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -27,6 +27,7 @@ import { cn } from '@/lib/utils';
 import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
 import { roleLook, userName } from '../lib/users';
 import { MicrosoftInviteDialog, useMicrosoftInviteAllowed } from './microsoft-invite';
+import { PasswordInviteDialog } from './password-invite';
 
 const ROLE_BADGE = {
   staff: { variant: 'default', className: '' },
@@ -123,6 +124,7 @@ export function UsersTable({
   const scrolls = Math.max(users.length, listed.length) > WINDOWED_FROM_ROWS;
   const inviteAllowed = useMicrosoftInviteAllowed();
   const [inviting, setInviting] = useState<PublicUser | null>(null);
+  const [invitingByEmail, setInvitingByEmail] = useState<PublicUser | null>(null);
   return (
     <>
       <Table
@@ -222,6 +224,7 @@ export function UsersTable({
                         onSafeguarding={onSafeguarding && checks ? () => onSafeguarding(user) : undefined}
                         onEdit={() => onEdit(user)}
                         onInvite={inviteAllowed(user) ? () => setInviting(user) : undefined}
+                        onInviteByEmail={() => setInvitingByEmail(user)}
                         onUnlock={() => onUnlock(user)}
                         onDelete={() => onDelete(user)}
                       />
@@ -234,6 +237,7 @@ export function UsersTable({
           )}
         </TableBody>
       </Table>
+      <PasswordInviteDialog user={invitingByEmail} onClose={() => setInvitingByEmail(null)} />
       <MicrosoftInviteDialog
         user={inviting}
         linked={inviting !== null && linkedToMicrosoft.has(inviting.id)}
@@ -255,6 +259,7 @@ function RowActions({
   onSafeguarding,
   onEdit,
   onInvite,
+  onInviteByEmail,
   onUnlock,
   onDelete,
 }: {
@@ -264,6 +269,7 @@ function RowActions({
   onSafeguarding: (() => void) | undefined;
   onEdit: () => void;
   onInvite: (() => void) | undefined;
+  onInviteByEmail: () => void;
   onUnlock: () => void;
   onDelete: () => void;
 }) {
@@ -305,6 +311,10 @@ function RowActions({
         <DropdownMenuItem onSelect={choose(onEdit)}>
           <Pencil aria-hidden />
           Edit
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={choose(onInviteByEmail)}>
+          <Mail aria-hidden />
+          Invite to set a password
         </DropdownMenuItem>
         {onInvite ? (
           <DropdownMenuItem onSelect={choose(onInvite)}>

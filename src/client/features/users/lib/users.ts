@@ -8,6 +8,11 @@ export function userName(user: Pick<PublicUser, 'displayName' | 'username'>): st
 }
 
 /** Rows sorted case-insensitively by name (ties by username, then id, so the order is stable). */
+/** A moment for staff: "2 Dec 2026, 09:30". */
+export function formatMoment(iso: string): string {
+  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 export function sortUsers(users: readonly PublicUser[]): PublicUser[] {
   const key = (u: PublicUser) => userName(u).toLowerCase();
   return [...users].sort(

@@ -1,0 +1,2 @@
+export { ForgotPasswordForm } from './components/forgot-password-form';
+export { SetPasswordPage } from './components/set-password-form';
