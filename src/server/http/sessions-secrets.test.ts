@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
 import { bookings } from '../db/schema';
 import type { ConnectorSetup } from '../sharepoint/test-support';
+import { TEST_METRICS_TOKEN } from '../test/built-client';
 import { insertOffer, offerLinkToken } from '../test/factories';
 import { STAFF, type TestApp } from '../test/harness';
 import {
@@ -203,14 +204,18 @@ describe('secrets never in responses or logs', () => {
       const ids =
         route.url === '/api/staff/users/:id/history'
           ? [user.id, created.json().id]
-          : route.url === '/api/staff/users/:id/safeguarding'
+          : route.url === '/api/staff/users/:id/safeguarding' ||
+              route.url === '/api/staff/users/:id/password-invitation'
             ? [user.id]
             : route.url.startsWith('/api/staff/sessions/:id')
               ? [someBooking!.id]
               : [undefined];
       for (const id of ids)
         for (const cookie of [staffCookie, userCookie, undefined]) {
-          const response = await go('GET', `${urlOf(route, id, offerToken)}${query}`, { cookie });
+          // the metrics are read with their bearer token, so their text is searched for secrets too
+          const headers: Record<string, string> =
+            route.url === '/metrics' ? { authorization: `Bearer ${TEST_METRICS_TOKEN}` } : {};
+          const response = await go('GET', `${urlOf(route, id, offerToken)}${query}`, { cookie, headers });
           // the Microsoft sign-in steps send the browser on (to Microsoft, or back with a reason)
           if (cookie === staffCookie && route.access !== 'user')
             expect(response.statusCode, route.url).toBe(

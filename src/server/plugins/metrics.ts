@@ -163,16 +163,15 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
+      // never kept by a browser or a proxy, whatever the answer
+      reply.header('cache-control', 'no-store');
       if (!tokenDigest) return reply.code(404).send({ message: 'Not found' });
       if (!authorised(request))
         return reply
           .code(401)
           .header('www-authenticate', 'Bearer realm="metrics"')
           .send({ message: 'The metrics need the token set in METRICS_TOKEN' });
-      return reply
-        .type(registry.contentType)
-        .header('cache-control', 'no-store')
-        .send(await registry.metrics());
+      return reply.type(registry.contentType).send(await registry.metrics());
     },
   );
 };

@@ -17,6 +17,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ApiRoute } from '../app';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
+import { TEST_METRICS_TOKEN } from './built-client';
 import { dumpTables } from './db-state';
 import { createTestApp, STAFF, type TestApp } from './harness';
 
@@ -179,7 +180,13 @@ export function sessionsApp(options: { secure?: boolean } = {}): SessionsApp {
     [s, secure] = await Promise.all([
       setupConnector({
         seed: { seed: 'sessions', bookingCount: 8, facilitatorCount: 3 },
-        env: { LOG_LEVEL: 'trace', ALLOW_REGISTRATION: 'true', LOGIN_THROTTLE, CLIENT_DIR: clientDir },
+        env: {
+          LOG_LEVEL: 'trace',
+          ALLOW_REGISTRATION: 'true',
+          LOGIN_THROTTLE,
+          CLIENT_DIR: clientDir,
+          METRICS_TOKEN: TEST_METRICS_TOKEN,
+        },
         configure: false,
         build: {
           now: () => new Date(clock),
