@@ -1,9 +1,8 @@
-import type { PublicUser } from '@shared/schemas/users';
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { currentUserQueryKey } from '@/features/auth/api/auth-api';
+import { currentUserQueryKey, readCurrentUser } from '@/features/auth/api/auth-api';
 import { prefetchFirstMonth } from '@/features/availability-calendar/api/calendar-api';
-import { currentUserQueryFn, queryClient } from '@/lib/query-client';
+import { queryClient } from '@/lib/query-client';
 import { maySignedIn } from '@/lib/session-hint';
 import { lazyPage } from './lazy-page';
 import { PageSpinner } from './page-spinner';
@@ -47,7 +46,7 @@ const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
 const signedIn = maySignedIn();
 // the session read, settled either way: the guards ask again and show what went wrong
 const session = queryClient
-  .fetchQuery({ queryKey: currentUserQueryKey, queryFn: currentUserQueryFn<PublicUser>() })
+  .fetchQuery({ queryKey: currentUserQueryKey, queryFn: readCurrentUser })
   .catch(() => null);
 if (signedIn && startPath === '/') prefetchFirstMonth(queryClient, session);
 if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {

@@ -95,11 +95,7 @@ export type StaffListQuery = z.infer<typeof staffListQuery>;
 
 export { MAX_RANGE_DAYS } from '../calendar';
 
-export const errorResponse = z.object({
-  message: z.string(),
-  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
-});
-export type ErrorResponse = z.infer<typeof errorResponse>;
+export { type ErrorResponse, errorResponse } from './error-response';
 
 export const messageResponse = z.object({ message: z.string() });
 

@@ -15,7 +15,7 @@ import {
 } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage, serverMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { formLoadFailure, onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay, useSyncAll } from '../api/calendar-api';
@@ -159,7 +159,7 @@ export function AvailabilityCalendar({
               onError: (error) =>
                 toast({
                   title: 'Sync Error',
-                  description: serverMessage(error, SYNC_ERROR_FALLBACK),
+                  description: errorMessage(error, SYNC_ERROR_FALLBACK),
                   variant: 'destructive',
                 }),
             },
@@ -168,7 +168,7 @@ export function AvailabilityCalendar({
         onError: (error) =>
           toast({
             title: 'Error',
-            description: serverMessage(error, SAVE_ERROR_FALLBACK),
+            description: errorMessage(error, SAVE_ERROR_FALLBACK),
             variant: 'destructive',
           }),
       },
@@ -181,7 +181,7 @@ export function AvailabilityCalendar({
     } catch (error) {
       toast({
         title: 'Error',
-        description: serverMessage(error, SAVE_ERROR_FALLBACK),
+        description: errorMessage(error, SAVE_ERROR_FALLBACK),
         variant: 'destructive',
       });
       throw error;
@@ -223,7 +223,7 @@ export function AvailabilityCalendar({
             >
               <AlertCircle className="size-4 text-destructive" aria-hidden />
               <span className="flex-1">
-                Your calendar could not be loaded: {getErrorMessage(loadError, 'please try again.')}
+                Your calendar could not be loaded: {errorMessage(loadError, 'please try again.')}
               </span>
               <Button
                 size="sm"

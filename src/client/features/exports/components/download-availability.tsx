@@ -14,9 +14,8 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { downloadFile, errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
-import { downloadFile } from '../api/download';
 import { ownExportUrl } from '../lib/export-urls';
 
 function thisMonth() {
@@ -56,7 +55,7 @@ export function DownloadAvailability() {
       toast({
         variant: 'destructive',
         title: 'The download failed',
-        description: getErrorMessage(error, 'Please try again.'),
+        description: errorMessage(error, 'Please try again.'),
       });
     } finally {
       setPending(false);

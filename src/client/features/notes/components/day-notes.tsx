@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useCreateNote, useDeleteNote, useUpdateNote } from '../api/notes-api';
 import { PRIORITY_LABEL } from '../lib/note-model';
 
@@ -20,7 +20,7 @@ const BADGE_VARIANT: Record<Priority, 'destructive' | 'warning' | 'secondary'> =
 };
 
 function failed(title: string, error: Error) {
-  toast({ variant: 'destructive', title, description: getErrorMessage(error, 'Please try again.') });
+  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again.') });
 }
 
 function PrioritySelect({

@@ -15,7 +15,7 @@ import {
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, getErrorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { useAnswerOffer, useMyOffers } from '../api/offers-api';
 import {
   dayLabel,
@@ -38,7 +38,7 @@ export function MyOffers() {
   if (query.error)
     return (
       <p role="alert" className="text-destructive">
-        {getErrorMessage(query.error, 'Could not load your offers.')}
+        {errorMessage(query.error, 'Could not load your offers.')}
       </p>
     );
   if (query.isPending) return <p className="text-muted-foreground">Loading your offers…</p>;
@@ -139,7 +139,7 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
         },
         onError: (e) => {
           if (e instanceof ApiError && e.status === 409) setRefused(true);
-          setError(getErrorMessage(e, 'Could not send your answer.'));
+          setError(errorMessage(e, 'Could not send your answer.'));
         },
       },
     );

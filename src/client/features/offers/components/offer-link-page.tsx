@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useAnswerOfferLink, useOfferLink } from '../api/offers-api';
 import {
   dayLabel,
@@ -33,9 +33,7 @@ export function OfferLinkPage({ token }: { token: string }) {
   if (view.isPending) return <p className="text-muted-foreground">Loading the offer…</p>;
   if (view.error)
     return (
-      <Notice title="This link cannot be used">
-        {getErrorMessage(view.error, 'This link is not valid.')}
-      </Notice>
+      <Notice title="This link cannot be used">{errorMessage(view.error, 'This link is not valid.')}</Notice>
     );
   if (done)
     return (
@@ -98,7 +96,7 @@ export function OfferLinkPage({ token }: { token: string }) {
             ) : null}
             {answer.error ? (
               <p role="alert" className="text-destructive text-sm">
-                {getErrorMessage(answer.error, 'Could not send your answer.')}
+                {errorMessage(answer.error, 'Could not send your answer.')}
               </p>
             ) : null}
             <div className="flex flex-wrap gap-2">

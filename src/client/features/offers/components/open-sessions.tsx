@@ -32,7 +32,7 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
-import { ApiError, getErrorMessage, serverFieldErrors, serverMessage } from '@/lib/api';
+import { ApiError, errorFields, errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import {
   useCandidates,
@@ -71,7 +71,7 @@ export function OpenSessions() {
         toast({
           variant: 'destructive',
           title: 'Could not refresh from SharePoint',
-          description: getErrorMessage(error, 'Please try again.'),
+          description: errorMessage(error, 'Please try again.'),
         }),
     });
 
@@ -90,7 +90,7 @@ export function OpenSessions() {
       {!configured ? <NotSetUp /> : null}
       {query.error ? (
         <p role="alert" className="text-destructive">
-          {getErrorMessage(query.error, 'Could not load the open sessions.')}
+          {errorMessage(query.error, 'Could not load the open sessions.')}
         </p>
       ) : query.isPending ? (
         <p className="text-muted-foreground">Loading open sessions…</p>
@@ -209,18 +209,20 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
           toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.status === 409 && error.body.includes('confirmNotFree')) {
-            const body = JSON.parse(error.body) as { fieldErrors: { confirmNotFree: string[] } };
-            setWarnings(body.fieldErrors.confirmNotFree);
+          // the chosen who are not free: the server names them for staff to confirm
+          const notFree =
+            error instanceof ApiError && error.status === 409 ? error.fields.confirmNotFree : undefined;
+          if (notFree) {
+            setWarnings([...notFree]);
             return;
           }
           // someone's checks lapsed since the list was loaded: the server names them
           if (error instanceof ApiError && error.status === 409) {
-            setErrors({ _: serverMessage(error, 'Could not send the offer.') });
+            setErrors({ _: errorMessage(error, 'Could not send the offer.') });
             void candidates.refetch();
             return;
           }
-          setErrors(serverFieldErrors(error, 'Could not send the offer.'));
+          setErrors(errorFields(error, 'Could not send the offer.'));
         },
       },
     );
@@ -257,7 +259,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
           {candidates.isPending ? <p className="text-muted-foreground text-sm">Loading…</p> : null}
           {candidates.error ? (
             <p role="alert" className="text-destructive text-sm">
-              {getErrorMessage(candidates.error, 'Could not load who is free.')}
+              {errorMessage(candidates.error, 'Could not load who is free.')}
             </p>
           ) : null}
           <div
@@ -499,9 +501,7 @@ function CreateSessionDialog({ onClose }: { onClose: () => void }) {
         onClose();
       },
       onError: (error) => {
-        for (const [name, message] of Object.entries(
-          serverFieldErrors(error, 'Could not create the session.'),
-        ))
+        for (const [name, message] of Object.entries(errorFields(error, 'Could not create the session.')))
           form.setError(name === '_' ? 'root' : (name as keyof SessionFormValues), {
             type: 'server',
             message,

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useChangePassword } from '../api/change-password';
 
 /** Go home 1.5 s after a successful change. */
@@ -58,7 +58,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
         onError: (error) => {
           toast({
             title: 'Error',
-            description: getErrorMessage(error, 'Failed to change password'),
+            description: errorMessage(error, 'Failed to change password'),
             variant: 'destructive',
           });
         },

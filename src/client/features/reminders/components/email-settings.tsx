@@ -13,7 +13,7 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useReminderSettings, useSaveReminderSettings } from '../api/reminders-api';
 import { type EmailFormValues, toBody } from './email-form-values';
 
@@ -54,7 +54,7 @@ export function EmailSettings() {
   if (settings.isError) {
     return (
       <p role="alert" className="text-destructive">
-        Email settings could not be loaded: {getErrorMessage(settings.error, 'please try again.')}
+        Email settings could not be loaded: {errorMessage(settings.error, 'please try again.')}
       </p>
     );
   }
@@ -101,7 +101,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
       onError: (error) =>
         toast({
           title: 'Error',
-          description: getErrorMessage(error, 'The email settings could not be saved. Please try again.'),
+          description: errorMessage(error, 'The email settings could not be saved. Please try again.'),
           variant: 'destructive',
         }),
     });

@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { serverFieldErrors } from '@/lib/api';
+import { errorFields } from '@/lib/api';
 import {
   usePreviewSafeguardingPolicy,
   useSafeguardingPolicy,
@@ -48,7 +48,7 @@ export function SafeguardingPolicyCard() {
     if (policy.data && form === null) setForm(formFrom(policy.data));
   }, [policy.data, form]);
 
-  const failed = (error: Error) => setErrors(serverFieldErrors(error, 'The policy could not be saved'));
+  const failed = (error: Error) => setErrors(errorFields(error, 'The policy could not be saved'));
 
   const store = (body: SafeguardingPolicyBody) => {
     setConfirming(null);

@@ -17,7 +17,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { serverFieldErrors } from '@/lib/api';
+import { errorFields } from '@/lib/api';
 import { useSafeguardingRecords, useSaveSafeguardingRecords } from '../api/safeguarding-api';
 import { CheckList } from './check-list';
 
@@ -122,7 +122,7 @@ function RecordsForm({ userId, onSaved }: { userId: number; onSaved: () => void 
           toast({ title: 'Safeguarding records saved', variant: 'success' });
           onSaved();
         },
-        onError: (error) => setErrors(serverFieldErrors(error, 'The records could not be saved')),
+        onError: (error) => setErrors(errorFields(error, 'The records could not be saved')),
       },
     );
   };

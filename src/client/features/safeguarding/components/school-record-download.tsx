@@ -5,12 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessage, throwIfResNotOk } from '@/lib/api';
-
-/** The filename the server gave, or the fallback. */
-function filenameFrom(disposition: string | null, fallback: string): string {
-  return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? fallback;
-}
+import { downloadFile, errorMessage } from '@/lib/api';
 
 /**
  * Staff download the record for schools: who was sent in a range (or to one school) and the state of
@@ -28,21 +23,12 @@ export function SchoolRecordDownload({ today }: { today: string }) {
     setBusy(true);
     try {
       const query = new URLSearchParams({ from, to, ...(school.trim() ? { school: school.trim() } : {}) });
-      const res = await fetch(`/api/staff/safeguarding/export?${query}`, { credentials: 'include' });
-      await throwIfResNotOk(res);
-      const href = URL.createObjectURL(await res.blob());
-      const link = document.createElement('a');
-      link.href = href;
-      link.download = filenameFrom(res.headers.get('content-disposition'), 'safeguarding-record.csv');
-      document.body.append(link);
-      link.click();
-      link.remove();
-      window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+      await downloadFile(`/api/staff/safeguarding/export?${query}`, 'safeguarding-record.csv');
       toast({ title: 'Record downloaded', variant: 'success' });
     } catch (error) {
       toast({
         title: 'Download failed',
-        description: serverMessage(error, 'The record could not be made'),
+        description: errorMessage(error, 'The record could not be made'),
         variant: 'destructive',
       });
     } finally {

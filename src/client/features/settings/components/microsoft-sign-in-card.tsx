@@ -16,7 +16,7 @@ import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage, serverFieldErrors } from '@/lib/api';
+import { errorFields, errorMessage } from '@/lib/api';
 import {
   linkMyAccount,
   useMicrosoftSignInSettings,
@@ -93,7 +93,7 @@ export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number |
       <CardContent className="grid gap-5">
         {settings.isError || (!settings.isPending && !settings.data) ? (
           <p role="alert" className="text-destructive text-sm">
-            {getErrorMessage(settings.error, 'The sign-in settings could not be loaded')}
+            {errorMessage(settings.error, 'The sign-in settings could not be loaded')}
           </p>
         ) : saved === undefined ? (
           <Skeleton className="h-24 w-full" />
@@ -187,11 +187,11 @@ function SignInForm({
         });
       },
       onError: (error) => {
-        const fields = serverFieldErrors(error, 'The sign-in settings could not be saved');
+        const fields = errorFields(error, 'The sign-in settings could not be saved');
         for (const [name, message] of Object.entries(fields)) {
           if (name in values) form.setError(name as keyof SignInFormValues, { message });
         }
-        setFormError(getErrorMessage(error, 'The sign-in settings could not be saved'));
+        setFormError(errorMessage(error, 'The sign-in settings could not be saved'));
       },
     });
   });
@@ -211,7 +211,7 @@ function SignInForm({
           setTestState({
             kind: 'done',
             success: false,
-            message: getErrorMessage(error, 'The sign-in settings could not be tested.'),
+            message: errorMessage(error, 'The sign-in settings could not be tested.'),
           }),
       },
     );
@@ -224,7 +224,7 @@ function SignInForm({
     try {
       await linkMyAccount(currentUserId);
     } catch (caught) {
-      setFormError(getErrorMessage(caught, 'Could not start linking your account'));
+      setFormError(errorMessage(caught, 'Could not start linking your account'));
       setLinking(false);
     }
   }

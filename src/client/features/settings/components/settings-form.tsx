@@ -10,7 +10,7 @@ import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage, serverFieldErrors } from '@/lib/api';
+import { errorFields, errorMessage } from '@/lib/api';
 import { useCheckColumns, useSaveSettings, useTestConnection } from '../api/settings-api';
 import { type ColumnCheckState, ColumnMappingPanel } from './column-mapping';
 import { type ConnectionState, ConnectionStatus, SUCCESS_TEXT } from './connection-status';
@@ -103,7 +103,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
       {
         onSuccess: (result) => setColumns({ kind: 'done', result }),
         onError: (error) =>
-          setColumns({ kind: 'error', message: getErrorMessage(error, 'Could not read the columns.') }),
+          setColumns({ kind: 'error', message: errorMessage(error, 'Could not read the columns.') }),
       },
     );
   };
@@ -135,7 +135,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
               : { kind: 'error', message: result.message || 'Connection test failed' },
           ),
         onError: (error) =>
-          done({ kind: 'error', message: getErrorMessage(error, 'Failed to connect to SharePoint.') }),
+          done({ kind: 'error', message: errorMessage(error, 'Failed to connect to SharePoint.') }),
       },
     );
   };
@@ -173,13 +173,13 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
         },
         onError: (error) => {
           // a refused certificate or key is named at its field
-          for (const [field, message] of Object.entries(serverFieldErrors(error, ''))) {
+          for (const [field, message] of Object.entries(errorFields(error, ''))) {
             if (field === 'clientCertificate' || field === 'clientCertificateKey')
               form.setError(field, { type: 'server', message });
           }
           toast({
             title: 'Error',
-            description: getErrorMessage(error, 'Failed to save settings. Please try again.'),
+            description: errorMessage(error, 'Failed to save settings. Please try again.'),
             variant: 'destructive',
           });
         },

@@ -20,7 +20,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useSaveStaffAvailability } from '../api/staff-grid-api';
 import { STATUS_LABEL } from '../lib/grid-model';
@@ -176,7 +176,7 @@ function AvailabilityForm({
           toast({
             variant: 'destructive',
             title: 'Failed to update availability',
-            description: getErrorMessage(error, 'An error occurred. Please try again.'),
+            description: errorMessage(error, 'An error occurred. Please try again.'),
           }),
       },
     );

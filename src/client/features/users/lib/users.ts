@@ -1,6 +1,6 @@
 import { compareAreaNames, matchesSearch } from '@shared/collate';
 import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
-import { serverFieldErrors } from '@/lib/api';
+import { errorFields } from '@/lib/api';
 
 /** Name column: the display name, else the username. */
 export function userName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
@@ -31,7 +31,7 @@ export function roleLook(role: string): RoleLook {
  * ("Password must be at least 6 characters"), else its message, else the fallback.
  */
 export function userErrorMessage(error: unknown, fallback: string): string {
-  const found = serverFieldErrors(error, fallback);
+  const found = errorFields(error, fallback);
   return Object.values(found)[0] ?? fallback;
 }
 
