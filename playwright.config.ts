@@ -57,18 +57,17 @@ export default defineConfig({
     },
   },
   /*
-   * Both projects run every screen check (checkScreen: axe and a screenshot in light and dark) and
-   * everything that looks or behaves differently on a small touch screen (layout, drawer, long-press,
-   * swipe). A test whose behaviour does not depend on the viewport, and that checks no screen, is
-   * tagged `{ tag: '@desktop-only' }`: it runs in the desktop project only, so the phone project
-   * does not repeat it. Tag a test only when nothing it asserts could differ at 390 px with touch.
+   * Every test runs in the desktop project. The phone project (390 px, touch) runs only the tests
+   * tagged `{ tag: '@phone' }`: those whose screen or behaviour differs on a small touch screen (the
+   * drawer, the phone layouts of the calendar, the staff grid and the tables, long-press and swipe),
+   * with their screen checks at that size. A test that asserts the same on both sizes runs once.
    */
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
       use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-      grepInvert: /@desktop-only/,
+      grep: /@phone/,
     },
   ],
   webServer: {

@@ -41,21 +41,40 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
-    environment: 'node',
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one on the two-core machines the project
     // and its CI run on. Much of a file's time is waiting (for PGlite, PostgreSQL, a child process),
     // so two side by side finish sooner even on two cores (ADR 0036).
     maxWorkers: 2,
-    // A worker keeps the modules it loaded for the next file instead of starting a new process and
-    // loading the app, PGlite's WebAssembly and the template again for each of the 80 files. The code
-    // keeps no state in modules that outlives an app (ADR 0036 lists what was checked).
-    isolate: false,
     sequence: { sequencer: SlowFilesFirst },
-    // One migrated database for the run; each test file starts from a copy of it.
-    globalSetup: ['src/server/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+          // A worker keeps the modules it loaded for the next file instead of starting a new process and
+          // loading the app, PGlite's WebAssembly and the template again for each of the 80 files. The
+          // code keeps no state in modules that outlives an app (ADR 0036 lists what was checked).
+          isolate: false,
+          // One migrated database for the run; each test file starts from a copy of it.
+          globalSetup: ['src/server/test/global-setup.ts'],
+        },
+      },
+      {
+        // Component tests: the client's React code in jsdom with Testing Library, the API answered at
+        // the network edge by MSW (src/client/test/).
+        extends: true,
+        test: {
+          name: 'client',
+          include: ['src/client/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['src/client/test/setup.ts'],
+        },
+      },
+    ],
   },
 });

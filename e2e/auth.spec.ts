@@ -17,7 +17,7 @@ async function staffSignsInAt(page: Page, path: '/auth' | '/staff-login') {
   ).toBeVisible();
 }
 
-test.describe('route guard', { tag: '@desktop-only' }, () => {
+test.describe('route guard', () => {
   for (const path of ['/', '/settings', '/change-password']) {
     test(`signed-out visitors to ${path} end at /auth`, async ({ page }) => {
       await page.goto(path);
@@ -29,7 +29,7 @@ test.describe('route guard', { tag: '@desktop-only' }, () => {
   }
 });
 
-test('a spinner shows while the session loads', { tag: '@desktop-only' }, async ({ page }) => {
+test('a spinner shows while the session loads', async ({ page }) => {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -49,7 +49,7 @@ test('a spinner shows while the session loads', { tag: '@desktop-only' }, async 
 });
 
 test.describe('facilitator login', () => {
-  test('shows the login screen with its texts', async ({ page }, testInfo) => {
+  test('shows the login screen with its texts', { tag: '@phone' }, async ({ page }, testInfo) => {
     await page.goto('/auth');
     await expect(page.getByLabel('Username', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
@@ -95,9 +95,7 @@ test.describe('facilitator login', () => {
     await checkScreen(page, testInfo, 'login-failed');
   });
 
-  test('a correct login welcomes the user and opens the home page', { tag: '@desktop-only' }, async ({
-    page,
-  }) => {
+  test('a correct login welcomes the user and opens the home page', async ({ page }) => {
     await page.goto('/auth');
     await page.getByLabel('Username', { exact: true }).fill(alice.username);
     await page.getByLabel('Password', { exact: true }).fill(alice.password);
@@ -113,16 +111,14 @@ test.describe('facilitator login', () => {
     await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${alice.displayName}`);
   });
 
-  test('a signed-in visitor to /auth is sent to /', { tag: '@desktop-only' }, async ({ page }) => {
+  test('a signed-in visitor to /auth is sent to /', async ({ page }) => {
     await loginAsFacilitator(page, alice);
     await page.goto('/auth');
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Availability Calendar' })).toBeVisible();
   });
 
-  test('staff who sign in on the facilitator login are taken to their dashboard', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('staff who sign in on the facilitator login are taken to their dashboard', async ({ page }) => {
     await staffSignsInAt(page, '/auth');
   });
 
@@ -170,7 +166,7 @@ test.describe('staff login', () => {
     await checkScreen(page, testInfo, 'staff-login-required');
   });
 
-  test('the password can be shown and hidden', { tag: '@desktop-only' }, async ({ page }) => {
+  test('the password can be shown and hidden', async ({ page }) => {
     await page.goto('/staff-login');
     const password = page.getByLabel('Password', { exact: true });
     await password.fill('secret-value');
@@ -191,7 +187,7 @@ test.describe('staff login', () => {
     await checkScreen(page, testInfo, 'staff-login-failed');
   });
 
-  test('a facilitator cannot sign in as staff', { tag: '@desktop-only' }, async ({ page }) => {
+  test('a facilitator cannot sign in as staff', async ({ page }) => {
     await page.goto('/staff-login');
     await page.getByLabel('Username', { exact: true }).fill(FACILITATORS.ben.username);
     await page.getByLabel('Password', { exact: true }).fill(FACILITATORS.ben.password);
@@ -199,7 +195,7 @@ test.describe('staff login', () => {
     await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
   });
 
-  test('a network failure says so', { tag: '@desktop-only' }, async ({ page }) => {
+  test('a network failure says so', async ({ page }) => {
     await page.route('**/api/auth/staff-login', (route) => route.abort('failed'));
     await page.goto('/staff-login');
     await page.getByLabel('Username', { exact: true }).fill(STAFF.username);

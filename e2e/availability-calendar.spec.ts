@@ -129,88 +129,87 @@ test.describe('facilitator home: availability calendar', () => {
       );
   });
 
-  test('the facilitator layout: header, menu, navigation, legend, footer', async ({ page }, testInfo) => {
-    const user = bookedUser(testInfo);
-    await loginAsFacilitator(page, user);
-    await openHome(page);
-    await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${user.displayName}`);
-    const badge = page.getByRole('button', { name: 'Open user menu' });
-    await expect(badge).toHaveText(user.displayName.charAt(0));
-    await badge.click();
-    await expect(page.getByRole('menuitem', { name: 'Change Password' })).toHaveAttribute(
-      'href',
-      '/change-password',
-    );
-    await expect(page.getByRole('menuitem', { name: 'Logout' })).toHaveAttribute('href', '/api/logout');
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('contentinfo')).toContainText('Arts Facilitator Portal');
+  test(
+    'the facilitator layout: header, menu, navigation, legend, footer',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      const user = bookedUser(testInfo);
+      await loginAsFacilitator(page, user);
+      await openHome(page);
+      await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${user.displayName}`);
+      const badge = page.getByRole('button', { name: 'Open user menu' });
+      await expect(badge).toHaveText(user.displayName.charAt(0));
+      await badge.click();
+      await expect(page.getByRole('menuitem', { name: 'Change Password' })).toHaveAttribute(
+        'href',
+        '/change-password',
+      );
+      await expect(page.getByRole('menuitem', { name: 'Logout' })).toHaveAttribute('href', '/api/logout');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('contentinfo')).toContainText('Arts Facilitator Portal');
 
-    const isPhone = testInfo.project.name === 'phone';
-    let panel = page.getByRole('complementary', { name: 'Side panel' });
-    if (isPhone) {
-      await expect(panel).toBeHidden();
-      // the legend also sits under the calendar on small screens
-      await expect(page.getByTestId('mobile-panel').getByText('Booked Session')).toBeVisible();
-      await page.getByRole('button', { name: 'Open navigation menu' }).click();
-      panel = page.getByRole('dialog', { name: 'Menu' });
-    }
-    await expect(panel).toBeVisible();
-    const nav = panel.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link', { name: 'Availability Calendar' })).toHaveAttribute(
-      'aria-current',
-      'page',
-    );
-    await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
-    await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
-    const legend = panel.getByRole('region', { name: 'Availability Legend' });
-    const entries = legend.getByRole('listitem');
-    await expect(entries).toHaveText([
-      'Available',
-      'Limited Availability',
-      'Unavailable',
-      'Not set',
-      'Booked Session',
-      'Offer',
-    ]);
-    // the swatches use the theme's success, warning, destructive, muted (not set) and primary colours
-    const swatchColours = await entries.evaluateAll((items) =>
-      items.slice(0, 5).map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
-    );
-    const tokenColours = await page.evaluate(() =>
-      ['--success', '--warning', '--destructive', '--muted', '--primary'].map((name) => {
-        const probe = document.createElement('span');
-        probe.style.backgroundColor = `var(${name})`;
-        document.body.append(probe);
-        const colour = getComputedStyle(probe).backgroundColor;
-        probe.remove();
-        return colour;
-      }),
-    );
-    expect(swatchColours).toEqual(tokenColours);
-    // an offer's mark, as on the days: a dashed outline in the primary colour
-    const offerSwatch = await entries
-      .last()
-      .locator('span')
-      .evaluate((el) => [getComputedStyle(el).borderStyle, getComputedStyle(el).borderTopColor]);
-    expect(offerSwatch).toEqual(['dashed', tokenColours[4]]);
-    await checkScreen(page, testInfo, isPhone ? 'layout-drawer' : 'layout');
-    if (isPhone) {
-      await page.getByRole('button', { name: 'Close' }).click();
-      await expect(panel).toBeHidden();
-      // focus goes back to the menu button that opened the drawer
-      await expect(page.getByRole('button', { name: 'Open navigation menu' })).toBeFocused();
-    }
-  });
+      const isPhone = testInfo.project.name === 'phone';
+      let panel = page.getByRole('complementary', { name: 'Side panel' });
+      if (isPhone) {
+        await expect(panel).toBeHidden();
+        // the legend also sits under the calendar on small screens
+        await expect(page.getByTestId('mobile-panel').getByText('Booked Session')).toBeVisible();
+        await page.getByRole('button', { name: 'Open navigation menu' }).click();
+        panel = page.getByRole('dialog', { name: 'Menu' });
+      }
+      await expect(panel).toBeVisible();
+      const nav = panel.getByRole('navigation', { name: 'Main' });
+      await expect(nav.getByRole('link', { name: 'Availability Calendar' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+      await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
+      await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+      const legend = panel.getByRole('region', { name: 'Availability Legend' });
+      const entries = legend.getByRole('listitem');
+      await expect(entries).toHaveText([
+        'Available',
+        'Limited Availability',
+        'Unavailable',
+        'Not set',
+        'Booked Session',
+        'Offer',
+      ]);
+      // the swatches use the theme's success, warning, destructive, muted (not set) and primary colours
+      const swatchColours = await entries.evaluateAll((items) =>
+        items.slice(0, 5).map((li) => getComputedStyle(li.querySelector('span') as Element).backgroundColor),
+      );
+      const tokenColours = await page.evaluate(() =>
+        ['--success', '--warning', '--destructive', '--muted', '--primary'].map((name) => {
+          const probe = document.createElement('span');
+          probe.style.backgroundColor = `var(${name})`;
+          document.body.append(probe);
+          const colour = getComputedStyle(probe).backgroundColor;
+          probe.remove();
+          return colour;
+        }),
+      );
+      expect(swatchColours).toEqual(tokenColours);
+      // an offer's mark, as on the days: a dashed outline in the primary colour
+      const offerSwatch = await entries
+        .last()
+        .locator('span')
+        .evaluate((el) => [getComputedStyle(el).borderStyle, getComputedStyle(el).borderTopColor]);
+      expect(offerSwatch).toEqual(['dashed', tokenColours[4]]);
+      await checkScreen(page, testInfo, isPhone ? 'layout-drawer' : 'layout');
+      if (isPhone) {
+        await page.getByRole('button', { name: 'Close' }).click();
+        await expect(panel).toBeHidden();
+        // focus goes back to the menu button that opened the drawer
+        await expect(page.getByRole('button', { name: 'Open navigation menu' })).toBeFocused();
+      }
+    },
+  );
 
-  test('Sign Out shows its pending text, then ends at the login page', async ({
-    page,
-    makeFacilitator,
-  }, testInfo) => {
+  test('Sign Out shows its pending text, then ends at the login page', async ({ page, makeFacilitator }) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
     await openHome(page);
-    if (testInfo.project.name === 'phone')
-      await page.getByRole('button', { name: 'Open navigation menu' }).click();
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -226,26 +225,22 @@ test.describe('facilitator home: availability calendar', () => {
     expect((await page.request.get('/api/user')).status()).toBe(401);
   });
 
-  test(
-    'toolbar: title, month label, previous / next, Today',
-    { tag: '@desktop-only' },
-    async ({ page }, testInfo) => {
-      await loginAsFacilitator(page, bookedUser(testInfo));
-      await openHome(page);
-      await expect(page.getByRole('heading', { level: 1, name: 'Availability Calendar' })).toBeVisible();
-      const label = page.getByTestId('month-label');
-      await expect(label).toHaveText(monthLabel(today));
-      expect(await label.textContent()).toMatch(/^[A-Z][a-z]+ \d{4}$/);
-      await page.getByRole('button', { name: 'Next month' }).click();
-      await expect(label).toHaveText(monthLabel(nextMonth(today)));
-      await page.getByRole('button', { name: 'Previous month' }).click();
-      await page.getByRole('button', { name: 'Previous month' }).click();
-      await expect(label).toHaveText(monthLabel(previousMonth(today)));
-      await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
-      await page.getByRole('button', { name: 'Today' }).click();
-      await expect(label).toHaveText(monthLabel(today));
-    },
-  );
+  test('toolbar: title, month label, previous / next, Today', async ({ page }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Availability Calendar' })).toBeVisible();
+    const label = page.getByTestId('month-label');
+    await expect(label).toHaveText(monthLabel(today));
+    expect(await label.textContent()).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await expect(label).toHaveText(monthLabel(nextMonth(today)));
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await expect(label).toHaveText(monthLabel(previousMonth(today)));
+    await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(label).toHaveText(monthLabel(today));
+  });
 
   test('grid: weekdays only, day numbers, status bars, borrowed days inert, today highlighted', async ({
     page,
@@ -341,13 +336,11 @@ test.describe('facilitator home: availability calendar', () => {
     const lock = cell(page, days.full).getByTestId('day-lock');
     await expect(lock).toBeVisible();
     await expect(cell(page, freeWeekdays()[0]!).getByTestId('day-lock')).toHaveCount(0);
-    if (testInfo.project.name === 'desktop') {
-      await lock.hover();
-      await expect(page.getByRole('tooltip')).toHaveText('This date is locked due to confirmed bookings', {
-        timeout: 3000,
-      });
-      await page.mouse.move(0, 0);
-    }
+    await lock.hover();
+    await expect(page.getByRole('tooltip')).toHaveText('This date is locked due to confirmed bookings', {
+      timeout: 3000,
+    });
+    await page.mouse.move(0, 0);
 
     // clicking a booked day (not a chip) refuses with the "Cannot Edit Availability" toast
     await cell(page, days.bare).click({ position: { x: 8, y: 8 } });
@@ -358,94 +351,97 @@ test.describe('facilitator home: availability calendar', () => {
     await checkScreen(page, testInfo, 'booked-day-toast');
   });
 
-  test('booking details: every field, fallbacks, all bookings of a busy day, long-press', async ({
-    page,
-  }, testInfo) => {
-    await loginAsFacilitator(page, bookedUser(testInfo));
-    await openHome(page);
+  test(
+    'booking details: every field, fallbacks, all bookings of a busy day, long-press',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await loginAsFacilitator(page, bookedUser(testInfo));
+      await openHome(page);
 
-    await cell(page, days.full).getByTestId('booking-chip').click();
-    let dialog = page.getByRole('dialog', { name: FULL_BOOKING.title });
-    await expect(dialog).toBeVisible();
-    const field = (name: string) => dialog.locator(`dd[data-field="${name}"]`);
-    await expect(field('School')).toHaveText(FULL_BOOKING.schoolName);
-    await expect(field('Program')).toHaveText(FULL_BOOKING.program);
-    await expect(field('Time Slot')).toHaveText(FULL_BOOKING.timeSlot);
-    await expect(field('Delivery')).toHaveText(FULL_BOOKING.deliveryType);
-    await expect(field('Time')).toHaveText('9:30 AM – 11:00 AM');
-    await expect(field('Location')).toHaveText(
-      `${FULL_BOOKING.schoolAddress}, ${FULL_BOOKING.schoolPostcode}`,
-    );
-    await expect(field('Date')).toHaveText(longDate(days.full));
-    // the toast must not appear: a chip click is not a day click
-    await expect(toastLocator(page)).toHaveCount(0);
-    await checkScreen(page, testInfo, 'booking-details');
-    await page.keyboard.press('Escape');
-
-    await cell(page, days.bare).getByTestId('booking-chip').click();
-    dialog = page.getByRole('dialog', { name: 'Drama Session' });
-    await expect(field('School')).toHaveText('Unknown School');
-    await expect(field('Program')).toHaveText('Unknown Program');
-    await expect(field('Time Slot')).toHaveText('All Day');
-    await expect(field('Delivery')).toHaveText('Live');
-    await expect(field('Time')).toHaveText('All Day');
-    await expect(field('Date')).toHaveText(longDate(days.bare));
-    await page.keyboard.press('Escape');
-
-    await cell(page, days.busy)
-      .getByRole('button', { name: /2 more bookings/ })
-      .click();
-    dialog = page.getByRole('dialog', { name: 'Booking Details' });
-    await expect(dialog.getByRole('heading', { level: 3 })).toHaveText(
-      Array.from({ length: 6 }, (_, i) => `Art Class ${i + 1}`),
-    );
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-
-    // a 500 ms touch long-press opens the details without any click
-    const chip = cell(page, days.full).getByTestId('booking-chip');
-    // timed inside the page, so a slow machine cannot make the test wrong either way
-    const press = (holdMs: number | null) =>
-      chip.evaluate(
-        (el, hold) =>
-          new Promise<number | null>((resolve) => {
-            const box = el.getBoundingClientRect();
-            const init = {
-              bubbles: true,
-              pointerType: 'touch',
-              isPrimary: true,
-              clientX: box.x + 5,
-              clientY: box.y + 5,
-            };
-            const started = performance.now();
-            const observer = new MutationObserver(() => {
-              if (document.querySelector('[role="dialog"]')) {
-                observer.disconnect();
-                resolve(performance.now() - started);
-              }
-            });
-            observer.observe(document.body, { childList: true, subtree: true });
-            el.dispatchEvent(new PointerEvent('pointerdown', init));
-            if (hold !== null) setTimeout(() => el.dispatchEvent(new PointerEvent('pointerup', init)), hold);
-            setTimeout(() => {
-              observer.disconnect();
-              resolve(null);
-            }, 1500);
-          }),
-        holdMs,
+      await cell(page, days.full).getByTestId('booking-chip').click();
+      let dialog = page.getByRole('dialog', { name: FULL_BOOKING.title });
+      await expect(dialog).toBeVisible();
+      const field = (name: string) => dialog.locator(`dd[data-field="${name}"]`);
+      await expect(field('School')).toHaveText(FULL_BOOKING.schoolName);
+      await expect(field('Program')).toHaveText(FULL_BOOKING.program);
+      await expect(field('Time Slot')).toHaveText(FULL_BOOKING.timeSlot);
+      await expect(field('Delivery')).toHaveText(FULL_BOOKING.deliveryType);
+      await expect(field('Time')).toHaveText('9:30 AM – 11:00 AM');
+      await expect(field('Location')).toHaveText(
+        `${FULL_BOOKING.schoolAddress}, ${FULL_BOOKING.schoolPostcode}`,
       );
-    // a 500 ms touch long-press opens the details without any click
-    const openedAfter = await press(null);
-    expect(openedAfter).not.toBeNull();
-    expect(openedAfter!).toBeGreaterThanOrEqual(495);
-    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
-    await chip.dispatchEvent('pointerup', { pointerType: 'touch' });
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-    // a press released after 200 ms does nothing
-    expect(await press(200)).toBeNull();
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-  });
+      await expect(field('Date')).toHaveText(longDate(days.full));
+      // the toast must not appear: a chip click is not a day click
+      await expect(toastLocator(page)).toHaveCount(0);
+      await checkScreen(page, testInfo, 'booking-details');
+      await page.keyboard.press('Escape');
+
+      await cell(page, days.bare).getByTestId('booking-chip').click();
+      dialog = page.getByRole('dialog', { name: 'Drama Session' });
+      await expect(field('School')).toHaveText('Unknown School');
+      await expect(field('Program')).toHaveText('Unknown Program');
+      await expect(field('Time Slot')).toHaveText('All Day');
+      await expect(field('Delivery')).toHaveText('Live');
+      await expect(field('Time')).toHaveText('All Day');
+      await expect(field('Date')).toHaveText(longDate(days.bare));
+      await page.keyboard.press('Escape');
+
+      await cell(page, days.busy)
+        .getByRole('button', { name: /2 more bookings/ })
+        .click();
+      dialog = page.getByRole('dialog', { name: 'Booking Details' });
+      await expect(dialog.getByRole('heading', { level: 3 })).toHaveText(
+        Array.from({ length: 6 }, (_, i) => `Art Class ${i + 1}`),
+      );
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+
+      // a 500 ms touch long-press opens the details without any click
+      const chip = cell(page, days.full).getByTestId('booking-chip');
+      // timed inside the page, so a slow machine cannot make the test wrong either way
+      const press = (holdMs: number | null) =>
+        chip.evaluate(
+          (el, hold) =>
+            new Promise<number | null>((resolve) => {
+              const box = el.getBoundingClientRect();
+              const init = {
+                bubbles: true,
+                pointerType: 'touch',
+                isPrimary: true,
+                clientX: box.x + 5,
+                clientY: box.y + 5,
+              };
+              const started = performance.now();
+              const observer = new MutationObserver(() => {
+                if (document.querySelector('[role="dialog"]')) {
+                  observer.disconnect();
+                  resolve(performance.now() - started);
+                }
+              });
+              observer.observe(document.body, { childList: true, subtree: true });
+              el.dispatchEvent(new PointerEvent('pointerdown', init));
+              if (hold !== null)
+                setTimeout(() => el.dispatchEvent(new PointerEvent('pointerup', init)), hold);
+              setTimeout(() => {
+                observer.disconnect();
+                resolve(null);
+              }, 1500);
+            }),
+          holdMs,
+        );
+      // a 500 ms touch long-press opens the details without any click
+      const openedAfter = await press(null);
+      expect(openedAfter).not.toBeNull();
+      expect(openedAfter!).toBeGreaterThanOrEqual(495);
+      await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
+      await chip.dispatchEvent('pointerup', { pointerType: 'touch' });
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      // a press released after 200 ms does nothing
+      expect(await press(200)).toBeNull();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    },
+  );
 
   test('Update Availability: status, hourly times with "none", notes, save and sync', async ({
     page,
@@ -521,7 +517,7 @@ test.describe('facilitator home: availability calendar', () => {
     expect(rows).toMatchObject([{ date, status: 'limited', startTime: '', endTime: '13:00' }]);
   });
 
-  test('Update Availability: end before start is refused in the dialog', { tag: '@desktop-only' }, async ({
+  test('Update Availability: end before start is refused in the dialog', async ({
     page,
     makeFacilitator,
   }) => {
@@ -673,91 +669,82 @@ test.describe('facilitator home: availability calendar', () => {
    * back here, opening a dialog shows a loading dialog that can be left and gives focus back; once
    * the file is in, the dialogs open at once, with no loading dialog in between.
    */
-  test(
-    'a dialog opened before its form has arrived: a loading dialog, left two ways, then the forms',
-    {
-      tag: '@desktop-only',
-    },
-    async ({ page, makeFacilitator }, testInfo) => {
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\/assets\/calendar-forms-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
-      await loginAsFacilitator(page, await makeFacilitator());
-      await openHome(page);
-      const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
-      const loading = page.getByRole('dialog', { name: 'Loading the form' });
-
-      await bulkButton.click();
-      await expect(loading).toBeVisible();
-      await checkScreen(page, testInfo, 'calendar-form-loading');
-      await page.keyboard.press('Escape');
-      await expect(loading).toHaveCount(0);
-      await expect(bulkButton).toBeFocused();
-
-      await bulkButton.click();
-      await expect(loading).toBeVisible();
-      await loading.getByRole('button', { name: 'Cancel' }).click();
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-      await expect(bulkButton).toBeFocused();
-
-      release();
-      await bulkButton.click();
-      await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
-      await page.keyboard.press('Escape');
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-      await expect(bulkButton).toBeFocused();
-
-      // the file is in: a day opens straight into its form
-      await cell(page, freeWeekdays().at(-1)!).click();
-      await expect(page.getByRole('dialog', { name: /Update Availability/ })).toBeVisible();
-      await expect(loading).toHaveCount(0);
-    },
-  );
-
-  test(
-    'a form whose code cannot be loaded closes and says why: the connection, or a deploy since the page opened',
-    {
-      tag: '@desktop-only',
-    },
-    async ({ page, makeFacilitator }, testInfo) => {
-      const formsFile = /\/assets\/calendar-forms-[^/]*\.js$/;
-      await page.route(formsFile, (route) => route.abort());
-      await loginAsFacilitator(page, await makeFacilitator());
-      await openHome(page);
-      const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
-      const toast = toastLocator(page);
-
-      await bulkButton.click();
-      await expect(toast).toContainText('The form could not be loaded');
-      await expect(toast).toContainText('Check your connection and try again.');
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-
-      // A deploy since the page opened, in a fresh page (an update, once seen, stands for the
-      // page's life). The forms are still refused as it loads, so its idle prefetch cannot bring
-      // them in first. Every old file is gone, the toasts' own code with them: the toast is drawn
-      // plainly.
-      await openHome(page);
-      await deployAnotherBuild(page);
-      await bulkButton.click();
-      const plainToast = page.locator('[data-slot="plain-toast"]');
-      await expect(plainToast).toContainText('The portal has been updated');
-      await expect(plainToast).toContainText('Reload the page to continue.');
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-      await checkScreen(page, testInfo, 'calendar-portal-updated');
-      await plainToast.getByRole('button', { name: 'Close' }).click();
-      await expect(plainToast).toHaveCount(0);
-    },
-  );
-
-  test('bulk error shows the Error toast with the server message', { tag: '@desktop-only' }, async ({
+  test('a dialog opened before its form has arrived: a loading dialog, left two ways, then the forms', async ({
     page,
     makeFacilitator,
-  }) => {
+  }, testInfo) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/calendar-forms-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
+    const loading = page.getByRole('dialog', { name: 'Loading the form' });
+
+    await bulkButton.click();
+    await expect(loading).toBeVisible();
+    await checkScreen(page, testInfo, 'calendar-form-loading');
+    await page.keyboard.press('Escape');
+    await expect(loading).toHaveCount(0);
+    await expect(bulkButton).toBeFocused();
+
+    await bulkButton.click();
+    await expect(loading).toBeVisible();
+    await loading.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(bulkButton).toBeFocused();
+
+    release();
+    await bulkButton.click();
+    await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(bulkButton).toBeFocused();
+
+    // the file is in: a day opens straight into its form
+    await cell(page, freeWeekdays().at(-1)!).click();
+    await expect(page.getByRole('dialog', { name: /Update Availability/ })).toBeVisible();
+    await expect(loading).toHaveCount(0);
+  });
+
+  test('a form whose code cannot be loaded closes and says why: the connection, or a deploy since the page opened', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const formsFile = /\/assets\/calendar-forms-[^/]*\.js$/;
+    await page.route(formsFile, (route) => route.abort());
+    await loginAsFacilitator(page, await makeFacilitator());
+    await openHome(page);
+    const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
+    const toast = toastLocator(page);
+
+    await bulkButton.click();
+    await expect(toast).toContainText('The form could not be loaded');
+    await expect(toast).toContainText('Check your connection and try again.');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // A deploy since the page opened, in a fresh page (an update, once seen, stands for the
+    // page's life). The forms are still refused as it loads, so its idle prefetch cannot bring
+    // them in first. Every old file is gone, the toasts' own code with them: the toast is drawn
+    // plainly.
+    await openHome(page);
+    await deployAnotherBuild(page);
+    await bulkButton.click();
+    const plainToast = page.locator('[data-slot="plain-toast"]');
+    await expect(plainToast).toContainText('The portal has been updated');
+    await expect(plainToast).toContainText('Reload the page to continue.');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await checkScreen(page, testInfo, 'calendar-portal-updated');
+    await plainToast.getByRole('button', { name: 'Close' }).click();
+    await expect(plainToast).toHaveCount(0);
+  });
+
+  test('bulk error shows the Error toast with the server message', async ({ page, makeFacilitator }) => {
     await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);
     await page.route('**/api/availability/bulk', (route) =>
@@ -770,10 +757,7 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
   });
 
-  test('keyboard: roving tab stop, arrow keys, Enter opens the day', { tag: '@desktop-only' }, async ({
-    page,
-    makeFacilitator,
-  }) => {
+  test('keyboard: roving tab stop, arrow keys, Enter opens the day', async ({ page, makeFacilitator }) => {
     await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);
     const grid = page.getByRole('grid');
@@ -833,20 +817,18 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(page.getByRole('grid').locator('td[tabindex="0"]')).toBeFocused();
   });
 
-  test(
-    'keyboard: a booked day answers Enter with the toast; chips open by keyboard',
-    { tag: '@desktop-only' },
-    async ({ page }, testInfo) => {
-      await loginAsFacilitator(page, bookedUser(testInfo));
-      await openHome(page);
-      // click the day number area to make it the active day, then use keys
-      await cell(page, days.full).click({ position: { x: 8, y: 8 } });
-      await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
-      await cell(page, days.full).focus();
-      await page.keyboard.press('Tab');
-      await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
-      await page.keyboard.press('Enter');
-      await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
-    },
-  );
+  test('keyboard: a booked day answers Enter with the toast; chips open by keyboard', async ({
+    page,
+  }, testInfo) => {
+    await loginAsFacilitator(page, bookedUser(testInfo));
+    await openHome(page);
+    // click the day number area to make it the active day, then use keys
+    await cell(page, days.full).click({ position: { x: 8, y: 8 } });
+    await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
+    await cell(page, days.full).focus();
+    await page.keyboard.press('Tab');
+    await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
+  });
 });

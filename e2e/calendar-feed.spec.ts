@@ -175,7 +175,7 @@ test('turn the feed on, copy the link, subscribe to it, get a new link, turn it 
   expect(unknown.status).toBe(404);
 });
 
-test('staff see no calendar feed on the settings page', { tag: '@desktop-only' }, async ({ page }) => {
+test('staff see no calendar feed on the settings page', async ({ page }) => {
   await loginAsStaff(page);
   await page.goto('/settings');
   await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();

@@ -66,13 +66,11 @@ test.describe('facilitator usability', () => {
     await expect(withNotes.getByTestId('notes-hint')).toBeVisible();
     await expect(page.locator(`td[data-date="${plainDay}"]`).getByTestId('notes-hint')).toHaveCount(0);
     await expect(withNotes).toHaveAttribute('aria-label', /9:00 AM – 1:00 PM, notes: School run until 9/);
-    if (testInfo.project.name === 'desktop') {
-      // the times have their own line, whole at 1366 px
-      await expect(withNotes.getByTestId('day-times')).toHaveText('9:00 AM – 1:00 PM');
-      expect(await showsAllText(page, `td[data-date="${limitedDay}"] [data-testid="day-times"]`)).toEqual([
-        { text: '9:00 AM – 1:00 PM', cut: false },
-      ]);
-    }
+    // the times have their own line, whole at 1366 px
+    await expect(withNotes.getByTestId('day-times')).toHaveText('9:00 AM – 1:00 PM');
+    expect(await showsAllText(page, `td[data-date="${limitedDay}"] [data-testid="day-times"]`)).toEqual([
+      { text: '9:00 AM – 1:00 PM', cut: false },
+    ]);
 
     const legend = page
       .getByRole('region', { name: 'Availability Legend' })
@@ -89,17 +87,21 @@ test.describe('facilitator usability', () => {
     await checkScreen(page, testInfo, 'calendar-times-notes');
   });
 
-  test('booking chips show their whole title, on a phone too', async ({ page }, testInfo) => {
-    await useWidth(page, testInfo);
-    const user = testInfo.project.name === 'phone' ? CALENDAR_USERS.phone : CALENDAR_USERS.desktop;
-    await loginAsFacilitator(page, user);
-    await openHome(page);
-    const chips = `td[data-date="${days.full}"] [data-testid="booking-chip"], td[data-date="${days.busy}"] [data-testid="booking-chip"]`;
-    await expect(page.locator(chips)).toHaveCount(5);
-    for (const chip of await showsAllText(page, chips))
-      expect(chip, chip.text ?? '').toMatchObject({ cut: false });
-    await checkScreen(page, testInfo, 'calendar-chips');
-  });
+  test(
+    'booking chips show their whole title, on a phone too',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await useWidth(page, testInfo);
+      const user = testInfo.project.name === 'phone' ? CALENDAR_USERS.phone : CALENDAR_USERS.desktop;
+      await loginAsFacilitator(page, user);
+      await openHome(page);
+      const chips = `td[data-date="${days.full}"] [data-testid="booking-chip"], td[data-date="${days.busy}"] [data-testid="booking-chip"]`;
+      await expect(page.locator(chips)).toHaveCount(5);
+      for (const chip of await showsAllText(page, chips))
+        expect(chip, chip.text ?? '').toMatchObject({ cut: false });
+      await checkScreen(page, testInfo, 'calendar-chips');
+    },
+  );
 
   test('someone who never marked a day is shown how to start, until they do', async ({
     page,

@@ -255,9 +255,10 @@ test('staff find who is free on a day, best match first, and see why the rest ar
   }
 });
 
-test('a facilitator who opens the page is told it is for staff, and the server refuses the search', {
-  tag: '@desktop-only',
-}, async ({ page, makeFacilitator }) => {
+test('a facilitator who opens the page is told it is for staff, and the server refuses the search', async ({
+  page,
+  makeFacilitator,
+}) => {
   const user = await makeFacilitator();
   await loginAsFacilitator(page, user);
   await page.goto('/staff/free');

@@ -78,171 +78,166 @@ test.describe('stored text containing HTML', () => {
   test.use({ bypassCSP: true });
   test.describe.configure({ timeout: 120_000 });
 
-  test(
-    'shows as literal text on the facilitator and staff screens',
-    {
-      tag: '@desktop-only',
-    },
-    async ({ page, makeFacilitator }, testInfo) => {
-      const text = payloads(`${testInfo.project.name}-${testInfo.workerIndex}-${Date.now()}`);
-      const dialogs: string[] = [];
-      page.on('dialog', (dialog) => {
-        dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-        void dialog.dismiss();
+  test('shows as literal text on the facilitator and staff screens', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const text = payloads(`${testInfo.project.name}-${testInfo.workerIndex}-${Date.now()}`);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+
+    const user = await makeFacilitator({ displayName: text.name });
+    const api = await staffApi();
+    try {
+      // an edit names the version of the account it was made on
+      const listed = (await (await api.get('/api/staff/users')).json()) as {
+        id: number;
+        version: number;
+      }[];
+      const { version } = listed.find((u) => u.id === user.id)!;
+      const updated = await api.put(`/api/staff/users/${user.id}`, {
+        data: { version, freelancerId: text.freelancerId, area: text.area },
       });
+      expect(updated.status(), await updated.text()).toBe(200);
 
-      const user = await makeFacilitator({ displayName: text.name });
-      const api = await staffApi();
-      try {
-        // an edit names the version of the account it was made on
-        const listed = (await (await api.get('/api/staff/users')).json()) as {
-          id: number;
-          version: number;
-        }[];
-        const { version } = listed.find((u) => u.id === user.id)!;
-        const updated = await api.put(`/api/staff/users/${user.id}`, {
-          data: { version, freelancerId: text.freelancerId, area: text.area },
+      // the facilitator saves both days before the booking arrives: a booked day refuses changes
+      await loginAsFacilitator(page, user);
+      for (const [date, notes] of [
+        [NOTES_DAY, text.notesDay],
+        [BOOKED_DAY, text.bookedDayNotes],
+      ] as const) {
+        const saved = await page.request.post('/api/availability', {
+          data: { date, status: 'limited', startTime: '10:00', endTime: '14:00', notes },
         });
-        expect(updated.status(), await updated.text()).toBe(200);
-
-        // the facilitator saves both days before the booking arrives: a booked day refuses changes
-        await loginAsFacilitator(page, user);
-        for (const [date, notes] of [
-          [NOTES_DAY, text.notesDay],
-          [BOOKED_DAY, text.bookedDayNotes],
-        ] as const) {
-          const saved = await page.request.post('/api/availability', {
-            data: { date, status: 'limited', startTime: '10:00', endTime: '14:00', notes },
-          });
-          expect(saved.status(), await saved.text()).toBe(200);
-          expect(((await saved.json()) as { notes: string }).notes).toBe(notes);
-        }
-        const note = await api.post('/api/staff/notes', {
-          data: { facilitatorId: user.id, date: BOOKED_DAY, note: text.staffNote, priority: 'urgent' },
-        });
-        expect(note.status(), await note.text()).toBe(201);
-
-        // the refresh joins one already running, so no other test may refresh while this booking waits
-        await withSharePointLock(async () => {
-          await addSharePointItem(
-            'Bookings',
-            bookingFields({
-              freelancerId: text.freelancerId,
-              date: BOOKED_DAY,
-              title: text.title,
-              startTime: '10:00',
-              endTime: '12:00',
-              schoolName: text.school,
-              schoolAddress: text.address,
-              schoolPostcode: text.postcode,
-              program: text.program,
-              timeSlot: 'Morning',
-            }),
-          );
-          const refreshed = await api.post('/api/staff/bookings/refresh');
-          expect(refreshed.status(), await refreshed.text()).toBe(200);
-        });
-        const bookings = await api.get(`/api/staff/bookings?from=${BOOKED_DAY}&to=${BOOKED_DAY}`);
-        expect(
-          ((await bookings.json()) as Array<{ userId: number | null; schoolName: string | null }>).filter(
-            (b) => b.userId === user.id,
-          ),
-          'the booking reached the facilitator unchanged',
-        ).toEqual([expect.objectContaining({ schoolName: text.school })]);
-      } finally {
-        await api.dispose();
+        expect(saved.status(), await saved.text()).toBe(200);
+        expect(((await saved.json()) as { notes: string }).notes).toBe(notes);
       }
-
-      await test.step('facilitator home: header, user menu, day dialog, booking details', async () => {
-        await page.goto('/');
-        await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible();
-        const welcome = page.getByTestId('welcome');
-        await expect(welcome).toHaveText(`Welcome, ${text.name}`);
-        await expect(welcome.getByText(text.name, { exact: true })).toBeVisible();
-
-        await page.getByTestId('user-menu').click();
-        const menu = page.getByRole('menu');
-        await expect(menu.getByText(text.name, { exact: true })).toBeVisible();
-        await expectNothingInjected(page, dialogs, 'facilitator user menu');
-        await page.keyboard.press('Escape');
-        await expect(menu).toHaveCount(0);
-
-        const notesCell = page.locator(`td[data-date="${NOTES_DAY}"]`);
-        // the cell's accessible name carries the notes too; an attribute is never parsed, but it must hold them whole
-        await expect.poll(() => notesCell.getAttribute('aria-label')).toContain(`notes: ${text.notesDay}`);
-        await notesCell.click();
-        const dayDialog = page.getByRole('dialog', { name: 'Update Availability' });
-        await expect(dayDialog.getByLabel('Notes (optional)')).toHaveValue(text.notesDay);
-        await expectNothingInjected(page, dialogs, 'facilitator day dialog');
-        await page.keyboard.press('Escape');
-        await expect(dayDialog).toHaveCount(0);
-
-        const chip = page.locator(`td[data-date="${BOOKED_DAY}"]`).getByTestId('booking-chip');
-        await expect(chip).toHaveText(text.title);
-        await chip.click();
-        const details = page.getByRole('dialog', { name: text.title });
-        await expect(details).toBeVisible();
-        const field = (name: string) => details.locator(`dd[data-field="${name}"]`);
-        await expect(field('School')).toHaveText(text.school);
-        await expect(field('Program')).toHaveText(text.program);
-        await expect(field('Location')).toHaveText(`${text.address}, ${text.postcode}`);
-        await expect(details.getByText(text.school, { exact: true })).toBeVisible();
-        await expectNothingInjected(page, dialogs, 'facilitator booking details');
-        await page.keyboard.press('Escape');
-        await expect(details).toHaveCount(0);
+      const note = await api.post('/api/staff/notes', {
+        data: { facilitatorId: user.id, date: BOOKED_DAY, note: text.staffNote, priority: 'urgent' },
       });
+      expect(note.status(), await note.text()).toBe(201);
 
-      await page.context().clearCookies();
-      await loginAsStaff(page);
-
-      await test.step('staff users table', async () => {
-        await page.goto('/staff/users');
-        const row = page.getByTestId(`user-row-${user.id}`);
-        await expect(row.getByRole('cell').first()).toHaveText(text.name);
-        await expect(row.getByText(text.name, { exact: true })).toBeVisible();
-        await expect(await cellUnder(page, row, 'Freelancer ID')).toHaveText(text.freelancerId);
-        await expectNothingInjected(page, dialogs, 'staff users table');
+      // the refresh joins one already running, so no other test may refresh while this booking waits
+      await withSharePointLock(async () => {
+        await addSharePointItem(
+          'Bookings',
+          bookingFields({
+            freelancerId: text.freelancerId,
+            date: BOOKED_DAY,
+            title: text.title,
+            startTime: '10:00',
+            endTime: '12:00',
+            schoolName: text.school,
+            schoolAddress: text.address,
+            schoolPostcode: text.postcode,
+            program: text.program,
+            timeSlot: 'Morning',
+          }),
+        );
+        const refreshed = await api.post('/api/staff/bookings/refresh');
+        expect(refreshed.status(), await refreshed.text()).toBe(200);
       });
+      const bookings = await api.get(`/api/staff/bookings?from=${BOOKED_DAY}&to=${BOOKED_DAY}`);
+      expect(
+        ((await bookings.json()) as Array<{ userId: number | null; schoolName: string | null }>).filter(
+          (b) => b.userId === user.id,
+        ),
+        'the booking reached the facilitator unchanged',
+      ).toEqual([expect.objectContaining({ schoolName: text.school })]);
+    } finally {
+      await api.dispose();
+    }
 
-      await test.step('staff dashboard: area filter, grid row, day dialog', async () => {
-        await page.goto('/staff');
-        await expect(page.getByTestId('schedule-grid')).toBeVisible();
-        await page.getByTestId('area-filter').click();
-        const areas = page.getByRole('dialog', { name: 'Choose areas' });
-        await expect(areas.getByText(text.area, { exact: true })).toBeVisible();
-        await expectNothingInjected(page, dialogs, 'staff area filter');
-        await page.keyboard.press('Escape');
-        await expect(areas).toBeHidden();
-        // the checkbox is found by its accessible name, which equals the stored area only if kept as text
-        await chooseAreas(page, [text.area]);
+    await test.step('facilitator home: header, user menu, day dialog, booking details', async () => {
+      await page.goto('/');
+      await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible();
+      const welcome = page.getByTestId('welcome');
+      await expect(welcome).toHaveText(`Welcome, ${text.name}`);
+      await expect(welcome.getByText(text.name, { exact: true })).toBeVisible();
 
-        const row = page.locator(`[data-testid="grid-row"][data-user-id="${user.id}"]`);
-        await expect(row.getByTestId('row-name')).toHaveText(text.name);
-        await showGridDay(page, BOOKED_DAY);
-        await row.locator(`[data-testid="grid-cell"][data-date="${BOOKED_DAY}"]`).click();
-        const dialog = page.getByRole('dialog', { name: text.name });
-        await expect(dialog).toBeVisible();
-        await expect(
-          dialog.getByTestId('availability-view').getByText(text.bookedDayNotes, { exact: true }),
-        ).toBeVisible();
-        await expect(
-          dialog.getByTestId('note-list').getByText(text.staffNote, { exact: true }),
-        ).toBeVisible();
-        const booking = dialog.getByRole('region', { name: 'Bookings' }).getByRole('listitem');
-        await expect(booking.getByText(text.school, { exact: true })).toBeVisible();
-        await expect(booking.getByText(`${text.program} · Morning`, { exact: true })).toBeVisible();
-        await expectNothingInjected(page, dialogs, 'staff day dialog');
-        await checkScreen(page, testInfo, 'hostile-text-staff-day');
-        await page.getByRole('button', { name: 'Close' }).click();
-        await expect(dialog).toBeHidden();
+      await page.getByTestId('user-menu').click();
+      const menu = page.getByRole('menu');
+      await expect(menu.getByText(text.name, { exact: true })).toBeVisible();
+      await expectNothingInjected(page, dialogs, 'facilitator user menu');
+      await page.keyboard.press('Escape');
+      await expect(menu).toHaveCount(0);
 
-        await showGridDay(page, NOTES_DAY);
-        await row.locator(`[data-testid="grid-cell"][data-date="${NOTES_DAY}"]`).click();
-        await expect(
-          dialog.getByTestId('availability-view').getByText(text.notesDay, { exact: true }),
-        ).toBeVisible();
-        await expectNothingInjected(page, dialogs, 'staff day dialog (notes day)');
-      });
-    },
-  );
+      const notesCell = page.locator(`td[data-date="${NOTES_DAY}"]`);
+      // the cell's accessible name carries the notes too; an attribute is never parsed, but it must hold them whole
+      await expect.poll(() => notesCell.getAttribute('aria-label')).toContain(`notes: ${text.notesDay}`);
+      await notesCell.click();
+      const dayDialog = page.getByRole('dialog', { name: 'Update Availability' });
+      await expect(dayDialog.getByLabel('Notes (optional)')).toHaveValue(text.notesDay);
+      await expectNothingInjected(page, dialogs, 'facilitator day dialog');
+      await page.keyboard.press('Escape');
+      await expect(dayDialog).toHaveCount(0);
+
+      const chip = page.locator(`td[data-date="${BOOKED_DAY}"]`).getByTestId('booking-chip');
+      await expect(chip).toHaveText(text.title);
+      await chip.click();
+      const details = page.getByRole('dialog', { name: text.title });
+      await expect(details).toBeVisible();
+      const field = (name: string) => details.locator(`dd[data-field="${name}"]`);
+      await expect(field('School')).toHaveText(text.school);
+      await expect(field('Program')).toHaveText(text.program);
+      await expect(field('Location')).toHaveText(`${text.address}, ${text.postcode}`);
+      await expect(details.getByText(text.school, { exact: true })).toBeVisible();
+      await expectNothingInjected(page, dialogs, 'facilitator booking details');
+      await page.keyboard.press('Escape');
+      await expect(details).toHaveCount(0);
+    });
+
+    await page.context().clearCookies();
+    await loginAsStaff(page);
+
+    await test.step('staff users table', async () => {
+      await page.goto('/staff/users');
+      const row = page.getByTestId(`user-row-${user.id}`);
+      await expect(row.getByRole('cell').first()).toHaveText(text.name);
+      await expect(row.getByText(text.name, { exact: true })).toBeVisible();
+      await expect(await cellUnder(page, row, 'Freelancer ID')).toHaveText(text.freelancerId);
+      await expectNothingInjected(page, dialogs, 'staff users table');
+    });
+
+    await test.step('staff dashboard: area filter, grid row, day dialog', async () => {
+      await page.goto('/staff');
+      await expect(page.getByTestId('schedule-grid')).toBeVisible();
+      await page.getByTestId('area-filter').click();
+      const areas = page.getByRole('dialog', { name: 'Choose areas' });
+      await expect(areas.getByText(text.area, { exact: true })).toBeVisible();
+      await expectNothingInjected(page, dialogs, 'staff area filter');
+      await page.keyboard.press('Escape');
+      await expect(areas).toBeHidden();
+      // the checkbox is found by its accessible name, which equals the stored area only if kept as text
+      await chooseAreas(page, [text.area]);
+
+      const row = page.locator(`[data-testid="grid-row"][data-user-id="${user.id}"]`);
+      await expect(row.getByTestId('row-name')).toHaveText(text.name);
+      await showGridDay(page, BOOKED_DAY);
+      await row.locator(`[data-testid="grid-cell"][data-date="${BOOKED_DAY}"]`).click();
+      const dialog = page.getByRole('dialog', { name: text.name });
+      await expect(dialog).toBeVisible();
+      await expect(
+        dialog.getByTestId('availability-view').getByText(text.bookedDayNotes, { exact: true }),
+      ).toBeVisible();
+      await expect(dialog.getByTestId('note-list').getByText(text.staffNote, { exact: true })).toBeVisible();
+      const booking = dialog.getByRole('region', { name: 'Bookings' }).getByRole('listitem');
+      await expect(booking.getByText(text.school, { exact: true })).toBeVisible();
+      await expect(booking.getByText(`${text.program} · Morning`, { exact: true })).toBeVisible();
+      await expectNothingInjected(page, dialogs, 'staff day dialog');
+      await checkScreen(page, testInfo, 'hostile-text-staff-day');
+      await page.getByRole('button', { name: 'Close' }).click();
+      await expect(dialog).toBeHidden();
+
+      await showGridDay(page, NOTES_DAY);
+      await row.locator(`[data-testid="grid-cell"][data-date="${NOTES_DAY}"]`).click();
+      await expect(
+        dialog.getByTestId('availability-view').getByText(text.notesDay, { exact: true }),
+      ).toBeVisible();
+      await expectNothingInjected(page, dialogs, 'staff day dialog (notes day)');
+    });
+  });
 });

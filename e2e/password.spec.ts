@@ -106,44 +106,40 @@ test.describe('change password', () => {
     await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
   });
 
-  test(
-    'rules that cannot be loaded stop the submit and say so; the next submit loads them and sends',
-    {
-      tag: '@desktop-only',
-    },
-    async ({ page, makeFacilitator }, testInfo) => {
-      const user = await makeFacilitator();
-      await loginAsFacilitator(page, user);
-      let refused = 0;
-      await page.route(RULES_FILE, (route) => {
-        refused++;
-        return route.abort();
-      });
-      const sent = countPasswordChanges(page);
-      const f = await fillValidChange(page, user);
-      await f.submit.click();
-      const problem = page.getByRole('form', { name: 'Change password' }).getByRole('alert');
-      await expect(problem).toHaveText(
-        'This form could not be checked. Check your connection and try again.',
-      );
-      expect(refused).toBeGreaterThan(0);
-      await expect(f.submit).toBeEnabled();
-      for (const id of ['currentPassword', 'newPassword', 'confirmPassword'])
-        await expect(messageFor(page, id)).toHaveCount(0);
-      expect(sent()).toBe(0);
-      await checkScreen(page, testInfo, 'change-password-rules-not-loaded');
+  test('rules that cannot be loaded stop the submit and say so; the next submit loads them and sends', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    const user = await makeFacilitator();
+    await loginAsFacilitator(page, user);
+    let refused = 0;
+    await page.route(RULES_FILE, (route) => {
+      refused++;
+      return route.abort();
+    });
+    const sent = countPasswordChanges(page);
+    const f = await fillValidChange(page, user);
+    await f.submit.click();
+    const problem = page.getByRole('form', { name: 'Change password' }).getByRole('alert');
+    await expect(problem).toHaveText('This form could not be checked. Check your connection and try again.');
+    expect(refused).toBeGreaterThan(0);
+    await expect(f.submit).toBeEnabled();
+    for (const id of ['currentPassword', 'newPassword', 'confirmPassword'])
+      await expect(messageFor(page, id)).toHaveCount(0);
+    expect(sent()).toBe(0);
+    await checkScreen(page, testInfo, 'change-password-rules-not-loaded');
 
-      await page.unroute(RULES_FILE);
-      await f.submit.click();
-      await expect(toastLocator(page)).toContainText('Password updated');
-      await expect(problem).toHaveCount(0);
-      expect(sent()).toBe(1);
-    },
-  );
+    await page.unroute(RULES_FILE);
+    await f.submit.click();
+    await expect(toastLocator(page)).toContainText('Password updated');
+    await expect(problem).toHaveCount(0);
+    expect(sent()).toBe(1);
+  });
 
-  test('rules gone after a deploy since the page opened: the form asks for a reload and sends nothing', {
-    tag: '@desktop-only',
-  }, async ({ page, makeFacilitator }) => {
+  test('rules gone after a deploy since the page opened: the form asks for a reload and sends nothing', async ({
+    page,
+    makeFacilitator,
+  }) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
     const sent = countPasswordChanges(page);
@@ -159,9 +155,10 @@ test.describe('change password', () => {
     expect(sent()).toBe(0);
   });
 
-  test('while the first check waits for the rules the button is disabled, so one click sends once', {
-    tag: '@desktop-only',
-  }, async ({ page, makeFacilitator }) => {
+  test('while the first check waits for the rules the button is disabled, so one click sends once', async ({
+    page,
+    makeFacilitator,
+  }) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
     const release = await holdRequests(page, RULES_FILE);
@@ -174,10 +171,7 @@ test.describe('change password', () => {
     expect(sent()).toBe(1);
   });
 
-  test('a wrong current password shows the server message', { tag: '@desktop-only' }, async ({
-    page,
-    makeFacilitator,
-  }) => {
+  test('a wrong current password shows the server message', async ({ page, makeFacilitator }) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
     await page.goto('/change-password');

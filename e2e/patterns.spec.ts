@@ -250,9 +250,7 @@ test.describe('recurring availability patterns', () => {
   });
 
   /* The form comes in a file of its own when the dialog first opens (ADR 66); held back here. */
-  test('the dialog shows it is loading until its form has arrived', { tag: '@desktop-only' }, async ({
-    page,
-  }) => {
+  test('the dialog shows it is loading until its form has arrived', async ({ page }) => {
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;

@@ -88,9 +88,7 @@ test('a certificate that expires in 10 days: stored, described, warned about, an
   });
 });
 
-test('a private key of another certificate is refused at its field', { tag: '@desktop-only' }, async ({
-  page,
-}) => {
+test('a private key of another certificate is refused at its field', async ({ page }) => {
   const one = makePair('one', 30);
   const two = makePair('two', 30);
   await loginAsStaff(page);

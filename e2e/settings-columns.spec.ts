@@ -50,9 +50,9 @@ const bookings = (page: Page) => page.getByTestId('columns-bookings');
 test.describe('column mapping', () => {
   test.describe.configure({ timeout: 300_000 });
 
-  test('a check whose rules cannot be loaded says so in the Columns card and asks nothing', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('a check whose rules cannot be loaded says so in the Columns card and asks nothing', async ({
+    page,
+  }) => {
     // the form's rules come in a file of their own, loaded as the form is first used (ADR 69)
     await page.route(/\/assets\/settings-form-rules-[^/]*\.js$/, (route) => route.abort());
     let asked = 0;

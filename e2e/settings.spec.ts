@@ -228,7 +228,7 @@ test.describe('SharePoint settings', () => {
     await expect(page.getByRole('heading', { name: 'Sign in with Microsoft', level: 2 })).toBeInViewport();
   });
 
-  test('save failure shows "Error" and the fallback message', { tag: '@desktop-only' }, async ({ page }) => {
+  test('save failure shows "Error" and the fallback message', async ({ page }) => {
     await openSettings(page);
     await fillValues(page);
     // the save never reaches the server (a network failure), so the stored settings stay as they are
@@ -240,28 +240,29 @@ test.describe('SharePoint settings', () => {
     await expect(toastLocator(page)).toContainText('Failed to save settings. Please try again.');
   });
 
-  test('a facilitator sees only their own settings: the calendar feed and the password', async ({
-    page,
-    makeFacilitator,
-  }, testInfo) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await page.goto('/');
-    // the side panel's Settings link (in the drawer on a phone)
-    if (testInfo.project.name === 'phone')
-      await page.getByRole('button', { name: 'Open navigation menu' }).click();
-    await page.getByRole('link', { name: 'Settings', exact: true }).click();
-    await expect(page).toHaveURL(/\/settings$/);
-    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-    await expect(page.getByTestId('calendar-feed')).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'SharePoint', exact: true })).toHaveCount(0);
-    await expect(page.getByText('This page is for staff')).toHaveCount(0);
-    await expect(page.getByLabel('SharePoint Site URL')).toHaveCount(0);
-    await checkScreen(page, testInfo, 'settings-facilitator');
-    await page.getByRole('link', { name: 'Change Password' }).last().click();
-    await expect(page).toHaveURL(/\/change-password$/);
-    await expect(page.getByRole('link', { name: 'Back to Calendar' })).toBeVisible();
-  });
+  test(
+    'a facilitator sees only their own settings: the calendar feed and the password',
+    { tag: '@phone' },
+    async ({ page, makeFacilitator }, testInfo) => {
+      const user = await makeFacilitator();
+      await loginAsFacilitator(page, user);
+      await page.goto('/');
+      // the side panel's Settings link (in the drawer on a phone)
+      if (testInfo.project.name === 'phone')
+        await page.getByRole('button', { name: 'Open navigation menu' }).click();
+      await page.getByRole('link', { name: 'Settings', exact: true }).click();
+      await expect(page).toHaveURL(/\/settings$/);
+      await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+      await expect(page.getByTestId('calendar-feed')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'SharePoint', exact: true })).toHaveCount(0);
+      await expect(page.getByText('This page is for staff')).toHaveCount(0);
+      await expect(page.getByLabel('SharePoint Site URL')).toHaveCount(0);
+      await checkScreen(page, testInfo, 'settings-facilitator');
+      await page.getByRole('link', { name: 'Change Password' }).last().click();
+      await expect(page).toHaveURL(/\/change-password$/);
+      await expect(page.getByRole('link', { name: 'Back to Calendar' })).toBeVisible();
+    },
+  );
 
   test('staff reach Settings and Change Password from any staff page, inside the staff shell', async ({
     page,
@@ -283,9 +284,7 @@ test.describe('SharePoint settings', () => {
     await expect(page).toHaveURL(/\/staff$/);
   });
 
-  test('a visitor who is not signed in goes to the login page', { tag: '@desktop-only' }, async ({
-    page,
-  }) => {
+  test('a visitor who is not signed in goes to the login page', async ({ page }) => {
     await page.goto('/settings');
     await expect(page).toHaveURL(/\/auth$/);
   });

@@ -248,55 +248,51 @@ test.describe('SharePoint through the emulator', () => {
     await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();
   });
 
-  test(
-    'availability the facilitator saves is delivered to the SharePoint Availability list',
-    { tag: '@desktop-only' },
-    async ({ page }, testInfo) => {
-      const user = userFor(testInfo);
-      const date = days.availability;
-      const notes = `From the e2e run ${Date.now()}`;
-      await loginAsFacilitator(page, user);
-      await openCalendar(page);
-      const range = monthGridRange(today);
-      const bookings = await (
-        await page.request.get(`/api/bookings?from=${range.from}&to=${range.to}`)
-      ).json();
-      expect((bookings as Array<{ date: string }>).some((b) => b.date === date)).toBe(false);
+  test('availability the facilitator saves is delivered to the SharePoint Availability list', async ({
+    page,
+  }, testInfo) => {
+    const user = userFor(testInfo);
+    const date = days.availability;
+    const notes = `From the e2e run ${Date.now()}`;
+    await loginAsFacilitator(page, user);
+    await openCalendar(page);
+    const range = monthGridRange(today);
+    const bookings = await (await page.request.get(`/api/bookings?from=${range.from}&to=${range.to}`)).json();
+    expect((bookings as Array<{ date: string }>).some((b) => b.date === date)).toBe(false);
 
-      await calendarCell(page, date).click();
-      const dialog = page.getByRole('dialog', { name: 'Update Availability' });
-      await expect(dialog).toBeVisible();
-      await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
-      await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '9:00 AM');
-      await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '1:00 PM');
-      await dialog.getByLabel('Notes (optional)').fill(notes);
-      await dialog.getByRole('button', { name: 'Save' }).click();
-      await expect(toastLocator(page)).toContainText('Sync Successful');
-      await expect(calendarCell(page, date)).toHaveAttribute('data-status', 'limited');
+    await calendarCell(page, date).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '9:00 AM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '1:00 PM');
+    await dialog.getByLabel('Notes (optional)').fill(notes);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Sync Successful');
+    await expect(calendarCell(page, date)).toHaveAttribute('data-status', 'limited');
 
-      // the outbox worker (the server's scheduler) writes it to SharePoint on its own
-      const key = `${user.freelancerId}|${date}`;
-      let delivered: Record<string, unknown> | undefined;
-      await expect
-        .poll(
-          async () => {
-            const items = await sharePointItems('Availability');
-            delivered = items.find((item) => item.fields.Title === key)?.fields;
-            return delivered?.Notes;
-          },
-          { timeout: 20_000, intervals: [500, 1000] },
-        )
-        .toBe(notes);
-      expect(delivered).toMatchObject({
-        Title: key,
-        FreelancerID: user.freelancerId,
-        FacilitatorName: user.displayName,
-        Day: date,
-        Status: 'Limited',
-        StartTime: '09:00',
-        EndTime: '13:00',
-        Notes: notes,
-      });
-    },
-  );
+    // the outbox worker (the server's scheduler) writes it to SharePoint on its own
+    const key = `${user.freelancerId}|${date}`;
+    let delivered: Record<string, unknown> | undefined;
+    await expect
+      .poll(
+        async () => {
+          const items = await sharePointItems('Availability');
+          delivered = items.find((item) => item.fields.Title === key)?.fields;
+          return delivered?.Notes;
+        },
+        { timeout: 20_000, intervals: [500, 1000] },
+      )
+      .toBe(notes);
+    expect(delivered).toMatchObject({
+      Title: key,
+      FreelancerID: user.freelancerId,
+      FacilitatorName: user.displayName,
+      Day: date,
+      Status: 'Limited',
+      StartTime: '09:00',
+      EndTime: '13:00',
+      Notes: notes,
+    });
+  });
 });

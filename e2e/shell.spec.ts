@@ -61,9 +61,7 @@ async function scriptsOf(
   return scripts;
 }
 
-test('the login pages load under 100 KB of compressed JavaScript and no staff code', {
-  tag: '@desktop-only',
-}, async ({ page }) => {
+test('the login pages load under 100 KB of compressed JavaScript and no staff code', async ({ page }) => {
   for (const path of ['/auth', '/staff-login']) {
     const scripts = await scriptsOf(page, path);
     const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
@@ -77,9 +75,10 @@ test('the login pages load under 100 KB of compressed JavaScript and no staff co
  * (the staff’s open sessions, a schema library, list windowing) sent 197 KB here. Only
  * what a page uses goes into its file (docs/decisions/0061-client-modules-marked-free-of-side-effects.md).
  */
-test('the offers page loads only its own code: under 150 KB of compressed JavaScript', {
-  tag: '@desktop-only',
-}, async ({ page, makeFacilitator }) => {
+test('the offers page loads only its own code: under 150 KB of compressed JavaScript', async ({
+  page,
+  makeFacilitator,
+}) => {
   await loginAsFacilitator(page, await makeFacilitator());
   const scripts = await scriptsOf(
     page,
@@ -118,9 +117,10 @@ async function scriptTexts(page: import('@playwright/test').Page) {
  * the files of these pages hold none of it: the forms' files do, once a form is opened or used.
  * (Who is free parses its query with a shared schema and keeps zod in its file, as ADR 65 says.)
  */
-test('the schema library comes with the forms that use it, not with the pages', {
-  tag: '@desktop-only',
-}, async ({ page, makeFacilitator }) => {
+test('the schema library comes with the forms that use it, not with the pages', async ({
+  page,
+  makeFacilitator,
+}) => {
   const zodMark = '$ZodType';
   const holdingZod = (scripts: Array<{ url: string; text: string }>) =>
     scripts.filter((script) => script.text.includes(zodMark)).map((script) => new URL(script.url).pathname);
@@ -176,52 +176,47 @@ test('the schema library comes with the forms that use it, not with the pages', 
  * deploy removed the old files), that toast is drawn plainly, without the toast library; the page,
  * and what was typed in it, stays, and the next toast asks for the code again.
  */
-test(
-  'a toast whose code cannot be loaded is drawn plainly, and the page stays; the next toast loads it',
-  {
-    tag: '@desktop-only',
-  },
-  async ({ page, makeFacilitator }, testInfo) => {
-    await loginAsFacilitator(page, await makeFacilitator());
-    const toasterFile = /\/assets\/toaster-[^/]*\.js$/;
-    let refused = 0;
-    await page.route(toasterFile, (route) => {
-      refused++;
-      return route.abort();
-    });
-    await page.goto('/change-password');
-    const current = page.getByLabel('Current Password', { exact: true });
-    await current.fill('not-my-password');
-    await page.getByLabel('New Password', { exact: true }).fill('second-pass-456');
-    await page.getByLabel('Confirm New Password', { exact: true }).fill('second-pass-456');
-    const submit = page.getByRole('button', { name: 'Change Password' });
-    // a wrong current password: the answer is shown as a toast
-    await submit.click();
-    const plainToast = page.locator('[data-slot="plain-toast"]');
-    await expect(plainToast).toHaveRole('alert');
-    await expect(plainToast).toContainText('Current password is incorrect');
-    expect(refused).toBeGreaterThan(0);
-    await expect(submit).toBeEnabled();
-    await expect(current).toHaveValue('not-my-password');
-    await checkScreen(page, testInfo, 'plain-toast');
+test('a toast whose code cannot be loaded is drawn plainly, and the page stays; the next toast loads it', async ({
+  page,
+  makeFacilitator,
+}, testInfo) => {
+  await loginAsFacilitator(page, await makeFacilitator());
+  const toasterFile = /\/assets\/toaster-[^/]*\.js$/;
+  let refused = 0;
+  await page.route(toasterFile, (route) => {
+    refused++;
+    return route.abort();
+  });
+  await page.goto('/change-password');
+  const current = page.getByLabel('Current Password', { exact: true });
+  await current.fill('not-my-password');
+  await page.getByLabel('New Password', { exact: true }).fill('second-pass-456');
+  await page.getByLabel('Confirm New Password', { exact: true }).fill('second-pass-456');
+  const submit = page.getByRole('button', { name: 'Change Password' });
+  // a wrong current password: the answer is shown as a toast
+  await submit.click();
+  const plainToast = page.locator('[data-slot="plain-toast"]');
+  await expect(plainToast).toHaveRole('alert');
+  await expect(plainToast).toContainText('Current password is incorrect');
+  expect(refused).toBeGreaterThan(0);
+  await expect(submit).toBeEnabled();
+  await expect(current).toHaveValue('not-my-password');
+  await checkScreen(page, testInfo, 'plain-toast');
 
-    await page.unroute(toasterFile);
-    await submit.click();
-    await expect(toastLocator(page)).toContainText('Current password is incorrect');
-    await expect(plainToast).toHaveCount(0);
-    await expect(current).toHaveValue('not-my-password');
-    await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
-  },
-);
+  await page.unroute(toasterFile);
+  await submit.click();
+  await expect(toastLocator(page)).toContainText('Current password is incorrect');
+  await expect(plainToast).toHaveCount(0);
+  await expect(current).toHaveValue('not-my-password');
+  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
+});
 
-test('the document title', { tag: '@desktop-only' }, async ({ page }) => {
+test('the document title', async ({ page }) => {
   await page.goto('/auth');
   await expect(page).toHaveTitle('Facilitator Availability Calendar');
 });
 
-test('the stored theme applies before the app script runs (no flash)', { tag: '@desktop-only' }, async ({
-  page,
-}) => {
+test('the stored theme applies before the app script runs (no flash)', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
   // without the app bundle only the inline theme script can set the class
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
@@ -230,9 +225,7 @@ test('the stored theme applies before the app script runs (no flash)', { tag: '@
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
 });
 
-test('the policy runs the inline theme script and blocks any other inline script', {
-  tag: '@desktop-only',
-}, async ({ page }) => {
+test('the policy runs the inline theme script and blocks any other inline script', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
   await page.goto('/auth');
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
@@ -258,7 +251,7 @@ test('the policy runs the inline theme script and blocks any other inline script
   expect(outcome).toEqual({ ran: false, blocked: 'script-src-elem' });
 });
 
-test('the theme defaults to light', { tag: '@desktop-only' }, async ({ page }) => {
+test('the theme defaults to light', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/auth');
   await expect(page.locator('html')).toHaveClass(/\blight\b/);
@@ -288,7 +281,7 @@ test('dark and light persist across reloads under vite-ui-theme', async ({ page 
   await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
 });
 
-test('system follows the operating system preference live', { tag: '@desktop-only' }, async ({ page }) => {
+test('system follows the operating system preference live', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/auth');
   await chooseTheme(page, 'System');
@@ -309,38 +302,34 @@ test.describe('toasts', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
   }
 
-  test(
-    'only one is visible at a time and it closes after 5 seconds',
-    { tag: '@desktop-only' },
-    async ({ page }, testInfo) => {
-      // the toast's 5 s run on the page's clock, moved by the test instead of waited for
-      await page.clock.install();
-      await page.goto('/auth');
-      await failLogin(page, `toast-a-${testInfo.project.name}@example.org`);
-      await expect(toastLocator(page)).toHaveCount(1);
-      await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
-      // the page's time stands still from here, so the second toast's timer starts at this moment
-      await toastLocator(page).evaluate((toast) => toast.setAttribute('data-first', ''));
-      await pausePageClock(page);
-      const refused = page.waitForResponse('**/api/login');
-      await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
-      await refused;
-      // the second toast has replaced the first
-      await expect(page.locator('[data-slot="toast"][data-first]')).toHaveCount(0);
-      await expect(toastLocator(page)).toHaveCount(1);
-      await expect(toastLocator(page)).toBeVisible();
-      // keep the pointer off the toast: hovering one pauses its timer
-      await page.mouse.move(5, (page.viewportSize()?.height ?? 800) - 5);
-      await page.clock.runFor(4_900);
-      await expect(toastLocator(page)).toHaveCount(1);
-      await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
-      // past 5 s, and the second it is kept for its closing animation: gone
-      await page.clock.runFor(1_200);
-      await expect(toastLocator(page)).toHaveCount(0);
-    },
-  );
+  test('only one is visible at a time and it closes after 5 seconds', async ({ page }, testInfo) => {
+    // the toast's 5 s run on the page's clock, moved by the test instead of waited for
+    await page.clock.install();
+    await page.goto('/auth');
+    await failLogin(page, `toast-a-${testInfo.project.name}@example.org`);
+    await expect(toastLocator(page)).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    // the page's time stands still from here, so the second toast's timer starts at this moment
+    await toastLocator(page).evaluate((toast) => toast.setAttribute('data-first', ''));
+    await pausePageClock(page);
+    const refused = page.waitForResponse('**/api/login');
+    await failLogin(page, `toast-b-${testInfo.project.name}@example.org`);
+    await refused;
+    // the second toast has replaced the first
+    await expect(page.locator('[data-slot="toast"][data-first]')).toHaveCount(0);
+    await expect(toastLocator(page)).toHaveCount(1);
+    await expect(toastLocator(page)).toBeVisible();
+    // keep the pointer off the toast: hovering one pauses its timer
+    await page.mouse.move(5, (page.viewportSize()?.height ?? 800) - 5);
+    await page.clock.runFor(4_900);
+    await expect(toastLocator(page)).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    // past 5 s, and the second it is kept for its closing animation: gone
+    await page.clock.runFor(1_200);
+    await expect(toastLocator(page)).toHaveCount(0);
+  });
 
-  test('a swipe to the right dismisses it', async ({ page }, testInfo) => {
+  test('a swipe to the right dismisses it', { tag: '@phone' }, async ({ page }, testInfo) => {
     await page.goto('/auth');
     await failLogin(page, `toast-swipe-${testInfo.project.name}@example.org`);
     const toast = toastLocator(page);

@@ -288,57 +288,59 @@ test.describe('staff dashboard', () => {
     }
   });
 
-  test('grid geometry: column widths, 70vh on a desktop, sticky header and first column, Monday borders', async ({
-    page,
-  }, testInfo) => {
-    await openDashboard(page, scenario);
-    const widthOf = (locator: ReturnType<Page['locator']>) =>
-      locator.evaluate((el) => el.getBoundingClientRect().width);
-    // the set widths on a desktop; a phone narrows them to fit a working week beside the names
-    const phone = testInfo.project.name === 'phone';
-    expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 128 : 200);
-    expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 42 : 80);
-    // 70 % of the window on a desktop; on a phone the page scrolls the grid (ADR 80)
-    const scroll = page.getByTestId('grid-scroll');
-    const maxHeight = await scroll.evaluate((el) => getComputedStyle(el).maxHeight);
-    const viewportHeight = page.viewportSize()!.height;
-    if (phone) expect(maxHeight).toBe('none');
-    else expect(Number.parseFloat(maxHeight)).toBeCloseTo(viewportHeight * 0.7, 0);
+  test(
+    'grid geometry: column widths, 70vh on a desktop, sticky header and first column, Monday borders',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await openDashboard(page, scenario);
+      const widthOf = (locator: ReturnType<Page['locator']>) =>
+        locator.evaluate((el) => el.getBoundingClientRect().width);
+      // the set widths on a desktop; a phone narrows them to fit a working week beside the names
+      const phone = testInfo.project.name === 'phone';
+      expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 128 : 200);
+      expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 42 : 80);
+      // 70 % of the window on a desktop; on a phone the page scrolls the grid (ADR 80)
+      const scroll = page.getByTestId('grid-scroll');
+      const maxHeight = await scroll.evaluate((el) => getComputedStyle(el).maxHeight);
+      const viewportHeight = page.viewportSize()!.height;
+      if (phone) expect(maxHeight).toBe('none');
+      else expect(Number.parseFloat(maxHeight)).toBeCloseTo(viewportHeight * 0.7, 0);
 
-    const borders = await page
-      .getByTestId('day-header')
-      .evaluateAll((els) =>
-        els.map((el) => [el.getAttribute('data-date'), getComputedStyle(el).borderLeftWidth]),
-      );
-    for (const [date, width] of borders) {
-      const isMonday = new Date(`${date}T12:00:00Z`).getUTCDay() === 1;
-      expect(width, `${date}`).toBe(isMonday ? '3px' : '1px');
-    }
+      const borders = await page
+        .getByTestId('day-header')
+        .evaluateAll((els) =>
+          els.map((el) => [el.getAttribute('data-date'), getComputedStyle(el).borderLeftWidth]),
+        );
+      for (const [date, width] of borders) {
+        const isMonday = new Date(`${date}T12:00:00Z`).getUTCDay() === 1;
+        expect(width, `${date}`).toBe(isMonday ? '3px' : '1px');
+      }
 
-    await page.getByRole('button', { name: 'Week', exact: true }).click();
-    // a week's columns are 120 px at least and widen to fill the card on a desktop
-    const weekColumn = await widthOf(page.getByTestId('day-header').first());
-    if (phone) expect(weekColumn).toBe(42);
-    else expect(weekColumn).toBeGreaterThanOrEqual(120);
+      await page.getByRole('button', { name: 'Week', exact: true }).click();
+      // a week's columns are 120 px at least and widen to fill the card on a desktop
+      const weekColumn = await widthOf(page.getByTestId('day-header').first());
+      if (phone) expect(weekColumn).toBe(42);
+      else expect(weekColumn).toBeGreaterThanOrEqual(120);
 
-    // sticky: after scrolling down (a desktop's grid) and right, the header row and first column stay
-    await page.getByRole('button', { name: 'Month', exact: true }).click();
-    const header = page.locator('thead');
-    const firstHeader = page.getByTestId('first-column-header');
-    const before = await scroll.evaluate((el) => el.getBoundingClientRect().top);
-    await scroll.evaluate((el) => {
-      el.scrollTop = 400;
-      el.scrollLeft = 300;
-    });
-    expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
-    expect(await firstHeader.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
-    const headerTop = await header.evaluate((el) => el.getBoundingClientRect().top);
-    if (!phone) expect(Math.abs(headerTop - before)).toBeLessThan(3);
-    const scrollLeft = await scroll.evaluate((el) => el.getBoundingClientRect().left);
-    const firstLeft = await firstHeader.evaluate((el) => el.getBoundingClientRect().left);
-    if ((await scroll.evaluate((el) => el.scrollLeft)) > 0)
-      expect(Math.abs(firstLeft - scrollLeft)).toBeLessThan(3);
-  });
+      // sticky: after scrolling down (a desktop's grid) and right, the header row and first column stay
+      await page.getByRole('button', { name: 'Month', exact: true }).click();
+      const header = page.locator('thead');
+      const firstHeader = page.getByTestId('first-column-header');
+      const before = await scroll.evaluate((el) => el.getBoundingClientRect().top);
+      await scroll.evaluate((el) => {
+        el.scrollTop = 400;
+        el.scrollLeft = 300;
+      });
+      expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+      expect(await firstHeader.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+      const headerTop = await header.evaluate((el) => el.getBoundingClientRect().top);
+      if (!phone) expect(Math.abs(headerTop - before)).toBeLessThan(3);
+      const scrollLeft = await scroll.evaluate((el) => el.getBoundingClientRect().left);
+      const firstLeft = await firstHeader.evaluate((el) => el.getBoundingClientRect().left);
+      if ((await scroll.evaluate((el) => el.scrollLeft)) > 0)
+        expect(Math.abs(firstLeft - scrollLeft)).toBeLessThan(3);
+    },
+  );
 
   test('a row draws the day columns in view, each under its heading, and the rest as they scroll in', async ({
     page,
@@ -465,9 +467,9 @@ test.describe('staff dashboard', () => {
     expect(await gaps()).toEqual([]);
   });
 
-  test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', async ({
+    page,
+  }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     const { adam, zara } = scenario;
@@ -519,9 +521,7 @@ test.describe('staff dashboard', () => {
     await expect(cell(page, adam, D3)).toHaveAccessibleName(/No availability set, Booked/);
   });
 
-  test('rows: sorted case-insensitively, name, email and last update; staff excluded', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('rows: sorted case-insensitively, name, email and last update; staff excluded', async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area, scenario.otherArea]);
     expect(await rowNames(page)).toEqual([
@@ -821,7 +821,7 @@ test.describe('staff dashboard', () => {
     await expect(cell(page, adam, D4)).toHaveAttribute('data-note', 'urgent');
   });
 
-  test('day dialog: note failures show their toasts', { tag: '@desktop-only' }, async ({ page }) => {
+  test('day dialog: note failures show their toasts', async ({ page }) => {
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     await page.route(/\/api\/staff\/notes(\/\d+)?$/, (route) =>
@@ -894,9 +894,7 @@ test.describe('staff dashboard without scenario data', () => {
     await checkScreen(page, testInfo, 'open-sessions-not-set-up');
   });
 
-  test('scheduler status: three states, dot colour, next update, polled every 30 s', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('scheduler status: three states, dot colour, next update, polled every 30 s', async ({ page }) => {
     await page.clock.install();
     await loginAsStaff(page);
     // the whole answer, as the server sends it
@@ -969,9 +967,7 @@ test.describe('staff dashboard without scenario data', () => {
     expect(new Set([updatingColour, activeColour, outsideColour]).size).toBe(3);
   });
 
-  test('the real scheduler status answers with one of the three states', { tag: '@desktop-only' }, async ({
-    page,
-  }) => {
+  test('the real scheduler status answers with one of the three states', async ({ page }) => {
     await loginAsStaff(page);
     await page.goto('/staff');
     await expect(page.getByTestId('scheduler-status')).toContainText(
@@ -1043,9 +1039,9 @@ test.describe('staff dashboard without scenario data', () => {
     ]);
   });
 
-  test('refresh bookings: success path from the emulator refetches bookings and clears after 1 s', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('refresh bookings: success path from the emulator refetches bookings and clears after 1 s', async ({
+    page,
+  }) => {
     await loginAsStaff(page);
     let bookingLoads = 0;
     // the whole month's bookings (the grid's first rows come first, narrowed by userIds: ADR 46)
@@ -1082,7 +1078,7 @@ test.describe('staff dashboard without scenario data', () => {
     expect(states.indexOf('Processing booking data...@75')).toBeLessThanOrEqual(1);
   });
 
-  test('refresh is disabled while bookings load', { tag: '@desktop-only' }, async ({ page }) => {
+  test('refresh is disabled while bookings load', async ({ page }) => {
     await loginAsStaff(page);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
@@ -1104,16 +1100,14 @@ test.describe('staff dashboard without scenario data', () => {
     await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
   });
 
-  test('Manage Users goes to /staff/users', { tag: '@desktop-only' }, async ({ page }) => {
+  test('Manage Users goes to /staff/users', async ({ page }) => {
     await loginAsStaff(page);
     await page.goto('/staff');
     await page.getByRole('link', { name: 'Manage Users' }).click();
     await expect(page).toHaveURL(/\/staff\/users$/);
   });
 
-  test('Logout posts /api/logout and goes to /staff-login; a failure only logs', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('Logout posts /api/logout and goes to /staff-login; a failure only logs', async ({ page }) => {
     await loginAsStaff(page);
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
@@ -1137,7 +1131,7 @@ test.describe('staff dashboard without scenario data', () => {
     expect(after.status()).toBe(401);
   });
 
-  test('a facilitator gets no staff data', { tag: '@desktop-only' }, async ({ page }) => {
+  test('a facilitator gets no staff data', async ({ page }) => {
     const res = await page.request.post('/api/login', {
       data: { username: 'alice.walker@example.org', password: 'alice-pass-2026' },
     });

@@ -262,76 +262,78 @@ test.describe('the staff grid', () => {
     }
   });
 
-  test('desktop keeps the set widths; a phone shows a whole working week beside the names', async ({
-    page,
-  }, testInfo) => {
-    await useBriefViewport(page, testInfo.project.name);
-    const scene = await makeArea(testInfo);
-    try {
-      const eve = await scene.person('Eve');
-      await scene.api.post('/api/staff/availability', {
-        data: { userId: eve.id, date: OPENING_WEEK[0], status: 'limited' },
-      });
-      await serveBookings(page, [
-        booking(980_000 + sequence, eve.id, OPENING_WEEK[3]!, '09:00', '12:00'),
-        booking(981_000 + sequence, eve.id, OPENING_WEEK[0]!, '09:00', '12:00'),
-      ]);
-      await openDashboard(page, scene.area);
-      const widthOf = (locator: ReturnType<Page['locator']>) =>
-        locator.evaluate((el) => el.getBoundingClientRect().width);
-      const phone = testInfo.project.name === 'phone';
-      expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 128 : 200);
-      expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 42 : 80);
+  test(
+    'desktop keeps the set widths; a phone shows a whole working week beside the names',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await useBriefViewport(page, testInfo.project.name);
+      const scene = await makeArea(testInfo);
+      try {
+        const eve = await scene.person('Eve');
+        await scene.api.post('/api/staff/availability', {
+          data: { userId: eve.id, date: OPENING_WEEK[0], status: 'limited' },
+        });
+        await serveBookings(page, [
+          booking(980_000 + sequence, eve.id, OPENING_WEEK[3]!, '09:00', '12:00'),
+          booking(981_000 + sequence, eve.id, OPENING_WEEK[0]!, '09:00', '12:00'),
+        ]);
+        await openDashboard(page, scene.area);
+        const widthOf = (locator: ReturnType<Page['locator']>) =>
+          locator.evaluate((el) => el.getBoundingClientRect().width);
+        const phone = testInfo.project.name === 'phone';
+        expect(await widthOf(page.getByTestId('first-column-header'))).toBe(phone ? 128 : 200);
+        expect(await widthOf(page.getByTestId('day-header').first())).toBe(phone ? 42 : 80);
 
-      // every day of this week is inside the scroll area's visible part, beside the names
-      const scroll = page.getByTestId('grid-scroll');
-      const visible = await scroll.evaluate((el) => {
-        const box = el.getBoundingClientRect();
-        const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
-        return [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')]
-          .filter((th) => {
-            const r = th.getBoundingClientRect();
-            return r.left >= names.right - 1 && r.right <= box.right + 1;
-          })
-          .map((th) => th.dataset.date);
-      });
-      for (const day of OPENING_WEEK) expect(visible, `${day} visible`).toContain(day);
-      await expect(cell(page, eve, OPENING_WEEK[3]!)).toContainText('Booked');
-      await checkScreen(page, testInfo, 'staff-grid-month');
+        // every day of this week is inside the scroll area's visible part, beside the names
+        const scroll = page.getByTestId('grid-scroll');
+        const visible = await scroll.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
+          return [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')]
+            .filter((th) => {
+              const r = th.getBoundingClientRect();
+              return r.left >= names.right - 1 && r.right <= box.right + 1;
+            })
+            .map((th) => th.dataset.date);
+        });
+        for (const day of OPENING_WEEK) expect(visible, `${day} visible`).toContain(day);
+        await expect(cell(page, eve, OPENING_WEEK[3]!)).toContainText('Booked');
+        await checkScreen(page, testInfo, 'staff-grid-month');
 
-      // a booked day with a status keeps its status colour as an outline, told apart from "not set"
-      // in the dark theme too
-      await expect(cell(page, eve, OPENING_WEEK[0]!)).toHaveAttribute('data-tone', 'limited-booked');
-      await page.evaluate(() => document.documentElement.classList.replace('light', 'dark'));
-      const look = (date: string) =>
-        cell(page, eve, date).evaluate((el) => ({
-          ring: getComputedStyle(el).boxShadow,
-          background: getComputedStyle(el).backgroundColor,
-        }));
-      const bookedLimited = await look(OPENING_WEEK[0]!);
-      const notSet = await look(OPENING_WEEK[2]!);
-      expect(bookedLimited.ring).not.toBe('none');
-      expect(notSet.ring).toBe('none');
-      expect(bookedLimited.background).not.toBe(notSet.background);
-      await page.evaluate(() => document.documentElement.classList.replace('dark', 'light'));
+        // a booked day with a status keeps its status colour as an outline, told apart from "not set"
+        // in the dark theme too
+        await expect(cell(page, eve, OPENING_WEEK[0]!)).toHaveAttribute('data-tone', 'limited-booked');
+        await page.evaluate(() => document.documentElement.classList.replace('light', 'dark'));
+        const look = (date: string) =>
+          cell(page, eve, date).evaluate((el) => ({
+            ring: getComputedStyle(el).boxShadow,
+            background: getComputedStyle(el).backgroundColor,
+          }));
+        const bookedLimited = await look(OPENING_WEEK[0]!);
+        const notSet = await look(OPENING_WEEK[2]!);
+        expect(bookedLimited.ring).not.toBe('none');
+        expect(notSet.ring).toBe('none');
+        expect(bookedLimited.background).not.toBe(notSet.background);
+        await page.evaluate(() => document.documentElement.classList.replace('dark', 'light'));
 
-      // the week fills the card: columns of at least 120 px on a desktop, no empty third
-      await page.getByRole('button', { name: 'Week', exact: true }).click();
-      const weekColumn = await widthOf(page.getByTestId('day-header').first());
-      if (phone) expect(weekColumn).toBe(42);
-      else {
-        expect(weekColumn).toBeGreaterThanOrEqual(120);
-        const { table, inner } = await scroll.evaluate((el) => ({
-          table: el.querySelector('table')!.getBoundingClientRect().width,
-          inner: el.clientWidth,
-        }));
-        expect(inner - table).toBeLessThan(6);
+        // the week fills the card: columns of at least 120 px on a desktop, no empty third
+        await page.getByRole('button', { name: 'Week', exact: true }).click();
+        const weekColumn = await widthOf(page.getByTestId('day-header').first());
+        if (phone) expect(weekColumn).toBe(42);
+        else {
+          expect(weekColumn).toBeGreaterThanOrEqual(120);
+          const { table, inner } = await scroll.evaluate((el) => ({
+            table: el.querySelector('table')!.getBoundingClientRect().width,
+            inner: el.clientWidth,
+          }));
+          expect(inner - table).toBeLessThan(6);
+        }
+        await checkScreen(page, testInfo, 'staff-grid-week');
+      } finally {
+        await scene.cleanup();
       }
-      await checkScreen(page, testInfo, 'staff-grid-week');
-    } finally {
-      await scene.cleanup();
-    }
-  });
+    },
+  );
 
   test('the month opens scrolled to this week and Today brings it back', async ({ page }, testInfo) => {
     await useBriefViewport(page, testInfo.project.name);
@@ -376,113 +378,117 @@ test.describe('the staff grid', () => {
     }
   });
 
-  test('this week and next side by side across a month end: 23 November to 4 December, December loaded too', async ({
-    page,
-  }, testInfo) => {
-    await useBriefViewport(page, testInfo.project.name);
-    // a Monday whose two weeks cross into December, whatever day the suite runs on
-    await page.clock.setFixedTime(new Date('2026-11-23T12:00:00'));
-    const twoWeeks = [
-      '2026-11-23',
-      '2026-11-24',
-      '2026-11-25',
-      '2026-11-26',
-      '2026-11-27',
-      '2026-11-30',
-      '2026-12-01',
-      '2026-12-02',
-      '2026-12-03',
-      '2026-12-04',
-    ];
-    const scene = await makeArea(testInfo);
-    try {
-      const ida = await scene.person('Ida');
-      for (const [date, status] of [
-        ['2026-11-27', 'limited'],
-        ['2026-12-03', 'available'],
-      ] as const) {
-        const res = await scene.api.post('/api/staff/availability', {
-          data: { userId: ida.id, date, status, startTime: '09:00', endTime: '15:00', notes: '' },
+  test(
+    'this week and next side by side across a month end: 23 November to 4 December, December loaded too',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await useBriefViewport(page, testInfo.project.name);
+      // a Monday whose two weeks cross into December, whatever day the suite runs on
+      await page.clock.setFixedTime(new Date('2026-11-23T12:00:00'));
+      const twoWeeks = [
+        '2026-11-23',
+        '2026-11-24',
+        '2026-11-25',
+        '2026-11-26',
+        '2026-11-27',
+        '2026-11-30',
+        '2026-12-01',
+        '2026-12-02',
+        '2026-12-03',
+        '2026-12-04',
+      ];
+      const scene = await makeArea(testInfo);
+      try {
+        const ida = await scene.person('Ida');
+        for (const [date, status] of [
+          ['2026-11-27', 'limited'],
+          ['2026-12-03', 'available'],
+        ] as const) {
+          const res = await scene.api.post('/api/staff/availability', {
+            data: { userId: ida.id, date, status, startTime: '09:00', endTime: '15:00', notes: '' },
+          });
+          expect(res.status(), await res.text()).toBe(200);
+        }
+        await scene.api.post('/api/staff/notes', {
+          data: { facilitatorId: ida.id, date: '2026-12-01', note: 'Ask about December', priority: 'urgent' },
         });
-        expect(res.status(), await res.text()).toBe(200);
-      }
-      await scene.api.post('/api/staff/notes', {
-        data: { facilitatorId: ida.id, date: '2026-12-01', note: 'Ask about December', priority: 'urgent' },
-      });
-      await serveBookings(page, [booking(990_000 + sequence, ida.id, '2026-12-02', '09:00', '12:00')]);
-      await openDashboard(page, scene.area);
+        await serveBookings(page, [booking(990_000 + sequence, ida.id, '2026-12-02', '09:00', '12:00')]);
+        await openDashboard(page, scene.area);
 
-      // the month opens on November with today's column in view beside the names
-      await expect(page.getByTestId('grid-label')).toHaveText('November 2026');
-      const scroll = page.getByTestId('grid-scroll');
-      const inView = () =>
-        scroll.evaluate((el) => {
-          const box = el.getBoundingClientRect();
-          const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
-          return [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')]
-            .filter((th) => {
-              const r = th.getBoundingClientRect();
-              return r.left >= names.right - 1 && r.right <= box.right + 1;
-            })
-            .map((th) => th.dataset.date);
-        });
-      await expect.poll(inView).toContain('2026-11-23');
+        // the month opens on November with today's column in view beside the names
+        await expect(page.getByTestId('grid-label')).toHaveText('November 2026');
+        const scroll = page.getByTestId('grid-scroll');
+        const inView = () =>
+          scroll.evaluate((el) => {
+            const box = el.getBoundingClientRect();
+            const names = el.querySelector('[data-testid="first-column-header"]')!.getBoundingClientRect();
+            return [...el.querySelectorAll<HTMLElement>('[data-testid="day-header"]')]
+              .filter((th) => {
+                const r = th.getBoundingClientRect();
+                return r.left >= names.right - 1 && r.right <= box.right + 1;
+              })
+              .map((th) => th.dataset.date);
+          });
+        await expect.poll(inView).toContain('2026-11-23');
 
-      // two weeks: one request each for availability and bookings, across the month end
-      const requested = (path: string) =>
-        page.waitForRequest((r) => r.url().includes(`${path}?from=2026-11-23&to=2026-12-04`));
-      const availabilityAsked = requested('/api/staff/availabilities');
-      const bookingsAsked = requested('/api/staff/bookings');
-      await page.getByRole('button', { name: '2 weeks', exact: true }).click();
-      await Promise.all([availabilityAsked, bookingsAsked]);
-      await expect(page.getByRole('button', { name: '2 weeks', exact: true })).toHaveAttribute(
-        'aria-pressed',
-        'true',
-      );
-      await expect(page.getByTestId('grid-label')).toHaveText('23 Nov – 4 Dec 2026');
-      await expect(page.getByTestId('day-header')).toHaveCount(10);
-      expect(
-        await page
+        // two weeks: one request each for availability and bookings, across the month end
+        const requested = (path: string) =>
+          page.waitForRequest((r) => r.url().includes(`${path}?from=2026-11-23&to=2026-12-04`));
+        const availabilityAsked = requested('/api/staff/availabilities');
+        const bookingsAsked = requested('/api/staff/bookings');
+        await page.getByRole('button', { name: '2 weeks', exact: true }).click();
+        await Promise.all([availabilityAsked, bookingsAsked]);
+        await expect(page.getByRole('button', { name: '2 weeks', exact: true })).toHaveAttribute(
+          'aria-pressed',
+          'true',
+        );
+        await expect(page.getByTestId('grid-label')).toHaveText('23 Nov – 4 Dec 2026');
+        await expect(page.getByTestId('day-header')).toHaveCount(10);
+        expect(
+          await page
+            .getByTestId('day-header')
+            .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-date'))),
+        ).toEqual(twoWeeks);
+        await expect(cell(page, ida, '2026-11-27')).toHaveAttribute('data-tone', 'limited');
+        await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
+        await expect(cell(page, ida, '2026-12-02')).toContainText('Booked');
+        await expect(cell(page, ida, '2026-12-01')).toHaveAttribute('data-note', 'urgent');
+        // December's first day says so; November's days are numbers only
+        await expect(page.locator('[data-testid="day-header"][data-date="2026-12-01"]')).toHaveText(
+          'Tue1 Dec',
+        );
+        await expect(page.locator('[data-testid="day-header"][data-date="2026-11-30"]')).toHaveText('Mon30');
+        // the thick divider between the weeks
+        expect(
+          await page
+            .locator('[data-testid="day-header"][data-date="2026-11-30"]')
+            .evaluate((el) => getComputedStyle(el).borderLeftWidth),
+        ).toBe('3px');
+
+        // a desktop shows both weeks at once; a phone shows this week and scrolls to the next
+        const phone = testInfo.project.name === 'phone';
+        const columnWidth = await page
           .getByTestId('day-header')
-          .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-date'))),
-      ).toEqual(twoWeeks);
-      await expect(cell(page, ida, '2026-11-27')).toHaveAttribute('data-tone', 'limited');
-      await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
-      await expect(cell(page, ida, '2026-12-02')).toContainText('Booked');
-      await expect(cell(page, ida, '2026-12-01')).toHaveAttribute('data-note', 'urgent');
-      // December's first day says so; November's days are numbers only
-      await expect(page.locator('[data-testid="day-header"][data-date="2026-12-01"]')).toHaveText('Tue1 Dec');
-      await expect(page.locator('[data-testid="day-header"][data-date="2026-11-30"]')).toHaveText('Mon30');
-      // the thick divider between the weeks
-      expect(
-        await page
-          .locator('[data-testid="day-header"][data-date="2026-11-30"]')
-          .evaluate((el) => getComputedStyle(el).borderLeftWidth),
-      ).toBe('3px');
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().width);
+        if (phone) expect(columnWidth).toBe(42);
+        else expect(columnWidth).toBeGreaterThanOrEqual(80);
+        const shown = await inView();
+        for (const day of phone ? twoWeeks.slice(0, 5) : twoWeeks)
+          expect(shown, `${day} visible`).toContain(day);
+        await checkScreen(page, testInfo, 'staff-grid-two-weeks');
 
-      // a desktop shows both weeks at once; a phone shows this week and scrolls to the next
-      const phone = testInfo.project.name === 'phone';
-      const columnWidth = await page
-        .getByTestId('day-header')
-        .first()
-        .evaluate((el) => el.getBoundingClientRect().width);
-      if (phone) expect(columnWidth).toBe(42);
-      else expect(columnWidth).toBeGreaterThanOrEqual(80);
-      const shown = await inView();
-      for (const day of phone ? twoWeeks.slice(0, 5) : twoWeeks)
-        expect(shown, `${day} visible`).toContain(day);
-      await checkScreen(page, testInfo, 'staff-grid-two-weeks');
-
-      // next moves on two weeks, Today comes back to this week and next
-      await page.getByRole('button', { name: 'Next 2 weeks' }).click();
-      await expect(page.getByTestId('grid-label')).toHaveText('7 Dec – 18 Dec 2026');
-      await page.getByRole('button', { name: 'Today', exact: true }).click();
-      await expect(page.getByTestId('grid-label')).toHaveText('23 Nov – 4 Dec 2026');
-      await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
-    } finally {
-      await scene.cleanup();
-    }
-  });
+        // next moves on two weeks, Today comes back to this week and next
+        await page.getByRole('button', { name: 'Next 2 weeks' }).click();
+        await expect(page.getByTestId('grid-label')).toHaveText('7 Dec – 18 Dec 2026');
+        await page.getByRole('button', { name: 'Today', exact: true }).click();
+        await expect(page.getByTestId('grid-label')).toHaveText('23 Nov – 4 Dec 2026');
+        await expect(cell(page, ida, '2026-12-03')).toHaveAttribute('data-tone', 'available');
+      } finally {
+        await scene.cleanup();
+      }
+    },
+  );
 });
 
 test.describe('a signed-out or expired staff session', () => {
@@ -500,9 +506,7 @@ test.describe('a signed-out or expired staff session', () => {
     await expect(page).toHaveURL(/\/staff\/free\?date=2026-03-02$/);
   });
 
-  test('a session that ends while the dashboard is open leads to the login and back', {
-    tag: '@desktop-only',
-  }, async ({ page }) => {
+  test('a session that ends while the dashboard is open leads to the login and back', async ({ page }) => {
     await loginAsStaff(page);
     await page.goto('/staff/users');
     await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
@@ -521,7 +525,7 @@ test.describe('a signed-out or expired staff session', () => {
     await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
   });
 
-  test('only a path on this site is followed after login', { tag: '@desktop-only' }, async ({ page }) => {
+  test('only a path on this site is followed after login', async ({ page }) => {
     for (const next of [
       'https://evil.example/x',
       '//evil.example/x',
