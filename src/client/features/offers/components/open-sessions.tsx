@@ -1,8 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { addDays } from '@shared/calendar';
 import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
 import type { FreeFacilitator } from '@shared/schemas/free';
 import {
   type CreateSessionInput,
+  createSessionBody,
   type OpenSession,
   SAFEGUARDING_OVERRIDE_REASON_MAX,
   SESSION_DAYS_AHEAD,
@@ -11,7 +13,7 @@ import {
 import { Plus, RefreshCw, Send } from 'lucide-react';
 import type * as React from 'react';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -26,7 +28,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
@@ -476,16 +478,15 @@ function NotSetUp() {
 
 type SessionFormValues = CreateSessionInput;
 
-const sessionRules = rulesOnDemand<SessionFormValues>(() =>
-  import('./create-session-rules').then((module) => module.createSessionResolver),
-);
+// the body's own rules (the server applies the same schema), the values sent as typed
+const sessionResolver: Resolver<SessionFormValues> = zodResolver(createSessionBody, undefined, { raw: true });
 
 function CreateSessionDialog({ onClose }: { onClose: () => void }) {
   const ids = useId();
   const create = useCreateSession();
   const today = browserToday();
   const form = useForm<SessionFormValues>({
-    resolver: sessionRules.resolver,
+    resolver: sessionResolver,
     defaultValues: { date: '', startTime: '09:30', endTime: '12:00', schoolName: '', program: '' },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -528,7 +529,7 @@ function CreateSessionDialog({ onClose }: { onClose: () => void }) {
             open as soon as SharePoint has it.
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-3" onSubmit={submit} onFocus={sessionRules.prefetch} noValidate>
+        <form className="grid gap-3" onSubmit={submit} noValidate>
           {field('date', 'Date', {
             type: 'date',
             min: today,

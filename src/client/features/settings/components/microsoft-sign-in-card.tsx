@@ -1,7 +1,9 @@
-import type {
-  MicrosoftSignInSettings,
-  MicrosoftSignInSettingsBody,
-  MicrosoftSignInTestResult,
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type MicrosoftSignInSettings,
+  type MicrosoftSignInSettingsBody,
+  type MicrosoftSignInTestResult,
+  microsoftSignInSettingsBody,
 } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, LogIn, Plug, Save } from 'lucide-react';
 import { useDeferredValue, useEffect, useId, useState } from 'react';
@@ -10,7 +12,7 @@ import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -42,9 +44,8 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
   };
 }
 
-const rules = rulesOnDemand<SignInFormValues>(() =>
-  import('./microsoft-sign-in-rules').then((module) => module.microsoftSignInResolver),
-);
+// the shared rules; values are sent as typed and the server applies the same schema
+const rules = zodResolver(microsoftSignInSettingsBody, undefined, { raw: true });
 
 /** What a save removed because the tenant or client changed, or null. */
 function clearedText(stored: MicrosoftSignInSettings): string | null {
@@ -128,7 +129,7 @@ function SignInForm({
   const form = useForm<SignInFormValues>({
     // what the environment sets is shown as it is and never checked or sent from here
     resolver: (values, context, options) =>
-      rules.resolver(
+      rules(
         {
           ...values,
           ...(fromEnvironment
@@ -232,13 +233,7 @@ function SignInForm({
   const environmentNote = (variable: string) => `Set by ${variable} on the server.`;
 
   return (
-    <form
-      onSubmit={onSave}
-      onFocus={rules.prefetch}
-      noValidate
-      className="grid gap-5"
-      aria-label="Sign in with Microsoft settings"
-    >
+    <form onSubmit={onSave} noValidate className="grid gap-5" aria-label="Sign in with Microsoft settings">
       {fromEnvironment ? (
         <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-muted-foreground text-sm">
           <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
