@@ -7,12 +7,13 @@ import { maySignedIn } from '@/lib/session-hint';
 import { lazyPage } from './lazy-page';
 import { PageSpinner } from './page-spinner';
 import { ProtectedRoute } from './protected-route';
-import { AuthRoute } from './routes/auth';
 import { NotFoundRoute } from './routes/not-found';
-import { StaffLoginRoute } from './routes/staff-login';
 import { StaffRoute } from './staff-route';
 
-// the signed-in pages load on demand so the login pages stay small
+// every page loads on demand: a page carries only its own code (the login pages their forms', the
+// signed-in pages none of the login pages')
+const AuthRoute = lazyPage(() => import('./routes/auth'));
+const StaffLoginRoute = lazyPage(() => import('./routes/staff-login'));
 const HomeRoute = lazyPage(() => import('./routes/home'));
 const SettingsRoute = lazyPage(() => import('./routes/settings'));
 const ChangePasswordRoute = lazyPage(() => import('./routes/change-password'));
@@ -53,8 +54,9 @@ if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {
   // the staff API code in its own chunk, so the login pages do not carry it
   void import('./staff-prefetch').then((staff) => staff.prefetchStaffDashboard());
 }
-// an anonymous visitor is sent to a login page, which is in the main script already
 if (signedIn) void pageCode[startPath]?.preload();
+// an anonymous visitor is sent to a login page: the staff login from a staff page, else the facilitators'
+else if (startPath !== '/offer-link') void (startPath.startsWith('/staff') ? StaffLoginRoute : AuthRoute).preload();
 
 export function AppRouter() {
   return (
