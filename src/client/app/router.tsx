@@ -56,7 +56,8 @@ if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {
 }
 if (signedIn) void pageCode[startPath]?.preload();
 // an anonymous visitor is sent to a login page: the staff login from a staff page, else the facilitators'
-else if (startPath !== '/offer-link') void (startPath.startsWith('/staff') ? StaffLoginRoute : AuthRoute).preload();
+else if (startPath !== '/offer-link')
+  void (startPath.startsWith('/staff') ? StaffLoginRoute : AuthRoute).preload();
 
 export function AppRouter() {
   return (
