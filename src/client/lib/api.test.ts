@@ -94,6 +94,12 @@ describe('ApiError: the server error shape read once', () => {
     }
     expect((await refusalOf('/missing')).status).toBe(500);
   });
+
+  it('has the message every refusal carries: the status, a colon, a space, then the body or the status text', async () => {
+    expect((await refusalOf('/bad')).message).toBe('400: {"message":"Current password is incorrect"}');
+    expect((await refusalOf('/proxy')).message).toBe('502: <html>bad gateway</html>');
+    expect((await refusalOf('/missing')).message).toBe('500: Internal Server Error');
+  });
 });
 
 describe('errorMessage and errorFields', () => {

@@ -9,7 +9,11 @@ import { errorResponse } from '@shared/schemas/error-response';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A refused request: its status and, when the server said, its message and messages by field. */
+/**
+ * A refused request. Its `message` is `${status}: ${body text || status text}`, as the product
+ * promises for every non-success answer; components read the status, the server's message and its
+ * messages by field instead of that text.
+ */
 export class ApiError extends Error {
   readonly status: number;
   /** The server's message for people; null when the answer was not the server's error shape. */
@@ -17,8 +21,12 @@ export class ApiError extends Error {
   /** Every field the server refused, by path, with its messages (empty when none). */
   readonly fields: Readonly<Record<string, readonly string[]>>;
 
-  constructor(status: number, body: { message: string; fieldErrors?: Record<string, string[]> } | null) {
-    super(body?.message ?? `The server answered ${status}`);
+  constructor(
+    status: number,
+    text: string,
+    body: { message: string; fieldErrors?: Record<string, string[]> } | null,
+  ) {
+    super(`${status}: ${text}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = body?.message.trim() ? body.message : null;
@@ -45,7 +53,7 @@ async function errorFrom(res: Response): Promise<ApiError> {
     // not the server's JSON (a proxy's page): the status is all there is
   }
   const parsed = errorResponse.safeParse(json);
-  return new ApiError(res.status, parsed.success ? parsed.data : null);
+  return new ApiError(res.status, text || res.statusText, parsed.success ? parsed.data : null);
 }
 
 async function send(method: HttpMethod, url: string, data: unknown, signal?: AbortSignal): Promise<Response> {
