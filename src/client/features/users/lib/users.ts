@@ -1,5 +1,5 @@
 import { compareAreaNames, matchesSearch } from '@shared/collate';
-import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
+import type { PublicUser, UpdateUserBody, UserFormValues } from '@shared/schemas/users';
 import { errorFields } from '@/lib/api';
 
 /** Name column: the display name, else the username. */
@@ -33,17 +33,6 @@ export function roleLook(role: string): RoleLook {
 export function userErrorMessage(error: unknown, fallback: string): string {
   const found = errorFields(error, fallback);
   return Object.values(found)[0] ?? fallback;
-}
-
-/** The dialog's fields; every value is a string while editing. */
-export interface UserFormValues {
-  username: string;
-  password: string;
-  displayName: string;
-  email: string;
-  freelancerId: string;
-  /** the grid's area filter is built from these */
-  area: string;
 }
 
 export const emptyUserForm: UserFormValues = {
