@@ -1,4 +1,5 @@
 import { errorResponse } from '@shared/schemas/error-response';
+import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 
 /**
  * The one way the client talks to the server. Every request goes through `apiJson`: cookies always,
@@ -127,4 +128,17 @@ export function errorMessage(error: unknown, fallback: string): string {
 export function errorFields(error: unknown, fallback: string): Record<string, string> {
   const fields = error instanceof ApiError ? error.fieldMessages() : {};
   return Object.keys(fields).length > 0 ? fields : { _: errorMessage(error, fallback) };
+}
+
+/**
+ * A refused form's messages onto the form (react-hook-form's `setError`): each under the field the
+ * server named, a message for no field under `root`.
+ */
+export function showRefusal<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  error: unknown,
+  fallback: string,
+): void {
+  for (const [field, message] of Object.entries(errorFields(error, fallback)))
+    setError(field === '_' ? 'root' : (field as FieldPath<T>), { type: 'server', message });
 }

@@ -73,4 +73,20 @@ function FormError<T extends FieldValues>({
   );
 }
 
-export { FormDescription, FormError, FormField, FormMessage };
+/**
+ * The first message among a field's errors, however deep: a list field's rules come back per item
+ * (`checkTypes.2`), a section's per field (`dbs.issueDate`), and the form shows one per field.
+ */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = (error as { message?: unknown }).message;
+  if (typeof own === 'string' && own) return own;
+  for (const [key, inner] of Object.entries(error)) {
+    if (key === 'ref') continue;
+    const found = firstMessage(inner);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export { FormDescription, FormError, FormField, FormMessage, firstMessage };
