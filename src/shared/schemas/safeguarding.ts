@@ -130,8 +130,8 @@ export const safeguardingRecordsForm = z
     onUpdateService: z.boolean(),
     statusCheckedOn: z.string(),
     checkedBy: z.string(),
-    /** valid-until per check type, '' when none is recorded */
-    checks: z.record(z.string(), z.string()),
+    /** each of the policy's check types, its valid-until '' when none is recorded */
+    checks: z.array(z.object({ type: z.string(), validUntil: z.string() })),
   })
   .transform(
     ({ checks, ...dbs }): Omit<SafeguardingRecordsBody, 'version'> => ({
@@ -142,9 +142,7 @@ export const safeguardingRecordsForm = z
               statusCheckedOn: dbs.onUpdateService && dbs.statusCheckedOn ? dbs.statusCheckedOn : null,
             }
           : null,
-      checks: Object.entries(checks)
-        .filter(([, validUntil]) => validUntil)
-        .map(([type, validUntil]) => ({ type, validUntil })),
+      checks: checks.filter((check) => check.validUntil),
     }),
   )
   .pipe(safeguardingRecordsBody.omit({ version: true }));
