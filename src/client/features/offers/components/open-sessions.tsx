@@ -5,7 +5,10 @@ import type { FreeFacilitator } from '@shared/schemas/free';
 import {
   type CreateSessionInput,
   createSessionBody,
+  type OfferForm,
+  type OfferFormOutput,
   type OpenSession,
+  offerForm,
   SAFEGUARDING_OVERRIDE_REASON_MAX,
   SESSION_DAYS_AHEAD,
   type StaffOffer,
@@ -13,7 +16,7 @@ import {
 import { Plus, RefreshCw, Send } from 'lucide-react';
 import type * as React from 'react';
 import { useId, useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { Controller, type Resolver, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -28,13 +31,13 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormError, FormField } from '@/components/ui/form';
+import { FormError, FormField, firstMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
-import { ApiError, errorFields, errorMessage } from '@/lib/api';
+import { ApiError, errorMessage, showRefusal } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import {
   useCandidates,
@@ -169,13 +172,14 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
   const offers = useSessionOffers(session.id);
   const create = useCreateOffers(session.id);
   const withdraw = useWithdrawOffer();
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [message, setMessage] = useState('');
-  const [replyBy, setReplyBy] = useState(() => defaultReplyBy(session));
-  const [autoNext, setAutoNext] = useState(false);
-  const [overrideReason, setOverrideReason] = useState('');
+  const form = useForm<OfferForm, unknown, OfferFormOutput>({
+    resolver: zodResolver(offerForm),
+    defaultValues: { userIds: [], message: '', replyBy: defaultReplyBy(session), autoNext: false },
+  });
+  const chosen = useWatch({ control: form.control, name: 'userIds' });
+  const errors = form.formState.errors;
+  // the chosen who are not free, as the server named them: staff confirm with "Offer anyway"
   const [warnings, setWarnings] = useState<string[] | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const live = new Set(
     (offers.data ?? []).filter((o) => o.state === 'sent' || o.state === 'seen').map((o) => o.userId),
   );
@@ -191,47 +195,44 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
   // the chosen whose checks do not allow sending on the session's date: staff must say why they offer
   const notClear = candidateList.filter((f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state));
 
-  const send = (confirmNotFree: boolean) => {
-    setErrors({});
-    create.mutate(
-      {
-        userIds: chosen,
-        message,
-        replyBy: replyBy ? new Date(replyBy).toISOString() : '',
-        autoNext,
-        confirmNotFree,
-        ...(notClear.length > 0 ? { safeguardingOverride: { reason: overrideReason } } : {}),
-      },
-      {
-        onSuccess: (made) => {
-          setChosen([]);
-          setOverrideReason('');
-          setWarnings(null);
-          const count = made.offers.length;
-          toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
+  const send = (confirmNotFree: boolean) =>
+    form.handleSubmit((offer) =>
+      create.mutate(
+        { ...offer, confirmNotFree },
+        {
+          onSuccess: (made) => {
+            form.reset({ ...form.getValues(), userIds: [] });
+            setWarnings(null);
+            const count = made.offers.length;
+            toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
+          },
+          onError: (error) => {
+            // the chosen who are not free: the server names them for staff to confirm
+            const notFree =
+              error instanceof ApiError && error.status === 409 ? error.fields.confirmNotFree : undefined;
+            if (notFree) {
+              setWarnings([...notFree]);
+              return;
+            }
+            // someone's checks lapsed since the list was loaded: the server names them
+            if (error instanceof ApiError && error.status === 409) {
+              form.setError('root', { message: errorMessage(error, 'Could not send the offer.') });
+              void candidates.refetch();
+              return;
+            }
+            showRefusal(form.setError, error, 'Could not send the offer.');
+          },
         },
-        onError: (error) => {
-          // the chosen who are not free: the server names them for staff to confirm
-          const notFree =
-            error instanceof ApiError && error.status === 409 ? error.fields.confirmNotFree : undefined;
-          if (notFree) {
-            setWarnings([...notFree]);
-            return;
-          }
-          // someone's checks lapsed since the list was loaded: the server names them
-          if (error instanceof ApiError && error.status === 409) {
-            setErrors({ _: errorMessage(error, 'Could not send the offer.') });
-            void candidates.refetch();
-            return;
-          }
-          setErrors(errorFields(error, 'Could not send the offer.'));
-        },
-      },
-    );
-  };
+      ),
+    )();
 
   const toggle = (userId: number, on: boolean) =>
-    setChosen((current) => (on ? [...current, userId] : current.filter((id) => id !== userId)));
+    form.setValue('userIds', on ? [...chosen, userId] : chosen.filter((id) => id !== userId), {
+      shouldValidate: form.formState.isSubmitted,
+    });
+  // the server names the reason by its place in the body
+  const reasonError =
+    errors.overrideReason?.message ?? firstMessage((errors as Record<string, unknown>).safeguardingOverride);
 
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
@@ -290,7 +291,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
               <SpacerItem height={candidateWindow.after} />
             </ul>
           </div>
-          {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds}</p> : null}
+          {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds.message}</p> : null}
         </fieldset>
 
         {notClear.length > 0 ? (
@@ -302,16 +303,16 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
             </p>
             <Textarea
               id={`${ids}-override`}
-              value={overrideReason}
+              // a field only while it is asked: the reason goes with the offer then, and only then
+              {...form.register('overrideReason', { shouldUnregister: true })}
               maxLength={SAFEGUARDING_OVERRIDE_REASON_MAX}
               required
-              onChange={(e) => setOverrideReason(e.target.value)}
-              aria-invalid={errors.safeguardingOverride ? true : undefined}
-              aria-describedby={`${ids}-override-who${errors.safeguardingOverride ? ` ${ids}-override-error` : ''}`}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={`${ids}-override-who${reasonError ? ` ${ids}-override-error` : ''}`}
             />
-            {errors.safeguardingOverride ? (
+            {reasonError ? (
               <p id={`${ids}-override-error`} className="text-destructive text-sm">
-                {errors.safeguardingOverride}
+                {reasonError}
               </p>
             ) : null}
           </div>
@@ -319,40 +320,41 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
 
         <div className="grid gap-2">
           <Label htmlFor={`${ids}-message`}>Message (optional)</Label>
-          <Textarea
-            id={`${ids}-message`}
-            value={message}
-            maxLength={1000}
-            onChange={(e) => setMessage(e.target.value)}
-          />
+          <Textarea id={`${ids}-message`} {...form.register('message')} maxLength={1000} />
         </div>
         <div className="grid gap-2">
           <Label htmlFor={`${ids}-reply`}>Reply by</Label>
           <Input
             id={`${ids}-reply`}
             type="datetime-local"
-            value={replyBy}
-            onChange={(e) => setReplyBy(e.target.value)}
+            {...form.register('replyBy')}
             aria-invalid={errors.replyBy ? true : undefined}
             aria-describedby={errors.replyBy ? `${ids}-reply-error` : undefined}
           />
           {errors.replyBy ? (
             <p id={`${ids}-reply-error`} className="text-destructive text-sm">
-              {errors.replyBy}
+              {errors.replyBy.message}
             </p>
           ) : null}
         </div>
         <div className="flex items-center gap-2">
-          <Checkbox id={`${ids}-next`} checked={autoNext} onCheckedChange={(v) => setAutoNext(v === true)} />
+          <Controller
+            control={form.control}
+            name="autoNext"
+            render={({ field }) => (
+              <Checkbox
+                id={`${ids}-next`}
+                ref={field.ref}
+                checked={field.value}
+                onCheckedChange={(v) => field.onChange(v === true)}
+              />
+            )}
+          />
           <Label htmlFor={`${ids}-next`}>
             If someone declines or does not reply in time, offer the next ranked facilitator automatically
           </Label>
         </div>
-        {errors._ ? (
-          <p role="alert" className="text-destructive text-sm">
-            {errors._}
-          </p>
-        ) : null}
+        <FormError formState={form.formState} className="font-normal" />
         {warnings ? (
           <div role="alert" className="grid gap-2 rounded-md border border-warning p-3 text-sm">
             <p className="font-medium">Not everyone you chose looks free:</p>
@@ -501,13 +503,7 @@ function CreateSessionDialog({ onClose }: { onClose: () => void }) {
         });
         onClose();
       },
-      onError: (error) => {
-        for (const [name, message] of Object.entries(errorFields(error, 'Could not create the session.')))
-          form.setError(name === '_' ? 'root' : (name as keyof SessionFormValues), {
-            type: 'server',
-            message,
-          });
-      },
+      onError: (error) => showRefusal(form.setError, error, 'Could not create the session.'),
     }),
   );
   const field = (
