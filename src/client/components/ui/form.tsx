@@ -1,7 +1,14 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
-import type { FieldValues, FormState } from 'react-hook-form';
+import {
+  type Control,
+  Controller,
+  type FieldPathByValue,
+  type FieldValues,
+  type FormState,
+} from 'react-hook-form';
 import { cn } from '@/lib/utils';
+import { Checkbox } from './checkbox';
 import { Label } from './label';
 
 interface FormFieldProps {
@@ -89,4 +96,30 @@ function firstMessage(error: unknown): string | undefined {
   return undefined;
 }
 
-export { FormDescription, FormError, FormField, FormMessage, firstMessage };
+/** A checkbox for a form's yes-or-no field; its label is the caller's, tied by `id`. */
+function FormCheckbox<T extends FieldValues, Output extends FieldValues>({
+  control,
+  name,
+  id,
+}: {
+  control: Control<T, unknown, Output>;
+  name: FieldPathByValue<T, boolean>;
+  id: string;
+}) {
+  return (
+    <Controller<T, FieldPathByValue<T, boolean>, Output>
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <Checkbox
+          id={id}
+          ref={field.ref}
+          checked={field.value}
+          onCheckedChange={(value) => field.onChange(value === true)}
+        />
+      )}
+    />
+  );
+}
+
+export { FormCheckbox, FormDescription, FormError, FormField, FormMessage, firstMessage };

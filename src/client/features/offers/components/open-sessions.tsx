@@ -16,7 +16,7 @@ import {
 import { Plus, RefreshCw, Send } from 'lucide-react';
 import type * as React from 'react';
 import { useId, useState } from 'react';
-import { Controller, type Resolver, useForm, useWatch } from 'react-hook-form';
+import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -31,7 +31,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormError, FormField, firstMessage } from '@/components/ui/form';
+import { FormCheckbox, FormError, FormField, firstMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
@@ -338,18 +338,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
           ) : null}
         </div>
         <div className="flex items-center gap-2">
-          <Controller
-            control={form.control}
-            name="autoNext"
-            render={({ field }) => (
-              <Checkbox
-                id={`${ids}-next`}
-                ref={field.ref}
-                checked={field.value}
-                onCheckedChange={(v) => field.onChange(v === true)}
-              />
-            )}
-          />
+          <FormCheckbox control={form.control} name="autoNext" id={`${ids}-next`} />
           <Label htmlFor={`${ids}-next`}>
             If someone declines or does not reply in time, offer the next ranked facilitator automatically
           </Label>

@@ -7,10 +7,9 @@ import {
 } from '@shared/schemas/safeguarding';
 import { Save } from 'lucide-react';
 import { useId } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -19,7 +18,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormError, FormField, firstMessage } from '@/components/ui/form';
+import { FormCheckbox, FormError, FormField, firstMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -136,35 +135,13 @@ function RecordsFields({
           </FormField>
         </div>
         <div className="flex items-start gap-2">
-          <Controller
-            control={form.control}
-            name="enhancedWithBarredList"
-            render={({ field }) => (
-              <Checkbox
-                id={`${id}-barred`}
-                ref={field.ref}
-                checked={field.value}
-                onCheckedChange={(value) => field.onChange(value === true)}
-              />
-            )}
-          />
+          <FormCheckbox control={form.control} name="enhancedWithBarredList" id={`${id}-barred`} />
           <Label plain htmlFor={`${id}-barred`} className="flex items-center gap-2 font-medium leading-snug">
             Enhanced check with the children’s barred list (anything less does not count)
           </Label>
         </div>
         <div className="flex items-start gap-2">
-          <Controller
-            control={form.control}
-            name="onUpdateService"
-            render={({ field }) => (
-              <Checkbox
-                id={`${id}-update`}
-                ref={field.ref}
-                checked={field.value}
-                onCheckedChange={(value) => field.onChange(value === true)}
-              />
-            )}
-          />
+          <FormCheckbox control={form.control} name="onUpdateService" id={`${id}-update`} />
           <Label plain htmlFor={`${id}-update`} className="flex items-center gap-2 font-medium leading-snug">
             On the DBS Update Service
           </Label>
