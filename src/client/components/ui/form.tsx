@@ -8,7 +8,6 @@ import {
   type FormState,
 } from 'react-hook-form';
 import { cn } from '@/lib/utils';
-import { Checkbox } from './checkbox';
 import { Label } from './label';
 
 interface FormFieldProps {
@@ -96,30 +95,4 @@ function firstMessage(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A checkbox for a form's yes-or-no field; its label is the caller's, tied by `id`. */
-function FormCheckbox<T extends FieldValues, Output extends FieldValues>({
-  control,
-  name,
-  id,
-}: {
-  control: Control<T, unknown, Output>;
-  name: FieldPathByValue<T, boolean>;
-  id: string;
-}) {
-  return (
-    <Controller<T, FieldPathByValue<T, boolean>, Output>
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <Checkbox
-          id={id}
-          ref={field.ref}
-          checked={field.value}
-          onCheckedChange={(value) => field.onChange(value === true)}
-        />
-      )}
-    />
-  );
-}
-
-export { FormCheckbox, FormDescription, FormError, FormField, FormMessage, firstMessage };
+export { FormDescription, FormError, FormField, FormMessage, firstMessage };
