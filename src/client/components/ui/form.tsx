@@ -1,12 +1,6 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
-import {
-  type Control,
-  Controller,
-  type FieldPathByValue,
-  type FieldValues,
-  type FormState,
-} from 'react-hook-form';
+import type { FieldValues, FormState } from 'react-hook-form';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
 
