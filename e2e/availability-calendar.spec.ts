@@ -12,15 +12,7 @@ import {
   previousMonth,
   selectBulkDays,
 } from './dates';
-import {
-  checkScreen,
-  chooseOption,
-  deployAnotherBuild,
-  expect,
-  loginAsFacilitator,
-  test,
-  toastLocator,
-} from './fixtures';
+import { checkScreen, chooseOption, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
 
 const BOOKED_MESSAGE = 'This date has confirmed bookings and cannot be modified to maintain data integrity.';
 const CAREFUL =
@@ -656,81 +648,6 @@ test.describe('facilitator home: availability calendar', () => {
    * back here, opening a dialog shows a loading dialog that can be left and gives focus back; once
    * the file is in, the dialogs open at once, with no loading dialog in between.
    */
-  test('a dialog opened before its form has arrived: a loading dialog, left two ways, then the forms', async ({
-    page,
-    makeFacilitator,
-  }, testInfo) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/calendar-forms-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    await loginAsFacilitator(page, await makeFacilitator());
-    await openHome(page);
-    const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
-    const loading = page.getByRole('dialog', { name: 'Loading the form' });
-
-    await bulkButton.click();
-    await expect(loading).toBeVisible();
-    await checkScreen(page, testInfo, 'calendar-form-loading');
-    await page.keyboard.press('Escape');
-    await expect(loading).toHaveCount(0);
-    await expect(bulkButton).toBeFocused();
-
-    await bulkButton.click();
-    await expect(loading).toBeVisible();
-    await loading.getByRole('button', { name: 'Cancel' }).click();
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expect(bulkButton).toBeFocused();
-
-    release();
-    await bulkButton.click();
-    await expect(page.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expect(bulkButton).toBeFocused();
-
-    // the file is in: a day opens straight into its form
-    await cell(page, freeWeekdays().at(-1)!).click();
-    await expect(page.getByRole('dialog', { name: /Update Availability/ })).toBeVisible();
-    await expect(loading).toHaveCount(0);
-  });
-
-  test('a form whose code cannot be loaded closes and says why: the connection, or a deploy since the page opened', async ({
-    page,
-    makeFacilitator,
-  }, testInfo) => {
-    const formsFile = /\/assets\/calendar-forms-[^/]*\.js$/;
-    await page.route(formsFile, (route) => route.abort());
-    await loginAsFacilitator(page, await makeFacilitator());
-    await openHome(page);
-    const bulkButton = page.getByRole('button', { name: 'Bulk Update' });
-    const toast = toastLocator(page);
-
-    await bulkButton.click();
-    await expect(toast).toContainText('The form could not be loaded');
-    await expect(toast).toContainText('Check your connection and try again.');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-
-    // A deploy since the page opened, in a fresh page (an update, once seen, stands for the
-    // page's life). The forms are still refused as it loads, so its idle prefetch cannot bring
-    // them in first. Every old file is gone, the toasts' own code with them: the toast is drawn
-    // plainly.
-    await openHome(page);
-    await deployAnotherBuild(page);
-    await bulkButton.click();
-    const plainToast = page.locator('[data-slot="plain-toast"]');
-    await expect(plainToast).toContainText('The portal has been updated');
-    await expect(plainToast).toContainText('Reload the page to continue.');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-    await checkScreen(page, testInfo, 'calendar-portal-updated');
-    await plainToast.getByRole('button', { name: 'Close' }).click();
-    await expect(plainToast).toHaveCount(0);
-  });
-
   test('bulk error shows the Error toast with the server message', async ({ page, makeFacilitator }) => {
     await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);

@@ -493,24 +493,3 @@ export async function holdRequests(page: Page, url: string | RegExp, method?: st
   });
   return release;
 }
-
-/**
- * What a page opened before a deploy meets afterwards: the old build's files are gone (the server
- * answers 404 for a built file it does not have), and the portal's HTML names a main script other
- * than the one the page runs. Pages loaded after this would find no scripts, so navigations are
- * left alone.
- */
-export async function deployAnotherBuild(page: Page) {
-  await page.route(/\/assets\//, (route) =>
-    route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"Not found"}' }),
-  );
-  await page.route(
-    (url) => url.pathname === '/',
-    async (route) => {
-      if (route.request().isNavigationRequest()) return route.fallback();
-      const answer = await route.fetch();
-      const html = await answer.text();
-      await route.fulfill({ response: answer, body: html.replace('/assets/index-', '/assets/index-next-') });
-    },
-  );
-}

@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
 import {
   checkScreen,
-  deployAnotherBuild,
   expect,
   holdRequests,
   loginAsFacilitator,
@@ -21,33 +20,6 @@ function fields(page: Page) {
 
 function messageFor(page: Page, id: string) {
   return page.locator(`#${id}-message`);
-}
-
-/** The change-password form's rules, a file of their own loaded as the form is first used (ADR 69). */
-const RULES_FILE = /\/assets\/change-password-rules-[^/]*\.js$/;
-
-/** Counts the requests that would change the password, from now on. */
-function countPasswordChanges(page: Page) {
-  let sent = 0;
-  page.on('request', (r) => {
-    if (r.url().includes('/api/user/password')) sent++;
-  });
-  return () => sent;
-}
-
-/** Opens the page and fills in a valid change from the user's password. */
-async function fillValidChange(page: Page, user: { password: string }) {
-  await page.goto('/change-password');
-  return fillValidChangeOnPage(page, user);
-}
-
-/** Fills in a valid change from the user's password on the page already open. */
-async function fillValidChangeOnPage(page: Page, user: { password: string }) {
-  const f = fields(page);
-  await f.current.fill(user.password);
-  await f.next.fill('second-pass-456');
-  await f.confirm.fill('second-pass-456');
-  return f;
 }
 
 test.describe('change password', () => {
@@ -104,71 +76,6 @@ test.describe('change password', () => {
       'New password must be different from current password',
     );
     await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
-  });
-
-  test('rules that cannot be loaded stop the submit and say so; the next submit loads them and sends', async ({
-    page,
-    makeFacilitator,
-  }, testInfo) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    let refused = 0;
-    await page.route(RULES_FILE, (route) => {
-      refused++;
-      return route.abort();
-    });
-    const sent = countPasswordChanges(page);
-    const f = await fillValidChange(page, user);
-    await f.submit.click();
-    const problem = page.getByRole('form', { name: 'Change password' }).getByRole('alert');
-    await expect(problem).toHaveText('This form could not be checked. Check your connection and try again.');
-    expect(refused).toBeGreaterThan(0);
-    await expect(f.submit).toBeEnabled();
-    for (const id of ['currentPassword', 'newPassword', 'confirmPassword'])
-      await expect(messageFor(page, id)).toHaveCount(0);
-    expect(sent()).toBe(0);
-    await checkScreen(page, testInfo, 'change-password-rules-not-loaded');
-
-    await page.unroute(RULES_FILE);
-    await f.submit.click();
-    await expect(toastLocator(page)).toContainText('Password updated');
-    await expect(problem).toHaveCount(0);
-    expect(sent()).toBe(1);
-  });
-
-  test('rules gone after a deploy since the page opened: the form asks for a reload and sends nothing', async ({
-    page,
-    makeFacilitator,
-  }) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    const sent = countPasswordChanges(page);
-    await page.goto('/change-password');
-    // before the form is first focused, which starts loading its rules
-    await deployAnotherBuild(page);
-    const f = await fillValidChangeOnPage(page, user);
-    await f.submit.click();
-    await expect(page.getByRole('form', { name: 'Change password' }).getByRole('alert')).toHaveText(
-      'The portal has been updated. Reload the page to continue.',
-    );
-    await expect(f.submit).toBeEnabled();
-    expect(sent()).toBe(0);
-  });
-
-  test('while the first check waits for the rules the button is disabled, so one click sends once', async ({
-    page,
-    makeFacilitator,
-  }) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    const release = await holdRequests(page, RULES_FILE);
-    const sent = countPasswordChanges(page);
-    const f = await fillValidChange(page, user);
-    await f.submit.click();
-    await expect(f.submit).toBeDisabled();
-    release();
-    await expect(toastLocator(page)).toContainText('Password updated');
-    expect(sent()).toBe(1);
   });
 
   test('a wrong current password shows the server message', async ({ page, makeFacilitator }) => {

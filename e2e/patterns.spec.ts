@@ -250,21 +250,4 @@ test.describe('recurring availability patterns', () => {
   });
 
   /* The form comes in a file of its own when the dialog first opens (ADR 66); held back here. */
-  test('the dialog shows it is loading until its form has arrived', async ({ page }) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/pattern-form-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    await loginAsFacilitator(page, user);
-    const dialog = await openDialog(page);
-    await expect(dialog.getByText('Loading the form...')).toBeVisible();
-    await expect(dialog.getByLabel('Start Date')).toHaveCount(0);
-    release();
-    await expect(dialog.getByLabel('Start Date')).toBeVisible();
-    await expect(dialog.getByText('Loading the form...')).toHaveCount(0);
-  });
 });

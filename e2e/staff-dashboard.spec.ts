@@ -534,18 +534,18 @@ test.describe('staff dashboard', () => {
     await cell(page, adam, D4).click();
     await expect(dialog.getByTestId('availability-view')).toHaveText('No availability set');
     await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-    await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('9:00 AM');
-    await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('5:00 PM');
-    await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveText('Available');
+    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
+    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('5:00 PM');
+    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
     await checkScreen(page, testInfo, 'staff-day-dialog-edit');
     // the default times belong to an available or limited day: marked unavailable, it has none
-    await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
-    await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('none');
-    await expect(dialog.getByRole('combobox', { name: 'End Time' })).toHaveText('none');
-    await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Limited Availability');
-    await expect(dialog.getByRole('combobox', { name: 'Start Time' })).toHaveText('9:00 AM');
-    await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
-    await dialog.getByRole('textbox', { name: 'Notes' }).fill('Set by staff e2e');
+    await dialog.getByRole('radio', { name: 'Unavailable' }).check();
+    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('none');
+    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('none');
+    await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
+    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
+    await dialog.getByRole('radio', { name: 'Unavailable' }).check();
+    await dialog.getByRole('textbox', { name: 'Notes (optional)' }).fill('Set by staff e2e');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(toastLocator(page)).toContainText('Availability updated');
     await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
@@ -558,8 +558,8 @@ test.describe('staff dashboard', () => {
     // times staff choose for an unavailable day are kept
     await cell(page, adam, D4).click();
     await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time' }), '1:00 PM');
-    await chooseOption(dialog.getByRole('combobox', { name: 'End Time' }), '5:00 PM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '1:00 PM');
+    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '5:00 PM');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog.getByTestId('availability-view')).toContainText('1:00 PM – 5:00 PM');
     expect(await staffDay(page, adam.id, D4)).toMatchObject({ startTime: '13:00', endTime: '17:00' });

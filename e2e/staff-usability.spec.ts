@@ -6,7 +6,6 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseAreas,
-  chooseOption,
   loginAsStaff,
   showGridDay,
   staffApi,
@@ -170,7 +169,7 @@ test.describe('staff day edits change only what staff touch', () => {
       await dialog.getByRole('combobox', { name: 'Start Time' }).click();
       await expect(page.getByRole('option').first()).toHaveText('none');
       await page.keyboard.press('Escape');
-      await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
+      await dialog.getByRole('radio', { name: 'Unavailable' }).check();
       await checkScreen(page, testInfo, 'staff-edit-saved-day-without-times');
 
       const request = page.waitForRequest(
@@ -214,7 +213,7 @@ test.describe('staff day edits change only what staff touch', () => {
       const dialog = page.getByRole('dialog', { name: bea.displayName });
       await expect(dialog.getByRole('region', { name: 'Bookings' })).toContainText('10:00 AM – 12:00 PM');
       await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-      await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
+      await dialog.getByRole('radio', { name: 'Unavailable' }).check();
 
       let posts = 0;
       page.on('request', (r) => {
@@ -686,7 +685,7 @@ test.describe('who is free', () => {
 
         // a change made there shows in the results once the dialog is closed
         await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-        await chooseOption(dialog.getByRole('combobox', { name: 'Status' }), 'Unavailable');
+        await dialog.getByRole('radio', { name: 'Unavailable' }).check();
         await dialog.getByRole('button', { name: 'Save' }).click();
         await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
         await dialog.getByRole('button', { name: 'Close' }).click();

@@ -1,19 +1,19 @@
-import type { PublicUser } from '@shared/schemas/users';
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { currentUserQueryKey } from '@/features/auth/api/auth-api';
+import { currentUserQueryKey, readCurrentUser } from '@/features/auth/api/auth-api';
 import { prefetchFirstMonth } from '@/features/availability-calendar/api/calendar-api';
-import { currentUserQueryFn, queryClient } from '@/lib/query-client';
+import { queryClient } from '@/lib/query-client';
 import { maySignedIn } from '@/lib/session-hint';
 import { lazyPage } from './lazy-page';
 import { PageSpinner } from './page-spinner';
 import { ProtectedRoute } from './protected-route';
-import { AuthRoute } from './routes/auth';
 import { NotFoundRoute } from './routes/not-found';
-import { StaffLoginRoute } from './routes/staff-login';
 import { StaffRoute } from './staff-route';
 
-// the signed-in pages load on demand so the login pages stay small
+// every page loads on demand: a page carries only its own code (the login pages their forms', the
+// signed-in pages none of the login pages')
+const AuthRoute = lazyPage(() => import('./routes/auth'));
+const StaffLoginRoute = lazyPage(() => import('./routes/staff-login'));
 const HomeRoute = lazyPage(() => import('./routes/home'));
 const SettingsRoute = lazyPage(() => import('./routes/settings'));
 const ChangePasswordRoute = lazyPage(() => import('./routes/change-password'));
@@ -50,15 +50,17 @@ const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
 const signedIn = maySignedIn();
 // the session read, settled either way: the guards ask again and show what went wrong
 const session = queryClient
-  .fetchQuery({ queryKey: currentUserQueryKey, queryFn: currentUserQueryFn<PublicUser>() })
+  .fetchQuery({ queryKey: currentUserQueryKey, queryFn: readCurrentUser })
   .catch(() => null);
 if (signedIn && startPath === '/') prefetchFirstMonth(queryClient, session);
 if (signedIn && (startPath === '/staff' || startPath === '/staff-dashboard')) {
   // the staff API code in its own chunk, so the login pages do not carry it
   void import('./staff-prefetch').then((staff) => staff.prefetchStaffDashboard());
 }
-// an anonymous visitor is sent to a login page, which is in the main script already
 if (signedIn) void pageCode[startPath]?.preload();
+// an anonymous visitor is sent to a login page: the staff login from a staff page, else the facilitators'
+else if (startPath !== '/offer-link')
+  void (startPath.startsWith('/staff') ? StaffLoginRoute : AuthRoute).preload();
 
 export function AppRouter() {
   return (

@@ -19,7 +19,7 @@ const choices: { value: Theme; label: string; Icon: typeof Sun }[] = [
 
 /**
  * The theme menu itself (Radix dropdown). Loaded by ThemeToggle on first use: the login pages show the
- * toggle but should not ship a menu library for it (login page under 100 KB).
+ * toggle but should not ship a menu library for it (login page under its budget).
  */
 function ThemeMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const { theme, resolvedTheme, setTheme } = useTheme();

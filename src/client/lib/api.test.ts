@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, apiJson, apiRequest, getErrorMessage, serverFieldErrors, serverMessage } from './api';
-import { getQueryFn } from './query-client';
+import { ApiError, apiJson, errorFields, errorMessage } from './api';
 
 interface Seen {
   method: string;
@@ -30,8 +29,16 @@ beforeAll(async () => {
       case '/empty':
         res.writeHead(204).end();
         return;
-      case '/unauthorized':
-        res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Not signed in"}');
+      case '/refused':
+        res.writeHead(409, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            message: 'Some are not free',
+            fieldErrors: { confirmNotFree: ['Ann is booked'], 'days.0': ['A day is 0 to 6', 'second'] },
+          }),
+        );
+        return;
+      case '/proxy':
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
         return;
       case '/bad':
         res
@@ -48,21 +55,12 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-describe('apiRequest', () => {
+describe('apiJson', () => {
   it('sends JSON and its content type only when there is a body', async () => {
-    await apiRequest('POST', `${base}/ok`, { a: 1 });
+    await apiJson('POST', `${base}/ok`, { a: 1 });
     expect(last).toEqual({ method: 'POST', contentType: 'application/json', body: '{"a":1}' });
-    await apiRequest('POST', `${base}/ok`);
+    await apiJson('POST', `${base}/ok`);
     expect(last).toEqual({ method: 'POST', contentType: undefined, body: '' });
-  });
-
-  it('turns a non-OK response into "status: body", or the status text when the body is empty', async () => {
-    await expect(apiRequest('PUT', `${base}/bad`, {})).rejects.toThrow(
-      '400: {"message":"Current password is incorrect"}',
-    );
-    const error = await apiRequest('GET', `${base}/missing`).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe('500: Internal Server Error');
   });
 
   it('parses JSON and tolerates empty responses', async () => {
@@ -71,83 +69,54 @@ describe('apiRequest', () => {
   });
 });
 
-describe('getErrorMessage', () => {
-  it("pulls the server's message out of an API error", () => {
-    expect(getErrorMessage(new Error('400: {"message":"Current password is incorrect"}'), 'x')).toBe(
-      'Current password is incorrect',
-    );
+/** The error a request to `path` fails with. */
+const refusalOf = (path: string): Promise<ApiError> =>
+  apiJson('PUT', `${base}${path}`, {}).then(
+    () => Promise.reject(new Error('expected a refusal')),
+    (e: unknown) => e as ApiError,
+  );
+
+describe('ApiError: the server error shape read once', () => {
+  it("keeps the status, the server's message and its fields", async () => {
+    const error = await refusalOf('/refused');
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(409);
+    expect(error.serverMessage).toBe('Some are not free');
+    expect(error.fields.confirmNotFree).toEqual(['Ann is booked']);
+    expect(error.fieldMessages()).toEqual({ confirmNotFree: 'Ann is booked', days: 'A day is 0 to 6' });
   });
 
-  it('falls back when there is no usable message', () => {
-    expect(getErrorMessage(new Error('500: Internal Server Error'), 'Failed')).toBe('Internal Server Error');
-    expect(getErrorMessage(new Error('500: {"error":true}'), 'Failed')).toBe('Failed');
-    expect(getErrorMessage(new Error('502: <html>bad gateway</html>'), 'Failed')).toBe('Failed');
-    expect(getErrorMessage(new TypeError('fetch failed'), 'Failed')).toBe('Failed');
-    expect(getErrorMessage('nope', 'Failed')).toBe('Failed');
-  });
-});
-
-type QueryContext = Parameters<ReturnType<typeof getQueryFn>>[0];
-
-const context = (...queryKey: string[]) =>
-  ({ queryKey, signal: new AbortController().signal, meta: undefined }) as unknown as QueryContext;
-
-describe('getQueryFn', () => {
-  it('returns null on 401 when asked to', async () => {
-    expect(await getQueryFn({ on401: 'returnNull' })(context(`${base}/unauthorized`))).toBeNull();
+  it('has no message for people when the answer is not the server shape', async () => {
+    for (const path of ['/proxy', '/missing']) {
+      const error = await refusalOf(path);
+      expect(error.serverMessage).toBeNull();
+      expect(error.fields).toEqual({});
+    }
+    expect((await refusalOf('/missing')).status).toBe(500);
   });
 
-  it('throws on 401 by default', async () => {
-    await expect(getQueryFn({ on401: 'throw' })(context(`${base}/unauthorized`))).rejects.toThrow(
-      '401: {"message":"Not signed in"}',
-    );
-  });
-
-  it('GETs the query key joined as the URL', async () => {
-    expect(await getQueryFn({ on401: 'throw' })(context(base, 'ok'))).toEqual({ id: 1 });
-    expect(last?.method).toBe('GET');
+  it('has the message every refusal carries: the status, a colon, a space, then the body or the status text', async () => {
+    expect((await refusalOf('/bad')).message).toBe('400: {"message":"Current password is incorrect"}');
+    expect((await refusalOf('/proxy')).message).toBe('502: <html>bad gateway</html>');
+    expect((await refusalOf('/missing')).message).toBe('500: Internal Server Error');
   });
 });
 
-describe('server refusals read in one place', () => {
-  const refusal = (status: number, body: string) => new ApiError(status, 'Bad Request', body);
+describe('errorMessage and errorFields', () => {
+  it("give the server's message, or the fallback when it gave none", async () => {
+    expect(errorMessage(await refusalOf('/bad'), 'Failed')).toBe('Current password is incorrect');
+    expect(errorMessage(await refusalOf('/proxy'), 'Failed')).toBe('Failed');
+    expect(errorMessage(new TypeError('fetch failed'), 'Failed')).toBe('Failed');
+    expect(errorMessage('nope', 'Failed')).toBe('Failed');
+  });
 
-  it('gives a 400 field by field, first message of each top-level field', () => {
-    const error = refusal(
-      400,
-      JSON.stringify({
-        message: 'Check the fields',
-        fieldErrors: {
-          endDate: ['End date must be on or after start date', 'second'],
-          'daysOfWeek.0': ['Days of week are 0 to 6'],
-        },
-      }),
-    );
-    expect(serverFieldErrors(error, 'fallback')).toEqual({
-      endDate: 'End date must be on or after start date',
-      daysOfWeek: 'Days of week are 0 to 6',
+  it('give field messages by field, else one message for the form', async () => {
+    expect(errorFields(await refusalOf('/refused'), 'fallback')).toEqual({
+      confirmNotFree: 'Ann is booked',
+      days: 'A day is 0 to 6',
     });
-  });
-
-  it('reads field messages whatever the refusal status', () => {
-    const taken = refusal(
-      409,
-      JSON.stringify({ message: 'Taken', fieldErrors: { username: ['Username already exists'] } }),
-    );
-    expect(serverFieldErrors(taken, 'fallback')).toEqual({ username: 'Username already exists' });
-  });
-
-  it('gives anything else as one message for the form', () => {
-    expect(serverFieldErrors(refusal(400, '{"message":"Too many days"}'), 'fallback')).toEqual({
-      _: 'Too many days',
-    });
-    expect(serverFieldErrors(refusal(409, '{"message":"Booked"}'), 'fallback')).toEqual({ _: 'Booked' });
-    expect(serverFieldErrors(refusal(500, ''), 'fallback')).toEqual({ _: 'fallback' });
-    expect(serverFieldErrors(new TypeError('Failed to fetch'), 'fallback')).toEqual({ _: 'fallback' });
-  });
-
-  it('uses the fallback, not the status text, when the answer had no body', () => {
-    expect(serverMessage(refusal(502, ''), 'Please try again.')).toBe('Please try again.');
-    expect(serverMessage(refusal(400, '{"message":"No"}'), 'Please try again.')).toBe('No');
+    expect(errorFields(await refusalOf('/bad'), 'fallback')).toEqual({ _: 'Current password is incorrect' });
+    expect(errorFields(await refusalOf('/missing'), 'fallback')).toEqual({ _: 'fallback' });
+    expect(errorFields(new TypeError('Failed to fetch'), 'fallback')).toEqual({ _: 'fallback' });
   });
 });

@@ -1,48 +1,114 @@
+import { errorResponse } from '@shared/schemas/error-response';
+import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
+
 /**
- * The one way the client talks to the server: cookies always, a JSON body and
- * content type only when there is a body, and any non-OK response becomes an error whose message is
- * `${status}: ${bodyText || statusText}`.
+ * The one way the client talks to the server. Every request goes through `apiJson`: cookies always,
+ * a JSON body and its content type only when there is a body, the answer's JSON back (undefined for
+ * an empty answer such as 204). A non-OK answer becomes an `ApiError`, its body read once with the
+ * server's error schema. A file to save goes through `downloadFile`.
  */
-
-export class ApiError extends Error {
-  readonly status: number;
-  readonly body: string;
-
-  constructor(status: number, statusText: string, body: string) {
-    super(`${status}: ${body || statusText}`);
-    this.name = 'ApiError';
-    this.status = status;
-    this.body = body;
-  }
-}
-
-export async function throwIfResNotOk(res: Response): Promise<void> {
-  if (!res.ok) {
-    const text = await res.text().catch(() => '');
-    throw new ApiError(res.status, res.statusText, text);
-  }
-}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Sends a request and returns the response; throws `ApiError` for non-OK statuses. */
-export async function apiRequest(method: HttpMethod, url: string, data?: unknown): Promise<Response> {
+/**
+ * A refused request. Its `message` is `${status}: ${body text || status text}`, as the product
+ * promises for every non-success answer; components read the status, the server's message and its
+ * messages by field instead of that text.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's message for people; null when the answer was not the server's error shape. */
+  readonly serverMessage: string | null;
+  /** Every field the server refused, by path, with its messages (empty when none). */
+  readonly fields: Readonly<Record<string, readonly string[]>>;
+
+  constructor(
+    status: number,
+    text: string,
+    body: { message: string; fieldErrors?: Record<string, string[]> } | null,
+  ) {
+    super(`${status}: ${text}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = body?.message.trim() ? body.message : null;
+    this.fields = body?.fieldErrors ?? {};
+  }
+
+  /** The first message of each refused top-level field (`a.b` counts for `a`). */
+  fieldMessages(): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const [path, messages] of Object.entries(this.fields)) {
+      const field = path.split('.')[0] ?? path;
+      if (messages[0]) found[field] ??= messages[0];
+    }
+    return found;
+  }
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // not the server's JSON (a proxy's page): the status is all there is
+  }
+  const parsed = errorResponse.safeParse(json);
+  return new ApiError(res.status, text || res.statusText, parsed.success ? parsed.data : null);
+}
+
+async function send(method: HttpMethod, url: string, data: unknown, signal?: AbortSignal): Promise<Response> {
   const hasBody = data !== undefined;
+  // a GET carries no header of its own, so it matches the read its page's HTML preloaded
   const res = await fetch(url, {
     method,
     headers: hasBody ? { 'Content-Type': 'application/json' } : {},
     body: hasBody ? JSON.stringify(data) : undefined,
     credentials: 'include',
+    signal,
   });
-  await throwIfResNotOk(res);
+  if (!res.ok) throw await errorFrom(res);
   return res;
 }
 
-/** Like `apiRequest` but parses the JSON response (undefined for an empty body such as 204). */
-export async function apiJson<T>(method: HttpMethod, url: string, data?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, data);
+/** Sends a request and returns its JSON answer; throws `ApiError` for a non-OK status. */
+export async function apiJson<T>(
+  method: HttpMethod,
+  url: string,
+  data?: unknown,
+  options: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const res = await send(method, url, data, options.signal);
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The filename the server gave in Content-Disposition, or the fallback. */
+export function filenameFrom(disposition: string | null, fallback: string): string {
+  const match = /filename="([^"]+)"/.exec(disposition ?? '');
+  return match?.[1] ?? fallback;
+}
+
+/**
+ * Fetches a file with the session cookie and hands it to the browser as a download; returns its
+ * name. Fetching first (rather than following a link) lets a refusal show as a message instead of a
+ * downloaded error page.
+ */
+export async function downloadFile(url: string, fallbackName: string): Promise<string> {
+  const res = await send('GET', url, undefined);
+  const blob = await res.blob();
+  const name = filenameFrom(res.headers.get('content-disposition'), fallbackName);
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // give the browser a moment to start the download before the object URL goes
+  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  return name;
 }
 
 /** True when fetch itself failed (offline, DNS, connection refused), not an HTTP error. */
@@ -50,56 +116,29 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError;
 }
 
-/**
- * The human message inside an API error for a toast: the server's JSON `message` when there is one,
- * else a short plain-text body, else `fallback`.
- */
-export function getErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof Error)) return fallback;
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  if (!match) return fallback;
-  const body = (match[1] ?? '').trim();
-  if (!body) return fallback;
-  if (body.startsWith('{')) {
-    try {
-      const parsed: unknown = JSON.parse(body);
-      if (parsed && typeof parsed === 'object' && 'message' in parsed) {
-        const message = (parsed as { message: unknown }).message;
-        if (typeof message === 'string' && message.trim()) return message;
-      }
-    } catch {
-      // not JSON after all; fall through to the plain-text rules
-    }
-    return fallback;
-  }
-  // an HTML error page or a long dump is no use in a toast
-  if (body.startsWith('<') || body.length > 200) return fallback;
-  return body;
+/** The server's message for people (a toast, an alert), or `fallback` when it gave none. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 }
 
 /**
- * A refused form's messages by field, from the server's `{ message, fieldErrors }` answer (first
- * message per top-level field); anything else becomes one message for the whole form under "_".
+ * A refused form's messages by field (the first per top-level field); when no field was named, one
+ * message for the whole form under "_".
  */
-export function serverFieldErrors(error: unknown, fallback: string): Record<string, string> {
-  if (error instanceof ApiError && error.body.trimStart().startsWith('{')) {
-    try {
-      const body = JSON.parse(error.body) as { fieldErrors?: Record<string, string[]> };
-      const fields: Record<string, string> = {};
-      for (const [key, messages] of Object.entries(body.fieldErrors ?? {})) {
-        const field = key.split('.')[0]!;
-        if (messages[0]) fields[field] ??= messages[0];
-      }
-      if (Object.keys(fields).length > 0) return fields;
-    } catch {
-      // not our JSON: one message for the form
-    }
-  }
-  return { _: serverMessage(error, fallback) };
+export function errorFields(error: unknown, fallback: string): Record<string, string> {
+  const fields = error instanceof ApiError ? error.fieldMessages() : {};
+  return Object.keys(fields).length > 0 ? fields : { _: errorMessage(error, fallback) };
 }
 
-/** The server's message for a toast, or `fallback` when the answer had no body to read. */
-export function serverMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && !error.body.trim()) return fallback;
-  return getErrorMessage(error, fallback);
+/**
+ * A refused form's messages onto the form (react-hook-form's `setError`): each under the field the
+ * server named, a message for no field under `root`.
+ */
+export function showRefusal<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  error: unknown,
+  fallback: string,
+): void {
+  for (const [field, message] of Object.entries(errorFields(error, fallback)))
+    setError(field === '_' ? 'root' : (field as FieldPath<T>), { type: 'server', message });
 }

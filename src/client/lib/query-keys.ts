@@ -1,9 +1,18 @@
 /**
  * Query keys that more than one feature reads or refreshes. A feature's own keys live in its `api/`
- * files; these are here so no feature names another's cache by a string of its own.
- * Each factory's `all` is the prefix that refreshes every entry of that kind.
+ * files, as a factory named `<feature>Keys`; these are here so no feature names another's cache.
+ * Keys name what is cached, never the address it is read from. Each factory's `all` is the prefix
+ * that refreshes every entry of that kind.
  */
 export const queryKeys = {
+  /** The signed-in person (null when signed out): the guards, the layouts and the login pages read it. */
+  session: {
+    all: ['session'] as const,
+  },
+  /** Whether Microsoft sign-in is offered (the login pages, the users page; settings change it). */
+  microsoftSignInStatus: {
+    all: ['microsoft-sign-in-status'] as const,
+  },
   /** The signed-in person's own availability (the calendar reads it; patterns change it). */
   myAvailability: {
     all: ['my-availability'] as const,
@@ -21,9 +30,9 @@ export const queryKeys = {
   },
   /**
    * The background-work status (the dashboard's status line polls it; the settings page shows its
-   * SharePoint problems). The key is the URL the default query function reads.
+   * SharePoint problems).
    */
   schedulerStatus: {
-    all: ['/api/admin/scheduler/status'] as const,
+    all: ['scheduler-status'] as const,
   },
 } as const;

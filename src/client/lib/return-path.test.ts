@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { safeReturnPath } from './return-path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { safeReturnPath, staffLoginHref } from './return-path';
 
 const ORIGIN = 'https://portal.example.org';
 const back = (value: string | null) => safeReturnPath(value, ORIGIN);
@@ -30,5 +30,18 @@ describe('the path to return to after signing in', () => {
     }
     expect(back('/.//evil.example')).toBeNull();
     expect(back('/a/..//evil.example')).toBeNull();
+  });
+});
+
+describe('the staff login address', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('brings the person back to the page, but never to the dashboard or the login itself', () => {
+    vi.stubGlobal('window', { location: { origin: ORIGIN } });
+    expect(staffLoginHref('/staff/users?q=a')).toBe('/staff-login?next=%2Fstaff%2Fusers%3Fq%3Da');
+    expect(staffLoginHref('/staff')).toBe('/staff-login');
+    expect(staffLoginHref('/staff-login')).toBe('/staff-login');
+    expect(staffLoginHref('/staff-login?next=%2Fstaff')).toBe('/staff-login');
+    expect(staffLoginHref('//evil.example')).toBe('/staff-login');
   });
 });

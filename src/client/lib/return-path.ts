@@ -23,8 +23,13 @@ export function safeReturnPath(
   }
 }
 
-/** The staff login address that brings the person back to `path` afterwards. */
+/**
+ * The staff login address that brings the person back to `path` afterwards. The dashboard is where
+ * a login goes anyway, and the login page is never a place to come back to (a signed-out page can
+ * notice twice, the second time with the login already in the address bar).
+ */
 export function staffLoginHref(path: string): string {
   const back = safeReturnPath(path);
-  return back && back !== '/staff' ? `/staff-login?next=${encodeURIComponent(back)}` : '/staff-login';
+  const noWayBack = !back || back === '/staff' || back.split(/[?#]/)[0] === '/staff-login';
+  return noWayBack ? '/staff-login' : `/staff-login?next=${encodeURIComponent(back)}`;
 }

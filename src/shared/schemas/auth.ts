@@ -1,28 +1,7 @@
 import { z } from 'zod';
 import { passwordField, usernameField } from './users';
 
-/** Facilitator login form and body. */
-export const loginBody = z.object({
-  username: z
-    .string()
-    .trim()
-    .min(3, 'Username must be at least 3 characters')
-    .max(254, 'Username must be at most 254 characters'),
-  password: z
-    .string()
-    .min(6, 'Password must be at least 6 characters')
-    .max(256, 'Password must be at most 256 characters'),
-});
-export type LoginBody = z.infer<typeof loginBody>;
-
-const bothRequired = 'Please enter both username and password';
-
-/** Staff login: only "both required" is checked before sending. */
-export const staffLoginBody = z.object({
-  username: z.string().trim().min(1, bothRequired).max(254, 'Username must be at most 254 characters'),
-  password: z.string().min(1, bothRequired).max(256, 'Password must be at most 256 characters'),
-});
-export type StaffLoginBody = z.infer<typeof staffLoginBody>;
+export { type LoginBody, loginBody, type StaffLoginBody, staffLoginBody } from './login';
 
 export const registerBody = z.object({
   username: usernameField.min(3, 'Username must be at least 3 characters'),

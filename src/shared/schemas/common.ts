@@ -88,11 +88,7 @@ export const areaList = z
 
 export { MAX_RANGE_DAYS } from '../calendar';
 
-export const errorResponse = z.object({
-  message: z.string(),
-  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
-});
-export type ErrorResponse = z.infer<typeof errorResponse>;
+export { type ErrorResponse, errorResponse } from './error-response';
 
 export const messageResponse = z.object({ message: z.string() });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { daysBetween, isDateString } from '../calendar';
+import { MAX_EXPORT_DAYS } from '../exports';
 import { areaList, dateString, idList, urlId } from './common';
 
 export { EXPORT_NO_AREA, MAX_EXPORT_DAYS } from '../exports';
@@ -33,3 +35,17 @@ export const ownExportQuery = z
   })
   .refine(rangeInOrder, rangeOrderMessage);
 export type OwnExportQuery = z.input<typeof ownExportQuery>;
+
+/**
+ * The facilitator's download dialog: both dates, in order, at most MAX_EXPORT_DAYS days. One message
+ * for the range, on `to`, which the dialog shows under both dates.
+ */
+export const ownExportForm = z
+  .object({ from: z.string(), to: z.string() })
+  .superRefine(({ from, to }, ctx) => {
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', path: ['to'], message });
+    if (!isDateString(from) || !isDateString(to)) problem('Choose a start and an end date.');
+    else if (to < from) problem('The end date must be on or after the start date.');
+    else if (daysBetween(from, to) > MAX_EXPORT_DAYS) problem(`Choose at most ${MAX_EXPORT_DAYS} days.`);
+  });
+export type OwnExportForm = z.infer<typeof ownExportForm>;

@@ -28,6 +28,10 @@ const noteDate = z
   .transform((value) => value.slice(0, 10))
   .pipe(dateString);
 
+/** What the day dialog's note forms edit: the note (trimmed, not blank) and its priority. */
+export const noteForm = z.object({ note: noteText, priority });
+export type NoteForm = z.infer<typeof noteForm>;
+
 export const createNoteBody = z.object({
   facilitatorId: bodyId,
   date: noteDate,

@@ -107,6 +107,11 @@ export const createSessionBody = z
   });
 export type CreateSessionInput = z.input<typeof createSessionBody>;
 
+/** Why staff offer a session to someone whose safeguarding checks do not allow sending them. */
+const overrideReason = nonBlankText('Give the reason for offering despite safeguarding checks').pipe(
+  shortText('The reason', SAFEGUARDING_OVERRIDE_REASON_MAX),
+);
+
 /** `POST /api/staff/sessions/:id/offers` */
 export const createOffersBody = z.object({
   userIds: z
@@ -127,15 +132,39 @@ export const createOffersBody = z.object({
   safeguardingOverride: z
     .object(
       {
-        reason: nonBlankText('Give the reason for offering despite safeguarding checks').pipe(
-          shortText('The reason', SAFEGUARDING_OVERRIDE_REASON_MAX),
-        ),
+        reason: overrideReason,
       },
       { error: 'Must be an object with a reason' },
     )
     .optional(),
 });
 export type CreateOffersInput = z.input<typeof createOffersBody>;
+
+/** A `datetime-local` field's value (the browser's time) as an instant; '' when it holds none. */
+const localDateTime = z.string().transform((local) => {
+  const instant = local ? new Date(local) : null;
+  return instant && !Number.isNaN(instant.getTime()) ? instant.toISOString() : '';
+});
+
+/**
+ * The offer dialog as typed, parsed into the body (staff's confirmation that someone not free is
+ * meant aside) with its rules. The reason is a field only while a chosen person's checks do not
+ * allow sending them; then it is required.
+ */
+export const offerForm = z
+  .object({
+    userIds: createOffersBody.shape.userIds,
+    message: createOffersBody.shape.message,
+    replyBy: localDateTime.pipe(createOffersBody.shape.replyBy),
+    autoNext: z.boolean(),
+    overrideReason: overrideReason.optional(),
+  })
+  .transform(({ overrideReason: reason, ...offer }) => ({
+    ...offer,
+    ...(reason === undefined ? {} : { safeguardingOverride: { reason } }),
+  }));
+export type OfferForm = z.input<typeof offerForm>;
+export type OfferFormOutput = z.output<typeof offerForm>;
 
 export const declineBody = z.object({
   reason: shortText('The reason', DECLINE_REASON_MAX).default(''),

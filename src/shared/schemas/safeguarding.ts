@@ -52,6 +52,25 @@ export const safeguardingPolicyBody = z.object({
     ),
 });
 export type SafeguardingPolicyBody = z.infer<typeof safeguardingPolicyBody>;
+
+/** A whole number as typed: digits only (spaces around them aside), else not a number, which its rule refuses. */
+const typedNumber = z.string().transform((text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN));
+
+/** The policy form as typed (numbers as text, one check type per line), parsed into the body with its rules. */
+export const safeguardingPolicyForm = z
+  .object({
+    dbsMonths: typedNumber,
+    updateServiceMonths: typedNumber,
+    warningDays: typedNumber,
+    checkTypes: z.string().transform((text) =>
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  })
+  .pipe(safeguardingPolicyBody);
+export type SafeguardingPolicyForm = z.input<typeof safeguardingPolicyForm>;
 export const safeguardingPolicyResponse = safeguardingPolicyBody;
 
 /** A DBS certificate number is 12 digits; spaces people type between groups are dropped. */
@@ -97,6 +116,37 @@ export const safeguardingRecordsBody = z.object({
   version: z.number({ error: 'Version must be a whole number' }).int().min(0).max(2_147_483_647),
 });
 export type SafeguardingRecordsBody = z.input<typeof safeguardingRecordsBody>;
+
+/**
+ * The records form as typed: a DBS check only when its number or date is filled, a status check only
+ * on the Update Service, and a check per type whose date is filled; parsed into the body (its
+ * version aside) with its rules.
+ */
+export const safeguardingRecordsForm = z
+  .object({
+    certificateNumber: z.string(),
+    issueDate: z.string(),
+    enhancedWithBarredList: z.boolean(),
+    onUpdateService: z.boolean(),
+    statusCheckedOn: z.string(),
+    checkedBy: z.string(),
+    /** each of the policy's check types, its valid-until '' when none is recorded */
+    checks: z.array(z.object({ type: z.string(), validUntil: z.string() })),
+  })
+  .transform(
+    ({ checks, ...dbs }): Omit<SafeguardingRecordsBody, 'version'> => ({
+      dbs:
+        dbs.certificateNumber.trim() !== '' || dbs.issueDate !== ''
+          ? {
+              ...dbs,
+              statusCheckedOn: dbs.onUpdateService && dbs.statusCheckedOn ? dbs.statusCheckedOn : null,
+            }
+          : null,
+      checks: checks.filter((check) => check.validUntil),
+    }),
+  )
+  .pipe(safeguardingRecordsBody.omit({ version: true }));
+export type SafeguardingRecordsForm = z.input<typeof safeguardingRecordsForm>;
 
 export const safeguardingState = z.enum(SAFEGUARDING_STATES);
 

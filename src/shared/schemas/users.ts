@@ -19,11 +19,11 @@ export const publicUser = z.object({
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
+/** A text field that may be blank. */
+const textField = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Must be at most ${max} characters`)
+  textField(max)
     .nullish()
     .transform((value) => (value ? value : null));
 
@@ -66,10 +66,7 @@ export type CreateUserBody = z.input<typeof createUserBody>;
 
 /** On edit, a field left out keeps its stored value; `null` or blank clears it. */
 const keptText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Must be at most ${max} characters`)
+  textField(max)
     .nullish()
     .transform((value) => (value === undefined ? undefined : value ? value : null));
 
@@ -81,6 +78,12 @@ const keptFreelancerId = z
   )
   .refine((value) => !value || value.length <= 100, 'Must be at most 100 characters');
 
+/** On edit, a blank password keeps the current one. */
+const keptPassword = z
+  .string()
+  .transform((value) => (value ? value : undefined))
+  .pipe(passwordField.optional());
+
 export const STALE_ACCOUNT_MESSAGE = 'This account was changed by someone else. Reload to see the changes.';
 
 /**
@@ -91,11 +94,7 @@ export const STALE_ACCOUNT_MESSAGE = 'This account was changed by someone else. 
 export const updateUserBody = z.object({
   version: z.number({ error: 'Reload the account before editing it' }).int().nonnegative(),
   username: usernameField.optional(),
-  password: z
-    .string()
-    .optional()
-    .transform((value) => (value ? value : undefined))
-    .pipe(passwordField.optional()),
+  password: keptPassword.optional(),
   displayName: keptText(200),
   email: keptText(254),
   freelancerId: keptFreelancerId,
@@ -103,3 +102,18 @@ export const updateUserBody = z.object({
   role: roleField.optional(),
 });
 export type UpdateUserBody = z.input<typeof updateUserBody>;
+
+/**
+ * The account dialog as typed, every value a string: the same rules the server parses in
+ * `createUserBody` (and, with a blank password kept, `updateUserBody`).
+ */
+export const createUserForm = z.object({
+  username: usernameField,
+  password: passwordField,
+  displayName: textField(200),
+  email: textField(254),
+  freelancerId: textField(100),
+  area: textField(100),
+});
+export const editUserForm = createUserForm.extend({ password: keptPassword });
+export type UserFormValues = z.input<typeof createUserForm>;

@@ -4,7 +4,7 @@ import { FacilitatorLogin } from '@/features/auth/components/facilitator-login';
 import { PageSpinner } from '../page-spinner';
 
 /** The facilitator login; signed in, the person's own home: staff (who may sign in here too) their dashboard. */
-export function AuthRoute() {
+export default function AuthRoute() {
   const { user, isLoading } = useAuth();
   if (isLoading) return <PageSpinner label="Loading your session" />;
   if (user) return <Redirect to={user.role === 'staff' ? '/staff' : '/'} replace />;

@@ -1,5 +1,5 @@
 import { StaffLogin } from '@/features/auth/components/staff-login';
 
-export function StaffLoginRoute() {
+export default function StaffLoginRoute() {
   return <StaffLogin />;
 }

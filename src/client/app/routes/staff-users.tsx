@@ -4,10 +4,10 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
 import {
-  SAFEGUARDING_LIST_KEY,
   type SafeguardingPerson,
   SafeguardingRecordsDialog,
   SchoolRecordDownload,
+  safeguardingKeys,
   useSafeguardingList,
 } from '@/features/safeguarding';
 import { useUsers } from '@/features/users/api/users-api';
@@ -36,7 +36,7 @@ export default function StaffUsersRoute() {
     const seenAt = usersSeenAt.current;
     usersSeenAt.current = usersUpdatedAt;
     if (seenAt !== 0 && usersUpdatedAt !== seenAt) {
-      void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+      void queryClient.invalidateQueries({ queryKey: safeguardingKeys.list });
     }
   }, [usersUpdatedAt, queryClient]);
   const safeguarding = useMemo(

@@ -1,7 +1,6 @@
 import { Slot } from 'radix-ui';
 import type * as React from 'react';
-import type { FieldErrors, FieldValues, FormState, Resolver } from 'react-hook-form';
-import { onDemand, portalUpdatedSinceOpened } from '@/lib/on-demand';
+import type { FieldValues, FormState } from 'react-hook-form';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
 
@@ -74,47 +73,20 @@ function FormError<T extends FieldValues>({
   );
 }
 
-/** What a form says when its rules could not be loaded (see rulesOnDemand). */
-const RULES_NOT_LOADED = 'This form could not be checked. Check your connection and try again.';
-/** What it says instead when they are gone because the portal was updated since the page opened. */
-const RULES_GONE = 'The portal has been updated. Reload the page to continue.';
-
-/** A form's rules that load when the form is first used (see rulesOnDemand). */
-interface RulesOnDemand<T extends FieldValues> {
-  /** The form's resolver: it waits for the rules the first time it runs. */
-  resolver: Resolver<T>;
-  /** Starts loading the rules; the form calls it as focus first enters it. */
-  prefetch: () => void;
-}
-
 /**
- * A form's validation rules kept out of its page's file (ADR 69). The rules are the shared zod
- * schemas, and zod with the schemas it builds as it loads is about a quarter of a page's file, all
- * evaluated before the page's first render. A form drawn with its page (rather than a dialog whose
- * whole code loads on demand) takes its resolver from here: the module holding it is loaded as
- * focus first enters the form, and at the latest when the form first validates, which is on submit.
- * If it cannot be loaded, the form is not sent: the check answers with a form-wide error, which the
- * form shows beside its buttons (FormError), and the next check asks for the rules again. The form
- * keeps its buttons disabled while a submit is being checked, as the first one may wait for them.
+ * The first message among a field's errors, however deep: a list field's rules come back per item
+ * (`checkTypes.2`), a section's per field (`dbs.issueDate`), and the form shows one per field.
  */
-function rulesOnDemand<T extends FieldValues>(importResolver: () => Promise<Resolver<T>>): RulesOnDemand<T> {
-  const rules = onDemand(importResolver);
-  return {
-    resolver: async (values, context, options) => {
-      let resolve: Resolver<T>;
-      try {
-        resolve = rules.loaded() ?? (await rules.load());
-      } catch {
-        // form-wide, so the submit stops without marking a field; a field re-checked as it changes
-        // after such a submit reads only its own error, so nothing on screen changes then
-        const message = (await portalUpdatedSinceOpened()) ? RULES_GONE : RULES_NOT_LOADED;
-        const errors = { root: { type: 'rules', message } } as FieldErrors<T>;
-        return { values: {}, errors };
-      }
-      return resolve(values, context, options);
-    },
-    prefetch: rules.prefetch,
-  };
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = (error as { message?: unknown }).message;
+  if (typeof own === 'string' && own) return own;
+  for (const [key, inner] of Object.entries(error)) {
+    if (key === 'ref') continue;
+    const found = firstMessage(inner);
+    if (found) return found;
+  }
+  return undefined;
 }
 
-export { FormDescription, FormError, FormField, FormMessage, rulesOnDemand };
+export { FormDescription, FormError, FormField, FormMessage, firstMessage };

@@ -4,9 +4,8 @@ import { type UseMutationResult, useMutation, useQuery, useQueryClient } from '@
 import { createContext, type ReactNode, useContext } from 'react';
 import { useLocation } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
-import { currentUserQueryFn } from '@/lib/query-client';
-import { currentUserQueryKey, login, logout, register } from './api/auth-api';
+import { errorMessage } from '@/lib/api';
+import { currentUserQueryKey, login, logout, readCurrentUser, register } from './api/auth-api';
 
 export interface AuthContextValue {
   user: PublicUser | null;
@@ -32,10 +31,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     data: user,
     error,
     isLoading,
-  } = useQuery<PublicUser | null, Error>({
-    queryKey: currentUserQueryKey,
-    queryFn: currentUserQueryFn<PublicUser>(),
-  });
+  } = useQuery({ queryKey: currentUserQueryKey, queryFn: readCurrentUser });
 
   const loginMutation = useMutation<PublicUser, Error, LoginBody>({
     mutationFn: login,
@@ -50,7 +46,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     onError: (err) => {
       toast({
         title: 'Login failed',
-        description: getErrorMessage(err, 'Invalid username or password'),
+        description: errorMessage(err, 'Invalid username or password'),
         variant: 'destructive',
       });
     },
@@ -69,7 +65,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     onError: (err) => {
       toast({
         title: 'Registration failed',
-        description: getErrorMessage(err, 'There was an error creating your account'),
+        description: errorMessage(err, 'There was an error creating your account'),
         variant: 'destructive',
       });
     },

@@ -1,4 +1,4 @@
-export { SAFEGUARDING_LIST_KEY, useSafeguardingList } from './api/safeguarding-api';
+export { safeguardingKeys, useSafeguardingList } from './api/safeguarding-api';
 export { OwnSafeguardingCard } from './components/own-safeguarding-card';
 export { SafeguardingNotice } from './components/safeguarding-notice';
 export { SafeguardingPolicyCard } from './components/safeguarding-policy-card';

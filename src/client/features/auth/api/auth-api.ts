@@ -1,9 +1,26 @@
 import type { LoginBody, RegisterBody, StaffLoginBody } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/schemas/users';
-import { apiJson, apiRequest } from '@/lib/api';
+import { ApiError, apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
+import { forgetSessionHint, maySignedIn } from '@/lib/session-hint';
 
-/** The session query: GET /api/user, where 401 means signed out (null). */
-export const currentUserQueryKey = ['/api/user'] as const;
+/** The session's cache key: the signed-in person, or null. */
+export const currentUserQueryKey = queryKeys.session.all;
+
+/**
+ * The session read (GET /api/user, 401 → null). A browser without the sign-in hint is anonymous
+ * for certain, so it is answered here without a request.
+ */
+export async function readCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<PublicUser | null> {
+  if (!maySignedIn()) return null;
+  try {
+    return await apiJson<PublicUser>('GET', '/api/user', undefined, { signal });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) throw error;
+    forgetSessionHint();
+    return null;
+  }
+}
 
 export function login(body: LoginBody): Promise<PublicUser> {
   return apiJson<PublicUser>('POST', '/api/login', body);
@@ -13,29 +30,10 @@ export function register(body: RegisterBody): Promise<PublicUser> {
   return apiJson<PublicUser>('POST', '/api/register', body);
 }
 
-/** The response body is not read. */
 export async function logout(): Promise<void> {
-  await apiRequest('POST', '/api/logout');
+  await apiJson<unknown>('POST', '/api/logout');
 }
 
-export type StaffLoginResult = { ok: true; user: PublicUser } | { ok: false; message: string };
-
-/**
- * Staff login reads the failure message from the body itself rather than throwing, because the page
- * shows it inline. Network failures still throw (a TypeError from fetch).
- */
-export async function staffLogin(body: StaffLoginBody): Promise<StaffLoginResult> {
-  const res = await fetch('/api/auth/staff-login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    credentials: 'include',
-  });
-  const data: unknown = await res.json().catch(() => null);
-  if (res.ok) return { ok: true, user: data as PublicUser };
-  const message =
-    data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' && data.message
-      ? data.message
-      : 'Invalid credentials';
-  return { ok: false, message };
+export function staffLogin(body: StaffLoginBody): Promise<PublicUser> {
+  return apiJson<PublicUser>('POST', '/api/auth/staff-login', body);
 }

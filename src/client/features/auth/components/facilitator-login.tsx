@@ -1,6 +1,7 @@
-import type { LoginBody } from '@shared/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type LoginBody, loginBody } from '@shared/schemas/login';
 import { CalendarCheck, CalendarDays, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
@@ -10,7 +11,6 @@ import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useAuth } from '../auth-provider';
-import { checkLogin } from '../lib/login-fields';
 import { MicrosoftSignIn } from './microsoft-sign-in';
 
 const highlights = [
@@ -29,34 +29,12 @@ const highlights = [
 /** The facilitator login screen at /auth. */
 export function FacilitatorLogin() {
   const { loginMutation } = useAuth();
-  const [values, setValues] = useState<LoginBody>({ username: '', password: '' });
-  // as the form behaved with react-hook-form: errors appear on submit, then follow every keystroke
-  const [submitted, setSubmitted] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<keyof LoginBody, string>>>({});
-  const usernameRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-
-  function change(field: keyof LoginBody, value: string) {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (submitted) {
-      const checked = checkLogin(next);
-      setErrors(checked.ok ? {} : checked.errors);
-    }
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    const checked = checkLogin(values);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      (checked.errors.username ? usernameRef : passwordRef).current?.focus();
-      return;
-    }
-    setErrors({});
-    loginMutation.mutate(checked.data);
-  }
+  // errors appear on submit, then follow every keystroke; the first field in error takes focus
+  const { register, handleSubmit, formState } = useForm<LoginBody>({
+    resolver: zodResolver(loginBody),
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors } = formState;
 
   return (
     <div className="grid min-h-dvh lg:grid-cols-2">
@@ -75,26 +53,22 @@ export function FacilitatorLogin() {
             </CardHeader>
             <CardContent className="grid gap-5">
               <MicrosoftSignIn showDivider page="facilitator" />
-              <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Facilitator sign in">
-                <FormField id="username" label="Username" error={errors.username}>
+              <form
+                onSubmit={handleSubmit((body) => loginMutation.mutate(body))}
+                noValidate
+                className="grid gap-5"
+                aria-label="Facilitator sign in"
+              >
+                <FormField id="username" label="Username" error={errors.username?.message}>
                   <Input
                     autoComplete="username"
                     autoCapitalize="none"
                     spellCheck={false}
-                    name="username"
-                    ref={usernameRef}
-                    value={values.username}
-                    onChange={(e) => change('username', e.target.value)}
+                    {...register('username')}
                   />
                 </FormField>
-                <FormField id="password" label="Password" error={errors.password}>
-                  <PasswordInput
-                    autoComplete="current-password"
-                    name="password"
-                    ref={passwordRef}
-                    value={values.password}
-                    onChange={(e) => change('password', e.target.value)}
-                  />
+                <FormField id="password" label="Password" error={errors.password?.message}>
+                  <PasswordInput autoComplete="current-password" {...register('password')} />
                 </FormField>
                 <Button type="submit" className="w-full" disabled={loginMutation.isPending}>
                   {loginMutation.isPending ? 'Signing in...' : 'Sign In'}

@@ -1,8 +1,8 @@
 import type { MicrosoftSignInPage } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, LogOut, MailCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { useMicrosoftSignInStatus } from '@/lib/microsoft-sign-in-status';
 import { invitationFromAddress, startMicrosoftSignIn } from '@/lib/microsoft-start';
-import { useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
 import { microsoftErrorMessage } from '../lib/microsoft-errors';
 
 function MicrosoftLogo() {

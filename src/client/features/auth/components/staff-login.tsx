@@ -1,6 +1,8 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type StaffLoginBody, staffLoginBody } from '@shared/schemas/login';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleAlert, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
@@ -9,45 +11,39 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { errorMessage, isNetworkError } from '@/lib/api';
+import { useMicrosoftSignInStatus } from '@/lib/microsoft-sign-in-status';
 import { safeReturnPath } from '@/lib/return-path';
 import { currentUserQueryKey, staffLogin } from '../api/auth-api';
-import { useMicrosoftSignInStatus } from '../api/microsoft-sign-in-api';
-import { checkStaffLogin } from '../lib/login-fields';
 import { MicrosoftSignIn } from './microsoft-sign-in';
 
 /** The staff login screen at /staff-login. */
 export function StaffLogin() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { register, handleSubmit, formState, setError } = useForm<StaffLoginBody>({
+    resolver: zodResolver(staffLoginBody),
+    defaultValues: { username: '', password: '' },
+    // one message for the form, shown above it until the next submit: nothing to focus
+    shouldFocusError: false,
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = formState;
+  const error = errors.username?.message ?? errors.password?.message ?? errors.root?.message;
   // the organisation may have turned staff passwords off once Microsoft sign-in works
   const passwordsOff = useMicrosoftSignInStatus().data?.staffPasswordSignIn === false;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = checkStaffLogin({ username, password });
-    if (!parsed.ok) {
-      setError(parsed.errors.username ?? parsed.errors.password ?? 'Please enter both username and password');
-      return;
-    }
-    setError(null);
-    setPending(true);
+  async function signIn(body: StaffLoginBody) {
     try {
-      const result = await staffLogin(parsed.data);
-      if (result.ok) {
-        queryClient.setQueryData(currentUserQueryKey, result.user);
-        // back to the staff page that sent them here, if any (only a path on this site)
-        navigate(safeReturnPath(new URLSearchParams(window.location.search).get('next')) ?? '/staff');
-        return;
-      }
-      setError(result.message);
-    } catch {
-      setError('Network error - please try again');
-    } finally {
-      setPending(false);
+      const user = await staffLogin(body);
+      queryClient.setQueryData(currentUserQueryKey, user);
+      // back to the staff page that sent them here, if any (only a path on this site)
+      navigate(safeReturnPath(new URLSearchParams(window.location.search).get('next')) ?? '/staff');
+    } catch (failure) {
+      const message = isNetworkError(failure)
+        ? 'Network error - please try again'
+        : errorMessage(failure, 'Invalid credentials');
+      setError('root', { message });
     }
   }
 
@@ -69,7 +65,12 @@ export function StaffLogin() {
           <CardContent className="grid gap-5">
             <MicrosoftSignIn showDivider={!passwordsOff} />
             {passwordsOff ? null : (
-              <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Staff sign in">
+              <form
+                onSubmit={handleSubmit(signIn)}
+                noValidate
+                className="grid gap-5"
+                aria-label="Staff sign in"
+              >
                 {error ? (
                   <div
                     role="alert"
@@ -81,24 +82,17 @@ export function StaffLogin() {
                 ) : null}
                 <FormField id="staff-username" label="Username">
                   <Input
-                    name="username"
                     autoComplete="username"
                     autoCapitalize="none"
                     spellCheck={false}
-                    value={username}
-                    onChange={(e) => setUsername(e.target.value)}
+                    {...register('username')}
                   />
                 </FormField>
                 <FormField id="staff-password" label="Password">
-                  <PasswordInput
-                    name="password"
-                    autoComplete="current-password"
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                  />
+                  <PasswordInput autoComplete="current-password" {...register('password')} />
                 </FormField>
-                <Button type="submit" className="w-full" disabled={pending}>
-                  {pending ? 'Signing in...' : 'Sign In'}
+                <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
+                  {formState.isSubmitting ? 'Signing in...' : 'Sign In'}
                 </Button>
                 <p className="text-center text-sm">
                   <Link

@@ -5,30 +5,16 @@ import type { Booking } from '@shared/schemas/bookings';
 import { AlertCircle, Lightbulb } from 'lucide-react';
 import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage, serverMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
-import { formLoadFailure, onDemand, useLoadWhenIdle, useOnDemand } from '@/lib/on-demand';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
-import type { BulkFormValues } from './bulk-dialog';
+import { BulkDialog, type BulkFormValues } from './bulk-dialog';
 import { CalendarGrid } from './calendar-grid';
 import { CalendarLoading } from './calendar-loading';
 import { CalendarToolbar } from './calendar-toolbar';
-import type { DayFormValues } from './day-dialog';
-
-// The day and bulk update dialogs, with the form and schema libraries they bring, in a file of
-// their own (ADR 66): asked for once the month is drawn, or when a dialog opens first
-const calendarForms = onDemand(() => import('./calendar-forms'));
+import { DayDialog, type DayFormValues } from './day-dialog';
 
 const SAVE_ERROR_FALLBACK = 'An error occurred. Please try again.';
 
@@ -71,18 +57,8 @@ export function AvailabilityCalendar({
   }));
   const [editDate, setEditDate] = useState<string | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
-  const closeForms = () => {
-    setEditDate(null);
-    setBulkOpen(false);
-  };
-  const forms = useOnDemand(calendarForms, editDate !== null || bulkOpen, () => {
-    closeForms();
-    void formLoadFailure().then((failure) => toast({ ...failure, variant: 'destructive' }));
-  });
   const [details, setDetails] = useState<Booking[] | null>(null);
-  // The dialogs note the control that opened them before they open: a form dialog first shows a
-  // loading dialog and mounts once its code has arrived, when focus is no longer on that control,
-  // so the dialogs' own note of what had focus (useReturnFocus) would be the wrong element.
+  // The dialogs note the control that opened them before they open, and give focus back to it.
   const returnFocus = useRef<HTMLElement | null>(null);
   const rememberFocus = () => {
     returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -155,7 +131,7 @@ export function AvailabilityCalendar({
         onError: (error) =>
           toast({
             title: 'Error',
-            description: serverMessage(error, SAVE_ERROR_FALLBACK),
+            description: errorMessage(error, SAVE_ERROR_FALLBACK),
             variant: 'destructive',
           }),
       },
@@ -168,7 +144,7 @@ export function AvailabilityCalendar({
     } catch (error) {
       toast({
         title: 'Error',
-        description: serverMessage(error, SAVE_ERROR_FALLBACK),
+        description: errorMessage(error, SAVE_ERROR_FALLBACK),
         variant: 'destructive',
       });
       throw error;
@@ -179,7 +155,6 @@ export function AvailabilityCalendar({
     (availabilityQuery.isPending && !availabilityQuery.data) ||
     (bookingsQuery.isPending && !bookingsQuery.data);
   const loadError = availabilityQuery.error ?? bookingsQuery.error;
-  useLoadWhenIdle(calendarForms, !firstLoad);
 
   return (
     <div className="grid gap-4">
@@ -210,7 +185,7 @@ export function AvailabilityCalendar({
             >
               <AlertCircle className="size-4 text-destructive" aria-hidden />
               <span className="flex-1">
-                Your calendar could not be loaded: {getErrorMessage(loadError, 'please try again.')}
+                Your calendar could not be loaded: {errorMessage(loadError, 'please try again.')}
               </span>
               <Button
                 size="sm"
@@ -241,34 +216,24 @@ export function AvailabilityCalendar({
           />
         </>
       )}
-      {forms ? (
-        <>
-          <forms.DayDialog
-            date={editDate}
-            existing={editDate ? availabilityByDate.get(editDate) : undefined}
-            isSaving={saveDay.isPending}
-            onOpenChange={(open) => {
-              if (!open) setEditDate(null);
-            }}
-            onSave={save}
-            onCloseAutoFocus={restoreFocus}
-          />
-          <forms.BulkDialog
-            open={bulkOpen}
-            today={today}
-            isSaving={bulkUpdate.isPending}
-            onOpenChange={setBulkOpen}
-            onSubmit={bulkSave}
-            onCloseAutoFocus={restoreFocus}
-          />
-        </>
-      ) : (
-        <FormsLoading
-          open={editDate !== null || bulkOpen}
-          onCancel={closeForms}
-          onCloseAutoFocus={restoreFocus}
-        />
-      )}
+      <DayDialog
+        date={editDate}
+        existing={editDate ? availabilityByDate.get(editDate) : undefined}
+        isSaving={saveDay.isPending}
+        onOpenChange={(open) => {
+          if (!open) setEditDate(null);
+        }}
+        onSave={save}
+        onCloseAutoFocus={restoreFocus}
+      />
+      <BulkDialog
+        open={bulkOpen}
+        today={today}
+        isSaving={bulkUpdate.isPending}
+        onOpenChange={setBulkOpen}
+        onSubmit={bulkSave}
+        onCloseAutoFocus={restoreFocus}
+      />
       <BookingDetailsDialog
         bookings={details}
         onOpenChange={(open) => {
@@ -277,44 +242,6 @@ export function AvailabilityCalendar({
         onCloseAutoFocus={restoreFocus}
       />
     </div>
-  );
-}
-
-/**
- * Stands in for a form dialog opened before its file has arrived (a tap soon after the page opened,
- * on a slow link). A dialog like the one it stands for: it can be left, and gives focus back.
- */
-function FormsLoading({
-  open,
-  onCancel,
-  onCloseAutoFocus,
-}: {
-  open: boolean;
-  onCancel: () => void;
-  onCloseAutoFocus: (event: Event) => void;
-}) {
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={(stillOpen) => {
-        if (!stillOpen) onCancel();
-      }}
-    >
-      <DialogContent width="sm" onCloseAutoFocus={onCloseAutoFocus}>
-        <DialogHeader>
-          <DialogTitle>Loading the form</DialogTitle>
-          <DialogDescription>This takes a moment the first time.</DialogDescription>
-        </DialogHeader>
-        <div className="grid place-items-center py-4">
-          <Spinner size="lg" />
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }
 

@@ -2,10 +2,17 @@ import type { CalendarFeedStatus } from '@shared/schemas/calendar-feed';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const CALENDAR_FEED_KEY = '/api/calendar-feed';
+const CALENDAR_FEED_URL = '/api/calendar-feed';
+
+export const calendarFeedKeys = {
+  status: ['calendar-feed'] as const,
+} as const;
 
 export function useCalendarFeed() {
-  return useQuery<CalendarFeedStatus, Error>({ queryKey: [CALENDAR_FEED_KEY] });
+  return useQuery({
+    queryKey: calendarFeedKeys.status,
+    queryFn: ({ signal }) => apiJson<CalendarFeedStatus>('GET', CALENDAR_FEED_URL, undefined, { signal }),
+  });
 }
 
 const OFF: CalendarFeedStatus = { enabled: false, path: null, createdAt: null };
@@ -16,15 +23,15 @@ export function useCalendarFeedAction() {
   return useMutation<CalendarFeedStatus, Error, 'on' | 'rotate' | 'off'>({
     mutationFn: async (action) => {
       if (action === 'off') {
-        await apiJson<void>('DELETE', CALENDAR_FEED_KEY);
+        await apiJson<void>('DELETE', CALENDAR_FEED_URL);
         return OFF;
       }
       return apiJson<CalendarFeedStatus>(
         'POST',
-        action === 'on' ? CALENDAR_FEED_KEY : `${CALENDAR_FEED_KEY}/rotate`,
+        action === 'on' ? CALENDAR_FEED_URL : `${CALENDAR_FEED_URL}/rotate`,
       );
     },
-    onSuccess: (status) => queryClient.setQueryData([CALENDAR_FEED_KEY], status),
+    onSuccess: (status) => queryClient.setQueryData(calendarFeedKeys.status, status),
   });
 }
 

@@ -15,7 +15,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { feedUrl, useCalendarFeed, useCalendarFeedAction, webcalUrl } from '../api/calendar-feed-api';
 
 type Confirm = 'rotate' | 'off' | null;
@@ -78,7 +78,7 @@ export function CalendarFeedCard() {
         toast({
           variant: 'destructive',
           title: 'The calendar feed could not be changed',
-          description: getErrorMessage(error, 'Please try again.'),
+          description: errorMessage(error, 'Please try again.'),
         }),
     });
 

@@ -1,7 +1,9 @@
-import { daysBetween, endOfMonth, isDateString, startOfMonth } from '@shared/calendar';
-import { MAX_EXPORT_DAYS } from '@shared/exports';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { endOfMonth, startOfMonth } from '@shared/calendar';
+import { type OwnExportForm, ownExportForm } from '@shared/schemas/exports';
 import { Download } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -14,9 +16,8 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { downloadFile, errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
-import { downloadFile } from '../api/download';
 import { ownExportUrl } from '../lib/export-urls';
 
 function thisMonth() {
@@ -24,30 +25,22 @@ function thisMonth() {
   return { from: startOfMonth(today), to: endOfMonth(today) };
 }
 
-/** What is wrong with a chosen range, or null. */
-export function rangeProblem(from: string, to: string): string | null {
-  if (!isDateString(from) || !isDateString(to)) return 'Choose a start and an end date.';
-  if (to < from) return 'The end date must be on or after the start date.';
-  if (daysBetween(from, to) > MAX_EXPORT_DAYS) return `Choose at most ${MAX_EXPORT_DAYS} days.`;
-  return null;
-}
-
 /** A facilitator downloads their own availability (and bookings) for a chosen range as CSV. */
 export function DownloadAvailability() {
   const [open, setOpen] = useState(false);
-  const [range, setRange] = useState(thisMonth);
-  const [pending, setPending] = useState(false);
-  const [showProblem, setShowProblem] = useState(false);
+  const form = useForm<OwnExportForm>({
+    resolver: zodResolver(ownExportForm),
+    defaultValues: thisMonth(),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const pending = form.formState.isSubmitting;
+  const problem = form.formState.errors.to?.message;
   const fromId = useId();
   const toId = useId();
   const errorId = useId();
-  const problem = rangeProblem(range.from, range.to);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setShowProblem(true);
-    if (problem) return;
-    setPending(true);
+  const download = async (range: OwnExportForm) => {
     try {
       const name = await downloadFile(ownExportUrl(range), 'my-availability.csv');
       toast({ title: 'Download started', description: name });
@@ -56,20 +49,21 @@ export function DownloadAvailability() {
       toast({
         variant: 'destructive',
         title: 'The download failed',
-        description: getErrorMessage(error, 'Please try again.'),
+        description: errorMessage(error, 'Please try again.'),
       });
-    } finally {
-      setPending(false);
     }
   };
+  const invalid = {
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': problem ? errorId : undefined,
+  } as const;
 
   return (
     <>
       <Button
         variant="outline"
         onClick={() => {
-          setRange(thisMonth());
-          setShowProblem(false);
+          form.reset(thisMonth());
           setOpen(true);
         }}
       >
@@ -85,32 +79,18 @@ export function DownloadAvailability() {
               per weekday.
             </DialogDescription>
           </DialogHeader>
-          <form className="grid gap-4" onSubmit={submit} noValidate>
+          <form className="grid gap-4" onSubmit={form.handleSubmit(download)} noValidate>
             <div className="grid gap-4 sm:grid-cols-2">
               <div className="grid gap-2">
                 <Label htmlFor={fromId}>From</Label>
-                <Input
-                  id={fromId}
-                  type="date"
-                  value={range.from}
-                  onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))}
-                  aria-invalid={showProblem && problem !== null}
-                  aria-describedby={showProblem && problem ? errorId : undefined}
-                />
+                <Input id={fromId} type="date" {...form.register('from', { deps: ['to'] })} {...invalid} />
               </div>
               <div className="grid gap-2">
                 <Label htmlFor={toId}>To</Label>
-                <Input
-                  id={toId}
-                  type="date"
-                  value={range.to}
-                  onChange={(e) => setRange((r) => ({ ...r, to: e.target.value }))}
-                  aria-invalid={showProblem && problem !== null}
-                  aria-describedby={showProblem && problem ? errorId : undefined}
-                />
+                <Input id={toId} type="date" {...form.register('to')} {...invalid} />
               </div>
             </div>
-            {showProblem && problem ? (
+            {problem ? (
               <p id={errorId} className="text-destructive text-sm" role="alert">
                 {problem}
               </p>

@@ -12,8 +12,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
-import { downloadFile } from '../api/download';
+import { downloadFile, errorMessage } from '@/lib/api';
 import { type GridExportFilters, staffExportUrl } from '../lib/export-urls';
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
@@ -46,7 +45,7 @@ export function StaffExportMenu({
       toast({
         variant: 'destructive',
         title: 'The download failed',
-        description: getErrorMessage(error, 'Please try again.'),
+        description: errorMessage(error, 'Please try again.'),
       });
     } finally {
       setPending(null);

@@ -11,7 +11,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
-import { ApiError, getErrorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useFreeSearch } from '../api/free-api';
 import {
@@ -80,7 +80,7 @@ export function FreeSearch({
         {query.error ? (
           <div role="alert" className="grid gap-2">
             <p className="text-destructive">
-              The search failed: {getErrorMessage(query.error, 'Please try again.')}
+              The search failed: {errorMessage(query.error, 'Please try again.')}
             </p>
             {query.error instanceof ApiError && (query.error.status === 401 || query.error.status === 403) ? (
               <Link href="/staff-login" className="text-primary text-sm underline underline-offset-4">

@@ -3,7 +3,7 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { describeChange, fieldChanges, formatWhen, shortDay, viaLabel } from '../lib/history-format';
 
 const ENTITY_LABEL: Record<HistoryEntry['entity'], string> = {
@@ -49,7 +49,7 @@ export function HistoryList({
   if (query.isError) {
     return (
       <div role="alert" className="grid gap-2 text-sm">
-        <p className="text-destructive">{getErrorMessage(query.error, 'The history could not be loaded.')}</p>
+        <p className="text-destructive">{errorMessage(query.error, 'The history could not be loaded.')}</p>
         <Button variant="outline" size="sm" className="w-fit" onClick={() => query.refetch()}>
           Try again
         </Button>

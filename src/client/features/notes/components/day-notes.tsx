@@ -1,7 +1,9 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { PRIORITIES, type Priority } from '@shared/priorities';
-import type { StaffNote } from '@shared/schemas/notes';
+import { type NoteForm, noteForm, type StaffNote } from '@shared/schemas/notes';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
+import { type Control, Controller, useForm } from 'react-hook-form';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -9,7 +11,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useCreateNote, useDeleteNote, useUpdateNote } from '../api/notes-api';
 import { PRIORITY_LABEL } from '../lib/note-model';
 
@@ -20,7 +22,7 @@ const BADGE_VARIANT: Record<Priority, 'destructive' | 'warning' | 'secondary'> =
 };
 
 function failed(title: string, error: Error) {
-  toast({ variant: 'destructive', title, description: getErrorMessage(error, 'Please try again.') });
+  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again.') });
 }
 
 function PrioritySelect({
@@ -79,31 +81,7 @@ export function DayNotes({
 
 function NoteItem({ note }: { note: StaffNote }) {
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(note.note);
-  const [priority, setPriority] = useState<Priority>(note.priority);
-  const update = useUpdateNote();
   const remove = useDeleteNote();
-  const ids = { text: useId(), priority: useId() };
-
-  const startEditing = () => {
-    setText(note.note);
-    setPriority(note.priority);
-    setEditing(true);
-  };
-
-  const save = () => {
-    if (!text.trim()) return;
-    update.mutate(
-      { id: note.id, note: text.trim(), priority, date: note.date },
-      {
-        onSuccess: () => {
-          toast({ title: 'Note updated', description: 'The note has been saved.' });
-          setEditing(false);
-        },
-        onError: (error) => failed('Failed to update note', error),
-      },
-    );
-  };
 
   // a note is deleted only once staff confirm: it cannot be brought back
   const [confirming, setConfirming] = useState(false);
@@ -119,30 +97,8 @@ function NoteItem({ note }: { note: StaffNote }) {
       },
     });
 
-  if (editing) {
-    return (
-      <li className="grid gap-2 rounded-md bg-muted/50 p-2" data-testid="note-item">
-        <Label htmlFor={ids.text} className="sr-only">
-          Edit note
-        </Label>
-        <Textarea id={ids.text} value={text} onChange={(event) => setText(event.target.value)} rows={2} />
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <div className="flex items-center gap-2">
-            <Label htmlFor={ids.priority}>Priority</Label>
-            <PrioritySelect id={ids.priority} value={priority} onChange={setPriority} />
-          </div>
-          <div className="flex gap-2">
-            <Button size="sm" variant="outline" onClick={() => setEditing(false)} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button size="sm" onClick={save} disabled={!text.trim() || update.isPending}>
-              {update.isPending ? 'Saving...' : 'Save'}
-            </Button>
-          </div>
-        </div>
-      </li>
-    );
-  }
+  // mounted as editing starts, so each edit starts from the note as it is
+  if (editing) return <NoteEditor note={note} onDone={() => setEditing(false)} />;
 
   return (
     <li
@@ -155,7 +111,7 @@ function NoteItem({ note }: { note: StaffNote }) {
         <p className="whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">{note.note}</p>
       </div>
       <div className="flex shrink-0 gap-1">
-        <Button size="icon-xs" variant="ghost" aria-label="Edit note" onClick={startEditing}>
+        <Button size="icon-xs" variant="ghost" aria-label="Edit note" onClick={() => setEditing(true)}>
           <Pencil aria-hidden />
         </Button>
         <Button
@@ -187,44 +143,90 @@ function NoteItem({ note }: { note: StaffNote }) {
   );
 }
 
+/** The note forms' rules: the shared schema's; Save and Add stay disabled while the note is blank. */
+const noteResolver = zodResolver(noteForm);
+
+function useNoteForm(defaultValues: NoteForm) {
+  return useForm<NoteForm>({ resolver: noteResolver, defaultValues, mode: 'onChange' });
+}
+
+function PriorityField({ id, control }: { id: string; control: Control<NoteForm> }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Label htmlFor={id}>Priority</Label>
+      <Controller
+        control={control}
+        name="priority"
+        render={({ field }) => <PrioritySelect id={id} value={field.value} onChange={field.onChange} />}
+      />
+    </div>
+  );
+}
+
+function NoteEditor({ note, onDone }: { note: StaffNote; onDone: () => void }) {
+  const update = useUpdateNote();
+  const ids = { text: useId(), priority: useId() };
+  const form = useNoteForm({ note: note.note, priority: note.priority });
+  const save = (values: NoteForm) =>
+    update.mutate(
+      { id: note.id, ...values, date: note.date },
+      {
+        onSuccess: () => {
+          toast({ title: 'Note updated', description: 'The note has been saved.' });
+          onDone();
+        },
+        onError: (error) => failed('Failed to update note', error),
+      },
+    );
+  return (
+    <li className="grid gap-2 rounded-md bg-muted/50 p-2" data-testid="note-item">
+      <Label htmlFor={ids.text} className="sr-only">
+        Edit note
+      </Label>
+      <Textarea id={ids.text} rows={2} {...form.register('note')} />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <PriorityField id={ids.priority} control={form.control} />
+        <div className="flex gap-2">
+          <Button size="sm" variant="outline" onClick={onDone} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button
+            size="sm"
+            onClick={form.handleSubmit(save)}
+            disabled={!form.formState.isValid || update.isPending}
+          >
+            {update.isPending ? 'Saving...' : 'Save'}
+          </Button>
+        </div>
+      </div>
+    </li>
+  );
+}
+
 function NewNoteForm({ facilitatorId, date }: { facilitatorId: number; date: string }) {
-  const [text, setText] = useState('');
-  const [priority, setPriority] = useState<Priority>('normal');
   const create = useCreateNote();
   const ids = { text: useId(), priority: useId() };
+  const form = useNoteForm({ note: '', priority: 'normal' });
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!text.trim()) return;
+  const add = (values: NoteForm) =>
     create.mutate(
-      { facilitatorId, date, note: text.trim(), priority },
+      { facilitatorId, date, ...values },
       {
         onSuccess: () => {
           toast({ title: 'Note created', description: 'The note has been added.' });
-          setText('');
-          setPriority('normal');
+          form.reset();
         },
         onError: (error) => failed('Failed to create note', error),
       },
     );
-  };
 
   return (
-    <form className="grid gap-2" onSubmit={submit} aria-label="Add a note">
+    <form className="grid gap-2" onSubmit={form.handleSubmit(add)} aria-label="Add a note">
       <Label htmlFor={ids.text}>New note</Label>
-      <Textarea
-        id={ids.text}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        placeholder="Add a note about this day"
-        rows={2}
-      />
+      <Textarea id={ids.text} placeholder="Add a note about this day" rows={2} {...form.register('note')} />
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <div className="flex items-center gap-2">
-          <Label htmlFor={ids.priority}>Priority</Label>
-          <PrioritySelect id={ids.priority} value={priority} onChange={setPriority} />
-        </div>
-        <Button type="submit" size="sm" disabled={!text.trim() || create.isPending}>
+        <PriorityField id={ids.priority} control={form.control} />
+        <Button type="submit" size="sm" disabled={!form.formState.isValid || create.isPending}>
           {create.isPending ? 'Adding...' : 'Add Note'}
         </Button>
       </div>

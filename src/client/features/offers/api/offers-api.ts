@@ -10,16 +10,24 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const SESSIONS_KEY = '/api/staff/sessions';
-export const MY_OFFERS_KEY = '/api/offers';
+const SESSIONS_URL = '/api/staff/sessions';
+
+/** The offers' cache keys; `sessions` is the prefix of every open session's reads. */
+export const offersKeys = {
+  sessions: ['open-sessions'] as const,
+  candidates: (sessionId: number | null) => ['open-sessions', sessionId, 'candidates'] as const,
+  sessionOffers: (sessionId: number | null) => ['open-sessions', sessionId, 'offers'] as const,
+  mine: ['my-offers'] as const,
+  link: (token: string) => ['offer-link', token] as const,
+} as const;
 
 /** How often the list is read again while a session made here is on its way to SharePoint. */
 const PENDING_POLL_MS = 5_000;
 
 export function useOpenSessions() {
   return useQuery<OpenSessionsResponse>({
-    queryKey: [SESSIONS_KEY],
-    queryFn: () => apiJson('GET', SESSIONS_KEY),
+    queryKey: offersKeys.sessions,
+    queryFn: ({ signal }) => apiJson('GET', SESSIONS_URL, undefined, { signal }),
     // a session made here is listed once SharePoint has it: the list looks again until then
     refetchInterval: (query) =>
       query.state.data?.pending.length && query.state.data.sharePointConfigured ? PENDING_POLL_MS : false,
@@ -31,14 +39,14 @@ export function useRefreshSessions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiJson<unknown>('POST', '/api/staff/bookings/refresh'),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
   });
 }
 
 export function useCandidates(sessionId: number | null) {
   return useQuery<FreeResult>({
-    queryKey: [SESSIONS_KEY, sessionId, 'candidates'],
-    queryFn: () => apiJson('GET', `${SESSIONS_KEY}/${sessionId}/candidates`),
+    queryKey: offersKeys.candidates(sessionId),
+    queryFn: ({ signal }) => apiJson('GET', `${SESSIONS_URL}/${sessionId}/candidates`, undefined, { signal }),
     enabled: sessionId !== null,
     gcTime: 0,
   });
@@ -46,8 +54,8 @@ export function useCandidates(sessionId: number | null) {
 
 export function useSessionOffers(sessionId: number | null) {
   return useQuery<StaffOffer[]>({
-    queryKey: [SESSIONS_KEY, sessionId, 'offers'],
-    queryFn: () => apiJson('GET', `${SESSIONS_KEY}/${sessionId}/offers`),
+    queryKey: offersKeys.sessionOffers(sessionId),
+    queryFn: ({ signal }) => apiJson('GET', `${SESSIONS_URL}/${sessionId}/offers`, undefined, { signal }),
     enabled: sessionId !== null,
   });
 }
@@ -55,8 +63,8 @@ export function useSessionOffers(sessionId: number | null) {
 export function useCreateSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateSessionInput) => apiJson<{ id: number }>('POST', SESSIONS_KEY, input),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+    mutationFn: (input: CreateSessionInput) => apiJson<{ id: number }>('POST', SESSIONS_URL, input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
   });
 }
 
@@ -64,8 +72,8 @@ export function useCreateOffers(sessionId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateOffersInput) =>
-      apiJson<{ offers: StaffOffer[] }>('POST', `${SESSIONS_KEY}/${sessionId}/offers`, input),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+      apiJson<{ offers: StaffOffer[] }>('POST', `${SESSIONS_URL}/${sessionId}/offers`, input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
   });
 }
 
@@ -73,14 +81,14 @@ export function useWithdrawOffer() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (offerId: number) => apiJson<StaffOffer>('POST', `/api/staff/offers/${offerId}/withdraw`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
   });
 }
 
 export function useMyOffers() {
   return useQuery<MyOffer[]>({
-    queryKey: [MY_OFFERS_KEY],
-    queryFn: () => apiJson('GET', MY_OFFERS_KEY),
+    queryKey: offersKeys.mine,
+    queryFn: ({ signal }) => apiJson('GET', '/api/offers', undefined, { signal }),
   });
 }
 
@@ -101,7 +109,7 @@ export function useAnswerOffer() {
 
 export function useOfferLink(token: string) {
   return useQuery<OfferLinkView>({
-    queryKey: ['/api/offer-links/view', token],
+    queryKey: offersKeys.link(token),
     // the token goes in the body, so no proxy or log records it with the address
     queryFn: () => apiJson('POST', '/api/offer-links/view', { token }),
     enabled: token !== '',

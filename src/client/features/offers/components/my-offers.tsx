@@ -1,6 +1,6 @@
 import type { MyOffer } from '@shared/schemas/offers';
 import { Check, X } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -12,10 +12,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, getErrorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { useAnswerOffer, useMyOffers } from '../api/offers-api';
 import {
   dayLabel,
@@ -27,6 +25,7 @@ import {
   stateLabel,
   timesOf,
 } from '../lib/offer-format';
+import { DeclineReasonField, useDeclineForm } from './decline-reason';
 
 /** The signed-in facilitator's offers, newest sessions last, each answered in a dialog. */
 export function MyOffers() {
@@ -38,7 +37,7 @@ export function MyOffers() {
   if (query.error)
     return (
       <p role="alert" className="text-destructive">
-        {getErrorMessage(query.error, 'Could not load your offers.')}
+        {errorMessage(query.error, 'Could not load your offers.')}
       </p>
     );
   if (query.isPending) return <p className="text-muted-foreground">Loading your offers…</p>;
@@ -112,12 +111,11 @@ function OfferCard({ offer, onOpen }: { offer: MyOffer; onOpen?: () => void }) {
  * took the session, the team withdrew it, its time passed) says why and can no longer be answered.
  */
 export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; onClose: () => void }) {
-  const ids = useId();
   const answer = useAnswerOffer();
   const mine = useMyOffers();
   const offer = mine.data?.find((o) => o.id === opened.id) ?? opened;
   const [declining, setDeclining] = useState(false);
-  const [reason, setReason] = useState('');
+  const decline = useDeclineForm();
   const [error, setError] = useState<string | null>(null);
   // refused as no longer open: nothing more to send, whatever the list says until it is read again
   const [refused, setRefused] = useState(false);
@@ -127,7 +125,7 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
     answer.mutate({ offerId: offer.id, answer: { action: 'seen' } });
   }
   const closed = refused || !isOpen(offer);
-  const respond = (kind: 'accept' | 'decline') =>
+  const respond = (kind: 'accept' | 'decline', reason = '') =>
     answer.mutate(
       { offerId: offer.id, answer: kind === 'accept' ? { action: 'accept' } : { action: 'decline', reason } },
       {
@@ -139,7 +137,7 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
         },
         onError: (e) => {
           if (e instanceof ApiError && e.status === 409) setRefused(true);
-          setError(getErrorMessage(e, 'Could not send your answer.'));
+          setError(errorMessage(e, 'Could not send your answer.'));
         },
       },
     );
@@ -169,15 +167,7 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
             {why}
           </p>
         ) : declining ? (
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-reason`}>Reason (optional)</Label>
-            <Textarea
-              id={`${ids}-reason`}
-              value={reason}
-              maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </div>
+          <DeclineReasonField form={decline} />
         ) : null}
         {error && !closed ? (
           <p role="alert" className="text-destructive text-sm">
@@ -194,7 +184,11 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
               <Button variant="outline" onClick={() => setDeclining(false)}>
                 Back
               </Button>
-              <Button variant="destructive" onClick={() => respond('decline')} disabled={answer.isPending}>
+              <Button
+                variant="destructive"
+                onClick={decline.handleSubmit(({ reason }) => respond('decline', reason))}
+                disabled={answer.isPending}
+              >
                 <X aria-hidden />
                 Decline offer
               </Button>

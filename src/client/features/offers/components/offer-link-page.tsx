@@ -1,11 +1,9 @@
 import type { MyOffer } from '@shared/schemas/offers';
 import { Check, X } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useAnswerOfferLink, useOfferLink } from '../api/offers-api';
 import {
   dayLabel,
@@ -16,26 +14,24 @@ import {
   STATE_LABEL,
   timesOf,
 } from '../lib/offer-format';
+import { DeclineReasonField, useDeclineForm } from './decline-reason';
 
 /**
  * The page an offer email's link opens. Showing it changes nothing; only its buttons answer, so a
  * mail scanner that opens the link accepts nothing. The token stays in the address's fragment.
  */
 export function OfferLinkPage({ token }: { token: string }) {
-  const ids = useId();
   const view = useOfferLink(token);
   const answer = useAnswerOfferLink(token);
   const [declining, setDeclining] = useState(false);
-  const [reason, setReason] = useState('');
+  const decline = useDeclineForm();
   const [done, setDone] = useState<MyOffer | null>(null);
 
   if (!token) return <Notice title="This link is not complete">Open the link from your email again.</Notice>;
   if (view.isPending) return <p className="text-muted-foreground">Loading the offer…</p>;
   if (view.error)
     return (
-      <Notice title="This link cannot be used">
-        {getErrorMessage(view.error, 'This link is not valid.')}
-      </Notice>
+      <Notice title="This link cannot be used">{errorMessage(view.error, 'This link is not valid.')}</Notice>
     );
   if (done)
     return (
@@ -85,20 +81,10 @@ export function OfferLinkPage({ token }: { token: string }) {
           </p>
         ) : (
           <>
-            {declining ? (
-              <div className="grid gap-2">
-                <Label htmlFor={`${ids}-reason`}>Reason (optional)</Label>
-                <Textarea
-                  id={`${ids}-reason`}
-                  value={reason}
-                  maxLength={500}
-                  onChange={(e) => setReason(e.target.value)}
-                />
-              </div>
-            ) : null}
+            {declining ? <DeclineReasonField form={decline} /> : null}
             {answer.error ? (
               <p role="alert" className="text-destructive text-sm">
-                {getErrorMessage(answer.error, 'Could not send your answer.')}
+                {errorMessage(answer.error, 'Could not send your answer.')}
               </p>
             ) : null}
             <div className="flex flex-wrap gap-2">
@@ -110,7 +96,9 @@ export function OfferLinkPage({ token }: { token: string }) {
                   <Button
                     variant="destructive"
                     disabled={answer.isPending}
-                    onClick={() => answer.mutate({ accept: false, reason }, { onSuccess: setDone })}
+                    onClick={decline.handleSubmit(({ reason }) =>
+                      answer.mutate({ accept: false, reason }, { onSuccess: setDone }),
+                    )}
                   >
                     <X aria-hidden />
                     Decline offer

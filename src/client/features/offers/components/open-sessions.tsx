@@ -1,9 +1,14 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { addDays } from '@shared/calendar';
 import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
 import type { FreeFacilitator } from '@shared/schemas/free';
 import {
   type CreateSessionInput,
+  createSessionBody,
+  type OfferForm,
+  type OfferFormOutput,
   type OpenSession,
+  offerForm,
   SAFEGUARDING_OVERRIDE_REASON_MAX,
   SESSION_DAYS_AHEAD,
   type StaffOffer,
@@ -11,7 +16,7 @@ import {
 import { Plus, RefreshCw, Send } from 'lucide-react';
 import type * as React from 'react';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -26,13 +31,14 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField, firstMessage } from '@/components/ui/form';
+import { FormCheckbox } from '@/components/ui/form-checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
-import { ApiError, getErrorMessage, serverFieldErrors, serverMessage } from '@/lib/api';
+import { ApiError, errorMessage, showRefusal } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import {
   useCandidates,
@@ -71,7 +77,7 @@ export function OpenSessions() {
         toast({
           variant: 'destructive',
           title: 'Could not refresh from SharePoint',
-          description: getErrorMessage(error, 'Please try again.'),
+          description: errorMessage(error, 'Please try again.'),
         }),
     });
 
@@ -90,7 +96,7 @@ export function OpenSessions() {
       {!configured ? <NotSetUp /> : null}
       {query.error ? (
         <p role="alert" className="text-destructive">
-          {getErrorMessage(query.error, 'Could not load the open sessions.')}
+          {errorMessage(query.error, 'Could not load the open sessions.')}
         </p>
       ) : query.isPending ? (
         <p className="text-muted-foreground">Loading open sessions…</p>
@@ -167,13 +173,14 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
   const offers = useSessionOffers(session.id);
   const create = useCreateOffers(session.id);
   const withdraw = useWithdrawOffer();
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [message, setMessage] = useState('');
-  const [replyBy, setReplyBy] = useState(() => defaultReplyBy(session));
-  const [autoNext, setAutoNext] = useState(false);
-  const [overrideReason, setOverrideReason] = useState('');
+  const form = useForm<OfferForm, unknown, OfferFormOutput>({
+    resolver: zodResolver(offerForm),
+    defaultValues: { userIds: [], message: '', replyBy: defaultReplyBy(session), autoNext: false },
+  });
+  const chosen = useWatch({ control: form.control, name: 'userIds' });
+  const errors = form.formState.errors;
+  // the chosen who are not free, as the server named them: staff confirm with "Offer anyway"
   const [warnings, setWarnings] = useState<string[] | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const live = new Set(
     (offers.data ?? []).filter((o) => o.state === 'sent' || o.state === 'seen').map((o) => o.userId),
   );
@@ -189,45 +196,44 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
   // the chosen whose checks do not allow sending on the session's date: staff must say why they offer
   const notClear = candidateList.filter((f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state));
 
-  const send = (confirmNotFree: boolean) => {
-    setErrors({});
-    create.mutate(
-      {
-        userIds: chosen,
-        message,
-        replyBy: replyBy ? new Date(replyBy).toISOString() : '',
-        autoNext,
-        confirmNotFree,
-        ...(notClear.length > 0 ? { safeguardingOverride: { reason: overrideReason } } : {}),
-      },
-      {
-        onSuccess: (made) => {
-          setChosen([]);
-          setOverrideReason('');
-          setWarnings(null);
-          const count = made.offers.length;
-          toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
+  const send = (confirmNotFree: boolean) =>
+    form.handleSubmit((offer) =>
+      create.mutate(
+        { ...offer, confirmNotFree },
+        {
+          onSuccess: (made) => {
+            form.reset({ ...form.getValues(), userIds: [] });
+            setWarnings(null);
+            const count = made.offers.length;
+            toast({ title: count === 1 ? 'Offer sent' : `${count} offers sent` });
+          },
+          onError: (error) => {
+            // the chosen who are not free: the server names them for staff to confirm
+            const notFree =
+              error instanceof ApiError && error.status === 409 ? error.fields.confirmNotFree : undefined;
+            if (notFree) {
+              setWarnings([...notFree]);
+              return;
+            }
+            // someone's checks lapsed since the list was loaded: the server names them
+            if (error instanceof ApiError && error.status === 409) {
+              form.setError('root', { message: errorMessage(error, 'Could not send the offer.') });
+              void candidates.refetch();
+              return;
+            }
+            showRefusal(form.setError, error, 'Could not send the offer.');
+          },
         },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 409 && error.body.includes('confirmNotFree')) {
-            const body = JSON.parse(error.body) as { fieldErrors: { confirmNotFree: string[] } };
-            setWarnings(body.fieldErrors.confirmNotFree);
-            return;
-          }
-          // someone's checks lapsed since the list was loaded: the server names them
-          if (error instanceof ApiError && error.status === 409) {
-            setErrors({ _: serverMessage(error, 'Could not send the offer.') });
-            void candidates.refetch();
-            return;
-          }
-          setErrors(serverFieldErrors(error, 'Could not send the offer.'));
-        },
-      },
-    );
-  };
+      ),
+    )();
 
   const toggle = (userId: number, on: boolean) =>
-    setChosen((current) => (on ? [...current, userId] : current.filter((id) => id !== userId)));
+    form.setValue('userIds', on ? [...chosen, userId] : chosen.filter((id) => id !== userId), {
+      shouldValidate: form.formState.isSubmitted,
+    });
+  // the server names the reason by its place in the body
+  const reasonError =
+    errors.overrideReason?.message ?? firstMessage((errors as Record<string, unknown>).safeguardingOverride);
 
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
@@ -257,7 +263,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
           {candidates.isPending ? <p className="text-muted-foreground text-sm">Loading…</p> : null}
           {candidates.error ? (
             <p role="alert" className="text-destructive text-sm">
-              {getErrorMessage(candidates.error, 'Could not load who is free.')}
+              {errorMessage(candidates.error, 'Could not load who is free.')}
             </p>
           ) : null}
           <div
@@ -286,7 +292,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
               <SpacerItem height={candidateWindow.after} />
             </ul>
           </div>
-          {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds}</p> : null}
+          {errors.userIds ? <p className="text-destructive text-sm">{errors.userIds.message}</p> : null}
         </fieldset>
 
         {notClear.length > 0 ? (
@@ -298,16 +304,16 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
             </p>
             <Textarea
               id={`${ids}-override`}
-              value={overrideReason}
+              // a field only while it is asked: the reason goes with the offer then, and only then
+              {...form.register('overrideReason', { shouldUnregister: true })}
               maxLength={SAFEGUARDING_OVERRIDE_REASON_MAX}
               required
-              onChange={(e) => setOverrideReason(e.target.value)}
-              aria-invalid={errors.safeguardingOverride ? true : undefined}
-              aria-describedby={`${ids}-override-who${errors.safeguardingOverride ? ` ${ids}-override-error` : ''}`}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={`${ids}-override-who${reasonError ? ` ${ids}-override-error` : ''}`}
             />
-            {errors.safeguardingOverride ? (
+            {reasonError ? (
               <p id={`${ids}-override-error`} className="text-destructive text-sm">
-                {errors.safeguardingOverride}
+                {reasonError}
               </p>
             ) : null}
           </div>
@@ -315,40 +321,30 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
 
         <div className="grid gap-2">
           <Label htmlFor={`${ids}-message`}>Message (optional)</Label>
-          <Textarea
-            id={`${ids}-message`}
-            value={message}
-            maxLength={1000}
-            onChange={(e) => setMessage(e.target.value)}
-          />
+          <Textarea id={`${ids}-message`} {...form.register('message')} maxLength={1000} />
         </div>
         <div className="grid gap-2">
           <Label htmlFor={`${ids}-reply`}>Reply by</Label>
           <Input
             id={`${ids}-reply`}
             type="datetime-local"
-            value={replyBy}
-            onChange={(e) => setReplyBy(e.target.value)}
+            {...form.register('replyBy')}
             aria-invalid={errors.replyBy ? true : undefined}
             aria-describedby={errors.replyBy ? `${ids}-reply-error` : undefined}
           />
           {errors.replyBy ? (
             <p id={`${ids}-reply-error`} className="text-destructive text-sm">
-              {errors.replyBy}
+              {errors.replyBy.message}
             </p>
           ) : null}
         </div>
         <div className="flex items-center gap-2">
-          <Checkbox id={`${ids}-next`} checked={autoNext} onCheckedChange={(v) => setAutoNext(v === true)} />
+          <FormCheckbox control={form.control} name="autoNext" id={`${ids}-next`} />
           <Label htmlFor={`${ids}-next`}>
             If someone declines or does not reply in time, offer the next ranked facilitator automatically
           </Label>
         </div>
-        {errors._ ? (
-          <p role="alert" className="text-destructive text-sm">
-            {errors._}
-          </p>
-        ) : null}
+        <FormError formState={form.formState} className="font-normal" />
         {warnings ? (
           <div role="alert" className="grid gap-2 rounded-md border border-warning p-3 text-sm">
             <p className="font-medium">Not everyone you chose looks free:</p>
@@ -474,16 +470,15 @@ function NotSetUp() {
 
 type SessionFormValues = CreateSessionInput;
 
-const sessionRules = rulesOnDemand<SessionFormValues>(() =>
-  import('./create-session-rules').then((module) => module.createSessionResolver),
-);
+// the body's own rules (the server applies the same schema), the values sent as typed
+const sessionResolver: Resolver<SessionFormValues> = zodResolver(createSessionBody, undefined, { raw: true });
 
 function CreateSessionDialog({ onClose }: { onClose: () => void }) {
   const ids = useId();
   const create = useCreateSession();
   const today = browserToday();
   const form = useForm<SessionFormValues>({
-    resolver: sessionRules.resolver,
+    resolver: sessionResolver,
     defaultValues: { date: '', startTime: '09:30', endTime: '12:00', schoolName: '', program: '' },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -498,15 +493,7 @@ function CreateSessionDialog({ onClose }: { onClose: () => void }) {
         });
         onClose();
       },
-      onError: (error) => {
-        for (const [name, message] of Object.entries(
-          serverFieldErrors(error, 'Could not create the session.'),
-        ))
-          form.setError(name === '_' ? 'root' : (name as keyof SessionFormValues), {
-            type: 'server',
-            message,
-          });
-      },
+      onError: (error) => showRefusal(form.setError, error, 'Could not create the session.'),
     }),
   );
   const field = (
@@ -528,7 +515,7 @@ function CreateSessionDialog({ onClose }: { onClose: () => void }) {
             open as soon as SharePoint has it.
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-3" onSubmit={submit} onFocus={sessionRules.prefetch} noValidate>
+        <form className="grid gap-3" onSubmit={submit} noValidate>
           {field('date', 'Date', {
             type: 'date',
             min: today,

@@ -1,20 +1,17 @@
-import type { ForgotPasswordBody } from '@shared/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ForgotPasswordBody, forgotPasswordBody } from '@shared/schemas/auth';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useRequestPasswordReset } from '../api/password-links-api';
-
-const rules = rulesOnDemand<ForgotPasswordBody>(() =>
-  import('./password-links-rules').then((module) => module.forgotPasswordResolver),
-);
 
 /** Asks for a link to set a new password; says the same whether or not the account exists. */
 export function ForgotPasswordForm() {
   const mutation = useRequestPasswordReset();
   const form = useForm<ForgotPasswordBody>({
-    resolver: rules.resolver,
+    resolver: zodResolver(forgotPasswordBody),
     defaultValues: { username: '' },
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
@@ -33,18 +30,12 @@ export function ForgotPasswordForm() {
     mutation
       .mutateAsync(values)
       .catch((error: unknown) =>
-        form.setError('root', { message: getErrorMessage(error, 'The link could not be asked for') }),
+        form.setError('root', { message: errorMessage(error, 'The link could not be asked for') }),
       ),
   );
 
   return (
-    <form
-      onSubmit={onSubmit}
-      onFocus={rules.prefetch}
-      noValidate
-      className="grid gap-5"
-      aria-label="Forgotten password"
-    >
+    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Forgotten password">
       <FormField id="forgot-username" label="Username" error={errors.username?.message}>
         <Input
           autoComplete="username"

@@ -1,17 +1,14 @@
-import type { SetPasswordForm as FormValues } from '@shared/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type SetPasswordForm as FormValues, setPasswordForm } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/schemas/users';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { usePasswordLink, useSetPasswordByLink } from '../api/password-links-api';
-
-const rules = rulesOnDemand<FormValues>(() =>
-  import('./password-links-rules').then((module) => module.setPasswordResolver),
-);
 
 const fields = [
   { name: 'newPassword', label: 'New Password' },
@@ -32,7 +29,7 @@ export function SetPasswordPage({
   const link = usePasswordLink(token);
   const mutation = useSetPasswordByLink(token);
   const form = useForm<FormValues>({
-    resolver: rules.resolver,
+    resolver: zodResolver(setPasswordForm),
     defaultValues: { newPassword: '', confirmPassword: '' },
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
@@ -43,9 +40,7 @@ export function SetPasswordPage({
   if (link.isPending) return <p className="text-muted-foreground">Checking the link…</p>;
   if (link.error)
     return (
-      <Notice title="This link cannot be used">
-        {getErrorMessage(link.error, 'This link is not valid.')}
-      </Notice>
+      <Notice title="This link cannot be used">{errorMessage(link.error, 'This link is not valid.')}</Notice>
     );
 
   const invitation = link.data.purpose === 'invitation';
@@ -53,7 +48,7 @@ export function SetPasswordPage({
     mutation
       .mutateAsync(values.newPassword)
       .then(onSignedIn, (error: unknown) =>
-        form.setError('root', { message: getErrorMessage(error, 'The password could not be set') }),
+        form.setError('root', { message: errorMessage(error, 'The password could not be set') }),
       ),
   );
 
@@ -69,13 +64,7 @@ export function SetPasswordPage({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          onSubmit={onSubmit}
-          onFocus={rules.prefetch}
-          noValidate
-          className="grid gap-5"
-          aria-label="Set password"
-        >
+        <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Set password">
           {/* for password managers: the account the new password belongs to */}
           <input
             type="text"

@@ -1,11 +1,13 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { ChangePasswordForm as FormValues } from '@shared/schemas/auth';
+import { changePasswordForm } from '@shared/schemas/auth';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useChangePassword } from '../api/change-password';
 
 /** Go home 1.5 s after a successful change. */
@@ -17,9 +19,8 @@ const fields = [
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ] as const;
 
-const rules = rulesOnDemand<FormValues>(() =>
-  import('./change-password-rules').then((module) => module.changePasswordResolver),
-);
+// the shared rules, including "must differ from current" overriding the other new-password messages
+const resolver = zodResolver(changePasswordForm);
 
 const empty: FormValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -27,7 +28,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
   const mutation = useChangePassword();
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const form = useForm<FormValues>({
-    resolver: rules.resolver,
+    resolver,
     defaultValues: empty,
     // errors only appear on submit and leave as soon as their field is edited
     mode: 'onSubmit',
@@ -58,7 +59,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
         onError: (error) => {
           toast({
             title: 'Error',
-            description: getErrorMessage(error, 'Failed to change password'),
+            description: errorMessage(error, 'Failed to change password'),
             variant: 'destructive',
           });
         },
@@ -67,13 +68,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
   });
 
   return (
-    <form
-      onSubmit={onSubmit}
-      onFocus={rules.prefetch}
-      noValidate
-      className="grid gap-5"
-      aria-label="Change password"
-    >
+    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Change password">
       {fields.map(({ name, label, autoComplete }) => (
         <FormField key={name} id={name} label={label} error={errors[name]?.message}>
           <PasswordInput

@@ -13,7 +13,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
-import { serverFieldErrors } from '@/lib/api';
+import { errorFields } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { useApplyPattern, usePatternPreview } from '../api/patterns-api';
 import { anchorExplanation, defaultEndDate, formatLongDate, plural } from '../lib/pattern-format';
@@ -85,7 +85,7 @@ export function PatternForm({ userId, onClose }: { userId: number; onClose: () =
   };
 
   const showRefusal = (error: unknown) => {
-    const found = serverFieldErrors(error, ERROR_FALLBACK);
+    const found = errorFields(error, ERROR_FALLBACK);
     for (const [field, message] of Object.entries(found)) {
       if (field === '_') setFormError(message);
       else patternValues.setError(field as FieldPath<PatternValues>, { type: 'server', message });

@@ -1,19 +1,21 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { AUTO_REMINDER_HOUR, DEFAULT_SMTP_PORTS, type SmtpSecurity } from '@shared/reminders';
-import type { ReminderSettingsResponse } from '@shared/schemas/reminders';
+import { type ReminderSettingsResponse, reminderSettingsBody } from '@shared/schemas/reminders';
 import { Mail, Save } from 'lucide-react';
 import { useDeferredValue, useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useReminderSettings, useSaveReminderSettings } from '../api/reminders-api';
 import { type EmailFormValues, toBody } from './email-form-values';
 
@@ -41,9 +43,8 @@ function formFrom(saved: ReminderSettingsResponse): EmailFormValues {
   };
 }
 
-const rules = rulesOnDemand<EmailFormValues>(() =>
-  import('./email-settings-rules').then((module) => module.emailSettingsResolver),
-);
+// the shared rules on the numbers the form will send; the server applies the same schema
+const resolver = zodResolver(z.preprocess(toBody, reminderSettingsBody), undefined, { raw: true });
 
 /** Staff only: the SMTP server reminders go through, and the optional monthly automatic reminder. */
 export function EmailSettings() {
@@ -54,7 +55,7 @@ export function EmailSettings() {
   if (settings.isError) {
     return (
       <p role="alert" className="text-destructive">
-        Email settings could not be loaded: {getErrorMessage(settings.error, 'please try again.')}
+        Email settings could not be loaded: {errorMessage(settings.error, 'please try again.')}
       </p>
     );
   }
@@ -73,7 +74,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
   const save = useSaveReminderSettings();
   const id = useId();
   const form = useForm<EmailFormValues>({
-    resolver: rules.resolver,
+    resolver,
     defaultValues: formFrom(saved),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -101,7 +102,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
       onError: (error) =>
         toast({
           title: 'Error',
-          description: getErrorMessage(error, 'The email settings could not be saved. Please try again.'),
+          description: errorMessage(error, 'The email settings could not be saved. Please try again.'),
           variant: 'destructive',
         }),
     });
@@ -138,7 +139,7 @@ function EmailSettingsForm({ saved }: { saved: ReminderSettingsResponse }) {
   const autoEnabled = form.watch('autoEnabled');
 
   return (
-    <form onSubmit={onSave} onFocus={rules.prefetch} noValidate aria-label="Email settings">
+    <form onSubmit={onSave} noValidate aria-label="Email settings">
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">

@@ -12,7 +12,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useReminderSettings, useSendReminders } from '../api/reminders-api';
 
 interface SendRemindersProps {
@@ -73,7 +73,7 @@ export function SendReminders({
         },
         onError: (failure) => {
           setConfirming(false);
-          setError(getErrorMessage(failure, 'The reminders could not be sent. Please try again.'));
+          setError(errorMessage(failure, 'The reminders could not be sent. Please try again.'));
         },
       },
     );

@@ -8,27 +8,41 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
-export const SAFEGUARDING_LIST_KEY = '/api/staff/safeguarding';
-export const SAFEGUARDING_POLICY_KEY = '/api/staff/safeguarding/policy';
-export const OWN_SAFEGUARDING_KEY = '/api/safeguarding';
-const recordsKey = (userId: number) => `/api/staff/users/${userId}/safeguarding`;
+const POLICY_URL = '/api/staff/safeguarding/policy';
+const recordsUrl = (userId: number) => `/api/staff/users/${userId}/safeguarding`;
+
+/** Safeguarding's cache keys. */
+export const safeguardingKeys = {
+  list: ['safeguarding-list'] as const,
+  policy: ['safeguarding-policy'] as const,
+  records: (userId: number) => ['safeguarding-records', userId] as const,
+  own: ['own-safeguarding'] as const,
+} as const;
 
 /** Every facilitator's status today (staff). */
 export function useSafeguardingList(enabled = true) {
-  return useQuery<SafeguardingList, Error>({ queryKey: [SAFEGUARDING_LIST_KEY], enabled });
+  return useQuery({
+    queryKey: safeguardingKeys.list,
+    queryFn: ({ signal }) =>
+      apiJson<SafeguardingList>('GET', '/api/staff/safeguarding', undefined, { signal }),
+    enabled,
+  });
 }
 
 export function useSafeguardingPolicy() {
-  return useQuery<SafeguardingPolicyBody, Error>({ queryKey: [SAFEGUARDING_POLICY_KEY] });
+  return useQuery({
+    queryKey: safeguardingKeys.policy,
+    queryFn: ({ signal }) => apiJson<SafeguardingPolicyBody>('GET', POLICY_URL, undefined, { signal }),
+  });
 }
 
 export function useSaveSafeguardingPolicy() {
   const queryClient = useQueryClient();
   return useMutation<SafeguardingPolicyBody, Error, SafeguardingPolicyBody>({
-    mutationFn: (body) => apiJson<SafeguardingPolicyBody>('PUT', SAFEGUARDING_POLICY_KEY, body),
+    mutationFn: (body) => apiJson<SafeguardingPolicyBody>('PUT', POLICY_URL, body),
     onSuccess: (saved) => {
-      queryClient.setQueryData([SAFEGUARDING_POLICY_KEY], saved);
-      void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+      queryClient.setQueryData(safeguardingKeys.policy, saved);
+      void queryClient.invalidateQueries({ queryKey: safeguardingKeys.list });
     },
   });
 }
@@ -36,14 +50,15 @@ export function useSaveSafeguardingPolicy() {
 /** Whose state today a policy would change if saved; saves nothing. */
 export function usePreviewSafeguardingPolicy() {
   return useMutation<SafeguardingPolicyPreview, Error, SafeguardingPolicyBody>({
-    mutationFn: (body) =>
-      apiJson<SafeguardingPolicyPreview>('POST', `${SAFEGUARDING_POLICY_KEY}/preview`, body),
+    mutationFn: (body) => apiJson<SafeguardingPolicyPreview>('POST', `${POLICY_URL}/preview`, body),
   });
 }
 
 export function useSafeguardingRecords(userId: number | null) {
-  return useQuery<SafeguardingRecordsResponse, Error>({
-    queryKey: [recordsKey(userId ?? 0)],
+  return useQuery({
+    queryKey: safeguardingKeys.records(userId ?? 0),
+    queryFn: ({ signal }) =>
+      apiJson<SafeguardingRecordsResponse>('GET', recordsUrl(userId ?? 0), undefined, { signal }),
     enabled: userId !== null,
   });
 }
@@ -51,14 +66,18 @@ export function useSafeguardingRecords(userId: number | null) {
 export function useSaveSafeguardingRecords(userId: number) {
   const queryClient = useQueryClient();
   return useMutation<SafeguardingRecordsResponse, Error, SafeguardingRecordsBody>({
-    mutationFn: (body) => apiJson<SafeguardingRecordsResponse>('PUT', recordsKey(userId), body),
+    mutationFn: (body) => apiJson<SafeguardingRecordsResponse>('PUT', recordsUrl(userId), body),
     onSuccess: (saved) => {
-      queryClient.setQueryData([recordsKey(userId)], saved);
-      void queryClient.invalidateQueries({ queryKey: [SAFEGUARDING_LIST_KEY] });
+      queryClient.setQueryData(safeguardingKeys.records(userId), saved);
+      void queryClient.invalidateQueries({ queryKey: safeguardingKeys.list });
     },
   });
 }
 
 export function useOwnSafeguarding() {
-  return useQuery<SafeguardingRecordsResponse, Error>({ queryKey: [OWN_SAFEGUARDING_KEY] });
+  return useQuery({
+    queryKey: safeguardingKeys.own,
+    queryFn: ({ signal }) =>
+      apiJson<SafeguardingRecordsResponse>('GET', '/api/safeguarding', undefined, { signal }),
+  });
 }

@@ -1,30 +1,30 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { mayBeSent, SAFEGUARDING_STATE_LABELS } from '@shared/safeguarding';
-import type { SafeguardingPolicyBody, SafeguardingPolicyPreview } from '@shared/schemas/safeguarding';
+import {
+  type SafeguardingPolicyBody,
+  type SafeguardingPolicyForm,
+  type SafeguardingPolicyPreview,
+  safeguardingPolicyForm,
+} from '@shared/schemas/safeguarding';
 import { Save, ShieldCheck } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FormField } from '@/components/ui/form';
+import { FormError, FormField, firstMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { serverFieldErrors } from '@/lib/api';
+import { showRefusal } from '@/lib/api';
 import {
   usePreviewSafeguardingPolicy,
   useSafeguardingPolicy,
   useSaveSafeguardingPolicy,
 } from '../api/safeguarding-api';
 
-interface PolicyForm {
-  dbsMonths: string;
-  updateServiceMonths: string;
-  warningDays: string;
-  checkTypes: string;
-}
-
-const formFrom = (policy: SafeguardingPolicyBody): PolicyForm => ({
+const formFrom = (policy: SafeguardingPolicyBody): SafeguardingPolicyForm => ({
   dbsMonths: String(policy.dbsMonths),
   updateServiceMonths: String(policy.updateServiceMonths),
   warningDays: String(policy.warningDays),
@@ -33,61 +33,7 @@ const formFrom = (policy: SafeguardingPolicyBody): PolicyForm => ({
 
 /** Settings: how long a DBS check counts, when the warning starts, and the organisation's other checks. */
 export function SafeguardingPolicyCard() {
-  const id = useId();
   const policy = useSafeguardingPolicy();
-  const save = useSaveSafeguardingPolicy();
-  const preview = usePreviewSafeguardingPolicy();
-  const [form, setForm] = useState<PolicyForm | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // a policy that changes anyone's state is saved only once staff have seen whose
-  const [confirming, setConfirming] = useState<{
-    body: SafeguardingPolicyBody;
-    preview: SafeguardingPolicyPreview;
-  } | null>(null);
-  useEffect(() => {
-    if (policy.data && form === null) setForm(formFrom(policy.data));
-  }, [policy.data, form]);
-
-  const failed = (error: Error) => setErrors(serverFieldErrors(error, 'The policy could not be saved'));
-
-  const store = (body: SafeguardingPolicyBody) => {
-    setConfirming(null);
-    save.mutate(body, {
-      onSuccess: (saved) => {
-        setForm(formFrom(saved));
-        toast({ title: 'Safeguarding policy saved', variant: 'success' });
-      },
-      onError: failed,
-    });
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!form) return;
-    setErrors({});
-    const number = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
-    const body: SafeguardingPolicyBody = {
-      dbsMonths: number(form.dbsMonths),
-      updateServiceMonths: number(form.updateServiceMonths),
-      warningDays: number(form.warningDays),
-      checkTypes: form.checkTypes
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean),
-    };
-    preview.mutate(body, {
-      onSuccess: (answer) =>
-        answer.changes.length === 0 ? store(body) : setConfirming({ body, preview: answer }),
-      onError: failed,
-    });
-  };
-
-  const field = (key: keyof PolicyForm) => ({
-    value: form?.[key] ?? '',
-    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      setForm((current) => (current ? { ...current, [key]: event.target.value } : current)),
-  });
-
   return (
     <Card>
       <CardHeader>
@@ -103,59 +49,98 @@ export function SafeguardingPolicyCard() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {!form ? (
-          <Skeleton className="h-40 w-full" />
-        ) : (
-          <form onSubmit={submit} className="grid gap-4" noValidate>
-            <div className="grid gap-4 sm:grid-cols-3">
-              <FormField
-                id={`${id}-dbs`}
-                label="Months from the issue date"
-                description="Not on the Update Service"
-                error={errors.dbsMonths}
-              >
-                <Input inputMode="numeric" {...field('dbsMonths')} />
-              </FormField>
-              <FormField
-                id={`${id}-update`}
-                label="Months from the last status check"
-                description="On the Update Service"
-                error={errors.updateServiceMonths}
-              >
-                <Input inputMode="numeric" {...field('updateServiceMonths')} />
-              </FormField>
-              <FormField id={`${id}-warning`} label="Warn this many days before" error={errors.warningDays}>
-                <Input inputMode="numeric" {...field('warningDays')} />
-              </FormField>
-            </div>
-            <FormField
-              id={`${id}-types`}
-              label="Other checks (one per line)"
-              description="For example insurance, first aid, right to work. Each is required, with a date it is valid until."
-              error={errors.checkTypes}
-            >
-              <Textarea rows={3} {...field('checkTypes')} />
-            </FormField>
-            {errors._ ? (
-              <p className="text-destructive text-sm" role="alert">
-                {errors._}
-              </p>
-            ) : null}
-            <div>
-              <Button type="submit" disabled={save.isPending || preview.isPending}>
-                <Save aria-hidden />
-                Save policy
-              </Button>
-            </div>
-          </form>
-        )}
+        {policy.data ? <PolicyForm policy={policy.data} /> : <Skeleton className="h-40 w-full" />}
       </CardContent>
+    </Card>
+  );
+}
+
+/** The form, filled from the policy as loaded; a save fills it from the policy as saved. */
+function PolicyForm({ policy }: { policy: SafeguardingPolicyBody }) {
+  const id = useId();
+  const save = useSaveSafeguardingPolicy();
+  const preview = usePreviewSafeguardingPolicy();
+  const form = useForm<SafeguardingPolicyForm, unknown, SafeguardingPolicyBody>({
+    resolver: zodResolver(safeguardingPolicyForm),
+    defaultValues: formFrom(policy),
+  });
+  const errors = form.formState.errors;
+  // a policy that changes anyone's state is saved only once staff have seen whose
+  const [confirming, setConfirming] = useState<{
+    body: SafeguardingPolicyBody;
+    preview: SafeguardingPolicyPreview;
+  } | null>(null);
+
+  const failed = (error: Error) => showRefusal(form.setError, error, 'The policy could not be saved');
+
+  const store = (body: SafeguardingPolicyBody) => {
+    setConfirming(null);
+    save.mutate(body, {
+      onSuccess: (saved) => {
+        form.reset(formFrom(saved));
+        toast({ title: 'Safeguarding policy saved', variant: 'success' });
+      },
+      onError: failed,
+    });
+  };
+
+  const submit = (body: SafeguardingPolicyBody) =>
+    preview.mutate(body, {
+      onSuccess: (answer) =>
+        answer.changes.length === 0 ? store(body) : setConfirming({ body, preview: answer }),
+      onError: failed,
+    });
+
+  return (
+    <>
+      <form onSubmit={form.handleSubmit(submit)} className="grid gap-4" noValidate>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <FormField
+            id={`${id}-dbs`}
+            label="Months from the issue date"
+            description="Not on the Update Service"
+            error={errors.dbsMonths?.message}
+          >
+            <Input inputMode="numeric" {...form.register('dbsMonths')} />
+          </FormField>
+          <FormField
+            id={`${id}-update`}
+            label="Months from the last status check"
+            description="On the Update Service"
+            error={errors.updateServiceMonths?.message}
+          >
+            <Input inputMode="numeric" {...form.register('updateServiceMonths')} />
+          </FormField>
+          <FormField
+            id={`${id}-warning`}
+            label="Warn this many days before"
+            error={errors.warningDays?.message}
+          >
+            <Input inputMode="numeric" {...form.register('warningDays')} />
+          </FormField>
+        </div>
+        <FormField
+          id={`${id}-types`}
+          label="Other checks (one per line)"
+          description="For example insurance, first aid, right to work. Each is required, with a date it is valid until."
+          error={firstMessage(errors.checkTypes)}
+        >
+          <Textarea rows={3} {...form.register('checkTypes')} />
+        </FormField>
+        <FormError formState={form.formState} />
+        <div>
+          <Button type="submit" disabled={save.isPending || preview.isPending}>
+            <Save aria-hidden />
+            Save policy
+          </Button>
+        </div>
+      </form>
       <PolicyChangeDialog
         confirming={confirming?.preview ?? null}
         onCancel={() => setConfirming(null)}
         onConfirm={() => confirming && store(confirming.body)}
       />
-    </Card>
+    </>
   );
 }
 

@@ -1,9 +1,15 @@
-import type { SafeguardingRecordsResponse } from '@shared/schemas/safeguarding';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type SafeguardingRecordsBody,
+  type SafeguardingRecordsForm,
+  type SafeguardingRecordsResponse,
+  safeguardingRecordsForm,
+} from '@shared/schemas/safeguarding';
 import { Save } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -12,12 +18,13 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormField } from '@/components/ui/form';
+import { FormError, FormField, firstMessage } from '@/components/ui/form';
+import { FormCheckbox } from '@/components/ui/form-checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { serverFieldErrors } from '@/lib/api';
+import { showRefusal } from '@/lib/api';
 import { useSafeguardingRecords, useSaveSafeguardingRecords } from '../api/safeguarding-api';
 import { CheckList } from './check-list';
 
@@ -26,18 +33,7 @@ export interface SafeguardingPerson {
   name: string;
 }
 
-interface FormValues {
-  certificateNumber: string;
-  issueDate: string;
-  enhancedWithBarredList: boolean;
-  onUpdateService: boolean;
-  statusCheckedOn: string;
-  checkedBy: string;
-  /** valid-until per check type, '' when none is recorded */
-  checks: Record<string, string>;
-}
-
-function formFrom(records: SafeguardingRecordsResponse): FormValues {
+function formFrom(records: SafeguardingRecordsResponse): SafeguardingRecordsForm {
   return {
     certificateNumber: records.dbs?.certificateNumber ?? '',
     issueDate: records.dbs?.issueDate ?? '',
@@ -45,12 +41,11 @@ function formFrom(records: SafeguardingRecordsResponse): FormValues {
     onUpdateService: records.dbs?.onUpdateService ?? false,
     statusCheckedOn: records.dbs?.statusCheckedOn ?? '',
     checkedBy: records.dbs?.checkedBy ?? '',
-    checks: Object.fromEntries(
-      records.checkTypes.map((type) => [
-        type,
+    checks: records.checkTypes.map((type) => ({
+      type,
+      validUntil:
         records.checks.find((check) => check.type.toLowerCase() === type.toLowerCase())?.validUntil ?? '',
-      ]),
-    ),
+    })),
   };
 }
 
@@ -79,58 +74,50 @@ export function SafeguardingRecordsDialog({
 }
 
 function RecordsForm({ userId, onSaved }: { userId: number; onSaved: () => void }) {
-  const id = useId();
   const records = useSafeguardingRecords(userId);
-  const save = useSaveSafeguardingRecords(userId);
-  const [values, setValues] = useState<FormValues | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  useEffect(() => {
-    if (records.data && values === null) setValues(formFrom(records.data));
-  }, [records.data, values]);
-
   if (records.isError) return <p role="alert">{records.error.message}</p>;
-  if (!records.data || !values) return <Skeleton className="h-64 w-full" />;
-  const data = records.data;
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
-    setValues((current) => (current ? { ...current, [key]: value } : current));
-  const hasDbs = values.certificateNumber.trim() !== '' || values.issueDate !== '';
+  if (!records.data) return <Skeleton className="h-64 w-full" />;
+  return <RecordsFields records={records.data} userId={userId} onSaved={onSaved} />;
+}
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    setErrors({});
+type RecordsChange = Omit<SafeguardingRecordsBody, 'version'>;
+
+/** The form, filled from the records as loaded. */
+function RecordsFields({
+  records: data,
+  userId,
+  onSaved,
+}: {
+  records: SafeguardingRecordsResponse;
+  userId: number;
+  onSaved: () => void;
+}) {
+  const id = useId();
+  const save = useSaveSafeguardingRecords(userId);
+  const form = useForm<SafeguardingRecordsForm, unknown, RecordsChange>({
+    resolver: zodResolver(safeguardingRecordsForm),
+    defaultValues: formFrom(data),
+  });
+  const onUpdateService = useWatch({ control: form.control, name: 'onUpdateService' });
+  const errors = form.formState.errors;
+
+  const submit = (change: RecordsChange) =>
     save.mutate(
-      {
-        dbs: hasDbs
-          ? {
-              certificateNumber: values.certificateNumber,
-              issueDate: values.issueDate,
-              enhancedWithBarredList: values.enhancedWithBarredList,
-              onUpdateService: values.onUpdateService,
-              statusCheckedOn:
-                values.onUpdateService && values.statusCheckedOn ? values.statusCheckedOn : null,
-              checkedBy: values.checkedBy,
-            }
-          : null,
-        checks: Object.entries(values.checks)
-          .filter(([, validUntil]) => validUntil)
-          .map(([type, validUntil]) => ({ type, validUntil })),
-        version: data.version,
-      },
+      { ...change, version: data.version },
       {
         onSuccess: () => {
           toast({ title: 'Safeguarding records saved', variant: 'success' });
           onSaved();
         },
-        onError: (error) => setErrors(serverFieldErrors(error, 'The records could not be saved')),
+        onError: (error) => showRefusal(form.setError, error, 'The records could not be saved'),
       },
     );
-  };
 
-  // nested messages come back as "dbs.issueDate": the form shows them by their last part
-  const dbsError = errors.dbs;
+  // the DBS check's messages come back by its fields ("dbs.issueDate"): one shows, below the check
+  const dbsError = firstMessage((errors as Record<string, unknown>).dbs);
+  const checksError = firstMessage(errors.checks);
   return (
-    <form onSubmit={submit} className="grid gap-4" noValidate>
+    <form onSubmit={form.handleSubmit(submit)} className="grid gap-4" noValidate>
       <div className="grid gap-2" data-testid="current-status">
         <div className="flex items-center gap-2">
           <span className="font-medium text-sm">Today:</span>
@@ -142,53 +129,32 @@ function RecordsForm({ userId, onSaved }: { userId: number; onSaved: () => void 
         <legend className="px-1 font-medium text-sm">DBS check</legend>
         <div className="grid gap-3 sm:grid-cols-2">
           <FormField id={`${id}-certificate`} label="Certificate number" description="12 digits">
-            <Input
-              inputMode="numeric"
-              autoComplete="off"
-              value={values.certificateNumber}
-              onChange={(event) => set('certificateNumber', event.target.value)}
-            />
+            <Input inputMode="numeric" autoComplete="off" {...form.register('certificateNumber')} />
           </FormField>
           <FormField id={`${id}-issued`} label="Issue date">
-            <Input
-              type="date"
-              value={values.issueDate}
-              onChange={(event) => set('issueDate', event.target.value)}
-            />
+            <Input type="date" {...form.register('issueDate')} />
           </FormField>
         </div>
         <div className="flex items-start gap-2">
-          <Checkbox
-            id={`${id}-barred`}
-            checked={values.enhancedWithBarredList}
-            onCheckedChange={(value) => set('enhancedWithBarredList', value === true)}
-          />
+          <FormCheckbox control={form.control} name="enhancedWithBarredList" id={`${id}-barred`} />
           <Label plain htmlFor={`${id}-barred`} className="flex items-center gap-2 font-medium leading-snug">
             Enhanced check with the children’s barred list (anything less does not count)
           </Label>
         </div>
         <div className="flex items-start gap-2">
-          <Checkbox
-            id={`${id}-update`}
-            checked={values.onUpdateService}
-            onCheckedChange={(value) => set('onUpdateService', value === true)}
-          />
+          <FormCheckbox control={form.control} name="onUpdateService" id={`${id}-update`} />
           <Label plain htmlFor={`${id}-update`} className="flex items-center gap-2 font-medium leading-snug">
             On the DBS Update Service
           </Label>
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          {values.onUpdateService ? (
+          {onUpdateService ? (
             <FormField id={`${id}-status-check`} label="Last status check">
-              <Input
-                type="date"
-                value={values.statusCheckedOn}
-                onChange={(event) => set('statusCheckedOn', event.target.value)}
-              />
+              <Input type="date" {...form.register('statusCheckedOn')} />
             </FormField>
           ) : null}
           <FormField id={`${id}-checked-by`} label="Checked by">
-            <Input value={values.checkedBy} onChange={(event) => set('checkedBy', event.target.value)} />
+            <Input {...form.register('checkedBy')} />
           </FormField>
         </div>
         {dbsError ? (
@@ -206,26 +172,18 @@ function RecordsForm({ userId, onSaved }: { userId: number; onSaved: () => void 
           <div className="grid gap-3 sm:grid-cols-2">
             {data.checkTypes.map((type, index) => (
               <FormField key={type} id={`${id}-check-${index}`} label={type}>
-                <Input
-                  type="date"
-                  value={values.checks[type] ?? ''}
-                  onChange={(event) => set('checks', { ...values.checks, [type]: event.target.value })}
-                />
+                <Input type="date" {...form.register(`checks.${index}.validUntil`)} />
               </FormField>
             ))}
           </div>
-          {errors.checks ? (
+          {checksError ? (
             <p className="text-destructive text-sm" role="alert">
-              {errors.checks}
+              {checksError}
             </p>
           ) : null}
         </fieldset>
       ) : null}
-      {errors._ ? (
-        <p className="text-destructive text-sm" role="alert">
-          {errors._}
-        </p>
-      ) : null}
+      <FormError formState={form.formState} />
       <DialogFooter>
         <Button type="submit" disabled={save.isPending}>
           <Save aria-hidden />

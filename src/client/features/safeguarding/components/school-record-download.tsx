@@ -1,16 +1,23 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { safeguardingExportQuery } from '@shared/schemas/safeguarding';
 import { Download } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { type Resolver, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessage, throwIfResNotOk } from '@/lib/api';
+import { downloadFile, errorMessage } from '@/lib/api';
 
-/** The filename the server gave, or the fallback. */
-function filenameFrom(disposition: string | null, fallback: string): string {
-  return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? fallback;
+interface RecordForm {
+  from: string;
+  to: string;
+  school: string;
 }
+
+// the query's own rules, checked before asking; the values are sent as typed
+const resolver = zodResolver(safeguardingExportQuery, undefined, { raw: true }) as Resolver<RecordForm>;
 
 /**
  * Staff download the record for schools: who was sent in a range (or to one school) and the state of
@@ -18,35 +25,23 @@ function filenameFrom(disposition: string | null, fallback: string): string {
  */
 export function SchoolRecordDownload({ today }: { today: string }) {
   const id = useId();
-  const [from, setFrom] = useState(`${today.slice(0, 7)}-01`);
-  const [to, setTo] = useState(today);
-  const [school, setSchool] = useState('');
-  const [busy, setBusy] = useState(false);
+  const form = useForm<RecordForm>({
+    resolver,
+    defaultValues: { from: `${today.slice(0, 7)}-01`, to: today, school: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
 
-  const download = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
+  const download = async ({ from, to, school }: RecordForm) => {
+    const query = new URLSearchParams({ from, to, ...(school.trim() ? { school: school.trim() } : {}) });
     try {
-      const query = new URLSearchParams({ from, to, ...(school.trim() ? { school: school.trim() } : {}) });
-      const res = await fetch(`/api/staff/safeguarding/export?${query}`, { credentials: 'include' });
-      await throwIfResNotOk(res);
-      const href = URL.createObjectURL(await res.blob());
-      const link = document.createElement('a');
-      link.href = href;
-      link.download = filenameFrom(res.headers.get('content-disposition'), 'safeguarding-record.csv');
-      document.body.append(link);
-      link.click();
-      link.remove();
-      window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+      await downloadFile(`/api/staff/safeguarding/export?${query}`, 'safeguarding-record.csv');
       toast({ title: 'Record downloaded', variant: 'success' });
     } catch (error) {
       toast({
         title: 'Download failed',
-        description: serverMessage(error, 'The record could not be made'),
+        description: errorMessage(error, 'The record could not be made'),
         variant: 'destructive',
       });
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -63,19 +58,20 @@ export function SchoolRecordDownload({ today }: { today: string }) {
       </CardHeader>
       <CardContent>
         <form
-          onSubmit={download}
+          onSubmit={form.handleSubmit(download)}
+          noValidate
           className="grid gap-4 sm:grid-cols-[auto_auto_minmax(0,1fr)_auto] sm:items-end"
         >
-          <FormField id={`${id}-from`} label="From">
-            <Input type="date" value={from} onChange={(event) => setFrom(event.target.value)} required />
+          <FormField id={`${id}-from`} label="From" error={errors.from?.message}>
+            <Input type="date" {...form.register('from')} />
           </FormField>
-          <FormField id={`${id}-to`} label="To">
-            <Input type="date" value={to} onChange={(event) => setTo(event.target.value)} required />
+          <FormField id={`${id}-to`} label="To" error={errors.to?.message}>
+            <Input type="date" {...form.register('to')} />
           </FormField>
-          <FormField id={`${id}-school`} label="School (optional)">
-            <Input value={school} onChange={(event) => setSchool(event.target.value)} />
+          <FormField id={`${id}-school`} label="School (optional)" error={errors.school?.message}>
+            <Input {...form.register('school')} />
           </FormField>
-          <Button type="submit" variant="outline" disabled={busy}>
+          <Button type="submit" variant="outline" disabled={isSubmitting}>
             <Download aria-hidden />
             Download CSV
           </Button>

@@ -8,20 +8,29 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { invitationFromAddress, startMicrosoftSignIn } from '@/lib/microsoft-start';
+import { queryKeys } from '@/lib/query-keys';
 
-export const MICROSOFT_SETTINGS_KEY = '/api/staff/microsoft-sign-in';
+const MICROSOFT_SETTINGS_URL = '/api/staff/microsoft-sign-in';
+
+export const microsoftSignInKeys = {
+  settings: ['microsoft-sign-in-settings'] as const,
+} as const;
 
 export function useMicrosoftSignInSettings() {
-  return useQuery<MicrosoftSignInSettings, Error>({ queryKey: [MICROSOFT_SETTINGS_KEY] });
+  return useQuery({
+    queryKey: microsoftSignInKeys.settings,
+    queryFn: ({ signal }) =>
+      apiJson<MicrosoftSignInSettings>('GET', MICROSOFT_SETTINGS_URL, undefined, { signal }),
+  });
 }
 
 export function useSaveMicrosoftSignInSettings() {
   const queryClient = useQueryClient();
   return useMutation<MicrosoftSignInSettings, Error, MicrosoftSignInSettingsBody>({
-    mutationFn: (body) => apiJson<MicrosoftSignInSettings>('PUT', MICROSOFT_SETTINGS_KEY, body),
+    mutationFn: (body) => apiJson<MicrosoftSignInSettings>('PUT', MICROSOFT_SETTINGS_URL, body),
     onSuccess: (saved) => {
-      queryClient.setQueryData([MICROSOFT_SETTINGS_KEY], saved);
-      void queryClient.invalidateQueries({ queryKey: ['/api/auth/microsoft'] });
+      queryClient.setQueryData(microsoftSignInKeys.settings, saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.microsoftSignInStatus.all });
     },
   });
 }
@@ -29,7 +38,7 @@ export function useSaveMicrosoftSignInSettings() {
 /** Look the typed directory up at Microsoft; nothing is saved. */
 export function useTestMicrosoftSignIn() {
   return useMutation<MicrosoftSignInTestResult, Error, MicrosoftSignInTestBody>({
-    mutationFn: (body) => apiJson<MicrosoftSignInTestResult>('POST', `${MICROSOFT_SETTINGS_KEY}/test`, body),
+    mutationFn: (body) => apiJson<MicrosoftSignInTestResult>('POST', `${MICROSOFT_SETTINGS_URL}/test`, body),
   });
 }
 

@@ -5,13 +5,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-export const settingsQueryKey = ['/api/sharepoint/settings'] as const;
+export const settingsKeys = {
+  sharePoint: ['sharepoint-settings'] as const,
+} as const;
 /** The settings are cached for 5 minutes. */
 export const SETTINGS_CACHE_MS = 5 * 60 * 1000;
 
 export function useSharePointSettings() {
-  return useQuery<SettingsResponse, Error>({
-    queryKey: settingsQueryKey,
+  return useQuery({
+    queryKey: settingsKeys.sharePoint,
+    queryFn: ({ signal }) =>
+      apiJson<SettingsResponse>('GET', '/api/sharepoint/settings', undefined, { signal }),
     staleTime: SETTINGS_CACHE_MS,
     gcTime: SETTINGS_CACHE_MS,
   });
@@ -21,7 +25,7 @@ export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation<SettingsResponse, Error, SettingsBody>({
     mutationFn: (body) => apiJson<SettingsResponse>('POST', '/api/sharepoint/settings', body),
-    onSuccess: (saved) => queryClient.setQueryData(settingsQueryKey, saved),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.sharePoint, saved),
   });
 }
 

@@ -1,7 +1,9 @@
-import type {
-  MicrosoftSignInSettings,
-  MicrosoftSignInSettingsBody,
-  MicrosoftSignInTestResult,
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type MicrosoftSignInSettings,
+  type MicrosoftSignInSettingsBody,
+  type MicrosoftSignInTestResult,
+  microsoftSignInSettingsBody,
 } from '@shared/schemas/microsoft-sign-in';
 import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, LogIn, Plug, Save } from 'lucide-react';
 import { useDeferredValue, useEffect, useId, useState } from 'react';
@@ -10,13 +12,13 @@ import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage, serverFieldErrors } from '@/lib/api';
+import { errorFields, errorMessage } from '@/lib/api';
 import {
   linkMyAccount,
   useMicrosoftSignInSettings,
@@ -42,9 +44,8 @@ function formFrom(saved: MicrosoftSignInSettings): SignInFormValues {
   };
 }
 
-const rules = rulesOnDemand<SignInFormValues>(() =>
-  import('./microsoft-sign-in-rules').then((module) => module.microsoftSignInResolver),
-);
+// the shared rules; values are sent as typed and the server applies the same schema
+const rules = zodResolver(microsoftSignInSettingsBody, undefined, { raw: true });
 
 /** What a save removed because the tenant or client changed, or null. */
 function clearedText(stored: MicrosoftSignInSettings): string | null {
@@ -93,7 +94,7 @@ export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number |
       <CardContent className="grid gap-5">
         {settings.isError || (!settings.isPending && !settings.data) ? (
           <p role="alert" className="text-destructive text-sm">
-            {getErrorMessage(settings.error, 'The sign-in settings could not be loaded')}
+            {errorMessage(settings.error, 'The sign-in settings could not be loaded')}
           </p>
         ) : saved === undefined ? (
           <Skeleton className="h-24 w-full" />
@@ -128,7 +129,7 @@ function SignInForm({
   const form = useForm<SignInFormValues>({
     // what the environment sets is shown as it is and never checked or sent from here
     resolver: (values, context, options) =>
-      rules.resolver(
+      rules(
         {
           ...values,
           ...(fromEnvironment
@@ -187,11 +188,11 @@ function SignInForm({
         });
       },
       onError: (error) => {
-        const fields = serverFieldErrors(error, 'The sign-in settings could not be saved');
+        const fields = errorFields(error, 'The sign-in settings could not be saved');
         for (const [name, message] of Object.entries(fields)) {
           if (name in values) form.setError(name as keyof SignInFormValues, { message });
         }
-        setFormError(getErrorMessage(error, 'The sign-in settings could not be saved'));
+        setFormError(errorMessage(error, 'The sign-in settings could not be saved'));
       },
     });
   });
@@ -211,7 +212,7 @@ function SignInForm({
           setTestState({
             kind: 'done',
             success: false,
-            message: getErrorMessage(error, 'The sign-in settings could not be tested.'),
+            message: errorMessage(error, 'The sign-in settings could not be tested.'),
           }),
       },
     );
@@ -224,7 +225,7 @@ function SignInForm({
     try {
       await linkMyAccount(currentUserId);
     } catch (caught) {
-      setFormError(getErrorMessage(caught, 'Could not start linking your account'));
+      setFormError(errorMessage(caught, 'Could not start linking your account'));
       setLinking(false);
     }
   }
@@ -232,13 +233,7 @@ function SignInForm({
   const environmentNote = (variable: string) => `Set by ${variable} on the server.`;
 
   return (
-    <form
-      onSubmit={onSave}
-      onFocus={rules.prefetch}
-      noValidate
-      className="grid gap-5"
-      aria-label="Sign in with Microsoft settings"
-    >
+    <form onSubmit={onSave} noValidate className="grid gap-5" aria-label="Sign in with Microsoft settings">
       {fromEnvironment ? (
         <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-muted-foreground text-sm">
           <Info className="mt-0.5 size-4 shrink-0" aria-hidden />

@@ -1,4 +1,5 @@
-import type { SettingsResponse } from '@shared/schemas/settings';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type SettingsResponse, settingsBody } from '@shared/schemas/settings';
 import type { ColumnMapping, ListKind } from '@shared/schemas/sharepoint-columns';
 import { Info, Plug, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -6,11 +7,11 @@ import { type FieldErrors, useForm } from 'react-hook-form';
 import { CertificateFields } from '@/components/certificate-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormError, FormField, rulesOnDemand } from '@/components/ui/form';
+import { FormError, FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage, serverFieldErrors } from '@/lib/api';
+import { errorFields, errorMessage } from '@/lib/api';
 import { useCheckColumns, useSaveSettings, useTestConnection } from '../api/settings-api';
 import { type ColumnCheckState, ColumnMappingPanel } from './column-mapping';
 import { type ConnectionState, ConnectionStatus, SUCCESS_TEXT } from './connection-status';
@@ -50,9 +51,10 @@ function formFrom(saved: SettingsResponse): SettingsFormValues {
   };
 }
 
-const rules = rulesOnDemand<SettingsFormValues>(() =>
-  import('./settings-form-rules').then((module) => module.settingsFormResolver),
-);
+// The shared rules; values are sent as typed (raw), the server applies the same schema. The form
+// always holds every field, so the optional ones are required here; the column mapping is held
+// beside the form and added when it is sent.
+const resolver = zodResolver(settingsBody.omit({ columnMapping: true }).required(), undefined, { raw: true });
 
 /** What a save says when it dropped stored secrets typed for another tenant, client, site or account. */
 export function clearedSecretsMessage(stored: SettingsResponse): string | null {
@@ -83,7 +85,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
   const [mapping, setMapping] = useState<ColumnMapping>(saved.columnMapping);
 
   const form = useForm<SettingsFormValues>({
-    resolver: rules.resolver,
+    resolver,
     defaultValues: formFrom(saved),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -103,7 +105,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
       {
         onSuccess: (result) => setColumns({ kind: 'done', result }),
         onError: (error) =>
-          setColumns({ kind: 'error', message: getErrorMessage(error, 'Could not read the columns.') }),
+          setColumns({ kind: 'error', message: errorMessage(error, 'Could not read the columns.') }),
       },
     );
   };
@@ -135,7 +137,7 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
               : { kind: 'error', message: result.message || 'Connection test failed' },
           ),
         onError: (error) =>
-          done({ kind: 'error', message: getErrorMessage(error, 'Failed to connect to SharePoint.') }),
+          done({ kind: 'error', message: errorMessage(error, 'Failed to connect to SharePoint.') }),
       },
     );
   };
@@ -173,13 +175,13 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
         },
         onError: (error) => {
           // a refused certificate or key is named at its field
-          for (const [field, message] of Object.entries(serverFieldErrors(error, ''))) {
+          for (const [field, message] of Object.entries(errorFields(error, ''))) {
             if (field === 'clientCertificate' || field === 'clientCertificateKey')
               form.setError(field, { type: 'server', message });
           }
           toast({
             title: 'Error',
-            description: getErrorMessage(error, 'Failed to save settings. Please try again.'),
+            description: errorMessage(error, 'Failed to save settings. Please try again.'),
             variant: 'destructive',
           });
         },
@@ -227,17 +229,10 @@ export function SettingsForm({ saved }: { saved: SettingsResponse }) {
     </FormField>
   );
 
-  // a submit being checked counts: the first check may wait for the form's rules to load
   const busy = form.formState.isSubmitting || save.isPending || test.isPending || checkColumns.isPending;
 
   return (
-    <form
-      onSubmit={onSave}
-      onFocus={rules.prefetch}
-      noValidate
-      className="grid gap-6"
-      aria-label="SharePoint settings"
-    >
+    <form onSubmit={onSave} noValidate className="grid gap-6" aria-label="SharePoint settings">
       <Card>
         <CardHeader>
           <CardTitle>

@@ -1,11 +1,17 @@
-import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES, type AvailabilityStatus } from '@shared/availability';
-import { formatTimeRange, TIME_CHOICES } from '@shared/calendar';
-import type { Availability } from '@shared/schemas/availability';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { AvailabilityStatus } from '@shared/availability';
+import { formatTimeRange } from '@shared/calendar';
+import {
+  type Availability,
+  type AvailabilityDayForm,
+  availabilityDayForm,
+} from '@shared/schemas/availability';
 import type { Booking } from '@shared/schemas/bookings';
 import { normaliseTimeOfDay } from '@shared/time-of-day';
 import { Pencil } from 'lucide-react';
-import { useId, useState } from 'react';
-import { CharacterCount } from '@/components/character-count';
+import { useEffect, useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { AvailabilityFormFields } from '@/components/availability-fields';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -16,11 +22,8 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useSaveStaffAvailability } from '../api/staff-grid-api';
 import { STATUS_LABEL } from '../lib/grid-model';
@@ -31,7 +34,6 @@ import { STATUS_LABEL } from '../lib/grid-model';
  */
 export const STAFF_DEFAULT_START = '09:00';
 export const STAFF_DEFAULT_END = '17:00';
-const NO_TIME = 'none';
 
 const STATUS_DOT: Record<AvailabilityStatus, string> = {
   available: 'bg-success',
@@ -131,39 +133,40 @@ function AvailabilityForm({
   bookings: Booking[];
   onDone: () => void;
 }) {
-  const ids = { status: useId(), start: useId(), end: useId(), notes: useId() };
-  const [status, setStatus] = useState<AvailabilityStatus>(availability?.status ?? 'available');
+  const id = useId();
+  // the values waiting for staff to confirm marking a booked day unavailable
+  const [confirming, setConfirming] = useState<AvailabilityDayForm | null>(null);
+  const save = useSaveStaffAvailability();
+  const form = useForm<AvailabilityDayForm>({
+    resolver: zodResolver(availabilityDayForm),
+    defaultValues: {
+      status: availability?.status ?? 'available',
+      startTime: availability?.startTime ?? STAFF_DEFAULT_START,
+      endTime: availability?.endTime ?? STAFF_DEFAULT_END,
+      notes: availability?.notes ?? '',
+    },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { errors } = form.formState;
+
   // The defaults are for a day that has no availability yet, and only while it is marked available
   // or limited; a saved day's times (empty or not) stay as they are. Times staff pick are kept.
-  const [chosen, setChosen] = useState<{ start?: string; end?: string }>({});
-  const shown = (saved: string | undefined, fallback: string) =>
-    saved ?? (status === 'unavailable' ? '' : fallback);
-  const startTime = chosen.start ?? shown(availability?.startTime, STAFF_DEFAULT_START);
-  const endTime = chosen.end ?? shown(availability?.endTime, STAFF_DEFAULT_END);
-  const setStartTime = (start: string) => setChosen((times) => ({ ...times, start }));
-  const setEndTime = (end: string) => setChosen((times) => ({ ...times, end }));
-  const [notes, setNotes] = useState(availability?.notes ?? '');
-  const [confirming, setConfirming] = useState(false);
-  const save = useSaveStaffAvailability();
-  const timesWrong = Boolean(startTime && endTime && startTime >= endTime);
-  const notesTooLong = notes.length > AVAILABILITY_NOTES_MAX;
-  const warnAboutBookings =
-    status === 'unavailable' && availability?.status !== 'unavailable' && bookings.length > 0;
+  const status = useWatch({ control: form.control, name: 'status' });
+  const isNewDay = availability === undefined;
+  useEffect(() => {
+    if (!isNewDay) return;
+    const unavailable = status === 'unavailable';
+    if (!form.getFieldState('startTime').isDirty)
+      form.resetField('startTime', { defaultValue: unavailable ? '' : STAFF_DEFAULT_START });
+    if (!form.getFieldState('endTime').isDirty)
+      form.resetField('endTime', { defaultValue: unavailable ? '' : STAFF_DEFAULT_END });
+  }, [form, isNewDay, status]);
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (timesWrong || notesTooLong) return;
-    if (warnAboutBookings && !confirming) {
-      setConfirming(true);
-      return;
-    }
-    send();
-  };
-
-  const send = () => {
-    setConfirming(false);
+  const send = (values: AvailabilityDayForm) => {
+    setConfirming(null);
     save.mutate(
-      { userId, date, status, startTime, endTime, notes },
+      { userId, date, ...values },
       {
         onSuccess: () => {
           toast({
@@ -176,78 +179,36 @@ function AvailabilityForm({
           toast({
             variant: 'destructive',
             title: 'Failed to update availability',
-            description: getErrorMessage(error, 'An error occurred. Please try again.'),
+            description: errorMessage(error, 'An error occurred. Please try again.'),
           }),
       },
     );
   };
 
-  const timeSelect = (id: string, label: string, value: string, onChange: (value: string) => void) => (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Select value={value || NO_TIME} onValueChange={(next) => onChange(next === NO_TIME ? '' : next)}>
-        <SelectTrigger id={id}>
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={NO_TIME}>none</SelectItem>
-          {TIME_CHOICES.map((choice) => (
-            <SelectItem key={choice.value} value={choice.value}>
-              {choice.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </div>
-  );
+  const submit = (values: AvailabilityDayForm) => {
+    const markingBookedDayUnavailable =
+      values.status === 'unavailable' && availability?.status !== 'unavailable' && bookings.length > 0;
+    if (markingBookedDayUnavailable) setConfirming(values);
+    else send(values);
+  };
 
   return (
-    <form className="grid gap-3" onSubmit={submit} aria-label="Edit availability">
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.status}>Status</Label>
-        <Select value={status} onValueChange={(value) => setStatus(value as AvailabilityStatus)}>
-          <SelectTrigger id={ids.status}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {AVAILABILITY_STATUSES.map((value) => (
-              <SelectItem key={value} value={value}>
-                {STATUS_LABEL[value]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        {timeSelect(ids.start, 'Start Time', startTime, setStartTime)}
-        {timeSelect(ids.end, 'End Time', endTime, setEndTime)}
-      </div>
-      {timesWrong ? (
-        <p className="text-destructive text-sm" role="alert">
-          End time must be after start time
-        </p>
-      ) : null}
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.notes}>Notes</Label>
-        <Textarea
-          id={ids.notes}
-          value={notes}
-          onChange={(event) => setNotes(event.target.value)}
-          rows={2}
-          aria-invalid={notesTooLong || undefined}
-          aria-describedby={`${ids.notes}-count`}
-        />
-        <CharacterCount id={`${ids.notes}-count`} length={notes.length} max={AVAILABILITY_NOTES_MAX} />
-      </div>
+    <form
+      className="grid gap-4"
+      onSubmit={form.handleSubmit(submit)}
+      noValidate
+      aria-label="Edit availability"
+    >
+      <AvailabilityFormFields control={form.control} errors={errors} idPrefix={id} />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" onClick={onDone} disabled={save.isPending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={save.isPending || timesWrong || notesTooLong}>
+        <Button type="submit" disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save'}
         </Button>
       </div>
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+      <AlertDialog open={confirming !== null} onOpenChange={(open) => (open ? null : setConfirming(null))}>
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>Mark a booked day unavailable?</AlertDialogTitle>
@@ -265,7 +226,7 @@ function AvailabilityForm({
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>Keep as it was</AlertDialogCancel>
-            <Button type="button" variant="destructive" onClick={send}>
+            <Button type="button" variant="destructive" onClick={() => confirming && send(confirming)}>
               Mark unavailable
             </Button>
           </AlertDialogFooter>

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useRefreshBookings, useRefreshStatus } from '../api/staff-grid-api';
 
 export const REFRESH_MESSAGES = {
@@ -73,7 +73,7 @@ export function useBookingRefresh() {
         later(COMPLETE_CLEARS_MS, () => setPhase(null));
       },
       onError: (error) => {
-        const reason = getErrorMessage(error, latestStatus.current?.lastRefreshError ?? NO_REASON);
+        const reason = errorMessage(error, latestStatus.current?.lastRefreshError ?? NO_REASON);
         console.error('Booking refresh failed:', reason);
         setPhase('error');
         // the error line clears after 2 s; the reason stays in a toast, with the way to fix it

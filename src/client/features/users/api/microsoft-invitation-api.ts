@@ -1,17 +1,11 @@
-import type {
-  MicrosoftInvitation,
-  MicrosoftLinkedAccounts,
-  MicrosoftSignInStatus,
-} from '@shared/schemas/microsoft-sign-in';
+import type { MicrosoftInvitation, MicrosoftLinkedAccounts } from '@shared/schemas/microsoft-sign-in';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { useMicrosoftSignInStatus } from '@/lib/microsoft-sign-in-status';
 
-function useMicrosoftSignInStatus() {
-  return useQuery<MicrosoftSignInStatus, Error>({
-    queryKey: ['/api/auth/microsoft'],
-    staleTime: 60_000,
-  });
-}
+export const microsoftInvitationKeys = {
+  linked: ['microsoft-linked-accounts'] as const,
+} as const;
 
 /** Invitations only make sense while Microsoft sign-in is configured. */
 export function useMicrosoftSignInEnabled(): boolean {
@@ -26,8 +20,10 @@ export function useFacilitatorMicrosoftSignIn(): boolean {
 /** The ids of accounts linked to a Microsoft identity; empty while Microsoft sign-in is off. */
 export function useMicrosoftLinkedUserIds(): ReadonlySet<number> {
   const enabled = useMicrosoftSignInEnabled();
-  const linked = useQuery<MicrosoftLinkedAccounts, Error>({
-    queryKey: ['/api/staff/microsoft-sign-in/linked'],
+  const linked = useQuery({
+    queryKey: microsoftInvitationKeys.linked,
+    queryFn: ({ signal }) =>
+      apiJson<MicrosoftLinkedAccounts>('GET', '/api/staff/microsoft-sign-in/linked', undefined, { signal }),
     enabled,
   });
   return new Set(enabled ? (linked.data?.users.map((user) => user.userId) ?? []) : []);

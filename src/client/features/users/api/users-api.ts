@@ -1,6 +1,6 @@
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '@shared/schemas/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from '@/lib/api';
+import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 export const usersQueryKey = queryKeys.staffUsers.all;
@@ -43,9 +43,7 @@ export function useUpdateUser() {
 export function useDeleteUser() {
   const refetch = useRefetchUsers();
   return useMutation<void, Error, number>({
-    mutationFn: async (id) => {
-      await apiRequest('DELETE', `/api/staff/users/${id}`);
-    },
+    mutationFn: (id) => apiJson<void>('DELETE', `/api/staff/users/${id}`),
     onSuccess: refetch,
   });
 }

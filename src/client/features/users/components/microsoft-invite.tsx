@@ -13,7 +13,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import {
   useCreateMicrosoftInvitation,
   useFacilitatorMicrosoftSignIn,
@@ -103,7 +103,7 @@ export function MicrosoftInviteDialog({
           </div>
         ) : create.isError ? (
           <p role="alert" className="text-destructive text-sm">
-            {getErrorMessage(create.error, 'The invitation could not be created')}
+            {errorMessage(create.error, 'The invitation could not be created')}
           </p>
         ) : null}
         <DialogFooter>

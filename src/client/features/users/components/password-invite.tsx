@@ -8,7 +8,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { getErrorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { usePasswordInvitation, useSendPasswordInvitation } from '../api/password-invitation-api';
 import { userName } from '../lib/users';
 
@@ -26,7 +26,7 @@ export function PasswordInviteDialog({ user, onClose }: { user: PublicUser | nul
   const state = status.data;
 
   let summary = 'Loading…';
-  if (status.error) summary = getErrorMessage(status.error, 'The invitation could not be read');
+  if (status.error) summary = errorMessage(status.error, 'The invitation could not be read');
   else if (state?.joinedAt) summary = `Joined on ${when(state.joinedAt)}.`;
   else if (state?.invitedAt)
     summary = `Invited on ${when(state.invitedAt)}${state.invitedBy ? ` by ${state.invitedBy}` : ''}; not joined yet. The link works until ${when(state.expiresAt ?? state.invitedAt)}.`;
@@ -52,7 +52,7 @@ export function PasswordInviteDialog({ user, onClose }: { user: PublicUser | nul
           </p>
         ) : send.isError ? (
           <p role="alert" className="text-destructive text-sm">
-            {getErrorMessage(send.error, 'The invitation could not be sent')}
+            {errorMessage(send.error, 'The invitation could not be sent')}
           </p>
         ) : null}
         <DialogFooter>

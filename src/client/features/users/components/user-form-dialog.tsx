@@ -1,4 +1,6 @@
-import { type FormEvent, useId } from 'react';
+import type { UserFormValues } from '@shared/schemas/users';
+import { useId } from 'react';
+import { type UseFormReturn, useWatch } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -11,15 +13,13 @@ import {
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
-import type { UserFormValues } from '../lib/users';
 
 interface UserFormDialogProps {
   mode: 'create' | 'edit';
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The form is controlled: the parent fills it for editing and clears it after a success. */
-  values: UserFormValues;
-  onValuesChange: (values: UserFormValues) => void;
+  /** The parent's form (its rules: `createUserForm` or `editUserForm`): it fills it for editing and clears it after a success. */
+  form: UseFormReturn<UserFormValues>;
   pending: boolean;
   onSubmit: (values: UserFormValues) => void;
   /** areas already in use, suggested while typing */
@@ -48,8 +48,7 @@ export function UserFormDialog({
   mode,
   open,
   onOpenChange,
-  values,
-  onValuesChange,
+  form,
   pending,
   onSubmit,
   areaSuggestions = [],
@@ -57,15 +56,10 @@ export function UserFormDialog({
   const text = TEXT[mode];
   const idPrefix = useId();
 
-  const canSubmit = values.username.trim() !== '' && (mode === 'edit' || values.password !== '') && !pending;
-
-  const set = (name: keyof UserFormValues) => (event: { target: { value: string } }) =>
-    onValuesChange({ ...values, [name]: event.target.value });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (canSubmit) onSubmit(values);
-  };
+  const [username, password] = useWatch({ control: form.control, name: ['username', 'password'] });
+  // the button waits for what is required; the rules' messages show on submit
+  const canSubmit = username.trim() !== '' && (mode === 'edit' || password !== '') && !pending;
+  const errors = form.formState.errors;
 
   const id = (name: string) => `${idPrefix}-${name}`;
 
@@ -76,37 +70,44 @@ export function UserFormDialog({
           <DialogTitle>{text.title}</DialogTitle>
           <DialogDescription>{text.description}</DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4" noValidate aria-label={text.title}>
-          <FormField id={id('username')} label="Username (Email)">
-            <Input
-              value={values.username}
-              onChange={set('username')}
-              autoComplete="off"
-              inputMode="email"
-              required
-            />
+        <form
+          onSubmit={form.handleSubmit(onSubmit)}
+          className="grid gap-4"
+          noValidate
+          aria-label={text.title}
+        >
+          <FormField id={id('username')} error={errors.username?.message} label="Username (Email)">
+            <Input {...form.register('username')} autoComplete="off" inputMode="email" required />
           </FormField>
-          <FormField id={id('password')} label={text.password}>
+          <FormField id={id('password')} error={errors.password?.message} label={text.password}>
             <PasswordInput
-              value={values.password}
-              onChange={set('password')}
+              {...form.register('password')}
               autoComplete="new-password"
               required={mode === 'create'}
             />
           </FormField>
-          <FormField id={id('displayName')} label="Display Name">
-            <Input value={values.displayName} onChange={set('displayName')} autoComplete="off" />
+          <FormField id={id('displayName')} error={errors.displayName?.message} label="Display Name">
+            <Input {...form.register('displayName')} autoComplete="off" />
           </FormField>
-          <FormField id={id('email')} label="Email">
-            <Input type="email" value={values.email} onChange={set('email')} autoComplete="off" />
+          <FormField id={id('email')} error={errors.email?.message} label="Email">
+            <Input type="email" {...form.register('email')} autoComplete="off" />
           </FormField>
-          <FormField id={id('freelancerId')} label="Freelancer ID" description="SharePoint freelancer ID">
-            <Input value={values.freelancerId} onChange={set('freelancerId')} autoComplete="off" />
+          <FormField
+            id={id('freelancerId')}
+            error={errors.freelancerId?.message}
+            label="Freelancer ID"
+            description="SharePoint freelancer ID"
+          >
+            <Input {...form.register('freelancerId')} autoComplete="off" />
           </FormField>
-          <FormField id={id('area')} label="Area" description="The dashboard's area filter uses this">
+          <FormField
+            id={id('area')}
+            error={errors.area?.message}
+            label="Area"
+            description="The dashboard's area filter uses this"
+          >
             <Input
-              value={values.area}
-              onChange={set('area')}
+              {...form.register('area')}
               autoComplete="off"
               list={areaSuggestions.length > 0 ? id('area-suggestions') : undefined}
             />

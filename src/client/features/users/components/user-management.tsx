@@ -1,7 +1,9 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { SAFEGUARDING_STATE_LABELS, SAFEGUARDING_STATES, type SafeguardingState } from '@shared/safeguarding';
-import type { PublicUser } from '@shared/schemas/users';
+import { createUserForm, editUserForm, type PublicUser, type UserFormValues } from '@shared/schemas/users';
 import { Plus, ShieldAlert } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -15,7 +17,6 @@ import {
   knownAreas,
   searchUsers,
   sortUsers,
-  type UserFormValues,
   userChanges,
   userErrorMessage,
 } from '../lib/users';
@@ -51,9 +52,16 @@ export function UserManagement({
   const unlockUser = useUnlockUser();
 
   const [createOpen, setCreateOpen] = useState(false);
-  const [createValues, setCreateValues] = useState<UserFormValues>(emptyUserForm);
+  // what was typed is sent as typed (raw): the server trims, and an edit sends only what changed
+  const createForm = useForm<UserFormValues>({
+    resolver: zodResolver(createUserForm, undefined, { raw: true }),
+    defaultValues: emptyUserForm,
+  });
   const [editing, setEditing] = useState<PublicUser | null>(null);
-  const [editValues, setEditValues] = useState<UserFormValues>(emptyUserForm);
+  const editForm = useForm<UserFormValues>({
+    resolver: zodResolver(editUserForm, undefined, { raw: true }),
+    defaultValues: emptyUserForm,
+  });
   const [deleting, setDeleting] = useState<PublicUser | null>(null);
 
   const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
@@ -82,7 +90,7 @@ export function UserManagement({
       {
         onSuccess: () => {
           setCreateOpen(false);
-          setCreateValues(emptyUserForm);
+          createForm.reset(emptyUserForm);
           toast({
             title: 'User created',
             description: 'New facilitator has been added successfully',
@@ -101,7 +109,7 @@ export function UserManagement({
   };
 
   const startEdit = (user: PublicUser) => {
-    setEditValues(formFromUser(user));
+    editForm.reset(formFromUser(user));
     setEditing(user);
   };
 
@@ -115,7 +123,6 @@ export function UserManagement({
       {
         onSuccess: () => {
           setEditing(null);
-          setEditValues(emptyUserForm);
           toast({
             title: 'User updated',
             description: 'Facilitator information has been updated successfully',
@@ -261,8 +268,7 @@ export function UserManagement({
         mode="create"
         open={createOpen}
         onOpenChange={setCreateOpen}
-        values={createValues}
-        onValuesChange={setCreateValues}
+        form={createForm}
         pending={createUser.isPending}
         onSubmit={create}
         areaSuggestions={areas}
@@ -273,8 +279,7 @@ export function UserManagement({
         onOpenChange={(open) => {
           if (!open) setEditing(null);
         }}
-        values={editValues}
-        onValuesChange={setEditValues}
+        form={editForm}
         pending={updateUser.isPending}
         onSubmit={update}
         areaSuggestions={areas}

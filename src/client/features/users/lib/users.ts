@@ -1,6 +1,6 @@
 import { compareAreaNames, matchesSearch } from '@shared/collate';
-import type { PublicUser, UpdateUserBody } from '@shared/schemas/users';
-import { serverFieldErrors } from '@/lib/api';
+import type { PublicUser, UpdateUserBody, UserFormValues } from '@shared/schemas/users';
+import { errorFields } from '@/lib/api';
 
 /** Name column: the display name, else the username. */
 export function userName(user: Pick<PublicUser, 'displayName' | 'username'>): string {
@@ -36,19 +36,8 @@ export function roleLook(role: string): RoleLook {
  * ("Password must be at least 6 characters"), else its message, else the fallback.
  */
 export function userErrorMessage(error: unknown, fallback: string): string {
-  const found = serverFieldErrors(error, fallback);
+  const found = errorFields(error, fallback);
   return Object.values(found)[0] ?? fallback;
-}
-
-/** The dialog's fields; every value is a string while editing. */
-export interface UserFormValues {
-  username: string;
-  password: string;
-  displayName: string;
-  email: string;
-  freelancerId: string;
-  /** the grid's area filter is built from these */
-  area: string;
 }
 
 export const emptyUserForm: UserFormValues = {

@@ -1,0 +1,62 @@
+import type { MyOffer } from '@shared/schemas/offers';
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { renderWithApp } from '@/test/render';
+import { server } from '@/test/server';
+import { OfferAnswerDialog } from './my-offers';
+
+const offer: MyOffer = {
+  id: 4,
+  bookingId: 9,
+  // already seen, so opening it sends nothing
+  state: 'seen',
+  message: '',
+  replyBy: '2099-06-01T16:00:00.000Z',
+  createdAt: '2099-05-01T09:00:00.000Z',
+  respondedAt: null,
+  declineReason: '',
+  endedReason: null,
+  date: '2099-06-10',
+  startTime: '10:00',
+  endTime: '12:00',
+  title: 'Clay workshop',
+  schoolName: 'Riverside Primary',
+  program: 'Clay',
+  location: null,
+};
+
+/** The facilitator's offers, and the decline answering as `answer` says; returns the bodies sent. */
+function declineApi(answer: () => Response) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.get('/api/offers', () => HttpResponse.json([offer])),
+    http.post('/api/offers/4/decline', async ({ request }) => {
+      bodies.push(await request.json());
+      return answer();
+    }),
+  );
+  return bodies;
+}
+
+describe('OfferAnswerDialog: declining', () => {
+  test('sends the reason given, and says so', async () => {
+    const bodies = declineApi(() => HttpResponse.json({ ...offer, state: 'declined' }));
+    const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
+    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Away that week');
+    await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
+    expect(await screen.findByText('Offer declined')).toBeVisible();
+    expect(bodies).toEqual([{ reason: 'Away that week' }]);
+  });
+
+  test("a refused answer shows the server's message", async () => {
+    declineApi(() => HttpResponse.json({ message: 'The portal is busy, try again' }, { status: 503 }));
+    const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
+    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The portal is busy, try again');
+  });
+});

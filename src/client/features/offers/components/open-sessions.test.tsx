@@ -1,0 +1,140 @@
+import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
+import type { OpenSession, OpenSessionsResponse } from '@shared/schemas/offers';
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { renderWithApp } from '@/test/render';
+import { server } from '@/test/server';
+import { OpenSessions } from './open-sessions';
+
+const session: OpenSession = {
+  id: 9,
+  sharePointId: '90',
+  title: 'Clay workshop',
+  // far ahead, so the default reply-by (tomorrow at 17:00) is always before it
+  date: '2099-06-10',
+  startTime: '10:00',
+  endTime: '12:00',
+  schoolName: 'Riverside Primary',
+  program: 'Clay',
+  location: null,
+  liveOffers: 0,
+  pendingAcceptance: false,
+};
+
+const candidate = (userId: number, name: string, state: 'valid' | 'missing'): FreeFacilitator => ({
+  userId,
+  name,
+  email: null,
+  area: 'North',
+  status: 'available',
+  startTime: '09:00',
+  endTime: '17:00',
+  availabilityNotes: '',
+  fit: null,
+  bookingsCount: 0,
+  bookings: [],
+  notes: [],
+  safeguarding: { state, reasons: state === 'missing' ? ['No DBS check recorded'] : [] },
+  free: true,
+  reasons: [],
+});
+
+/** One open session, its two candidates, no offers yet, and the send answering as `answer` says. */
+function offersApi(answer: () => Response) {
+  const bodies: unknown[] = [];
+  const list: OpenSessionsResponse = { sessions: [session], pending: [], sharePointConfigured: true };
+  const free: FreeResult = {
+    date: session.date,
+    from: null,
+    to: null,
+    areas: [],
+    include: 'free',
+    availableAreas: ['North'],
+    facilitators: [candidate(1, 'Vera Valid', 'valid'), candidate(2, 'Nina Missing', 'missing')],
+    leftOutCount: 0,
+  };
+  server.use(
+    http.get('/api/staff/sessions', () => HttpResponse.json(list)),
+    http.get('/api/staff/sessions/9/candidates', () => HttpResponse.json(free)),
+    http.get('/api/staff/sessions/9/offers', () => HttpResponse.json([])),
+    http.post('/api/staff/sessions/9/offers', async ({ request }) => {
+      bodies.push(await request.json());
+      return answer();
+    }),
+  );
+  return bodies;
+}
+
+async function openOfferDialog() {
+  const rendered = renderWithApp(<OpenSessions />);
+  await rendered.user.click(await screen.findByRole('button', { name: /^Offer / }));
+  const dialog = screen.getByRole('dialog', { name: 'Offer this session' });
+  await within(dialog).findByRole('checkbox', { name: /Vera Valid/ });
+  return { ...rendered, dialog };
+}
+
+describe('OpenSessions: the offer dialog', () => {
+  test('asks a reason for someone whose checks do not allow sending, and a reply-by, before sending', async () => {
+    const bodies = offersApi(() => HttpResponse.json({ offers: [{ id: 1 }] }, { status: 201 }));
+    const { user, dialog } = await openOfferDialog();
+    const send = within(dialog).getByRole('button', { name: 'Send offer' });
+    expect(send).toBeDisabled();
+    expect(within(dialog).queryByLabelText('Reason for offering despite safeguarding checks')).toBeNull();
+
+    await user.click(within(dialog).getByRole('checkbox', { name: /Nina Missing/ }));
+    const reason = within(dialog).getByLabelText('Reason for offering despite safeguarding checks');
+    await user.clear(within(dialog).getByLabelText('Reply by'));
+    await user.click(send);
+    expect(
+      await within(dialog).findByText('Give the reason for offering despite safeguarding checks'),
+    ).toBeVisible();
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByText('Reply-by must be a date and time')).toBeVisible();
+    expect(bodies).toEqual([]);
+
+    await user.type(reason, 'DBS certificate seen in person');
+    await user.type(within(dialog).getByLabelText('Reply by'), '2099-06-01T17:00');
+    await user.click(within(dialog).getByRole('checkbox', { name: /Vera Valid/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send 2 offers' }));
+    expect(await screen.findByText('Offer sent')).toBeVisible();
+    expect(bodies).toEqual([
+      {
+        userIds: [2, 1],
+        message: '',
+        replyBy: new Date('2099-06-01T17:00').toISOString(),
+        autoNext: false,
+        safeguardingOverride: { reason: 'DBS certificate seen in person' },
+        confirmNotFree: false,
+      },
+    ]);
+    // sent: nobody is chosen, so no reason is asked
+    expect(within(dialog).queryByLabelText('Reason for offering despite safeguarding checks')).toBeNull();
+  });
+
+  test('the chosen who are not free are named for staff to confirm; another refusal shows its message', async () => {
+    const answers = [
+      () =>
+        HttpResponse.json(
+          {
+            message: 'Some are not free',
+            fieldErrors: { confirmNotFree: ['Vera Valid is booked on the day'] },
+          },
+          { status: 409 },
+        ),
+      () => HttpResponse.json({ message: 'The session is no longer open' }, { status: 400 }),
+    ];
+    const bodies = offersApi(() => answers.shift()!());
+    const { user, dialog } = await openOfferDialog();
+    await user.click(within(dialog).getByRole('checkbox', { name: /Vera Valid/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send offer' }));
+    const warning = await within(dialog).findByRole('alert');
+    expect(warning).toHaveTextContent('Not everyone you chose looks free:');
+    expect(warning).toHaveTextContent('Vera Valid is booked on the day');
+
+    await user.click(within(warning).getByRole('button', { name: 'Offer anyway' }));
+    expect(await within(dialog).findByText('The session is no longer open')).toBeVisible();
+    expect(bodies).toMatchObject([{ confirmNotFree: false }, { confirmNotFree: true, userIds: [1] }]);
+    expect(within(dialog).getByRole('checkbox', { name: /Vera Valid/ })).toBeChecked();
+  });
+});

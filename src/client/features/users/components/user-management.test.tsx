@@ -1,0 +1,123 @@
+import type { PublicUser } from '@shared/schemas/users';
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { renderWithApp } from '@/test/render';
+import { server } from '@/test/server';
+import { UserManagement } from './user-management';
+
+const ann: PublicUser = {
+  id: 3,
+  username: 'ann@example.org',
+  displayName: 'Ann Artist',
+  email: null,
+  freelancerId: null,
+  role: 'facilitator',
+  area: null,
+  lastAvailabilityUpdatedAt: null,
+  version: 4,
+};
+
+/** The users list, and the create and edit endpoints answering as `answer` says; returns the bodies sent. */
+function usersApi(answer: () => Response) {
+  const bodies: unknown[] = [];
+  const record = async ({ request }: { request: Request }) => {
+    bodies.push(await request.json());
+    return answer();
+  };
+  server.use(
+    http.get('/api/staff/users', () => HttpResponse.json([ann])),
+    // Microsoft sign-in off: no invitation column
+    http.get('/api/auth/microsoft', () =>
+      HttpResponse.json({ enabled: false, staffPasswordSignIn: true, facilitatorSignIn: false }),
+    ),
+    http.post('/api/staff/users', record),
+    http.put('/api/staff/users/:id', record),
+  );
+  return bodies;
+}
+
+const renderUsers = () => renderWithApp(<UserManagement currentUserId={1} signInHref="/staff-login" />);
+
+describe('UserManagement: the account dialogs', () => {
+  test("create shows the rules' messages and sends nothing until they hold", async () => {
+    const bodies = usersApi(() => HttpResponse.json(ann, { status: 201 }));
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'Add Facilitator' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create New Facilitator' });
+    const submit = within(dialog).getByRole('button', { name: 'Create Facilitator' });
+    expect(submit).toBeDisabled();
+
+    await user.type(within(dialog).getByLabelText('Username (Email)'), 'new@example.org');
+    await user.type(within(dialog).getByLabelText('Password', { exact: true }), '123');
+    await user.type(within(dialog).getByLabelText('Area'), 'x'.repeat(101));
+    await user.click(submit);
+    expect(within(dialog).getByText('Password must be at least 6 characters')).toBeVisible();
+    expect(within(dialog).getByText('Must be at most 100 characters')).toBeVisible();
+    expect(within(dialog).getByLabelText('Password', { exact: true })).toHaveFocus();
+    expect(within(dialog).getByLabelText('Password', { exact: true })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    expect(bodies).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Password', { exact: true }), '456');
+    await user.clear(within(dialog).getByLabelText('Area'));
+    await user.click(submit);
+    expect(await screen.findByText('New facilitator has been added successfully')).toBeVisible();
+    expect(bodies).toEqual([
+      {
+        username: 'new@example.org',
+        password: '123456',
+        displayName: '',
+        email: '',
+        freelancerId: '',
+        area: '',
+        role: 'facilitator',
+      },
+    ]);
+    // the next account starts from an empty form
+    await user.click(screen.getByRole('button', { name: 'Add Facilitator' }));
+    expect(
+      within(screen.getByRole('dialog', { name: 'Create New Facilitator' })).getByLabelText(
+        'Username (Email)',
+      ),
+    ).toHaveValue('');
+  });
+
+  test("a refused save keeps the dialog and what was typed, and toasts the server's message", async () => {
+    usersApi(() =>
+      HttpResponse.json({ message: 'The username "ann@example.org" is already taken' }, { status: 409 }),
+    );
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'Add Facilitator' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create New Facilitator' });
+    await user.type(within(dialog).getByLabelText('Username (Email)'), 'ANN@example.org');
+    await user.type(within(dialog).getByLabelText('Password', { exact: true }), 'whatever-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Facilitator' }));
+    expect(await screen.findByText('The username "ann@example.org" is already taken')).toBeVisible();
+    expect(screen.getByText('Error')).toBeVisible();
+    expect(dialog).toBeVisible();
+    expect(within(dialog).getByLabelText('Username (Email)')).toHaveValue('ANN@example.org');
+  });
+
+  test('edit: a blank password keeps the current one, a short one is refused, only changes are sent', async () => {
+    const bodies = usersApi(() => HttpResponse.json({ ...ann, displayName: 'Ann Renamed', version: 5 }));
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: /Actions/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Facilitator' });
+    const password = within(dialog).getByLabelText('Password (leave blank to keep current)');
+    await user.type(password, 'abc');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Facilitator' }));
+    expect(within(dialog).getByText('Password must be at least 6 characters')).toBeVisible();
+    expect(bodies).toEqual([]);
+
+    await user.clear(password);
+    await user.clear(within(dialog).getByLabelText('Display Name'));
+    await user.type(within(dialog).getByLabelText('Display Name'), 'Ann Renamed');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Facilitator' }));
+    expect(await screen.findByText('Facilitator information has been updated successfully')).toBeVisible();
+    expect(bodies).toEqual([{ version: 4, displayName: 'Ann Renamed' }]);
+  });
+});
