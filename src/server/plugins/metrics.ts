@@ -10,6 +10,7 @@ export interface AppMetrics {
   registry: Registry;
   emails: Counter<'outcome'>;
   sharePointErrors: Counter<'area' | 'kind'>;
+  signInFailures: Counter<'route' | 'status'>;
 }
 
 declare module 'fastify' {
@@ -46,7 +47,7 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
   });
   const signInFailures = new Counter({
     name: 'afp_sign_in_failures_total',
-    help: 'Password sign-ins refused (wrong credentials, 401) or paused (429), by route',
+    help: 'Sign-ins refused: passwords wrong (401) or paused (429), Microsoft sign-in by its reason; by route',
     labelNames: ['route', 'status'] as const,
     registers: [registry],
   });
@@ -135,7 +136,7 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
     )[0];
   }
 
-  app.decorate('metrics', { registry, emails, sharePointErrors });
+  app.decorate('metrics', { registry, emails, sharePointErrors, signInFailures });
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

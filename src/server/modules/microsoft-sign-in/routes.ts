@@ -134,6 +134,8 @@ export function microsoftSignInRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         } catch (error) {
           if (error instanceof SignInFailure) {
             request.log.warn({ reason: error.code, detail: error.message }, 'Microsoft sign-in refused');
+            // counted beside the password sign-ins' refusals, by its reason
+            app.metrics.signInFailures.inc({ route: '/api/auth/microsoft/callback', status: error.code });
             return failed(reply, error);
           }
           throw error;

@@ -41,6 +41,9 @@ describe('/metrics', () => {
       url: '/api/login',
       payload: { username: 'nobody@example.org', password: 'wrong-password' },
     });
+    // a Microsoft answer this browser never asked for is refused
+    const forged = await t.app.inject({ url: '/api/auth/microsoft/callback?code=forged&state=forged' });
+    expect(forged.statusCode).toBe(302);
     const response = await scrape(`Bearer ${TEST_METRICS_TOKEN}`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -60,6 +63,9 @@ describe('/metrics', () => {
       expect(text).toContain(`# TYPE ${name} `);
     expect(text).toContain('afp_http_requests_total{method="GET",route="/api/health",status="200"} 1');
     expect(text).toContain('afp_sign_in_failures_total{route="/api/login",status="401"} 1');
+    expect(text).toMatch(
+      /afp_sign_in_failures_total\{route="\/api\/auth\/microsoft\/callback",status="expired_request"\} 1/,
+    );
     expect(text).toContain('afp_outbox_depth{outbox="availability"} 0');
     expect(text).toContain('afp_outbox_depth{outbox="bookings"} 0');
     expect(text).toContain('afp_sharepoint_problem{area="bookings"} 0');
