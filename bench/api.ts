@@ -3,6 +3,7 @@
  *
  *   npm run bench [-- --sizes 200,1000,5000] [--runs 20] [--years 3]
  *   scripts/with-postgres.sh npm run bench -- --postgres     (the same on a throwaway PostgreSQL)
+ *   npm run bench -- --sizes 5000 --statements               (and each statement of a grid request)
  *
  * For each size: a fresh database (PGlite in a temporary DATA_DIR, as `npm start` runs it, or a new
  * PostgreSQL database), facilitators, the current month and `--years` of past days seeded by
@@ -13,6 +14,9 @@
  * and beside each is the **bare** query: the same rows read by hand through the same driver with
  * the same indexes, measured in the same run, so the ratio is our overhead. Warm figures are the p50
  * of `--runs` requests; revalidated ones send the ETag back (304, no body).
+ * --statements also prints every statement one warm grid request sends (session, versions, page,
+ * counts, rows …), each timed again alone through the driver (p50 of `--runs`), and the whole
+ * request beside their sum: what is left is the app's own work (serialising, compressing).
  * Nothing fails on a budget: the figures go to docs/performance.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +40,11 @@ const SIZES = option('sizes', '200,1000,5000').split(',').map(Number);
 const RUNS = Number(option('runs', '20'));
 const YEARS = Number(option('years', '3'));
 const POSTGRES = args.includes('--postgres');
+const STATEMENTS = args.includes('--statements');
+
+/** The statements the app sends while `capturing` is set (--statements). */
+let capturing: Array<{ query: string; params: unknown[] }> | null = null;
+const onQuery = (query: string, params: unknown[]) => capturing?.push({ query, params });
 const STAFF = { username: 'bench-staff@example.org', password: 'bench-staff-password' };
 
 interface Row {
@@ -58,7 +67,7 @@ async function freshDatabase(size: number) {
     const dataDir = mkdtempSync(join(tmpdir(), `afp-bench-${size}-`));
     return {
       env: { DATA_DIR: dataDir },
-      open: () => openDatabase({ dataDir }),
+      open: () => openDatabase({ dataDir, onQuery }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -73,7 +82,7 @@ async function freshDatabase(size: number) {
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
-    open: () => openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' }),
+    open: () => openDatabase({ databaseUrl: url.toString(), dataDir: 'unused', onQuery }),
     drop: async () => {
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
@@ -118,6 +127,41 @@ async function bareFirstPage(database: Database, range: { from: string; to: stri
     ),
     db.execute(sql`select * from safeguarding_records where user_id in (${ids})`),
   ]);
+}
+
+/** Each statement of one grid request, timed alone through the driver, beside the whole request. */
+async function timeStatements(database: Database, request: () => Promise<unknown>) {
+  const client = (database.pool ??
+    (database.db as unknown as { $client: { query: typeof pg.Pool.prototype.query } }).$client) as {
+    query(text: string, params: unknown[]): Promise<unknown>;
+  };
+  capturing = [];
+  await request();
+  const statements = capturing;
+  capturing = null;
+  const whole: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const t0 = performance.now();
+    await request();
+    whole.push(performance.now() - t0);
+  }
+  let sum = 0;
+  console.log('  statements of one warm grid request, each alone (p50):');
+  for (const { query, params } of statements) {
+    const times: number[] = [];
+    for (let run = -1; run < RUNS; run++) {
+      const t0 = performance.now();
+      await client.query(query, params);
+      if (run >= 0) times.push(performance.now() - t0);
+    }
+    const p50 = percentile(times, 50);
+    sum += p50;
+    console.log(`    ${ms(p50).padStart(10)}  ${query.replace(/\s+/g, ' ').slice(0, 110)}`);
+  }
+  const total = percentile(whole, 50);
+  console.log(
+    `    ${ms(sum).padStart(10)}  the ${statements.length} statements' sum; the whole request ${ms(total)}`,
+  );
 }
 
 async function benchSize(size: number): Promise<Row[]> {
@@ -199,6 +243,9 @@ async function benchSize(size: number): Promise<Row[]> {
     const db = database.db;
     await warm('first grid page, warm', gridUrl, () => bareFirstPage(database, month));
     await warm('first grid page, 304', gridUrl, () => bareFirstPage(database, month), true);
+    if (STATEMENTS) {
+      await timeStatements(database, () => app.app.inject({ url: gridUrl, headers: headers(app.cookie) }));
+    }
     await warm(
       'GET /api/staff/availabilities (month)',
       `/api/staff/availabilities?from=${month.from}&to=${month.to}`,

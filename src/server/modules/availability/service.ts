@@ -28,7 +28,7 @@ export interface DayWriter {
 }
 
 /** The answer's keys (the shared `availability` schema) and the columns they come from. */
-const availabilityColumns = {
+export const availabilityColumns = {
   id: availability.id,
   userId: availability.userId,
   date: availability.date,

@@ -5,7 +5,7 @@ import { bookings } from '../../db/schema';
 import type { DateRange } from '../range';
 
 /** The answer's keys (the shared `booking` schema) and the columns they come from. */
-const bookingColumns = {
+export const bookingColumns = {
   id: bookings.id,
   userId: bookings.userId,
   title: bookings.title,

@@ -18,8 +18,8 @@ import {
   users,
 } from '../../db/schema';
 import { badRequest } from '../../errors';
-import { toAvailability } from '../availability/service';
-import { toBooking } from '../bookings/service';
+import { availabilityColumns, toAvailability } from '../availability/service';
+import { bookingColumns, toBooking } from '../bookings/service';
 import { safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE, toPublicUser } from '../users/service';
 
@@ -73,22 +73,21 @@ function decodeCursor(cursor: string): { name: string; id: number } {
 export async function readGridPage(db: Queryable, query: GridQuery, today: string): Promise<StaffGridPage> {
   const filters = filtersOf(query);
   const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const [people, counts, areaRows] = await Promise.all([
+  // PGlite runs one statement at a time and PostgreSQL takes these from its pool side by side
+  const [people, [summary]] = await Promise.all([
     db
       .select({ user: users, name: sql<string>`${gridName}` })
       .from(users)
       .where(after ? and(filters, sql`(${gridName}, ${users.id}) > (${after.name}, ${after.id})`) : filters)
       .orderBy(asc(gridName), asc(users.id))
       .limit(query.limit + 1),
+    // the counts and the areas from one pass over the facilitators
     db
       .select({
         matching: sql<number>`(count(*) filter (where ${filters}))::int`,
         total: sql<number>`count(*)::int`,
+        areas: sql<string[]>`coalesce(array_agg(distinct ${areaKey}), '{}')`,
       })
-      .from(users)
-      .where(ne(users.role, STAFF_ROLE)),
-    db
-      .selectDistinct({ area: sql<string>`${areaKey}` })
       .from(users)
       .where(ne(users.role, STAFF_ROLE)),
   ]);
@@ -99,14 +98,15 @@ export async function readGridPage(db: Queryable, query: GridQuery, today: strin
   const rows = ids.length
     ? await rowsOf(db, ids, query, today)
     : new Map<number, Omit<StaffGridRow, 'user'>>();
-  const areas = areaRows.map((row) => row.area).filter((area) => area !== GRID_NO_AREA);
+  const everyArea = summary?.areas ?? [];
+  const areas = everyArea.filter((area) => area !== GRID_NO_AREA);
   areas.sort(compareAreaNames);
-  if (areaRows.some((row) => row.area === GRID_NO_AREA)) areas.push(GRID_NO_AREA);
+  if (everyArea.includes(GRID_NO_AREA)) areas.push(GRID_NO_AREA);
   return {
     rows: page.map(({ user }) => ({ user: toPublicUser(user), ...rows.get(user.id)! })),
     nextCursor,
-    matching: counts[0]?.matching ?? 0,
-    total: counts[0]?.total ?? 0,
+    matching: summary?.matching ?? 0,
+    total: summary?.total ?? 0,
     areas,
   };
 }
@@ -120,12 +120,12 @@ async function rowsOf(
 ): Promise<Map<number, Omit<StaffGridRow, 'user'>>> {
   const [days, sessions, notes, safeguarding] = await Promise.all([
     db
-      .select()
+      .select(availabilityColumns)
       .from(availability)
       .where(and(inArray(availability.userId, ids), between(availability.date, range.from, range.to)))
       .orderBy(asc(availability.userId), asc(availability.date)),
     db
-      .select()
+      .select(bookingColumns)
       .from(bookings)
       .where(and(inArray(bookings.userId, ids), between(bookings.date, range.from, range.to)))
       .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id)),
