@@ -186,19 +186,22 @@ test.describe('staff dashboard', () => {
   test('loading text, headings, buttons, and the month grid by default', async ({ page }, testInfo) => {
     await loginAsStaff(page);
     await serveBookings(page, scenario.bookings);
-    // hold the users back so the loading state can be seen
-    let releaseUsers: () => void = () => {};
-    const usersHeld = new Promise<void>((resolve) => {
-      releaseUsers = resolve;
+    // hold the grid's first page back so the loading state can be seen
+    let releaseGrid: () => void = () => {};
+    const gridHeld = new Promise<void>((resolve) => {
+      releaseGrid = resolve;
     });
-    await page.route('**/api/staff/users', async (route) => {
-      await usersHeld;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/api/staff/grid',
+      async (route) => {
+        await gridHeld;
+        await route.continue();
+      },
+    );
     await page.goto('/staff-dashboard');
     await expect(page.getByText('Loading staff dashboard...')).toBeVisible();
     await expect(page.getByTestId('schedule-grid')).toHaveCount(0);
-    releaseUsers();
+    releaseGrid();
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
     await expect(page.getByText('Loading staff dashboard...')).toHaveCount(0);
 
