@@ -5,6 +5,7 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseAreas,
+  laptopOnDesktop,
   loginAsStaff,
   showGridDay,
   staffApi,
@@ -77,10 +78,7 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-/** 1366 px on the desktop project; the phone project keeps its 390 px. */
-test.beforeEach(async ({ page }, testInfo) => {
-  if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1366, height: 800 });
-});
+test.beforeEach(({ page }, testInfo) => laptopOnDesktop(page, testInfo));
 
 /** The link to `path` in the newest email to `address` that has one. */
 async function linkInMail(address: string, path: '/set-password' | '/offer-link'): Promise<string> {
