@@ -272,6 +272,7 @@ test(
         'History',
         'Safeguarding records',
         'Edit',
+        'Invite to set a password',
         'Clear sign-in pauses',
         'Delete',
       ]);
