@@ -211,7 +211,7 @@ test(
       .click();
     const day = page.getByRole('dialog', { name: person.displayName });
     await day.getByRole('button', { name: 'Edit', exact: true }).click();
-    await expect(day.getByRole('combobox', { name: 'Status' })).toBeVisible();
+    await expect(day.getByRole('combobox', { name: 'Start Time (optional)' })).toBeVisible();
     await checkScreen(page, testInfo, 'staff-day-edit');
     await page.keyboard.press('Escape');
     await expect(day).toBeHidden();
