@@ -6,6 +6,7 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseAreas,
+  laptopOnDesktop,
   loginAsStaff,
   staffApi,
   test,
@@ -73,11 +74,6 @@ async function makeScene(testInfo: TestInfo): Promise<Scene> {
       await api.dispose();
     },
   };
-}
-
-/** Screenshots at 1366 px on the desktop project (the phone project is 390 px). */
-async function laptopOnDesktop(page: Page, testInfo: TestInfo) {
-  if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1366, height: 800 });
 }
 
 /** This test's facilitators, and the page signed in as staff at the project's width. */

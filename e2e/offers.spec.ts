@@ -1,8 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { hostToday } from './calendar-fixtures';
 import { BASE_URL } from './constants';
-import { addDays, dayOfWeek } from './dates';
-import { addSharePointItem, withSharePointLock } from './emulator';
+import { withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
   type CreatedUser,
@@ -14,6 +13,7 @@ import {
   toastLocator,
 } from './fixtures';
 import { mailTo, sendMailToTestServer } from './mailbox';
+import { offerByApi, openSession, sessionDay } from './open-sessions';
 import { recordValidDbsCheck } from './safeguarding-records';
 import { userAction } from './table';
 
@@ -27,34 +27,7 @@ test.describe.configure({ timeout: 150_000 });
  * and its own facilitators, so the desktop and phone projects never meet.
  */
 
-/** A weekday at least three days ahead, so a reply-by time tomorrow is before the session. */
-function sessionDay(): string {
-  let day = addDays(hostToday(), 3);
-  while ([0, 6].includes(dayOfWeek(day))) day = addDays(day, 1);
-  return day;
-}
-
 let seq = 0;
-async function openSession(api: APIRequestContext, school: string): Promise<{ id: number; date: string }> {
-  const date = sessionDay();
-  await withSharePointLock(async () => {
-    await addSharePointItem('Bookings', {
-      Title: school,
-      SessionDate: date,
-      StartTime: '09:30',
-      EndTime: '12:00',
-      SchoolName: school,
-      Programme: 'Dance',
-      Status: 'Confirmed',
-    });
-    const refreshed = await api.post('/api/staff/bookings/refresh');
-    expect(refreshed.ok(), await refreshed.text()).toBeTruthy();
-  });
-  const list = await (await api.get(`/api/staff/sessions?from=${date}&to=${date}`)).json();
-  const session = list.sessions.find((s: { schoolName: string }) => s.schoolName === school);
-  expect(session, `open session ${school}`).toBeTruthy();
-  return { id: session.id, date };
-}
 
 /**
  * A facilitator with a freelancer ID (SharePoint records the booking by it), an email address and,
@@ -74,18 +47,6 @@ async function offeree(
   expect(saved.ok(), await saved.text()).toBeTruthy();
   if (checked) await recordValidDbsCheck(api, user.id, 60);
   return user;
-}
-
-async function offerByApi(api: APIRequestContext, sessionId: number, userId: number) {
-  const made = await api.post(`/api/staff/sessions/${sessionId}/offers`, {
-    data: {
-      userIds: [userId],
-      replyBy: new Date(Date.now() + 86_400_000).toISOString(),
-      message: 'Can you bring the drums?',
-      confirmNotFree: true,
-    },
-  });
-  expect(made.status(), await made.text()).toBe(201);
 }
 
 const uniqueSchool = (what: string, project: string) => `${what} School ${project} ${Date.now()}`;

@@ -6,6 +6,7 @@ import {
   expect as baseExpect,
   checkScreen,
   chooseAreas,
+  laptopOnDesktop,
   loginAsFacilitator,
   loginAsStaff,
   staffApi,
@@ -87,11 +88,6 @@ async function makeScenario(testInfo: TestInfo) {
   };
 }
 
-/** Screenshots at 1366 px on the desktop project (the phone project is 390 px). */
-async function wideOnDesktop(page: Page, testInfo: TestInfo) {
-  if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1366, height: 800 });
-}
-
 const userRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
 
 test('staff see, filter and record safeguarding checks; who is free leaves out the expired and missing', async ({
@@ -100,7 +96,7 @@ test('staff see, filter and record safeguarding checks; who is free leaves out t
   const scenario = await makeScenario(testInfo);
   const { vera, sue, eli, nina } = scenario.people;
   try {
-    await wideOnDesktop(page, testInfo);
+    await laptopOnDesktop(page, testInfo);
     await loginAsStaff(page);
 
     await test.step('the users table: a badge per facilitator, and a filter by status', async () => {
@@ -206,7 +202,7 @@ test('a facilitator sees their own checks and what is due, nobody else’s', asy
   const scenario = await makeScenario(testInfo);
   const { sue } = scenario.people;
   try {
-    await wideOnDesktop(page, testInfo);
+    await laptopOnDesktop(page, testInfo);
     await loginAsFacilitator(page, { username: sue.username, password: 'sg-pass-1234' });
     await page.goto('/settings');
     const card = page
@@ -229,7 +225,7 @@ test('a change of the policy says whose state it changes before it is saved', as
   const { vera, sue } = scenario.people;
   const api = await staffApi();
   try {
-    await wideOnDesktop(page, testInfo);
+    await laptopOnDesktop(page, testInfo);
     await loginAsStaff(page);
     await page.goto('/settings');
     const types = page.getByLabel('Other checks (one per line)');
@@ -269,7 +265,7 @@ test('a facilitator whose checks are missing or due soon is told on the calendar
   const scenario = await makeScenario(testInfo);
   const { sue, nina, vera } = scenario.people;
   try {
-    await wideOnDesktop(page, testInfo);
+    await laptopOnDesktop(page, testInfo);
     await loginAsFacilitator(page, { username: nina.username, password: 'sg-pass-1234' });
     await page.goto('/');
     const notice = page.getByTestId('safeguarding-notice');

@@ -307,6 +307,8 @@ function PreviewPanel({ preview, stale }: { preview: PatternPreview | null; stal
           className="grid max-h-64 gap-1 overflow-y-auto pr-1 text-sm lg:max-h-[50vh]"
           aria-label="Days in this pattern"
           data-testid="pattern-preview-days"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a list long enough to scroll (a phone shows 16 rem of it) must be reachable by keyboard (axe scrollable-region-focusable)
+          tabIndex={0}
         >
           {rows.map((row) => (
             <li
