@@ -2,8 +2,8 @@ import type { Page, TestInfo } from '@playwright/test';
 import { CALENDAR_USERS, FULL_BOOKING, fixtureDays, hostToday } from './calendar-fixtures';
 import {
   addDays,
-  dayOfWeek,
   isWeekday,
+  longDate,
   monthGrid,
   monthGridRange,
   monthLabel,
@@ -22,25 +22,6 @@ const SKIP_NOTE =
 
 const today = hostToday();
 const days = fixtureDays(today);
-const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-function longDate(date: string) {
-  const { year, month, day } = parseDateString(date);
-  return `${WEEKDAY_NAMES[dayOfWeek(date)]}, ${day} ${MONTHS[month - 1]} ${year}`;
-}
 
 /** Weekdays of the shown month without bookings, for tests that click a free day. */
 function freeWeekdays() {

@@ -122,6 +122,14 @@ export function monthLabel(day: Day): string {
   return `${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
 }
 
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** "Wednesday, 2 December 2026", as the calendar names a day. */
+export function longDate(day: Day): string {
+  const { year, month, day: dayOfMonth } = parseDateString(day);
+  return `${WEEKDAY_NAMES[dayOfWeek(day)]}, ${dayOfMonth} ${MONTHS[month - 1]} ${year}`;
+}
+
 /** A day's parts as numbers. */
 export function parseDateString(day: Day): { year: number; month: number; day: number } {
   toDate(day);
