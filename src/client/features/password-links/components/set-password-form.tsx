@@ -5,15 +5,15 @@ import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { FormError, FormField } from '@/components/ui/form';
-import { PasswordInput } from '@/components/ui/password-input';
+import { FormError } from '@/components/ui/form';
+import { type PasswordFieldSpec, PasswordFields } from '@/components/ui/password-fields';
 import { errorMessage } from '@/lib/api';
 import { usePasswordLink, useSetPasswordByLink } from '../api/password-links-api';
 
-const fields = [
-  { name: 'newPassword', label: 'New Password' },
-  { name: 'confirmPassword', label: 'Confirm New Password' },
-] as const;
+const fields: PasswordFieldSpec<FormValues>[] = [
+  { name: 'newPassword', label: 'New Password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
+];
 
 /**
  * The page a link that sets a password opens (a reset or an invitation): whose account it is, then
@@ -34,7 +34,6 @@ export function SetPasswordPage({
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
   });
-  const { errors } = form.formState;
 
   if (!token) return <Notice title="This link is not complete">Open the link from your email again.</Notice>;
   if (link.isPending) return <p className="text-muted-foreground">Checking the link…</p>;
@@ -74,18 +73,7 @@ export function SetPasswordPage({
             readOnly
             hidden
           />
-          {fields.map(({ name, label }) => (
-            <FormField key={name} id={name} label={label} error={errors[name]?.message}>
-              <PasswordInput
-                autoComplete="new-password"
-                {...form.register(name, {
-                  onChange: () => {
-                    if (form.formState.errors[name]) form.clearErrors(name);
-                  },
-                })}
-              />
-            </FormField>
-          ))}
+          <PasswordFields form={form} fields={fields} />
           <FormError formState={form.formState} />
           <Button
             type="submit"

@@ -4,8 +4,8 @@ import { changePasswordForm } from '@shared/schemas/auth';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { FormError, FormField } from '@/components/ui/form';
-import { PasswordInput } from '@/components/ui/password-input';
+import { FormError } from '@/components/ui/form';
+import { type PasswordFieldSpec, PasswordFields } from '@/components/ui/password-fields';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useChangePassword } from '../api/change-password';
@@ -13,11 +13,11 @@ import { useChangePassword } from '../api/change-password';
 /** Go home 1.5 s after a successful change. */
 export const REDIRECT_DELAY_MS = 1500;
 
-const fields = [
+const fields: PasswordFieldSpec<FormValues>[] = [
   { name: 'currentPassword', label: 'Current Password', autoComplete: 'current-password' },
   { name: 'newPassword', label: 'New Password', autoComplete: 'new-password' },
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
-] as const;
+];
 
 // the shared rules, including "must differ from current" overriding the other new-password messages
 const resolver = zodResolver(changePasswordForm);
@@ -34,7 +34,6 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
   });
-  const { errors } = form.formState;
 
   useEffect(
     () => () => {
@@ -69,18 +68,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Change password">
-      {fields.map(({ name, label, autoComplete }) => (
-        <FormField key={name} id={name} label={label} error={errors[name]?.message}>
-          <PasswordInput
-            autoComplete={autoComplete}
-            {...form.register(name, {
-              onChange: () => {
-                if (form.formState.errors[name]) form.clearErrors(name);
-              },
-            })}
-          />
-        </FormField>
-      ))}
+      <PasswordFields form={form} fields={fields} />
       <FormError formState={form.formState} />
       <Button
         type="submit"
