@@ -11,7 +11,7 @@ import {
   test,
   toastLocator,
 } from './fixtures';
-import { mailTo, receivedMail, TEST_SMTP } from './mailbox';
+import { mailTo, receivedMail, sendMailToTestServer, TEST_SMTP } from './mailbox';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 150_000 });
@@ -190,20 +190,7 @@ test('a server changed without its password: the password is cleared and the pag
     const note = form.getByTestId('password-cleared');
     await expect(note).toContainText('The password was cleared because the server changed: enter it again.');
     // put the settings back at once: the other project's specs send through them
-    const restored = await api.put('/api/staff/reminders/settings', {
-      data: {
-        host: TEST_SMTP.host,
-        port: TEST_SMTP.port,
-        security: 'none',
-        username: E2E_SMTP_LOGIN.user,
-        password: E2E_SMTP_LOGIN.pass,
-        fromAddress: 'portal@example.org',
-        autoEnabled: false,
-        autoDay: 28,
-        autoMonth: 'next',
-      },
-    });
-    expect(restored.status(), await restored.text()).toBe(200);
+    await sendMailToTestServer(api);
     await expect(toastLocator(page).filter({ hasText: 'enter it again' })).toBeVisible();
     await expect(form.getByText('No SMTP password is stored.')).toBeVisible();
     await checkScreen(page, testInfo, 'email-password-cleared');
