@@ -27,6 +27,13 @@ export function withoutInvisibleCharacters(text: string): string {
 }
 
 /**
+ * Optional free text (an availability note, an offer's message): what shows nothing once invisible
+ * characters and spaces are taken away is no text at all, stored and sent as empty, as a blank one is.
+ */
+export const blankIfInvisible = (value: string): string =>
+  withoutInvisibleCharacters(value).trim() === '' ? '' : value;
+
+/**
  * NFKC, then a full case fold. Lower, upper, lower again folds ß and capital ẞ to "ss", which
  * `toLowerCase()` alone does not, and leaves sigma in one form (final where a word ends); dotted capital I (U+0130) and dotless small i (U+0131)
  * both become plain "i", since a reader takes either for the letter i. NFKC again at the end, because

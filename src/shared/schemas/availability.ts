@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AVAILABILITY_NOTES_MAX, AVAILABILITY_STATUSES } from '../availability';
 import { daysBetween, isDateString } from '../calendar';
-import { blankIfInvisible, bodyId, dateString, timeString } from './common';
+import { blankIfInvisible } from '../username';
+import { bodyId, dateString, timeString } from './common';
 
 export {
   AVAILABILITY_NOTES_MAX,

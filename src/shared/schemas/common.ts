@@ -58,13 +58,6 @@ export const nonBlankText = (message: string) =>
     .trim()
     .refine((value) => withoutInvisibleCharacters(value).trim().length > 0, message);
 
-/**
- * Optional free text (an availability note, an offer's message): what shows nothing once invisible
- * characters and spaces are taken away is no text at all, stored and sent as empty, as a blank one is.
- */
-export const blankIfInvisible = (value: string): string =>
-  withoutInvisibleCharacters(value).trim() === '' ? '' : value;
-
 /** Inclusive range query used by every list endpoint. */
 export const dateRangeQuery = z.object({
   from: dateString.optional(),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { blankIfInvisible, bodyId, dateString, nonBlankText } from './common';
+import { blankIfInvisible } from '../username';
+import { bodyId, dateString, nonBlankText } from './common';
+import { declineBody } from './decline';
 import { safeguardingState } from './safeguarding';
 
 /**
@@ -28,7 +30,6 @@ export type OfferOverride = (typeof OFFER_OVERRIDES)[number];
 export const WRITE_BACK_STATES = ['pending', 'done', 'undone'] as const;
 
 export const OFFER_MESSAGE_MAX = 1000;
-export const DECLINE_REASON_MAX = 500;
 export const MAX_OFFER_RECIPIENTS = 50;
 export const SAFEGUARDING_OVERRIDE_REASON_MAX = 500;
 
@@ -166,9 +167,7 @@ export const offerForm = z
 export type OfferForm = z.input<typeof offerForm>;
 export type OfferFormOutput = z.output<typeof offerForm>;
 
-export const declineBody = z.object({
-  reason: shortText('The reason', DECLINE_REASON_MAX).default(''),
-});
+export { DECLINE_REASON_MAX, declineBody } from './decline';
 
 const offerLinkToken = z
   .string({ error: 'This link is not valid' })

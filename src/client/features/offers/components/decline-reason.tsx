@@ -1,19 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { DECLINE_REASON_MAX, declineBody } from '@shared/schemas/offers';
+import { DECLINE_REASON_MAX, type Decline, type DeclineInput, declineBody } from '@shared/schemas/decline';
 import { useId } from 'react';
 import { type UseFormReturn, useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { FormField } from '@/components/ui/form';
 import { Textarea } from '@/components/ui/textarea';
 
-type DeclineInput = z.input<typeof declineBody>;
-type Decline = z.output<typeof declineBody>;
-
 /** A decline's form: its optional reason, with the rule the server parses. */
-export function useDeclineForm() {
+export function useDeclineForm(reason = '') {
   return useForm<DeclineInput, unknown, Decline>({
     resolver: zodResolver(declineBody),
-    defaultValues: { reason: '' },
+    defaultValues: { reason },
   });
 }
 

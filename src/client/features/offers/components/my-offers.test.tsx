@@ -45,7 +45,8 @@ describe('OfferAnswerDialog: declining', () => {
     const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
     const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
     await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
-    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Away that week');
+    // the decline step's code loads on demand
+    await user.type(await within(dialog).findByLabelText('Reason (optional)'), 'Away that week');
     await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
     expect(await screen.findByText('Offer declined')).toBeVisible();
     expect(bodies).toEqual([{ reason: 'Away that week' }]);
@@ -56,7 +57,24 @@ describe('OfferAnswerDialog: declining', () => {
     const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
     const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
     await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
-    await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Decline offer' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The portal is busy, try again');
+    expect(within(dialog).getByRole('button', { name: 'Decline offer' })).toBeVisible();
+  });
+
+  test('Back keeps the reason typed so far for when the person declines after all', async () => {
+    const bodies = declineApi(() => HttpResponse.json({ ...offer, state: 'declined' }));
+    const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
+    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
+    await user.type(await within(dialog).findByLabelText('Reason (optional)'), 'Unwell');
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
+    expect(within(dialog).queryByLabelText('Reason (optional)')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Accept session' })).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
+    expect(await within(dialog).findByLabelText('Reason (optional)')).toHaveValue('Unwell');
+    await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
+    expect(await screen.findByText('Offer declined')).toBeVisible();
+    expect(bodies).toEqual([{ reason: 'Unwell' }]);
   });
 });

@@ -1,6 +1,6 @@
 import type { MyOffer } from '@shared/schemas/offers';
-import { Check, X } from 'lucide-react';
-import { useState } from 'react';
+import { Check } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -25,7 +25,9 @@ import {
   stateLabel,
   timesOf,
 } from '../lib/offer-format';
-import { DeclineReasonField, useDeclineForm } from './decline-reason';
+
+const loadDeclineStep = () => import('./decline-step');
+const DeclineStep = lazy(loadDeclineStep);
 
 /** The signed-in facilitator's offers, newest sessions last, each answered in a dialog. */
 export function MyOffers() {
@@ -115,7 +117,12 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
   const mine = useMyOffers();
   const offer = mine.data?.find((o) => o.id === opened.id) ?? opened;
   const [declining, setDeclining] = useState(false);
-  const decline = useDeclineForm();
+  // the reason typed so far, kept while the person steps back from declining
+  const [reason, setReason] = useState('');
+  // the decline step's code, loaded while the person reads the offer
+  useEffect(() => {
+    loadDeclineStep().catch(() => {});
+  }, []);
   const [error, setError] = useState<string | null>(null);
   // refused as no longer open: nothing more to send, whatever the list says until it is read again
   const [refused, setRefused] = useState(false);
@@ -142,6 +149,12 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
       },
     );
   const why = closedReason(offer, error);
+  const refusal =
+    error && !closed ? (
+      <p role="alert" className="text-destructive text-sm">
+        {error}
+      </p>
+    ) : null;
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
       <DialogContent>
@@ -167,44 +180,42 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
             {why}
           </p>
         ) : declining ? (
-          <DeclineReasonField form={decline} />
+          <Suspense fallback={<p className="text-muted-foreground text-sm">Loading…</p>}>
+            <DeclineStep
+              reason={reason}
+              pending={answer.isPending}
+              onBack={(typed) => {
+                setReason(typed);
+                setDeclining(false);
+              }}
+              onDecline={(typed) => respond('decline', typed)}
+            >
+              {refusal}
+            </DeclineStep>
+          </Suspense>
         ) : null}
-        {error && !closed ? (
-          <p role="alert" className="text-destructive text-sm">
-            {error}
-          </p>
-        ) : null}
-        <DialogFooter>
-          {closed ? (
-            <Button variant="outline" onClick={onClose}>
-              Done
-            </Button>
-          ) : declining ? (
-            <>
-              <Button variant="outline" onClick={() => setDeclining(false)}>
-                Back
-              </Button>
-              <Button
-                variant="destructive"
-                onClick={decline.handleSubmit(({ reason }) => respond('decline', reason))}
-                disabled={answer.isPending}
-              >
-                <X aria-hidden />
-                Decline offer
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button variant="outline" onClick={() => setDeclining(true)}>
-                Decline…
-              </Button>
-              <Button onClick={() => respond('accept')} disabled={answer.isPending}>
-                <Check aria-hidden />
-                Accept session
-              </Button>
-            </>
-          )}
-        </DialogFooter>
+        {declining && !closed ? null : (
+          <>
+            {refusal}
+            <DialogFooter>
+              {closed ? (
+                <Button variant="outline" onClick={onClose}>
+                  Done
+                </Button>
+              ) : (
+                <>
+                  <Button variant="outline" onClick={() => setDeclining(true)}>
+                    Decline…
+                  </Button>
+                  <Button onClick={() => respond('accept')} disabled={answer.isPending}>
+                    <Check aria-hidden />
+                    Accept session
+                  </Button>
+                </>
+              )}
+            </DialogFooter>
+          </>
+        )}
       </DialogContent>
     </Dialog>
   );
