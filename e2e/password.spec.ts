@@ -23,73 +23,23 @@ function messageFor(page: Page, id: string) {
 }
 
 test.describe('change password', () => {
-  test('the page has its texts and a way back', async ({ page, makeFacilitator }, testInfo) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await page.goto('/change-password');
-    await expect(page.getByRole('heading', { name: 'Change Password' })).toBeVisible();
-    await expect(page.getByText('Update your account password for security')).toBeVisible();
-    await checkScreen(page, testInfo, 'change-password');
-    await page.getByRole('link', { name: 'Back to Calendar' }).click();
-    await expect(page).toHaveURL(/\/$/);
-  });
-
-  test('each rule shows its message under its field and clears on edit', async ({
+  test('the page has its texts, its messages on an empty submit, and a way back', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
     const user = await makeFacilitator();
     await loginAsFacilitator(page, user);
     await page.goto('/change-password');
-    const f = fields(page);
-
-    // everything empty
-    await f.submit.click();
-    await expect(messageFor(page, 'currentPassword')).toHaveText('Current password is required');
-    await expect(messageFor(page, 'newPassword')).toHaveText('New password is required');
+    await expect(page.getByRole('heading', { name: 'Change Password' })).toBeVisible();
+    await expect(page.getByText('Update your account password for security')).toBeVisible();
+    // the rules and their messages are the component's (change-password-form.test.tsx); here the
+    // screen is checked with every field's message shown
+    await fields(page).submit.click();
     await expect(messageFor(page, 'confirmPassword')).toHaveText('Please confirm your new password');
-    await expect(f.current).toHaveAttribute('aria-invalid', 'true');
+    await expect(fields(page).current).toHaveAttribute('aria-invalid', 'true');
     await checkScreen(page, testInfo, 'change-password-errors');
-
-    // editing a field clears only that field's message
-    await f.current.fill('first-pass-123');
-    await expect(messageFor(page, 'currentPassword')).toHaveCount(0);
-    await expect(messageFor(page, 'newPassword')).toBeVisible();
-    await f.next.fill('abc');
-    await expect(messageFor(page, 'newPassword')).toHaveCount(0);
-    await expect(messageFor(page, 'confirmPassword')).toBeVisible();
-    await f.confirm.fill('abd');
-    await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
-
-    // too short, and not matching
-    await f.submit.click();
-    await expect(messageFor(page, 'newPassword')).toHaveText('New password must be at least 6 characters');
-    await expect(messageFor(page, 'confirmPassword')).toHaveText('Passwords do not match');
-    await expect(messageFor(page, 'currentPassword')).toHaveCount(0);
-
-    // same as current overrides the other new-password messages
-    await f.current.fill('abc');
-    await f.next.fill('abc');
-    await f.confirm.fill('abc');
-    await f.submit.click();
-    await expect(messageFor(page, 'newPassword')).toHaveText(
-      'New password must be different from current password',
-    );
-    await expect(messageFor(page, 'confirmPassword')).toHaveCount(0);
-  });
-
-  test('a wrong current password shows the server message', async ({ page, makeFacilitator }) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await page.goto('/change-password');
-    const f = fields(page);
-    await f.current.fill('not-my-password');
-    await f.next.fill('second-pass-456');
-    await f.confirm.fill('second-pass-456');
-    await f.submit.click();
-    await expect(toastLocator(page)).toContainText('Error');
-    await expect(toastLocator(page)).toContainText('Current password is incorrect');
-    await expect(page).toHaveURL(/\/change-password$/);
+    await page.getByRole('link', { name: 'Back to Calendar' }).click();
+    await expect(page).toHaveURL(/\/$/);
   });
 
   test('success clears the form, goes home after 1.5 s, and the new password works', async ({

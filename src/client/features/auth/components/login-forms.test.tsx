@@ -48,7 +48,18 @@ describe('FacilitatorLogin', () => {
     expect(await screen.findByText('Username must be at least 3 characters')).toBeVisible();
     expect(screen.getByText('Password must be at least 6 characters')).toBeVisible();
     expect(screen.getByLabelText('Username')).toHaveFocus();
+    expect(screen.getByLabelText('Username')).toHaveAttribute('aria-invalid', 'true');
     expect(sent).toBeNull();
+
+    // too short, not only empty
+    await user.type(screen.getByLabelText('Username'), 'ab');
+    await user.type(screen.getByLabelText('Password'), '12345');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Username must be at least 3 characters')).toBeVisible();
+    expect(screen.getByText('Password must be at least 6 characters')).toBeVisible();
+    expect(sent).toBeNull();
+    await user.clear(screen.getByLabelText('Username'));
+    await user.clear(screen.getByLabelText('Password'));
 
     await user.type(screen.getByLabelText('Username'), '  ann  ');
     expect(screen.queryByText('Username must be at least 3 characters')).toBeNull();
@@ -72,12 +83,31 @@ describe('StaffLogin', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Sign In' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter both username and password');
+    // one field is not enough
+    await user.type(screen.getByLabelText('Username'), 'admin');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter both username and password');
+    expect(screen.getByRole('link', { name: 'Back to facilitator login' })).toHaveAttribute('href', '/auth');
+    await user.clear(screen.getByLabelText('Username'));
 
     await user.type(screen.getByLabelText('Username'), 'admin');
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('Invalid credentials')).toBeVisible();
     expect(screen.getByRole('alert')).toHaveTextContent('Invalid credentials');
+  });
+
+  test('the password can be shown and hidden', async () => {
+    microsoftOff();
+    const { user } = renderWithApp(<StaffLogin />, { path: '/staff-login' });
+    const password = await screen.findByLabelText('Password');
+    await user.type(password, 'secret-value');
+    expect(password).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    expect(password).toHaveValue('secret-value');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password).toHaveAttribute('type', 'password');
   });
 
   test('a network failure says so', async () => {
