@@ -120,4 +120,40 @@ describe('UserManagement: the account dialogs', () => {
     expect(await screen.findByText('Facilitator information has been updated successfully')).toBeVisible();
     expect(bodies).toEqual([{ version: 4, displayName: 'Ann Renamed' }]);
   });
+
+  test("a refused edit keeps the dialog open and toasts the server's message", async () => {
+    usersApi(() =>
+      HttpResponse.json({ message: 'The username "ben@example.org" is already taken' }, { status: 409 }),
+    );
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: /Actions/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Facilitator' });
+    await user.clear(within(dialog).getByLabelText('Username (Email)'));
+    await user.type(within(dialog).getByLabelText('Username (Email)'), 'ben@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Facilitator' }));
+    expect(await screen.findByText('The username "ben@example.org" is already taken')).toBeVisible();
+    expect(screen.getByText('Error')).toBeVisible();
+    expect(dialog).toBeVisible();
+  });
+});
+
+describe('UserManagement: deleting', () => {
+  test('a refused delete (the account already gone) toasts "Error" with the server\'s message', async () => {
+    usersApi(() => HttpResponse.json(ann));
+    let deletes = 0;
+    server.use(
+      http.delete('/api/staff/users/:id', () => {
+        deletes += 1;
+        return HttpResponse.json({ message: 'User not found' }, { status: 404 });
+      }),
+    );
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: /Actions/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('User not found')).toBeVisible();
+    expect(screen.getByText('Error')).toBeVisible();
+    expect(deletes).toBe(1);
+  });
 });
