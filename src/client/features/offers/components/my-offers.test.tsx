@@ -39,14 +39,20 @@ function declineApi(answer: () => Response) {
   return bodies;
 }
 
+/** Opens the dialog and its decline step, whose code loads on demand; returns the dialog. */
+async function openDeclineStep() {
+  const view = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
+  const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
+  await view.user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
+  await within(dialog).findByLabelText('Reason (optional)');
+  return { user: view.user, dialog };
+}
+
 describe('OfferAnswerDialog: declining', () => {
   test('sends the reason given, and says so', async () => {
     const bodies = declineApi(() => HttpResponse.json({ ...offer, state: 'declined' }));
-    const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
-    const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
-    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
-    // the decline step's code loads on demand
-    await user.type(await within(dialog).findByLabelText('Reason (optional)'), 'Away that week');
+    const { user, dialog } = await openDeclineStep();
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Away that week');
     await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
     expect(await screen.findByText('Offer declined')).toBeVisible();
     expect(bodies).toEqual([{ reason: 'Away that week' }]);
@@ -54,20 +60,16 @@ describe('OfferAnswerDialog: declining', () => {
 
   test("a refused answer shows the server's message", async () => {
     declineApi(() => HttpResponse.json({ message: 'The portal is busy, try again' }, { status: 503 }));
-    const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
-    const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
-    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
-    await user.click(await within(dialog).findByRole('button', { name: 'Decline offer' }));
+    const { user, dialog } = await openDeclineStep();
+    await user.click(within(dialog).getByRole('button', { name: 'Decline offer' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The portal is busy, try again');
     expect(within(dialog).getByRole('button', { name: 'Decline offer' })).toBeVisible();
   });
 
   test('Back keeps the reason typed so far for when the person declines after all', async () => {
     const bodies = declineApi(() => HttpResponse.json({ ...offer, state: 'declined' }));
-    const { user } = renderWithApp(<OfferAnswerDialog offer={offer} onClose={() => {}} />);
-    const dialog = screen.getByRole('dialog', { name: 'Session offered to you' });
-    await user.click(within(dialog).getByRole('button', { name: 'Decline…' }));
-    await user.type(await within(dialog).findByLabelText('Reason (optional)'), 'Unwell');
+    const { user, dialog } = await openDeclineStep();
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Unwell');
     await user.click(within(dialog).getByRole('button', { name: 'Back' }));
     expect(within(dialog).queryByLabelText('Reason (optional)')).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Accept session' })).toBeVisible();

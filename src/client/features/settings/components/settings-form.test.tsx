@@ -15,13 +15,14 @@ const saved: SettingsResponse = {
   tenantId: '11111111-2222-3333-4444-555555555555',
   clientId: '66666666-7777-8888-9999-000000000000',
   username: 'portal@example.org',
+  // a password and a client secret are stored, no certificate; this answer cleared nothing
   hasPassword: true,
-  hasClientSecret: true,
   passwordCleared: false,
+  hasClientSecret: true,
   clientSecretCleared: false,
   hasClientCertificate: false,
-  clientCertificate: null,
   clientCertificateCleared: false,
+  clientCertificate: null,
   columnMapping: {},
 };
 
