@@ -63,9 +63,10 @@ test('the login pages load under 120 KB of compressed JavaScript and no staff co
 });
 
 /*
- * The offers page has no form: a build that carries the modules its feature's index also exports
- * (the staff’s open sessions, a schema library, list windowing) sent 197 KB here. Only
- * what a page uses goes into its file (docs/decisions/0061-client-modules-marked-free-of-side-effects.md).
+ * A build that carries the modules the offers feature's index also exports (the staff’s open
+ * sessions, a schema library, list windowing) sent 197 KB here. Only what a page uses goes into its
+ * file (docs/decisions/0061-client-modules-marked-free-of-side-effects.md); the decline step, with
+ * its form code, comes when an offer's dialog opens (ADR 99).
  */
 test('the offers page loads only its own code: under 150 KB of compressed JavaScript', async ({
   page,
