@@ -20,7 +20,11 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 let app: SeededApp;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  app = await startSeededApp({ facilitators: FACILITATORS, clientDir: DEFAULT_CLIENT_DIR });
+  // the build the e2e server serves (E2E_BUILD_DIR, as in e2e/serve.mjs), else dist/client
+  app = await startSeededApp({
+    facilitators: FACILITATORS,
+    clientDir: process.env.E2E_BUILD_DIR ?? DEFAULT_CLIENT_DIR,
+  });
 });
 test.afterAll(async () => {
   await app?.close();
