@@ -18,6 +18,7 @@ import { recordOwnPasswordChange } from '../auth/service';
 import { turnOffFeed } from '../calendar-feed/service';
 import { recordChanges } from '../history/record';
 import { staffPasswordSignInAllowed } from '../microsoft-sign-in/settings';
+import { staffPasskeyOrMicrosoftRequired } from '../passkeys/service';
 import { type MailDeps, sendMail } from '../reminders/service';
 import { accountValues, findUserById, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
 
@@ -133,6 +134,7 @@ export async function requestPasswordReset(ctx: PasswordLinkDeps, username: stri
   const user = await findUserByUsername(ctx.db, username);
   if (!user?.email) return;
   if (user.role === STAFF_ROLE && !(await staffPasswordSignInAllowed(ctx))) return;
+  if (user.role === STAFF_ROLE && (await staffPasskeyOrMicrosoftRequired(ctx.db))) return;
   const since = new Date(ctx.now().getTime() - 60 * 60 * 1000);
   const [sent] = await ctx.db
     .select({ n: count() })
