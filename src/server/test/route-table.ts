@@ -228,6 +228,11 @@ export interface FuzzFixture {
   passwordLinkToken: string;
   /** that account's id (it has an email address, so it can be invited) */
   linkOwnerId: number;
+  /** the caller's own passkey (its id), a registration answer to a challenge kept for the caller, and a
+   * sign-in answer to a kept challenge (passkey-fixtures.ts puts them back before every case) */
+  passkeyId(caller: FuzzCaller): string;
+  passkeyRegistration(caller: FuzzCaller): object;
+  passkeySignIn: object;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -585,6 +590,13 @@ export const ROUTES: Record<string, RouteEntry> = {
     ],
     fuzz: (x) => ({ params: { id: String(x.victimId) } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
+  },
+  'GET /api/staff/password-invitations': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
   },
   'GET /api/staff/users/:id/password-invitation': {
     access: 'staff',
@@ -1858,7 +1870,7 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzzGroup: 'accounts',
     // an answer to no challenge the server made (real ceremonies: passkeys.test.ts)
     matrix: one(() => ({ payload: { name: 'Phone', response: forgedRegistration } }), signedIn(400)),
-    fuzz: () => ({ body: { name: 'Phone', response: forgedRegistration } }),
+    fuzz: (x, caller) => ({ body: { name: 'Phone', response: x.passkeyRegistration(caller) } }),
     crossSite: () => ({ who: 'a', payload: { name: 'Phone', response: forgedRegistration } }),
   },
   'PUT /api/passkeys/:id': {
@@ -1873,7 +1885,7 @@ export const ROUTES: Record<string, RouteEntry> = {
         expect: { anonymous: 401, facilitatorA: 200, facilitatorB: 404, staff: 404 },
       },
     ],
-    fuzz: () => ({ params: { id: '999999' }, body: { name: 'Renamed' } }),
+    fuzz: (x, caller) => ({ params: { id: x.passkeyId(caller) }, body: { name: 'Renamed' } }),
     crossSite: () => ({ who: 'a', id: 999_999, payload: { name: 'Renamed' } }),
   },
   'DELETE /api/passkeys/:id': {
@@ -1888,7 +1900,7 @@ export const ROUTES: Record<string, RouteEntry> = {
         verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'passkeys']),
       },
     ],
-    fuzz: () => ({ params: { id: '999999' } }),
+    fuzz: (x, caller) => ({ params: { id: x.passkeyId(caller) } }),
     crossSite: () => ({ who: 'a', id: 999_999 }),
   },
   'POST /api/passkey-sign-in/options': {
@@ -1905,7 +1917,7 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzzGroup: 'accounts',
     // a signature over no challenge the server made (real ceremonies: passkeys.test.ts)
     matrix: one(() => ({ payload: { response: forgedAssertion } }), everyone(401)),
-    fuzz: () => ({ body: { response: forgedAssertion, page: 'facilitator' } }),
+    fuzz: (x) => ({ body: { response: x.passkeySignIn, page: 'facilitator' } }),
     crossSite: () => ({ who: 'anonymous', payload: { response: forgedAssertion } }),
   },
   'GET /api/staff/sign-in-policy': {

@@ -5,13 +5,7 @@
  * It signs whatever it is told to: a test can aim it at another site, replay an answer or turn its
  * counter back.
  */
-import {
-  createHash,
-  generateKeyPairSync,
-  type KeyObject,
-  randomBytes,
-  sign,
-} from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 
 // --- a minimal CBOR encoder: unsigned and negative integers, byte and text strings, maps ------------
 type Cbor = number | string | Uint8Array | Map<number | string, Cbor>;
@@ -52,6 +46,8 @@ const FLAG_AT = 0x40;
 
 export interface TestPasskey {
   credentialId: Buffer;
+  /** the COSE public key, as the server keeps it */
+  publicKeyCose: Buffer;
   privateKey: KeyObject;
   rpId: string;
   userHandle: string;
@@ -101,7 +97,14 @@ export class TestAuthenticator {
     const rpId = ceremony.rpId ?? rp.id;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const credentialId = randomBytes(16);
-    const passkey: TestPasskey = { credentialId, privateKey, rpId, userHandle: user.id, counter: 0 };
+    const passkey: TestPasskey = {
+      credentialId,
+      publicKeyCose: coseKey(publicKey),
+      privateKey,
+      rpId,
+      userHandle: user.id,
+      counter: 0,
+    };
     const flags = FLAG_UP | FLAG_AT | (ceremony.userVerified === false ? 0 : FLAG_UV);
     const credentialIdLength = Buffer.alloc(2);
     credentialIdLength.writeUInt16BE(credentialId.length, 0);
@@ -112,7 +115,7 @@ export class TestAuthenticator {
       Buffer.alloc(16), // aaguid: none
       credentialIdLength,
       credentialId,
-      coseKey(publicKey),
+      passkey.publicKeyCose,
     ]);
     const clientDataJSON = Buffer.from(
       JSON.stringify({
