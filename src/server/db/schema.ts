@@ -703,3 +703,58 @@ export const passwordLinks = pgTable(
     check('password_links_purpose_check', sql`${t.purpose} in ('reset', 'invitation')`),
   ],
 );
+
+/**
+ * Passkeys (WebAuthn credentials) that sign an account in. The relying party is PUBLIC_URL's host: a
+ * passkey made for another host never signs in here.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    // the credential id, base64url, as the authenticator made it
+    credentialId: text('credential_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // the COSE public key, base64url: public, it verifies signatures and signs nothing
+    publicKey: text('public_key').notNull(),
+    // the signature counter last seen; an assertion must go past it (0 and 0: the authenticator keeps none)
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    // the relying party id it was made for (PUBLIC_URL's host then)
+    rpId: text('rp_id').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('passkeys_credential_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * WebAuthn challenges under way, shared by every instance: each works once and for a few minutes.
+ * Only the challenge's SHA-256 is kept; a registration's is tied to the account that asked.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challengeHash: text('challenge_hash').primaryKey(),
+    purpose: text('purpose').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
+    check('webauthn_challenges_purpose_check', sql`${t.purpose} in ('registration', 'authentication')`),
+  ],
+);
+
+/** How staff may sign in, beyond Microsoft's own settings: a single row, id 1. */
+export const signInPolicy = pgTable('sign_in_policy', {
+  id: integer('id').primaryKey().default(1),
+  // staff sign in only with a passkey or with Microsoft: their password sign-in is refused
+  staffPasskeyOrMicrosoft: boolean('staff_passkey_or_microsoft').notNull().default(false),
+  updatedAt: updatedAt(),
+});

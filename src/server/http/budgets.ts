@@ -51,6 +51,8 @@ export const DEFAULT_BUDGETS = {
   passwordInvitations: { max: 60, windowMs: 10 * 60_000, per: 'user' },
   /** reading and using a link that sets a password: a token cannot be guessed, this bounds the work */
   passwordLinks: { max: 60, windowMs: 10 * 60_000, per: 'address' },
+  /** adding passkeys (each a ceremony with the browser) */
+  passkeys: { max: 30, windowMs: 10 * 60_000, per: 'user' },
   /** calendar applications poll; many people behind one office address share this */
   calendarFeed: { max: 600, windowMs: 60_000, per: 'address' },
   /** SharePoint's change notifications (anonymous by nature: the clientState is the credential) */

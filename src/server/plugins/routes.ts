@@ -13,6 +13,7 @@ import { historyRoutes } from '../modules/history/routes';
 import { microsoftSignInRoutes } from '../modules/microsoft-sign-in/routes';
 import { noteRoutes } from '../modules/notes/routes';
 import { offerRoutes } from '../modules/offers/routes';
+import { passkeyRoutes } from '../modules/passkeys/routes';
 import { passwordLinkRoutes } from '../modules/password-links/routes';
 import { patternRoutes } from '../modules/patterns/routes';
 import { reminderRoutes } from '../modules/reminders/routes';
@@ -35,6 +36,7 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(passwordLinkRoutes(ctx));
+  await app.register(passkeyRoutes(ctx));
   await app.register(userRoutes(ctx));
   await app.register(availabilityRoutes(ctx));
   await app.register(bookingRoutes(ctx));

@@ -14,7 +14,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
-import { users } from '../db/schema';
+import { passkeys, users } from '../db/schema';
 import { makePasswordLink } from '../modules/password-links/service';
 import { type ConnectorSetup, setupConnector } from '../sharepoint/test-support';
 import { builtClientDir, TEST_METRICS_TOKEN } from './built-client';
@@ -66,7 +66,7 @@ UNKNOWN.push(
 
 type Tables = TableName[];
 const TABLE = Object.fromEntries(Object.entries(ROUTES).map(([key, entry]) => [key, entry.matrix]));
-const SIGN_IN = new Set(['/api/login', '/api/auth/staff-login']);
+const SIGN_IN = new Set(['/api/login', '/api/auth/staff-login', '/api/passkey-sign-in']);
 /** Failed sign-ins are counted by design; every other table must stay as it was after a refusal. */
 const COUNTED_BY_DESIGN: TableName[] = ['login_throttle'];
 
@@ -263,6 +263,17 @@ beforeAll(async () => {
   const offerToken = offerLinkToken(t.ctx.appSecret, offered);
   const [aRow] = await t.ctx.db.select().from(users).where(eq(users.id, a.id));
   const passwordLinkToken = await makePasswordLink(t.ctx.db, aRow!, 'reset', t.ctx.now());
+  // A's passkey (made for real by the ceremonies in passkeys.test.ts; here only its row matters)
+  const [passkey] = await t.ctx.db
+    .insert(passkeys)
+    .values({
+      credentialId: 'matrix-a-passkey',
+      userId: a.id,
+      publicKey: 'pQ',
+      name: 'Phone',
+      rpId: '127.0.0.1',
+    })
+    .returning();
   f = {
     a,
     b,
@@ -277,6 +288,7 @@ beforeAll(async () => {
     offerToken,
     passwordLinkToken,
     entraTenantId: entra.tenantId,
+    passkeyId: passkey!.id,
   };
   baseline = await dump();
   readyAt = Date.now();

@@ -33,6 +33,9 @@ export const TABLES = [
   ['offers', 'id'],
   ['booking_outbox', 'id'],
   ['password_links', 'token_hash'],
+  ['passkeys', 'id'],
+  ['webauthn_challenges', 'challenge_hash'],
+  ['sign_in_policy', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

@@ -50,6 +50,7 @@ import { builtClientDir, TEST_METRICS_TOKEN } from './built-client';
 import { startTestEntra } from './entra-provider';
 import { insertOffer, offerLinkToken } from './factories';
 import { STAFF } from './harness';
+import { passkeyFixtures } from './passkey-fixtures';
 import {
   type FuzzCaller,
   type FuzzFixture,
@@ -159,6 +160,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
   const staffLoginTarget = await account('fuzz-staff-login@example.org', 'fuzz-staff-pass-1', 'staff', null);
   const accounts = [staff, facilitator, loginTarget, staffLoginTarget];
   const callerAccount = (caller: Caller) => (caller === 'staff' ? staff : facilitator);
+  const passkeySamples = passkeyFixtures(FUZZ_PORTAL_URL, { facilitator, staff });
 
   // An open session (no freelancer) in SharePoint, two months ahead, for the offers routes.
   const openSessionDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
@@ -291,6 +293,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
       .where(eq(safeguardingRecords.userId, facilitator.id));
     safeguardingVersion = records?.version ?? 0;
     await reopenFacilitatorOffer();
+    await passkeySamples.restore(db);
     if (full) await saveSettings(db, t.ctx.appSecret, emulatorSettings());
     if (full) await saveReminderSettings(t.ctx, fuzzMailSettings(), staff.id);
   }
@@ -422,6 +425,10 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     feedToken,
     passwordLinkToken,
     linkOwnerId: linkOwner!.id,
+    passkeyId: (caller) => passkeySamples.passkeyId(caller === 'staff' ? 'staff' : 'facilitator'),
+    passkeyRegistration: (caller) =>
+      passkeySamples.registration(caller === 'staff' ? 'staff' : 'facilitator'),
+    passkeySignIn: passkeySamples.signInResponse,
   };
   const sampleOf = (route: ApiRoute, caller: Caller): Parts => ROUTES[routeKey(route)]!.fuzz(x, caller);
 

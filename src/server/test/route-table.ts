@@ -56,6 +56,8 @@ export interface MatrixFixture {
   passwordLinkToken: string;
   /** the tenant of the test identity provider Sign in with Microsoft is configured against */
   entraTenantId: string;
+  /** A's passkey (its row id) */
+  passkeyId: number;
 }
 
 /** What one call sends; `params.id` fills `:id`. */
@@ -140,6 +142,21 @@ const safeguardingBody = (version: number) => ({
   checks: [],
   version,
 });
+/** WebAuthn answers in the right shape that no ceremony of the server's asked for. */
+const forgedRegistration = {
+  id: 'Zm9yZ2Vk',
+  rawId: 'Zm9yZ2Vk',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+  clientExtensionResults: {},
+};
+const forgedAssertion = {
+  id: 'Zm9yZ2Vk',
+  rawId: 'Zm9yZ2Vk',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+  clientExtensionResults: {},
+};
 const loginAs = (p: MatrixPerson) => ({ username: p.username, password: p.password });
 
 /** A reply-by time a month from now, before the matrix fixture's open session (two months from now). */
@@ -211,6 +228,11 @@ export interface FuzzFixture {
   passwordLinkToken: string;
   /** that account's id (it has an email address, so it can be invited) */
   linkOwnerId: number;
+  /** the caller's own passkey (its id), a registration answer to a challenge kept for the caller, and a
+   * sign-in answer to a kept challenge (passkey-fixtures.ts puts them back before every case) */
+  passkeyId(caller: FuzzCaller): string;
+  passkeyRegistration(caller: FuzzCaller): object;
+  passkeySignIn: object;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -568,6 +590,13 @@ export const ROUTES: Record<string, RouteEntry> = {
     ],
     fuzz: (x) => ({ params: { id: String(x.victimId) } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
+  },
+  'GET /api/staff/password-invitations': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
   },
   'GET /api/staff/users/:id/password-invitation': {
     access: 'staff',
@@ -1808,6 +1837,109 @@ export const ROUTES: Record<string, RouteEntry> = {
     ],
     fuzz: (x) => ({ body: { username: x.unique('forgot') } }),
     crossSite: () => ({ who: 'anonymous', payload: { username: 'nobody-by-this-name' } }),
+  },
+  'GET /api/passkeys/status': {
+    access: 'public',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), everyone(200)),
+    fuzz: () => ({}),
+  },
+  'GET /api/passkeys': {
+    access: 'user',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), signedIn(200)),
+    fuzz: () => ({}),
+  },
+  'POST /api/passkeys/options': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: one(
+      () => ({}),
+      signedIn(200),
+      (_f, _role, changed) => expect(changed).toEqual(['webauthn_challenges']),
+    ),
+    fuzz: () => ({}),
+    crossSite: () => ({ who: 'a' }),
+  },
+  'POST /api/passkeys': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    // an answer to no challenge the server made (real ceremonies: passkeys.test.ts)
+    matrix: one(() => ({ payload: { name: 'Phone', response: forgedRegistration } }), signedIn(400)),
+    fuzz: (x, caller) => ({ body: { name: 'Phone', response: x.passkeyRegistration(caller) } }),
+    crossSite: () => ({ who: 'a', payload: { name: 'Phone', response: forgedRegistration } }),
+  },
+  'PUT /api/passkeys/:id': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: "A's passkey",
+        call: (f) => ({ params: { id: f.passkeyId }, payload: { name: 'Renamed' } }),
+        // another account's passkey is as unknown as none
+        expect: { anonymous: 401, facilitatorA: 200, facilitatorB: 404, staff: 404 },
+      },
+    ],
+    fuzz: (x, caller) => ({ params: { id: x.passkeyId(caller) }, body: { name: 'Renamed' } }),
+    crossSite: () => ({ who: 'a', id: 999_999, payload: { name: 'Renamed' } }),
+  },
+  'DELETE /api/passkeys/:id': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: "A's passkey",
+        call: (f) => ({ params: { id: f.passkeyId } }),
+        expect: { anonymous: 401, facilitatorA: 204, facilitatorB: 404, staff: 404 },
+        verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'passkeys']),
+      },
+    ],
+    fuzz: (x, caller) => ({ params: { id: x.passkeyId(caller) } }),
+    crossSite: () => ({ who: 'a', id: 999_999 }),
+  },
+  'POST /api/passkey-sign-in/options': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), everyone(200)),
+    fuzz: () => ({}),
+    crossSite: () => ({ who: 'anonymous' }),
+  },
+  'POST /api/passkey-sign-in': {
+    access: 'public',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    // a signature over no challenge the server made (real ceremonies: passkeys.test.ts)
+    matrix: one(() => ({ payload: { response: forgedAssertion } }), everyone(401)),
+    fuzz: (x) => ({ body: { response: x.passkeySignIn, page: 'facilitator' } }),
+    crossSite: () => ({ who: 'anonymous', payload: { response: forgedAssertion } }),
+  },
+  'GET /api/staff/sign-in-policy': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
+  },
+  'PUT /api/staff/sign-in-policy': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: 'off',
+        call: () => ({ payload: { staffPasskeyOrMicrosoft: false } }),
+        expect: staffOnly(200),
+      },
+    ],
+    fuzz: () => ({ body: { staffPasskeyOrMicrosoft: false } }),
+    crossSite: () => ({ who: 'staff', payload: { staffPasskeyOrMicrosoft: false } }),
   },
   'POST /api/password-links/view': {
     access: 'public',

@@ -106,6 +106,17 @@ export const passwordInvitationStatus = z.object({
 });
 export type PasswordInvitationStatus = z.infer<typeof passwordInvitationStatus>;
 
+/** Every account's way in, for the users table: a password, and its latest invitation. */
+export const accountInvitation = z.object({
+  userId: z.number().int(),
+  hasPassword: z.boolean(),
+  invitedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  joinedAt: z.string().nullable(),
+});
+export const accountInvitations = z.array(accountInvitation);
+export type AccountInvitation = z.infer<typeof accountInvitation>;
+
 export { SESSION_HINT_COOKIE, SIGNED_OUT_OF_PORTAL_ONLY } from '../sign-in';
 
 /** Signing out: `microsoftSignOut` says the session came from Microsoft, which can be signed out of too. */

@@ -19,6 +19,10 @@ export const publicUser = z.object({
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
+/** A created account; after `sendInvitation`, why the invitation email did not go (null: it went). */
+export const createdUser = publicUser.extend({ invitationEmailError: z.string().nullable().optional() });
+export type CreatedUser = z.infer<typeof createdUser>;
+
 /** A text field that may be blank. */
 const textField = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
 
@@ -53,15 +57,36 @@ const roleField = z
   .max(50)
   .regex(/^[a-z][a-z0-9_-]*$/, 'Role must be lower-case letters, digits, - or _');
 
-export const createUserBody = z.object({
-  username: usernameField,
-  password: passwordField,
-  displayName: optionalText(200),
-  email: optionalText(254),
-  freelancerId: freelancerIdInput,
-  area: optionalText(100),
-  role: roleField.default(DEFAULT_ROLE),
-});
+export const INVITATION_NEEDS_EMAIL = 'Enter an email address: the invitation goes there';
+
+/**
+ * Create: with a password, or (`sendInvitation`) with none, the owner being emailed a link to set
+ * their own; the account then has no usable password until the link is used.
+ */
+export const createUserBody = z
+  .object({
+    username: usernameField,
+    password: passwordField.optional(),
+    sendInvitation: z.boolean().default(false),
+    displayName: optionalText(200),
+    email: optionalText(254),
+    freelancerId: freelancerIdInput,
+    area: optionalText(100),
+    role: roleField.default(DEFAULT_ROLE),
+  })
+  .superRefine((body, issues) => {
+    if (body.sendInvitation) {
+      if (!body.email) issues.addIssue({ code: 'custom', path: ['email'], message: INVITATION_NEEDS_EMAIL });
+      if (body.password !== undefined)
+        issues.addIssue({
+          code: 'custom',
+          path: ['password'],
+          message: 'Leave the password out: the invitation lets them choose one',
+        });
+    } else if (body.password === undefined) {
+      issues.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
+    }
+  });
 export type CreateUserBody = z.input<typeof createUserBody>;
 
 /** On edit, a field left out keeps its stored value; `null` or blank clears it. */
@@ -107,13 +132,25 @@ export type UpdateUserBody = z.input<typeof updateUserBody>;
  * The account dialog as typed, every value a string: the same rules the server parses in
  * `createUserBody` (and, with a blank password kept, `updateUserBody`).
  */
-export const createUserForm = z.object({
+const userFormFields = z.object({
   username: usernameField,
   password: passwordField,
   displayName: textField(200),
   email: textField(254),
   freelancerId: textField(100),
   area: textField(100),
+  /** create only: email an invitation instead of setting a password (the password is then ignored) */
+  sendInvitation: z.boolean(),
 });
-export const editUserForm = createUserForm.extend({ password: keptPassword });
-export type UserFormValues = z.input<typeof createUserForm>;
+export const createUserForm = userFormFields.extend({ password: z.string() }).superRefine((form, issues) => {
+  if (form.sendInvitation) {
+    if (!form.email.trim())
+      issues.addIssue({ code: 'custom', path: ['email'], message: INVITATION_NEEDS_EMAIL });
+    return;
+  }
+  const password = passwordField.safeParse(form.password);
+  if (!password.success)
+    issues.addIssue({ code: 'custom', path: ['password'], message: password.error.issues[0]!.message });
+});
+export const editUserForm = userFormFields.extend({ password: keptPassword });
+export type UserFormValues = z.input<typeof userFormFields>;

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
+import { PasskeysCard, StaffSignInPolicyCard } from '@/features/passkeys';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
 import { OwnSafeguardingCard, SafeguardingPolicyCard } from '@/features/safeguarding';
 import { MicrosoftSignInCard } from '@/features/settings/components/microsoft-sign-in-card';
@@ -77,6 +78,10 @@ function StaffSettings() {
         <section id="microsoft-sign-in" aria-label="Sign in with Microsoft" className={SECTION_CLASS}>
           <MicrosoftSignInCard currentUserId={user?.id} />
         </section>
+        <section id="passkeys" aria-label="Passkeys" className={SECTION_CLASS}>
+          <PasskeysCard />
+          <StaffSignInPolicyCard />
+        </section>
       </div>
     </StaffLayout>
   );
@@ -88,6 +93,7 @@ const SECTIONS = [
   { id: 'email', label: 'Email reminders' },
   { id: 'safeguarding-policy', label: 'Safeguarding policy' },
   { id: 'microsoft-sign-in', label: 'Sign in with Microsoft' },
+  { id: 'passkeys', label: 'Passkeys' },
 ] as const;
 
 // a section jumped to starts below the sticky header
@@ -100,7 +106,7 @@ function FacilitatorSettings() {
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
           <p className="text-muted-foreground text-sm">
-            Your safeguarding checks, your calendar feed and your password.
+            Your safeguarding checks, your calendar feed, your password and your passkeys.
           </p>
         </div>
         <OwnSafeguardingCard />
@@ -121,6 +127,7 @@ function FacilitatorSettings() {
             </Button>
           </CardContent>
         </Card>
+        <PasskeysCard />
       </div>
     </AppLayout>
   );

@@ -9,6 +9,7 @@ import { sessions, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
 import { STAFF_PASSWORD_OFF_MESSAGE, staffPasswordSignInAllowed } from '../microsoft-sign-in/settings';
+import { STAFF_STRONG_SIGN_IN_MESSAGE, staffPasskeyOrMicrosoftRequired } from '../passkeys/service';
 import {
   accountValues,
   createUser,
@@ -66,6 +67,9 @@ export async function signIn(
   // checked after the password, so the answer says nothing about accounts to someone guessing
   if (user.role === STAFF_ROLE && !(await staffPasswordSignInAllowed(ctx))) {
     throw forbidden(STAFF_PASSWORD_OFF_MESSAGE);
+  }
+  if (user.role === STAFF_ROLE && (await staffPasskeyOrMicrosoftRequired(ctx.db))) {
+    throw forbidden(STAFF_STRONG_SIGN_IN_MESSAGE);
   }
   if (input.previousToken) await ctx.sessions.destroy(input.previousToken);
   const { token, expiresAt } = await ctx.sessions.create(user.id);

@@ -393,4 +393,81 @@ describe('invitations from staff', () => {
     });
     expect(nobody.statusCode).toBe(404);
   });
+
+  it('creates an account with an invitation instead of a password, and the users table sees it through', async () => {
+    const staff = await t.loginStaff();
+    seq += 1;
+    const email = `created-invited-${seq}@example.org`;
+    const username = `created-invited-${seq}`;
+    const before = smtp.messages.length;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/users',
+      headers: { cookie: staff },
+      payload: { username, email, displayName: 'Created Invited', sendInvitation: true },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ username, invitationEmailError: null });
+    const id = created.json().id as number;
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, id));
+    expect(row!.passwordHash).toBeNull();
+    const list = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/staff/password-invitations',
+          headers: { cookie: staff },
+        })
+      ).json() as Array<{ userId: number }>;
+    expect((await list()).find((s) => s.userId === id)).toEqual({
+      userId: id,
+      hasPassword: false,
+      invitedAt: clock.toISOString(),
+      expiresAt: new Date(clock.getTime() + 7 * 86_400_000).toISOString(),
+      joinedAt: null,
+    });
+    const token = tokenIn(await nextMail(email, before));
+    // no password to guess in the meantime
+    expect((await post('/api/login', { username, password: '' })).statusCode).toBe(400);
+    expect((await post('/api/password-links/use', { token, newPassword: 'chosen-by-me-1' })).statusCode).toBe(
+      200,
+    );
+    expect((await list()).find((s) => s.userId === id)).toMatchObject({
+      hasPassword: true,
+      joinedAt: clock.toISOString(),
+    });
+    const events = await t.ctx.db
+      .select({ action: changeHistory.action, after: changeHistory.after })
+      .from(changeHistory)
+      .where(eq(changeHistory.subjectUserId, id));
+    expect(events.map((e) => (e.after as { event?: string }).event ?? e.action)).toEqual([
+      'create',
+      'invited',
+      'invitation',
+    ]);
+  });
+
+  it('refuses an invitation without an email, or with a password as well, and creates nothing', async () => {
+    const staff = await t.loginStaff();
+    seq += 1;
+    const username = `not-created-${seq}`;
+    for (const payload of [
+      { username, sendInvitation: true },
+      { username, sendInvitation: true, email: `${username}@example.org`, password: 'both-at-once' },
+      { username },
+    ]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/staff/users',
+        headers: { cookie: staff },
+        payload,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(Object.keys(refused.json().fieldErrors ?? {})).toEqual([
+        payload.sendInvitation && !('email' in payload) ? 'email' : 'password',
+      ]);
+    }
+    const found = await t.ctx.db.select().from(users).where(eq(users.username, username));
+    expect(found).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  accountInvitations,
   forgotPasswordBody,
   passwordInvitationStatus,
   passwordLinkBody,
@@ -14,6 +15,7 @@ import { currentUser } from '../../http/access';
 import { toPublicUser } from '../users/service';
 import {
   invitationStatus,
+  listInvitations,
   RESET_REQUESTED_MESSAGE,
   requestPasswordReset,
   sendInvitation,
@@ -93,6 +95,19 @@ export function passwordLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         setSessionCookie(request, reply, token, expiresAt);
         return toPublicUser(user);
       },
+    );
+
+    app.get(
+      '/api/staff/password-invitations',
+      {
+        config: { access: 'staff', list: 'small' },
+        schema: {
+          tags: ['staff'],
+          summary: "Every account's password state and latest invitation: sent, until when, used when",
+          response: { 200: accountInvitations, ...errors },
+        },
+      },
+      async () => listInvitations(ctx.db),
     );
 
     app.get(

@@ -4,8 +4,8 @@
  * it works once, until it expires, and only while the account's password and email are what they were
  * when it was made.
  */
-import type { PasswordInvitationStatus, PasswordLinkResponse } from '@shared/schemas/auth';
-import { and, count, desc, eq, gt, isNull, lt } from 'drizzle-orm';
+import type { AccountInvitation, PasswordInvitationStatus, PasswordLinkResponse } from '@shared/schemas/auth';
+import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { hashPassword } from '../../auth/passwords';
 import type { SessionStore } from '../../auth/sessions';
@@ -18,6 +18,7 @@ import { recordOwnPasswordChange } from '../auth/service';
 import { turnOffFeed } from '../calendar-feed/service';
 import { recordChanges } from '../history/record';
 import { staffPasswordSignInAllowed } from '../microsoft-sign-in/settings';
+import { staffPasskeyOrMicrosoftRequired } from '../passkeys/service';
 import { type MailDeps, sendMail } from '../reminders/service';
 import { accountValues, findUserById, findUserByUsername, STAFF_ROLE, type UserRow } from '../users/service';
 
@@ -133,6 +134,7 @@ export async function requestPasswordReset(ctx: PasswordLinkDeps, username: stri
   const user = await findUserByUsername(ctx.db, username);
   if (!user?.email) return;
   if (user.role === STAFF_ROLE && !(await staffPasswordSignInAllowed(ctx))) return;
+  if (user.role === STAFF_ROLE && (await staffPasskeyOrMicrosoftRequired(ctx.db))) return;
   const since = new Date(ctx.now().getTime() - 60 * 60 * 1000);
   const [sent] = await ctx.db
     .select({ n: count() })
@@ -239,6 +241,31 @@ export async function usePasswordLink(
 
 export const NO_EMAIL_FOR_INVITATION =
   'Add an email address to the account first: the invitation goes there.';
+
+/** Every account's password state and latest invitation, for the users table. */
+export async function listInvitations(db: Db): Promise<AccountInvitation[]> {
+  const accounts = await db
+    .select({ id: users.id, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+    .from(users)
+    .orderBy(asc(users.id));
+  const links = await db
+    .select()
+    .from(passwordLinks)
+    .where(eq(passwordLinks.purpose, 'invitation'))
+    .orderBy(desc(passwordLinks.createdAt), desc(passwordLinks.expiresAt));
+  const latest = new Map<number, typeof passwordLinks.$inferSelect>();
+  for (const link of links) if (!latest.has(link.userId)) latest.set(link.userId, link);
+  return accounts.map((account) => {
+    const link = latest.get(account.id);
+    return {
+      userId: account.id,
+      hasPassword: Boolean(account.hasPassword),
+      invitedAt: link?.createdAt.toISOString() ?? null,
+      expiresAt: link?.expiresAt.toISOString() ?? null,
+      joinedAt: link?.usedAt?.toISOString() ?? null,
+    };
+  });
+}
 
 /** An account's latest invitation to set its own password; 404 for an unknown account. */
 export async function invitationStatus(

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, idParam } from '../../../shared/schemas/common';
-import { createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
+import { createdUser, createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
+import { sendInvitation } from '../password-links/service';
 import { createUser, deleteUser, listUsers, toPublicUser, updateUser } from './service';
 
 const errors = {
@@ -38,12 +39,17 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['staff'],
           summary: 'Create an account',
           body: createUserBody,
-          response: { 201: publicUser, ...errors },
+          response: { 201: createdUser, ...errors },
         },
       },
       async (request, reply) => {
-        const by = { actorId: currentUser(request).id, via: 'staff' } as const;
-        return reply.code(201).send(toPublicUser(await createUser(ctx.db, request.body, by)));
+        const me = currentUser(request);
+        const by = { actorId: me.id, via: 'staff' } as const;
+        const created = await createUser(ctx.db, request.body, by);
+        if (!request.body.sendInvitation) return reply.code(201).send(toPublicUser(created));
+        // the account exists without a password; the invitation lets its owner choose one
+        const { emailError } = await sendInvitation(ctx, me, created.id);
+        return reply.code(201).send({ ...toPublicUser(created), invitationEmailError: emailError ?? null });
       },
     );
 

@@ -99,7 +99,8 @@ export async function createUser(
   by?: ChangeBy | 'registration',
 ): Promise<UserRow> {
   const data = createUserBody.parse(input);
-  const passwordHash = await hashPassword(data.password);
+  // invited: no usable password until the owner sets one through the link
+  const passwordHash = data.password !== undefined ? await hashPassword(data.password) : null;
   try {
     return await db.transaction(async (tx) => {
       await assertUsernameFree(tx, data.username);

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type LoginBody, loginBody } from '@shared/schemas/login';
 import { CalendarCheck, CalendarDays, ShieldCheck } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
@@ -26,8 +27,11 @@ const highlights = [
   },
 ];
 
-/** The facilitator login screen at /auth. */
-export function FacilitatorLogin() {
+/**
+ * The facilitator login screen at /auth. `passkey`: the page's passkey sign-in, shown under the
+ * password form (the username field offers passkeys in its suggestions where the browser can).
+ */
+export function FacilitatorLogin({ passkey }: { passkey?: ReactNode }) {
   const { loginMutation } = useAuth();
   // errors appear on submit, then follow every keystroke; the first field in error takes focus
   const { register, handleSubmit, formState } = useForm<LoginBody>({
@@ -61,7 +65,7 @@ export function FacilitatorLogin() {
               >
                 <FormField id="username" label="Username" error={errors.username?.message}>
                   <Input
-                    autoComplete="username"
+                    autoComplete="username webauthn"
                     autoCapitalize="none"
                     spellCheck={false}
                     {...register('username')}
@@ -85,6 +89,7 @@ export function FacilitatorLogin() {
                   Contact your administrator if you have trouble logging in.
                 </p>
               </form>
+              {passkey}
               <div className="mt-1 border-t pt-4 text-center text-sm">
                 <Link
                   href="/staff-login"

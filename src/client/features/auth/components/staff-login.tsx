@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type StaffLoginBody, staffLoginBody } from '@shared/schemas/login';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleAlert, ShieldCheck } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
@@ -17,8 +18,8 @@ import { safeReturnPath } from '@/lib/return-path';
 import { currentUserQueryKey, staffLogin } from '../api/auth-api';
 import { MicrosoftSignIn } from './microsoft-sign-in';
 
-/** The staff login screen at /staff-login. */
-export function StaffLogin() {
+/** The staff login screen at /staff-login; `passkey`: the page's passkey sign-in, under the form. */
+export function StaffLogin({ passkey }: { passkey?: ReactNode }) {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const { register, handleSubmit, formState, setError } = useForm<StaffLoginBody>({
@@ -82,7 +83,7 @@ export function StaffLogin() {
                 ) : null}
                 <FormField id="staff-username" label="Username">
                   <Input
-                    autoComplete="username"
+                    autoComplete="username webauthn"
                     autoCapitalize="none"
                     spellCheck={false}
                     {...register('username')}
@@ -104,6 +105,7 @@ export function StaffLogin() {
                 </p>
               </form>
             )}
+            {passkey}
             <div className="mt-1 border-t pt-4 text-center text-sm">
               <Link
                 href="/auth"

@@ -1,4 +1,4 @@
-import type { PasswordInvitationStatus } from '@shared/schemas/auth';
+import type { AccountInvitation, PasswordInvitationStatus } from '@shared/schemas/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
@@ -18,6 +18,19 @@ export function useSendPasswordInvitation(userId: number | null) {
   const queryClient = useQueryClient();
   return useMutation<PasswordInvitationStatus, Error>({
     mutationFn: () => apiJson('POST', urlFor(userId ?? 0)),
-    onSuccess: (status) => queryClient.setQueryData([urlFor(userId ?? 0)], status),
+    onSuccess: (status) => {
+      queryClient.setQueryData([urlFor(userId ?? 0)], status);
+      void queryClient.invalidateQueries({ queryKey: passwordInvitationsKey });
+    },
+  });
+}
+
+/** Every account's password state and latest invitation (the users table's sign-in line). */
+export const passwordInvitationsKey = ['password-invitations'] as const;
+
+export function usePasswordInvitations() {
+  return useQuery<AccountInvitation[], Error>({
+    queryKey: passwordInvitationsKey,
+    queryFn: () => apiJson('GET', '/api/staff/password-invitations'),
   });
 }

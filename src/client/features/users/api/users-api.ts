@@ -1,7 +1,8 @@
-import type { CreateUserBody, PublicUser, UpdateUserBody } from '@shared/schemas/users';
+import type { CreatedUser, CreateUserBody, PublicUser, UpdateUserBody } from '@shared/schemas/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
+import { passwordInvitationsKey } from './password-invitation-api';
 
 export const usersQueryKey = queryKeys.staffUsers.all;
 
@@ -18,14 +19,15 @@ function useRefetchUsers() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all });
+    void queryClient.invalidateQueries({ queryKey: passwordInvitationsKey });
     return queryClient.invalidateQueries({ queryKey: usersQueryKey });
   };
 }
 
 export function useCreateUser() {
   const refetch = useRefetchUsers();
-  return useMutation<PublicUser, Error, CreateUserBody>({
-    mutationFn: (body) => apiJson<PublicUser>('POST', '/api/staff/users', body),
+  return useMutation<CreatedUser, Error, CreateUserBody>({
+    mutationFn: (body) => apiJson<CreatedUser>('POST', '/api/staff/users', body),
     onSuccess: refetch,
   });
 }

@@ -11,7 +11,9 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form';
+import { FormCheckbox } from '@/components/ui/form-checkbox';
 import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 
 interface UserFormDialogProps {
@@ -56,9 +58,13 @@ export function UserFormDialog({
   const text = TEXT[mode];
   const idPrefix = useId();
 
-  const [username, password] = useWatch({ control: form.control, name: ['username', 'password'] });
+  const [username, password, invite] = useWatch({
+    control: form.control,
+    name: ['username', 'password', 'sendInvitation'],
+  });
+  const inviting = mode === 'create' && invite;
   // the button waits for what is required; the rules' messages show on submit
-  const canSubmit = username.trim() !== '' && (mode === 'edit' || password !== '') && !pending;
+  const canSubmit = username.trim() !== '' && (mode === 'edit' || inviting || password !== '') && !pending;
   const errors = form.formState.errors;
 
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -79,17 +85,34 @@ export function UserFormDialog({
           <FormField id={id('username')} error={errors.username?.message} label="Username (Email)">
             <Input {...form.register('username')} autoComplete="off" inputMode="email" required />
           </FormField>
-          <FormField id={id('password')} error={errors.password?.message} label={text.password}>
-            <PasswordInput
-              {...form.register('password')}
-              autoComplete="new-password"
-              required={mode === 'create'}
-            />
-          </FormField>
+          {mode === 'create' ? (
+            <div className="flex items-start gap-3">
+              <FormCheckbox control={form.control} name="sendInvitation" id={id('sendInvitation')} />
+              <Label htmlFor={id('sendInvitation')} className="leading-snug">
+                Send an invitation instead of setting a password
+                <span className="block font-normal text-muted-foreground text-sm">
+                  They get an email with a link, valid for 7 days, to choose their own password.
+                </span>
+              </Label>
+            </div>
+          ) : null}
+          {inviting ? null : (
+            <FormField id={id('password')} error={errors.password?.message} label={text.password}>
+              <PasswordInput
+                {...form.register('password')}
+                autoComplete="new-password"
+                required={mode === 'create'}
+              />
+            </FormField>
+          )}
           <FormField id={id('displayName')} error={errors.displayName?.message} label="Display Name">
             <Input {...form.register('displayName')} autoComplete="off" />
           </FormField>
-          <FormField id={id('email')} error={errors.email?.message} label="Email">
+          <FormField
+            id={id('email')}
+            error={errors.email?.message}
+            label={inviting ? 'Email (the invitation goes here)' : 'Email'}
+          >
             <Input type="email" {...form.register('email')} autoComplete="off" />
           </FormField>
           <FormField

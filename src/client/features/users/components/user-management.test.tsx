@@ -31,6 +31,12 @@ function usersApi(answer: () => Response) {
     http.get('/api/auth/microsoft', () =>
       HttpResponse.json({ enabled: false, staffPasswordSignIn: true, facilitatorSignIn: false }),
     ),
+    // Ann has her own password and was never invited: no sign-in line under her name
+    http.get('/api/staff/password-invitations', () =>
+      HttpResponse.json([
+        { userId: ann.id, hasPassword: true, invitedAt: null, expiresAt: null, joinedAt: null },
+      ]),
+    ),
     http.post('/api/staff/users', record),
     http.put('/api/staff/users/:id', record),
   );
@@ -83,6 +89,36 @@ describe('UserManagement: the account dialogs', () => {
         'Username (Email)',
       ),
     ).toHaveValue('');
+  });
+
+  test('create with an invitation: no password, the email required, and the invitation asked for', async () => {
+    const bodies = usersApi(() => HttpResponse.json({ ...ann, invitationEmailError: null }, { status: 201 }));
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'Add Facilitator' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create New Facilitator' });
+    await user.click(within(dialog).getByRole('checkbox', { name: /Send an invitation instead/ }));
+    expect(within(dialog).queryByLabelText('Password', { exact: true })).toBeNull();
+    await user.type(within(dialog).getByLabelText('Username (Email)'), 'new@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Facilitator' }));
+    expect(within(dialog).getByText('Enter an email address: the invitation goes there')).toBeVisible();
+    expect(bodies).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Facilitator' }));
+    expect(
+      await screen.findByText('New facilitator has been added and invited by email to new@example.org'),
+    ).toBeVisible();
+    expect(bodies).toEqual([
+      {
+        username: 'new@example.org',
+        sendInvitation: true,
+        displayName: '',
+        email: 'new@example.org',
+        freelancerId: '',
+        area: '',
+        role: 'facilitator',
+      },
+    ]);
   });
 
   test("a refused save keeps the dialog and what was typed, and toasts the server's message", async () => {

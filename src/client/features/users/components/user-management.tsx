@@ -80,7 +80,7 @@ export function UserManagement({
     createUser.mutate(
       {
         username: values.username,
-        password: values.password,
+        ...(values.sendInvitation ? { sendInvitation: true } : { password: values.password }),
         displayName: values.displayName,
         email: values.email,
         freelancerId: values.freelancerId,
@@ -88,12 +88,22 @@ export function UserManagement({
         role: 'facilitator',
       },
       {
-        onSuccess: () => {
+        onSuccess: (created) => {
           setCreateOpen(false);
           createForm.reset(emptyUserForm);
+          if (created.invitationEmailError) {
+            toast({
+              title: 'User created, invitation not sent',
+              description: `The email was not sent: ${created.invitationEmailError}. Use "Send again" once email works.`,
+              variant: 'destructive',
+            });
+            return;
+          }
           toast({
             title: 'User created',
-            description: 'New facilitator has been added successfully',
+            description: values.sendInvitation
+              ? `New facilitator has been added and invited by email to ${values.email.trim()}`
+              : 'New facilitator has been added successfully',
             variant: 'success',
           });
         },

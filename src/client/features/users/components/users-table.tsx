@@ -1,7 +1,7 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import { ChevronDown, History, KeyRound, LockOpen, Mail, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
-import { useDeferredValue, useRef, useState } from 'react';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -25,7 +25,9 @@ import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/win
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
 import { cn } from '@/lib/utils';
 import { useMicrosoftLinkedUserIds } from '../api/microsoft-invitation-api';
+import { usePasswordInvitations } from '../api/password-invitation-api';
 import { roleLook, userName } from '../lib/users';
+import { InvitationState } from './invitation-state';
 import { MicrosoftInviteDialog, useMicrosoftInviteAllowed } from './microsoft-invite';
 import { PasswordInviteDialog } from './password-invite';
 
@@ -125,6 +127,12 @@ export function UsersTable({
   const inviteAllowed = useMicrosoftInviteAllowed();
   const [inviting, setInviting] = useState<PublicUser | null>(null);
   const [invitingByEmail, setInvitingByEmail] = useState<PublicUser | null>(null);
+  const invitationList = usePasswordInvitations().data;
+  const invitations = useMemo(
+    () => new Map((invitationList ?? []).map((state) => [state.userId, state])),
+    [invitationList],
+  );
+  const now = new Date();
   return (
     <>
       <Table
@@ -186,6 +194,11 @@ export function UsersTable({
                           <RoleBadge role={user.role} />
                         </span>
                       ) : null}
+                      <InvitationState
+                        state={invitations.get(user.id)}
+                        now={now}
+                        onSend={() => setInvitingByEmail(user)}
+                      />
                       {linkedToMicrosoft.has(user.id) ? (
                         <span
                           className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"

@@ -47,6 +47,7 @@ export const emptyUserForm: UserFormValues = {
   email: '',
   freelancerId: '',
   area: '',
+  sendInvitation: false,
 };
 
 /** Editing fills the form from the user, with an empty password. */
@@ -58,6 +59,7 @@ export function formFromUser(user: PublicUser): UserFormValues {
     email: user.email ?? '',
     freelancerId: user.freelancerId ?? '',
     area: user.area ?? '',
+    sendInvitation: false,
   };
 }
 

@@ -1,0 +1,3 @@
+export { PasskeySignIn } from './components/passkey-sign-in';
+export { PasskeysCard } from './components/passkeys-card';
+export { StaffSignInPolicyCard } from './components/staff-sign-in-policy-card';
