@@ -33,6 +33,10 @@ export const TABLES = [
   ['offers', 'id'],
   ['booking_outbox', 'id'],
   ['password_links', 'token_hash'],
+  ['push_subscriptions', 'id'],
+  ['push_outbox', 'id'],
+  ['notification_preferences', 'kind'],
+  ['notification_quiet_hours', 'user_id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */
