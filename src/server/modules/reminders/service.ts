@@ -20,7 +20,6 @@ import { reminderSends, reminderSettings, schedulerState } from '../../db/schema
 import { AppError, badRequest, conflict, describeError } from '../../errors';
 import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
-import { notify, type PushWakeUp } from '../notifications/notify';
 import {
   describeMailError,
   type Mailer,
@@ -32,6 +31,7 @@ import { localTime } from '../../office-hours';
 import { blockedAddresses } from '../../outbound-address';
 import { computeCompleteness } from '../completeness/service';
 import { recordChanges } from '../history/record';
+import { notify, type PushWakeUp } from '../notifications/notify';
 
 type SettingsRow = typeof reminderSettings.$inferSelect;
 

@@ -104,7 +104,9 @@ async function recordSend(
     .insert(safeguardingReminderSends)
     .values({ userId: message.userId, kind: message.kind, sentOn: today, sentAt: now, email: message.email })
     .onConflictDoNothing()
-    .catch((error: unknown) => ctx.log.warn({ err: describeError(error) }, 'safeguarding email not recorded'));
+    .catch((error: unknown) =>
+      ctx.log.warn({ err: describeError(error) }, 'safeguarding email not recorded'),
+    );
 }
 
 export async function runSafeguardingReminders(ctx: ReminderDeps): Promise<SafeguardingReminderRun> {
