@@ -100,3 +100,27 @@ export const pushStatus = z.object({
   queued: z.number().int(),
 });
 export type PushStatus = z.infer<typeof pushStatus>;
+
+/**
+ * The settings form: quiet hours as a switch and two times, which are checked only while the switch
+ * is on; `preferencesFromForm` makes the body.
+ */
+export const notificationPreferencesForm = z
+  .object({
+    channels: notificationPreferences.shape.channels,
+    quiet: z.boolean(),
+    start: z.string(),
+    end: z.string(),
+  })
+  .superRefine((form, ctx) => {
+    if (!form.quiet) return;
+    const checked = quietHours.safeParse({ start: form.start, end: form.end });
+    if (checked.success) return;
+    for (const issue of checked.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  });
+export type NotificationPreferencesForm = z.infer<typeof notificationPreferencesForm>;
+
+export function preferencesFromForm(form: NotificationPreferencesForm): NotificationPreferences {
+  return { channels: form.channels, quietHours: form.quiet ? { start: form.start, end: form.end } : null };
+}

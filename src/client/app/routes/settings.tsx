@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
+import { NotificationsCard } from '@/features/notifications';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
 import { OwnSafeguardingCard, SafeguardingPolicyCard } from '@/features/safeguarding';
 import { MicrosoftSignInCard } from '@/features/settings/components/microsoft-sign-in-card';
@@ -38,7 +39,8 @@ function StaffSettings() {
           <div className="grid gap-1">
             <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
             <p className="text-muted-foreground text-sm">
-              The portal's connection to SharePoint, email, the safeguarding policy and Microsoft sign-in.
+              The portal's connection to SharePoint, email, the safeguarding policy, Microsoft sign-in and
+              notifications.
             </p>
           </div>
           {back}
@@ -77,6 +79,9 @@ function StaffSettings() {
         <section id="microsoft-sign-in" aria-label="Sign in with Microsoft" className={SECTION_CLASS}>
           <MicrosoftSignInCard currentUserId={user?.id} />
         </section>
+        <section id="notifications" aria-label="Notifications" className={SECTION_CLASS}>
+          <NotificationsCard staff />
+        </section>
       </div>
     </StaffLayout>
   );
@@ -88,6 +93,7 @@ const SECTIONS = [
   { id: 'email', label: 'Email reminders' },
   { id: 'safeguarding-policy', label: 'Safeguarding policy' },
   { id: 'microsoft-sign-in', label: 'Sign in with Microsoft' },
+  { id: 'notifications', label: 'Notifications' },
 ] as const;
 
 // a section jumped to starts below the sticky header
@@ -100,10 +106,11 @@ function FacilitatorSettings() {
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
           <p className="text-muted-foreground text-sm">
-            Your safeguarding checks, your calendar feed and your password.
+            Your safeguarding checks, notifications, your calendar feed and your password.
           </p>
         </div>
         <OwnSafeguardingCard />
+        <NotificationsCard />
         <CalendarFeedCard />
         <Card>
           <CardHeader>
