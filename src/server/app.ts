@@ -27,6 +27,7 @@ import mailer from './plugins/mailer';
 import metrics from './plugins/metrics';
 import microsoftSignIn from './plugins/microsoft-sign-in';
 import probes from './plugins/probes';
+import push from './plugins/push';
 import routesPlugin from './plugins/routes';
 import sessionsAndAccess, { type ApiRoute } from './plugins/sessions-and-access';
 import sharePoint from './plugins/sharepoint';
@@ -203,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // services the routes and jobs use
   await app.register(listAnswers);
   await app.register(mailer);
+  await app.register(push);
   await app.register(sharePoint);
   await app.register(microsoftSignIn);
   await app.register(jobs);

@@ -124,6 +124,25 @@ const networkList = z.string().transform((text, ctx) => {
   return networks;
 });
 
+/** Origins (`http://127.0.0.1:8080`) a push endpoint may have although not https on a public address. */
+const originList = z.string().transform((text, ctx) => {
+  const origins: string[] = [];
+  for (const piece of text.split(/[\s,]+/).filter(Boolean)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(piece);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== piece.replace(/\/+$/, '')) {
+      ctx.addIssue({ code: 'custom', message: `"${piece}" is not an origin such as http://127.0.0.1:8080` });
+      return z.NEVER;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+});
+
 const publicUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
   .refine((value) => {
@@ -312,6 +331,28 @@ const env = z.object({
   PUBLIC_URL: publicUrl.optional(),
   /** private or local networks the SMTP server may be on (an organisation's internal relay) */
   SMTP_ALLOWED_NETWORKS: networkList.default([]),
+  /**
+   * the VAPID key pair web push is signed with (base64url, as `web-push generate-vapid-keys` prints);
+   * both or neither: unset, one is generated once and kept like the app secret
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be a P-256 public key, 65 bytes in base64url')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a P-256 private key, 32 bytes in base64url')
+    .optional(),
+  /** who push services may contact about this portal's pushes: a mailto: or https: URL */
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be a mailto: or https: URL')
+    .optional(),
+  /** push services that may be reached although not https on a public address (a local one in tests) */
+  PUSH_ALLOWED_ORIGINS: originList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Sign in with Microsoft (Entra ID): a directory (tenant) id, the app registration's client id and a
   // client secret; all three, with PUBLIC_URL, or none.
@@ -439,6 +480,11 @@ export function loadConfig(
   if (entra.some(Boolean) && !entra.every(Boolean)) {
     throw new ConfigError(
       'Invalid configuration:\n  ENTRA_TENANT_ID, ENTRA_CLIENT_ID and ENTRA_CLIENT_SECRET (or ENTRA_CLIENT_CERTIFICATE_FILE with ENTRA_CLIENT_KEY_FILE) must be set together',
+    );
+  }
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together',
     );
   }
   if (entra.every(Boolean) && !config.PUBLIC_URL) {

@@ -7,6 +7,7 @@ import type { ListAnswers } from './http/list-answers';
 import type { RequestLimits } from './http/request-limits';
 import type { MailRuntime } from './mail/transport';
 import type { DiscoveryCache } from './modules/microsoft-sign-in/discovery';
+import type { PushRuntime } from './modules/notifications/delivery';
 import type { BookingsRefresher } from './modules/scheduler/service';
 import type { SharePointConnector } from './sharepoint/connector';
 
@@ -31,6 +32,8 @@ export interface AppContext {
   bookingsRefresh: BookingsRefresher;
   sharePoint: SharePointConnector;
   mailer: MailRuntime;
+  /** web push: VAPID keys, and what wakes push delivery after a push is queued */
+  push: PushRuntime;
   /** Sign in with Microsoft: the identity provider's discovery, fetched once per app */
   signInDiscovery: DiscoveryCache;
 }

@@ -758,3 +758,80 @@ export const signInPolicy = pgTable('sign_in_policy', {
   staffPasskeyOrMicrosoft: boolean('staff_passkey_or_microsoft').notNull().default(false),
   updatedAt: updatedAt(),
 });
+
+// --- notifications ---
+
+/**
+ * One browser's push subscription (one per device): the push service's endpoint and the keys its
+ * messages are encrypted for. A browser that subscribes again replaces its row; an endpoint the push
+ * service calls gone (404, 410) is deleted, with whatever was queued for it.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Pushes waiting for delivery, one row per event and device, shared by every instance and claimed with
+ * the outboxes' lease (sharepoint/outbox-lease.ts). A row waits in `next_attempt_at` for the end of its
+ * person's quiet hours; `expires_at` drops a push that would arrive too late to matter.
+ */
+export const pushOutbox = pgTable(
+  'push_outbox',
+  {
+    id: serial('id').primaryKey(),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    link: text('link').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('push_outbox_next_attempt_idx').on(t.nextAttemptAt),
+    index('push_outbox_subscription_idx').on(t.subscriptionId),
+  ],
+);
+
+/** How a person hears of each kind of event; a kind with no row has its default (notifications/kinds.ts). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    channel: text('channel').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.kind] }),
+    check('notification_preferences_channel_check', sql`${t.channel} in ('push', 'email', 'both', 'none')`),
+  ],
+);
+
+/** A person's quiet hours, wall-clock 'HH:MM' in ORG_TIMEZONE; may run past midnight (22:00-07:00). */
+export const notificationQuietHours = pgTable('notification_quiet_hours', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  startsAt: text('starts_at').notNull(),
+  endsAt: text('ends_at').notNull(),
+});

@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { describeError } from '../errors';
+import { deliverPushes, type PushRound } from '../modules/notifications/delivery';
 import {
   expireOffers,
   withdrawOffersOfFilledSessions,
@@ -61,6 +62,10 @@ export class Scheduler {
   private safeguarding: Promise<SafeguardingReminderRun['outcome']> | undefined;
   private offering: Promise<number> | undefined;
   private stopListening: (() => void) | undefined;
+  private stopListeningForPushes: (() => void) | undefined;
+  private pushLoop: Promise<void> | undefined;
+  private wakePushes: (() => void) | undefined;
+  private pushesQueuedMeanwhile = false;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
 
@@ -83,6 +88,8 @@ export class Scheduler {
     });
     this.stopListening = this.ctx.sharePoint.outboxWakeUp.listen(() => this.notify());
     this.drainLoop = this.runDrainLoop();
+    this.stopListeningForPushes = this.ctx.push.wakeUp.listen(() => this.notifyPushes());
+    this.pushLoop = this.runPushLoop();
     void this.tick();
     void this.subscriptionTick();
     return this;
@@ -93,8 +100,11 @@ export class Scheduler {
     this.cron?.stop();
     this.cron = undefined;
     this.stopListening?.();
+    this.stopListeningForPushes?.();
     this.wake?.();
+    this.wakePushes?.();
     await this.drainLoop?.catch(() => {});
+    await this.pushLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
     await this.reminding?.catch(() => {});
     await this.subscribing?.catch(() => {});
@@ -303,6 +313,48 @@ export class Scheduler {
   notify(): void {
     if (this.wake) this.wake();
     else this.queuedMeanwhile = true;
+  }
+
+  /**
+   * Deliver web pushes until stopped (modules/notifications/delivery.ts). Every instance runs one: the
+   * lease shares the queue, so no push is sent twice. Woken when one is queued, else every idle wait,
+   * which also picks up pushes held by quiet hours and retries when they come due.
+   */
+  private async runPushLoop(): Promise<void> {
+    while (!this.stopped) {
+      let round: PushRound | undefined;
+      try {
+        round = await deliverPushes(this.ctx);
+      } catch (error) {
+        this.ctx.log.warn({ err: describeError(error) }, 'push delivery failed');
+      }
+      if (this.stopped) break;
+      const moreDue = round !== undefined && round.claimed > 0;
+      const woken = this.pushesQueuedMeanwhile;
+      this.pushesQueuedMeanwhile = false;
+      if (!moreDue && !woken) await this.idlePushes(this.options.drainIdleMs);
+    }
+  }
+
+  /** Wake the push loop early (right after a push was queued). */
+  notifyPushes(): void {
+    if (this.wakePushes) this.wakePushes();
+    else this.pushesQueuedMeanwhile = true;
+  }
+
+  private idlePushes(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakePushes = () => {
+        this.wakePushes = undefined;
+        done();
+      };
+    });
   }
 
   private idle(ms: number): Promise<void> {

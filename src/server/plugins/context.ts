@@ -24,6 +24,7 @@ const contextPlugin: FastifyPluginAsync = async (app) => {
     bookingsRefresh: app.bookingsRefresh,
     sharePoint: app.sharePoint,
     mailer: app.mailer,
+    push: app.push,
     signInDiscovery: app.signInDiscovery,
   };
   app.decorate('ctx', ctx);
@@ -36,6 +37,7 @@ export default fp(contextPlugin, {
     'sessions-and-access',
     'list-answers',
     'mailer',
+    'push',
     'sharepoint',
     'microsoft-sign-in',
     'jobs',

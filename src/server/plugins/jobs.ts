@@ -45,5 +45,5 @@ const jobsPlugin: FastifyPluginAsync = async (app) => {
 
 export default fp(jobsPlugin, {
   name: 'jobs',
-  dependencies: ['database', 'sessions-and-access', 'list-answers', 'mailer', 'sharepoint'],
+  dependencies: ['database', 'sessions-and-access', 'list-answers', 'mailer', 'push', 'sharepoint'],
 });

@@ -12,6 +12,7 @@ import { healthRoutes } from '../modules/health/routes';
 import { historyRoutes } from '../modules/history/routes';
 import { microsoftSignInRoutes } from '../modules/microsoft-sign-in/routes';
 import { noteRoutes } from '../modules/notes/routes';
+import { notificationRoutes } from '../modules/notifications/routes';
 import { offerRoutes } from '../modules/offers/routes';
 import { passkeyRoutes } from '../modules/passkeys/routes';
 import { passwordLinkRoutes } from '../modules/password-links/routes';
@@ -61,6 +62,7 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   await app.register(historyRoutes(ctx));
   await app.register(safeguardingRoutes(ctx));
   await app.register(microsoftSignInRoutes(ctx));
+  await app.register(notificationRoutes(ctx));
 };
 
 export default fp(routesPlugin, { name: 'routes', dependencies: ['context', 'sessions-and-access'] });

@@ -1,15 +1,15 @@
 /**
- * The queue mechanics both SharePoint outboxes share: availability days (sync_outbox) and writes to the
- * Bookings list (booking_outbox). Due rows are claimed with `FOR UPDATE SKIP LOCKED` and leased by
+ * The queue mechanics the portal's outboxes share: availability days (sync_outbox) and writes to the
+ * Bookings list (booking_outbox) for SharePoint, and web pushes (push_outbox, modules/notifications). Due rows are claimed with `FOR UPDATE SKIP LOCKED` and leased by
  * pushing `next_attempt_at` ahead, so several workers never take the same rows and a crashed worker's
  * rows come back by themselves; a failed row waits longer after each attempt (retry.ts's backoff).
  */
 import { asc, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { bookingOutbox, syncOutbox } from '../db/schema';
+import type { bookingOutbox, pushOutbox, syncOutbox } from '../db/schema';
 import { backoffDelay } from './retry';
 
-export type OutboxTable = typeof syncOutbox | typeof bookingOutbox;
+export type OutboxTable = typeof syncOutbox | typeof bookingOutbox | typeof pushOutbox;
 
 export interface LeaseOptions {
   /** rows claimed per round */

@@ -36,6 +36,10 @@ export const TABLES = [
   ['passkeys', 'id'],
   ['webauthn_challenges', 'challenge_hash'],
   ['sign_in_policy', 'id'],
+  ['push_subscriptions', 'id'],
+  ['push_outbox', 'id'],
+  ['notification_preferences', 'kind'],
+  ['notification_quiet_hours', 'user_id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

@@ -164,6 +164,28 @@ export function farReplyBy(): string {
   return new Date(Date.now() + 30 * 86_400_000).toISOString();
 }
 
+/** A browser's push subscription on a public https push service (a literal address: no look-up). */
+export function pushSubscriptionSample() {
+  return {
+    endpoint: 'https://93.184.215.14/push/matrix-device',
+    keys: {
+      p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+      auth: 'tBHItJI5svbpez7KI4CCXg',
+    },
+  };
+}
+
+const preferencesSample = () => ({
+  channels: {
+    'offer-new': 'push',
+    'offer-ended': 'both',
+    'booking-changed': 'none',
+    'availability-reminder': 'email',
+    'safeguarding-expiring': 'both',
+  },
+  quietHours: { start: '22:00', end: '07:00' },
+});
+
 // ---------------------------------------------------------------------------------------------------
 // The fuzzer: callers, request parts and the fixtures its samples name
 
@@ -1159,6 +1181,67 @@ export const ROUTES: Record<string, RouteEntry> = {
       body: { month: new Date().toISOString().slice(0, 7), userIds: [x.facilitator.id] },
     }),
     crossSite: () => ({ who: 'staff', payload: { month: new Date().toISOString().slice(0, 7) } }),
+  },
+  'GET /api/push/key': {
+    access: 'user',
+    changesState: false,
+    fuzzGroup: 'calendar',
+    matrix: one(() => ({}), signedIn(200)),
+    fuzz: () => ({}),
+  },
+  'POST /api/push/subscription': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'calendar',
+    // the caller's own device only (no user id is taken); a public https endpoint, named by address so
+    // no look-up is made
+    matrix: one(
+      () => ({ payload: pushSubscriptionSample() }),
+      signedIn(200),
+      (_f, _role, changed) => expect(changed).toEqual(['push_subscriptions']),
+    ),
+    fuzz: () => ({ body: pushSubscriptionSample() }),
+    crossSite: () => ({ who: 'a', payload: pushSubscriptionSample() }),
+  },
+  'DELETE /api/push/subscription': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'calendar',
+    // nobody's device is subscribed in the fixtures: nothing to remove, for anyone
+    matrix: one(
+      () => ({ payload: { endpoint: pushSubscriptionSample().endpoint } }),
+      signedIn(200),
+      (_f, _role, changed) => expect(changed).toEqual([]),
+    ),
+    fuzz: () => ({ body: { endpoint: pushSubscriptionSample().endpoint } }),
+    crossSite: () => ({ who: 'a', payload: { endpoint: pushSubscriptionSample().endpoint } }),
+  },
+  'GET /api/notifications/preferences': {
+    access: 'user',
+    changesState: false,
+    fuzzGroup: 'calendar',
+    matrix: one(() => ({}), signedIn(200)),
+    fuzz: () => ({}),
+  },
+  'PUT /api/notifications/preferences': {
+    access: 'user',
+    changesState: true,
+    fuzzGroup: 'calendar',
+    matrix: one(
+      () => ({ payload: preferencesSample() }),
+      signedIn(200),
+      (_f, _role, changed) =>
+        expect(changed).toEqual(['notification_preferences', 'notification_quiet_hours']),
+    ),
+    fuzz: () => ({ body: preferencesSample() }),
+    crossSite: () => ({ who: 'a', payload: preferencesSample() }),
+  },
+  'GET /api/push/status': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'calendar',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
   },
   'GET /api/calendar-feed': {
     access: 'user',

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
+import { NotificationsCard } from '@/features/notifications';
 import { PasskeysCard, StaffSignInPolicyCard } from '@/features/passkeys';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
 import { OwnSafeguardingCard, SafeguardingPolicyCard } from '@/features/safeguarding';
@@ -39,7 +40,8 @@ function StaffSettings() {
           <div className="grid gap-1">
             <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
             <p className="text-muted-foreground text-sm">
-              The portal's connection to SharePoint, email, the safeguarding policy and Microsoft sign-in.
+              The portal's connection to SharePoint, email, the safeguarding policy, Microsoft sign-in and
+              notifications.
             </p>
           </div>
           {back}
@@ -82,6 +84,9 @@ function StaffSettings() {
           <PasskeysCard />
           <StaffSignInPolicyCard />
         </section>
+        <section id="notifications" aria-label="Notifications" className={SECTION_CLASS}>
+          <NotificationsCard staff />
+        </section>
       </div>
     </StaffLayout>
   );
@@ -94,6 +99,7 @@ const SECTIONS = [
   { id: 'safeguarding-policy', label: 'Safeguarding policy' },
   { id: 'microsoft-sign-in', label: 'Sign in with Microsoft' },
   { id: 'passkeys', label: 'Passkeys' },
+  { id: 'notifications', label: 'Notifications' },
 ] as const;
 
 // a section jumped to starts below the sticky header
@@ -106,10 +112,11 @@ function FacilitatorSettings() {
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
           <p className="text-muted-foreground text-sm">
-            Your safeguarding checks, your calendar feed, your password and your passkeys.
+            Your safeguarding checks, notifications, your calendar feed, your password and your passkeys.
           </p>
         </div>
         <OwnSafeguardingCard />
+        <NotificationsCard />
         <CalendarFeedCard />
         <Card>
           <CardHeader>

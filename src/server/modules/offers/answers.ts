@@ -177,7 +177,7 @@ async function lockOfferAndSession(
 }
 
 export async function declineOffer(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
   offerId: number,
   userId: number,
   reason: string,
@@ -210,7 +210,7 @@ export async function declineOffer(
 }
 
 export async function withdrawOffer(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
   offerId: number,
   actorId: number,
 ): Promise<StaffOffer> {

@@ -8,8 +8,17 @@ import { describeSession } from '../../mail/offer-message';
 import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
+import { notify } from '../notifications/notify';
 import { safeguardingStatuses } from '../safeguarding/service';
-import { emailOffers, endedNotice, insertOffers, type Notice, sendNotices, stateChange } from './making';
+import {
+  emailOffers,
+  endedNotice,
+  insertOffers,
+  type Notice,
+  OFFERS_LINK,
+  sendNotices,
+  stateChange,
+} from './making';
 import {
   type BookingRow,
   isOpenBooking,
@@ -73,10 +82,11 @@ export async function offerNextRanked(
  * claimed with SKIP LOCKED, so each offer expires once. Returns how many expired.
  */
 export async function expireOffers(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
 ): Promise<number> {
   const now = ctx.now();
   let follow: number[] = [];
+  let expiredFor: number[] = [];
   const expired = await ctx.db.transaction(async (tx) => {
     const isDue = and(inArray(offers.state, [...LIVE_OFFER_STATES]), lte(offers.replyBy, now));
     // The sessions first, then their offers: the lock order of every offer path. A session another
@@ -121,6 +131,7 @@ export async function expireOffers(
         return stateChange(o, b, describeSession(b), 'expired', { actorId: null, via: 'automatic' });
       }),
     );
+    expiredFor = due.map((o) => o.userId);
     const followed = new Set<number>();
     for (const o of due) {
       if (!o.autoNext || followed.has(o.bookingId)) continue;
@@ -129,6 +140,8 @@ export async function expireOffers(
     }
     return due.length;
   });
+  // no email was ever sent for an offer running out; a push, where the person chose one
+  for (const userId of expiredFor) await notify(ctx, userId, 'offer-expired', OFFERS_LINK);
   await emailOffers(ctx, follow);
   return expired;
 }
@@ -138,7 +151,7 @@ export async function expireOffers(
  * in SharePoint): withdrawn, and their facilitators told. Run after each bookings refresh.
  */
 export async function withdrawOffersOfFilledSessions(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
 ): Promise<number> {
   const notices: Notice[] = [];
   const count = await ctx.db.transaction(async (tx) => {
@@ -188,7 +201,7 @@ export async function withdrawOffersOfFilledSessions(
  * moment it happens, so an offer this has not reached yet cannot be accepted either.
  */
 export async function withdrawOffersSafeguardingNoLongerAllows(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
 ): Promise<number> {
   const notices: Notice[] = [];
   const count = await ctx.db.transaction(async (tx) => {

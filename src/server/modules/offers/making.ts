@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { dayLabel, mayBeSent, type SafeguardingState } from '../../../shared/safeguarding';
+import type { PushEvent } from '../../../shared/schemas/notifications';
 import {
   type CreateOffersInput,
   LIVE_OFFER_STATES,
@@ -22,6 +23,7 @@ import {
 import { findFree } from '../free/service';
 import type { ChangeBy } from '../history/record';
 import { recordChanges } from '../history/record';
+import { notify } from '../notifications/notify';
 import { sendMail } from '../reminders/service';
 import { safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
@@ -227,7 +229,7 @@ export async function insertOffers(
 }
 
 export async function createOffers(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
   bookingId: number,
   input: Required<Omit<CreateOffersInput, 'safeguardingOverride'>> &
     Pick<CreateOffersInput, 'safeguardingOverride'>,
@@ -263,7 +265,21 @@ export async function createOffers(
 export interface Notice {
   userId: number;
   message: (name: string) => OutgoingMessage;
+  /** the offer's end, told by push as well where the person chose it; staff notices have none */
+  event?: PushEvent;
 }
+
+/** Which push event an offer's end is. */
+const END_EVENTS: Record<OfferEndReason, PushEvent> = {
+  staff: 'offer-withdrawn',
+  taken: 'offer-filled',
+  sharepoint: 'offer-filled',
+  'session-gone': 'offer-withdrawn',
+  safeguarding: 'offer-withdrawn',
+};
+
+/** Where a push about an offer opens. */
+export const OFFERS_LINK = '/offers';
 
 export function stateChange(
   offer: Pick<OfferRow, 'id' | 'userId' | 'state'>,
@@ -293,7 +309,11 @@ export function stateChange(
 }
 
 export function endedNotice(userId: number, session: string, reason: OfferEndReason): Notice {
-  return { userId, message: (name) => offerEndedMessage({ name, session, why: END_REASON_TEXT[reason] }) };
+  return {
+    userId,
+    event: END_EVENTS[reason],
+    message: (name) => offerEndedMessage({ name, session, why: END_REASON_TEXT[reason] }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -301,13 +321,14 @@ export function endedNotice(userId: number, session: string, reason: OfferEndRea
 
 /** The offer emails, each with its own link; failures are recorded on the offer for staff to see. */
 export async function emailOffers(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
   offerIds: number[],
 ): Promise<void> {
   if (offerIds.length === 0) return;
   const rows = await ctx.db
     .select({
       id: offers.id,
+      userId: offers.userId,
       linkNonce: offers.linkNonce,
       replyBy: offers.replyBy,
       message: offers.message,
@@ -319,9 +340,14 @@ export async function emailOffers(
     .innerJoin(users, eq(users.id, offers.userId))
     .innerJoin(bookings, eq(bookings.id, offers.bookingId))
     .where(inArray(offers.id, offerIds));
+  const emailed: typeof rows = [];
+  for (const row of rows) {
+    const told = await notify(ctx, row.userId, 'offer-new', OFFERS_LINK, { expiresAt: row.replyBy });
+    if (told.email) emailed.push(row);
+  }
   const outcome = await sendMail(
     ctx,
-    rows.map((row) => ({
+    emailed.map((row) => ({
       key: row.id,
       to: row.email,
       build: (portalUrl: string) =>
@@ -347,7 +373,7 @@ export async function emailOffers(
 }
 
 export async function sendNotices(
-  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer'>,
+  ctx: Pick<OffersDeps, 'appSecret' | 'config' | 'db' | 'mailer' | 'now' | 'push'>,
   notices: Notice[],
 ): Promise<void> {
   if (notices.length === 0) return;
@@ -360,9 +386,14 @@ export async function sendNotices(
     .from(users)
     .where(inArray(users.id, [...new Set(notices.map((n) => n.userId))]));
   const byId = new Map(people.map((p) => [p.id, p]));
+  const emailed: Notice[] = [];
+  for (const notice of notices) {
+    if (!notice.event) emailed.push(notice);
+    else if ((await notify(ctx, notice.userId, notice.event, OFFERS_LINK)).email) emailed.push(notice);
+  }
   await sendMail(
     ctx,
-    notices.map((n, i) => ({
+    emailed.map((n, i) => ({
       key: i,
       to: byId.get(n.userId)?.email ?? null,
       build: () => n.message(byId.get(n.userId)?.name ?? ''),

@@ -26,6 +26,7 @@ import { notFound } from '../../errors';
 import { instantAt } from '../../office-hours';
 import type { SharePointConnector } from '../../sharepoint/connector';
 import { findFree } from '../free/service';
+import type { PushWakeUp } from '../notifications/notify';
 import type { MailDeps } from '../reminders/service';
 
 export type OfferRow = typeof offers.$inferSelect;
@@ -59,6 +60,8 @@ export const END_REASON_TEXT: Record<OfferEndReason, string> = {
 export interface OffersDeps extends MailDeps {
   now: () => Date;
   sharePoint: SharePointConnector;
+  /** wakes push delivery after an offer's pushes are queued (modules/notifications) */
+  push: PushWakeUp;
 }
 
 /** A booking is open while it has no freelancer, in SharePoint and here. */

@@ -11,12 +11,15 @@ import { bookings, offers, users } from '../../db/schema';
 import { acceptanceUndoneStaffMessage, describeSession, offerEndedMessage } from '../../mail/offer-message';
 import type { AcceptanceWriteBack } from '../../sharepoint/booking-outbox';
 import { recordChanges } from '../history/record';
+import type { PushWakeUp } from '../notifications/notify';
 import type { MailDeps } from '../reminders/service';
 import { sendNotices } from './making';
 import { END_REASON_TEXT } from './service';
 
 /** `deps`: the clock, and what email needs (the undone acceptance is told by email). */
-export function acceptanceWriteBack(deps: MailDeps & { now: () => Date }): AcceptanceWriteBack {
+export function acceptanceWriteBack(
+  deps: MailDeps & { now: () => Date; push: PushWakeUp },
+): AcceptanceWriteBack {
   const accepted = async (db: Queryable, offerId: number) => {
     const [found] = await db
       .select({ offer: offers, booking: bookings, freelancerId: users.freelancerId })
@@ -82,7 +85,7 @@ async function undoAcceptance(
 }
 
 async function tellUndone(
-  deps: MailDeps,
+  deps: MailDeps & { now: () => Date; push: PushWakeUp },
   offer: typeof offers.$inferSelect,
   booking: typeof bookings.$inferSelect,
 ): Promise<void> {
@@ -94,6 +97,7 @@ async function tellUndone(
   await sendNotices(deps, [
     {
       userId: offer.userId,
+      event: 'offer-filled',
       message: (name) => offerEndedMessage({ name, session, why: END_REASON_TEXT.sharepoint }),
     },
     ...(offer.offeredBy

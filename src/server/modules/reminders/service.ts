@@ -31,6 +31,7 @@ import { localTime } from '../../office-hours';
 import { blockedAddresses } from '../../outbound-address';
 import { computeCompleteness } from '../completeness/service';
 import { recordChanges } from '../history/record';
+import { notify, type PushWakeUp } from '../notifications/notify';
 
 type SettingsRow = typeof reminderSettings.$inferSelect;
 
@@ -255,10 +256,15 @@ export interface MailDeps {
 }
 
 /** What the reminders use besides email: the job lock (database), the log and the clock. */
+/** A facilitator who chose to hear of reminders by push (or not at all) gets no email. */
+export const PUSH_ONLY = 'Chose not to get reminders by email';
+
 export interface ReminderDeps extends MailDeps {
   database: Database;
   log: FastifyBaseLogger;
   now: () => Date;
+  /** wakes push delivery after reminders were queued as pushes (modules/notifications) */
+  push: PushWakeUp;
 }
 
 export async function loadMailSettings(
@@ -419,6 +425,8 @@ export async function sendReminders(ctx: ReminderDeps, options: SendOptions): Pr
         results.push({ ...base, outcome: 'skipped', reason: `Availability for ${label} is complete` });
       } else if (remindedToday.has(f.userId)) {
         results.push({ ...base, outcome: 'skipped', reason: ALREADY_REMINDED_TODAY });
+      } else if (!(await notify(ctx, f.userId, 'availability-reminder', '/')).email) {
+        results.push({ ...base, outcome: 'skipped', reason: PUSH_ONLY });
       } else if (!f.email) {
         results.push({ ...base, outcome: 'skipped', reason: 'No email address' });
       } else {

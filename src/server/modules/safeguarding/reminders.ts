@@ -15,6 +15,7 @@ import { describeError } from '../../errors';
 import { PORTAL_NAME } from '../../mail/reminder-message';
 import { describeMailError, type Mailer, openMailer } from '../../mail/transport';
 import { localTime } from '../../office-hours';
+import { notify } from '../notifications/notify';
 import { loadMailSettings, type ReminderDeps } from '../reminders/service';
 import { STAFF_ROLE } from '../users/service';
 import { listStatuses } from './service';
@@ -93,6 +94,21 @@ function digestMessage(
  * facilitators' reminders, on Mondays for the staff digest. Quiet (no error) while email is not set
  * up. Never throws.
  */
+async function recordSend(
+  ctx: Pick<ReminderDeps, 'db' | 'log'>,
+  message: { userId: number; kind: 'expiry' | 'digest'; email: string },
+  today: string,
+  now: Date,
+): Promise<void> {
+  await ctx.db
+    .insert(safeguardingReminderSends)
+    .values({ userId: message.userId, kind: message.kind, sentOn: today, sentAt: now, email: message.email })
+    .onConflictDoNothing()
+    .catch((error: unknown) =>
+      ctx.log.warn({ err: describeError(error) }, 'safeguarding email not recorded'),
+    );
+}
+
 export async function runSafeguardingReminders(ctx: ReminderDeps): Promise<SafeguardingReminderRun> {
   const result: SafeguardingReminderRun = { outcome: 'done', expirySent: 0, digestSent: 0, failed: 0 };
   const now = ctx.now();
@@ -124,6 +140,13 @@ export async function runSafeguardingReminders(ctx: ReminderDeps): Promise<Safeg
         broken = describeMailError(error);
       }
       for (const message of outgoing) {
+        const link = message.kind === 'expiry' ? '/settings' : '/staff';
+        const told = await notify(ctx, message.userId, 'safeguarding-expiring', link);
+        if (!told.email) {
+          // told by push (or as they chose, not at all): recorded, so today's later ticks skip them
+          await recordSend(ctx, message, today, now);
+          continue;
+        }
         if (broken || !mailer) {
           result.failed += 1;
           continue;
@@ -143,19 +166,7 @@ export async function runSafeguardingReminders(ctx: ReminderDeps): Promise<Safeg
         }
         if (message.kind === 'expiry') result.expirySent += 1;
         else result.digestSent += 1;
-        await ctx.db
-          .insert(safeguardingReminderSends)
-          .values({
-            userId: message.userId,
-            kind: message.kind,
-            sentOn: today,
-            sentAt: now,
-            email: message.email,
-          })
-          .onConflictDoNothing()
-          .catch((error: unknown) =>
-            ctx.log.warn({ err: describeError(error) }, 'safeguarding email not recorded'),
-          );
+        await recordSend(ctx, message, today, now);
       }
     } finally {
       mailer?.close();
