@@ -33,6 +33,10 @@ export const TABLES = [
   ['offers', 'id'],
   ['booking_outbox', 'id'],
   ['password_links', 'token_hash'],
+  ['certificate_views', 'id'],
+  ['safeguarding_record_versions', 'id'],
+  ['facilitator_photos', 'user_id'],
+  ['assurance_settings', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */
