@@ -97,7 +97,7 @@ export const assuranceQuery = z
         MAX_EXPORT_DAYS,
     { message: `At most ${MAX_EXPORT_DAYS} days after the first day`, path: ['to'] },
   );
-export type AssuranceQuery = z.input<typeof assuranceQuery>;
+export type AssuranceQuery = z.output<typeof assuranceQuery>;
 
 export const assuranceDbs = z.object({
   /** the last four digits, the rest starred */

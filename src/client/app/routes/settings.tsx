@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
+import { OwnDataCard } from '@/features/data-protection';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
 import { OwnSafeguardingCard, SafeguardingPolicyCard } from '@/features/safeguarding';
 import { MicrosoftSignInCard } from '@/features/settings/components/microsoft-sign-in-card';
@@ -104,6 +105,7 @@ function FacilitatorSettings() {
           </p>
         </div>
         <OwnSafeguardingCard />
+        <OwnDataCard />
         <CalendarFeedCard />
         <Card>
           <CardHeader>
