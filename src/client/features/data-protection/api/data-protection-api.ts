@@ -18,9 +18,13 @@ export const dataProtectionKeys = {
   assurance: (query: AssuranceQuery) => ['assurance', query] as const,
 } as const;
 
-/** Who has been shown or sent a person's whole certificate number (staff). */
+/**
+ * Who has been shown or sent a person's whole certificate number (staff). Read afresh each time it is
+ * shown: opening the person's records or downloading their archive adds to it from elsewhere.
+ */
 export function useCertificateViews(userId: number) {
   return useQuery({
+    refetchOnMount: 'always',
     queryKey: dataProtectionKeys.views(userId),
     queryFn: ({ signal }) =>
       apiJson<CertificateViewsResponse>('GET', `/api/staff/users/${userId}/certificate-views`, undefined, {

@@ -1,6 +1,6 @@
 import { CERTIFICATE_VIEW_LABELS, PHOTO_MAX_BYTES } from '@shared/schemas/data-protection';
 import { Download, ImageUp, Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -181,6 +181,8 @@ function PhotoSection({ person }: { person: DataPerson }) {
 
 function ViewingLog({ person }: { person: DataPerson }) {
   const views = useCertificateViews(person.id);
+  // a region of its own, reachable by keyboard: the log can be long and wider than the dialog
+  const scrollRef = useRef<HTMLDivElement>(null);
   return (
     <section aria-labelledby={`log-${person.id}`} className="grid gap-2">
       <h3 id={`log-${person.id}`} className="font-semibold">
@@ -192,7 +194,7 @@ function ViewingLog({ person }: { person: DataPerson }) {
         <p className="text-sm">Nobody has been shown or sent the whole certificate number.</p>
       ) : null}
       {views.data && views.data.views.length > 0 ? (
-        <Table aria-label={`Who has seen the certificate number of ${person.name}`}>
+        <Table containerLabel={`Who has seen the certificate number of ${person.name}`} scrollRef={scrollRef}>
           <TableHeader>
             <TableRow>
               <TableHead>When</TableHead>
