@@ -22,6 +22,7 @@ const StaffUsersRoute = lazyPage(() => import('./routes/staff-users'));
 const StaffFreeRoute = lazyPage(() => import('./routes/staff-free'));
 const StaffCompletenessRoute = lazyPage(() => import('./routes/staff-completeness'));
 const StaffSessionsRoute = lazyPage(() => import('./routes/staff-sessions'));
+const StaffAssuranceRoute = lazyPage(() => import('./routes/staff-assurance'));
 const OffersRoute = lazyPage(() => import('./routes/offers'));
 // opened from an e-mail by anyone, signed in or not: nothing of it to start early
 const OfferLinkRoute = lazy(() => import('./routes/offer-link'));
@@ -45,6 +46,7 @@ const pageCode: Record<string, { preload: () => Promise<unknown> }> = {
   '/staff/free': StaffFreeRoute,
   '/staff/completeness': StaffCompletenessRoute,
   '/staff/sessions': StaffSessionsRoute,
+  '/staff/assurance': StaffAssuranceRoute,
 };
 // an anonymous visitor is sent to a login page: nothing of theirs to fetch
 const signedIn = maySignedIn();
@@ -81,6 +83,7 @@ export function AppRouter() {
         <StaffRoute path="/staff/free" component={StaffFreeRoute} />
         <StaffRoute path="/staff/completeness" component={StaffCompletenessRoute} />
         <StaffRoute path="/staff/sessions" component={StaffSessionsRoute} />
+        <StaffRoute path="/staff/assurance" component={StaffAssuranceRoute} />
         <Route component={NotFoundRoute} />
       </Switch>
     </Suspense>

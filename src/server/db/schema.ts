@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -835,3 +836,89 @@ export const notificationQuietHours = pgTable('notification_quiet_hours', {
   startsAt: text('starts_at').notNull(),
   endsAt: text('ends_at').notNull(),
 });
+// --- data protection: the viewing log, records as they stood, photos, the school's assurance ---
+
+/**
+ * One row each time a whole certificate number left the portal: an answer that carried it or an
+ * export that held it (modules/data-protection/viewing-log.ts). Who saw whose, when and through what.
+ * No foreign keys, like the history: deleting an account must not delete the record of who saw its
+ * certificate, so the viewer's name is kept as it was.
+ */
+export const certificateViews = pgTable(
+  'certificate_views',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    subjectUserId: integer('subject_user_id').notNull(),
+    viewerId: integer('viewer_id'),
+    viewerName: text('viewer_name').notNull(),
+    via: text('via').notNull(),
+  },
+  (t) => [
+    index('certificate_views_subject_idx').on(t.subjectUserId, t.id),
+    index('certificate_views_viewer_idx').on(t.viewerId),
+    index('certificate_views_at_idx').on(t.at),
+  ],
+);
+
+/**
+ * Each state a facilitator's safeguarding records have been in, added whenever they are saved:
+ * what the school's assurance reads to show the checks as they stood on a session's day. Only the
+ * certificate's last four digits are kept here; the whole number lives in safeguarding_records alone.
+ * `recorded_on` is the day (in ORG_TIMEZONE) the state was saved.
+ */
+export const safeguardingRecordVersions = pgTable(
+  'safeguarding_record_versions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    recordedOn: date('recorded_on', { mode: 'string' }).notNull(),
+    dbsCertificateLast4: text('dbs_certificate_last4'),
+    dbsIssueDate: date('dbs_issue_date', { mode: 'string' }),
+    dbsEnhancedWithBarredList: boolean('dbs_enhanced_with_barred_list').notNull().default(false),
+    dbsOnUpdateService: boolean('dbs_on_update_service').notNull().default(false),
+    dbsStatusCheckedOn: date('dbs_status_checked_on', { mode: 'string' }),
+    dbsCheckedBy: text('dbs_checked_by'),
+    otherChecks: jsonb('other_checks').$type<{ type: string; validUntil: string }[]>().notNull().default([]),
+  },
+  (t) => [
+    index('safeguarding_record_versions_user_idx').on(t.userId, t.recordedOn, t.id),
+    check('safeguarding_record_versions_last4_format', sql`${t.dbsCertificateLast4} ~ '^[0-9]{4}$'`),
+  ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * A facilitator's photo, uploaded by staff, so a school can see that the person who arrives is the
+ * person checked. Stored as re-encoded JPEG with no metadata (modules/data-protection/photos.ts).
+ */
+export const facilitatorPhotos = pgTable(
+  'facilitator_photos',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    image: bytea('image').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [check('facilitator_photos_size_check', sql`octet_length(${t.image}) <= 1048576`)],
+);
+
+/** The organisation's confirmation statement printed on the school's assurance; a single row (id 1). */
+export const assuranceSettings = pgTable(
+  'assurance_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    statement: text('statement').notNull(),
+    updatedAt: updatedAt(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [check('assurance_settings_single_row', sql`${t.id} = 1`)],
+);

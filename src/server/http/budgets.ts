@@ -27,6 +27,10 @@ export const DEFAULT_BUDGETS = {
   staffExport: { max: 120, windowMs: 60_000, per: 'user' },
   /** the safeguarding record for schools: bookings of up to a year joined with everyone's checks */
   safeguardingExport: { max: 60, windowMs: 60_000, per: 'user' },
+  /** subject access archives: everything about one person, zipped */
+  subjectAccess: { max: 20, windowMs: 60_000, per: 'user' },
+  /** photo uploads: each one decoded and re-encoded */
+  photoUpload: { max: 30, windowMs: 60_000, per: 'user' },
   remindersSend: { max: 10, windowMs: 10 * 60_000, per: 'user' },
   bookingsRefresh: { max: 20, windowMs: 60_000, per: 'user' },
   testConnection: { max: 20, windowMs: 60_000, per: 'user' },

@@ -5,6 +5,7 @@ import { availabilityRoutes } from '../modules/availability/routes';
 import { bookingRoutes } from '../modules/bookings/routes';
 import { calendarFeedRoutes } from '../modules/calendar-feed/routes';
 import { completenessRoutes } from '../modules/completeness/routes';
+import { dataProtectionRoutes } from '../modules/data-protection/routes';
 import { exportRoutes } from '../modules/exports/routes';
 import { facilitatorImportRoutes } from '../modules/facilitators-import/routes';
 import { freeRoutes } from '../modules/free/routes';
@@ -61,6 +62,7 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   await app.register(exportRoutes(ctx));
   await app.register(historyRoutes(ctx));
   await app.register(safeguardingRoutes(ctx));
+  await app.register(dataProtectionRoutes(ctx));
   await app.register(microsoftSignInRoutes(ctx));
   await app.register(notificationRoutes(ctx));
 };

@@ -40,6 +40,10 @@ export const TABLES = [
   ['push_outbox', 'id'],
   ['notification_preferences', 'kind'],
   ['notification_quiet_hours', 'user_id'],
+  ['certificate_views', 'id'],
+  ['safeguarding_record_versions', 'id'],
+  ['facilitator_photos', 'user_id'],
+  ['assurance_settings', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

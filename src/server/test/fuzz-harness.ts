@@ -25,6 +25,7 @@
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/calendar';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
@@ -33,6 +34,7 @@ import {
   availability,
   bookingOutbox,
   bookings,
+  facilitatorPhotos,
   offers,
   safeguardingRecords,
   sharepointSettings,
@@ -41,6 +43,7 @@ import {
 } from '../db/schema';
 import { startTestSmtpServer } from '../mail/test-smtp';
 import { turnOnFeed } from '../modules/calendar-feed/service';
+import { preparePhoto } from '../modules/data-protection/photos';
 import { makePasswordLink } from '../modules/password-links/service';
 import { saveReminderSettings } from '../modules/reminders/service';
 import { saveSettings } from '../modules/settings/service';
@@ -211,6 +214,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
   let noteId = 0;
   /** the fuzz facilitator's safeguarding records' version, which an edit must send */
   let safeguardingVersion = 0;
+  let fuzzPhoto: Awaited<ReturnType<typeof preparePhoto>> | undefined;
   let uniqueSeq = 0;
   const unique = (prefix: string) => `fuzz-${prefix}-${++uniqueSeq}@example.org`;
 
@@ -292,6 +296,19 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
       .from(safeguardingRecords)
       .where(eq(safeguardingRecords.userId, facilitator.id));
     safeguardingVersion = records?.version ?? 0;
+    // a photo of the facilitator, so reading and removing one can succeed
+    const [photo] = await db
+      .select({ userId: facilitatorPhotos.userId })
+      .from(facilitatorPhotos)
+      .where(eq(facilitatorPhotos.userId, facilitator.id));
+    if (!photo) {
+      fuzzPhoto ??= await preparePhoto(
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+          .png()
+          .toBuffer(),
+      );
+      await db.insert(facilitatorPhotos).values({ userId: facilitator.id, ...fuzzPhoto });
+    }
     await reopenFacilitatorOffer();
     await passkeySamples.restore(db);
     if (full) await saveSettings(db, t.ctx.appSecret, emulatorSettings());
@@ -1130,6 +1147,10 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     'safeguarding_policy_versions',
     'safeguarding_records',
     'safeguarding_reminder_sends',
+    // the records' earlier states, photos and the assurance statement
+    'safeguarding_record_versions',
+    'facilitator_photos',
+    'assurance_settings',
     // offers and the writes waiting for the SharePoint Bookings list
     'offers',
     'booking_outbox',

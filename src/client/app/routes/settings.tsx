@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-provider';
 import { CalendarFeedCard } from '@/features/calendar-feed';
+import { OwnDataCard } from '@/features/data-protection';
 import { NotificationsCard } from '@/features/notifications';
 import { PasskeysCard, StaffSignInPolicyCard } from '@/features/passkeys';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
@@ -117,6 +118,7 @@ function FacilitatorSettings() {
         </div>
         <OwnSafeguardingCard />
         <NotificationsCard />
+        <OwnDataCard />
         <CalendarFeedCard />
         <Card>
           <CardHeader>

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CalendarDays, UserSearch } from 'lucide-react';
+import { CalendarDays, ShieldCheck, UserSearch } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
+import { type DataPerson, PersonDataDialog } from '@/features/data-protection';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
 import {
   type SafeguardingPerson,
@@ -25,6 +26,7 @@ export default function StaffUsersRoute() {
   const { user } = useAuth();
   const [historyOf, setHistoryOf] = useState<HistoryPerson | null>(null);
   const [recordsOf, setRecordsOf] = useState<SafeguardingPerson | null>(null);
+  const [dataOf, setDataOf] = useState<DataPerson | null>(null);
   const statuses = useSafeguardingList();
   // An account added, renamed or removed changes the list of statuses too. Only a users list read
   // after the one the page opened with says so: the statuses are read beside that first one, and
@@ -50,12 +52,14 @@ export default function StaffUsersRoute() {
           links={[
             { href: '/staff', label: 'Calendar View', Icon: CalendarDays },
             { href: '/staff/free', label: 'Who is free', Icon: UserSearch },
+            { href: '/staff/assurance', label: 'School’s assurance', Icon: ShieldCheck },
           ]}
         />
         <UserManagement
           currentUserId={user?.id ?? null}
           signInHref="/staff-login"
           onShowHistory={(person) => setHistoryOf({ id: person.id, name: userName(person) })}
+          onShowDataProtection={(person) => setDataOf({ id: person.id, name: userName(person) })}
           {...(statuses.data
             ? {
                 safeguarding,
@@ -66,6 +70,7 @@ export default function StaffUsersRoute() {
         <SchoolRecordDownload today={browserToday()} />
         <PersonHistoryDialog person={historyOf} onClose={() => setHistoryOf(null)} />
         <SafeguardingRecordsDialog person={recordsOf} onClose={() => setRecordsOf(null)} />
+        <PersonDataDialog person={dataOf} onClose={() => setDataOf(null)} />
       </div>
     </StaffLayout>
   );

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { todayIn } from '../../../shared/calendar';
 import { errorResponse, idParam } from '../../../shared/schemas/common';
+import type { CertificateViewVia } from '../../../shared/schemas/data-protection';
 import {
+  type SafeguardingRecordsResponse,
   safeguardingExportQuery,
   safeguardingList,
   safeguardingListQuery,
@@ -14,6 +16,7 @@ import {
 } from '../../../shared/schemas/safeguarding';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
+import { recordCertificateView } from '../data-protection/viewing-log';
 import { csvLine } from '../exports/service';
 import {
   getRecords,
@@ -34,6 +37,17 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404
  */
 export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const today = () => todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
+  /** An answer carrying a whole certificate number is entered in the viewing log before it leaves. */
+  const logged = async (
+    answer: SafeguardingRecordsResponse,
+    viewerId: number,
+    via: CertificateViewVia,
+  ): Promise<SafeguardingRecordsResponse> => {
+    if (answer.dbs) {
+      await recordCertificateView(ctx.db, { subjectUserId: answer.userId, viewerId, via, at: ctx.now() });
+    }
+    return answer;
+  };
   return async (app) => {
     app.get(
       '/api/staff/safeguarding/policy',
@@ -97,12 +111,16 @@ export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['safeguarding'],
-          summary: 'One facilitator’s safeguarding records in full, with their status today',
+          summary:
+            'One facilitator’s safeguarding records in full, with their status today (entered in the viewing log)',
           params: idParam,
           response: { 200: safeguardingRecordsResponse, ...errors },
         },
       },
-      (request) => getRecords(ctx.db, request.params.id, today()),
+      async (request) => {
+        const answer = await getRecords(ctx.db, request.params.id, today());
+        return logged(answer, currentUser(request).id, 'staff-records');
+      },
     );
 
     app.put(
@@ -118,7 +136,11 @@ export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: safeguardingRecordsResponse, ...errors, 409: errorResponse },
         },
       },
-      (request) => saveRecords(ctx.db, request.params.id, request.body, currentUser(request).id, today()),
+      async (request) => {
+        const actorId = currentUser(request).id;
+        const answer = await saveRecords(ctx.db, request.params.id, request.body, actorId, today());
+        return logged(answer, actorId, 'staff-records-saved');
+      },
     );
 
     app.get(
@@ -131,7 +153,10 @@ export function safeguardingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: safeguardingRecordsResponse, ...errors },
         },
       },
-      (request) => getRecords(ctx.db, currentUser(request).id, today(), true),
+      async (request) => {
+        const userId = currentUser(request).id;
+        return logged(await getRecords(ctx.db, userId, today(), true), userId, 'own-records');
+      },
     );
 
     app.get(

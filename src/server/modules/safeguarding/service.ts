@@ -27,6 +27,7 @@ import {
 import { badRequest, conflict, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
 import { STAFF_ROLE } from '../users/service';
+import { addRecordVersion } from './record-versions';
 
 type RecordRow = typeof safeguardingRecords.$inferSelect;
 
@@ -398,6 +399,7 @@ export async function saveRecords(
     const before = existing ? historyView(recordsOf(existing)) : null;
     const after = historyView(recordsOf(row));
     if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await addRecordVersion(tx, userId, recordsOf(row), date);
       await recordChanges(tx, [
         {
           entity: 'account',

@@ -35,6 +35,8 @@ interface UserManagementProps {
   safeguarding?: ReadonlyMap<number, { state: SafeguardingState; reasons: string[] }>;
   /** open a facilitator's safeguarding records (composed in by the route) */
   onShowSafeguarding?: (user: PublicUser) => void;
+  /** Personal data (viewing log, subject access, photo) for an account */
+  onShowDataProtection?: (user: PublicUser) => void;
 }
 
 /** User management: heading, Add Facilitator, the table and its three dialogs. */
@@ -44,6 +46,7 @@ export function UserManagement({
   onShowHistory,
   safeguarding,
   onShowSafeguarding,
+  onShowDataProtection,
 }: UserManagementProps) {
   const usersQuery = useUsers();
   const createUser = useCreateUser();
@@ -257,6 +260,7 @@ export function UserManagement({
                   onHistory={onShowHistory}
                   safeguarding={safeguarding}
                   onSafeguarding={onShowSafeguarding}
+                  onDataProtection={onShowDataProtection}
                   emptyText={filtering ? 'No accounts match the search.' : undefined}
                 />
               </div>

@@ -1,6 +1,16 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
-import { ChevronDown, History, KeyRound, LockOpen, Mail, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import {
+  ChevronDown,
+  FileArchive,
+  History,
+  KeyRound,
+  LockOpen,
+  Mail,
+  Pencil,
+  ShieldCheck,
+  Trash2,
+} from 'lucide-react';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -94,6 +104,8 @@ interface UsersTableProps {
   safeguarding?: ReadonlyMap<number, { state: SafeguardingState; reasons: string[] }> | undefined;
   /** when given, facilitators' rows have a Safeguarding records action */
   onSafeguarding?: ((user: PublicUser) => void) | undefined;
+  /** when given, every row has a Personal data action (viewing log, subject access, photo) */
+  onDataProtection?: ((user: PublicUser) => void) | undefined;
 }
 
 export function UsersTable({
@@ -106,6 +118,7 @@ export function UsersTable({
   emptyText,
   safeguarding,
   onSafeguarding,
+  onDataProtection,
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
   // The list arrives in a synchronous update (a query's answer); its rows are drawn in a render
@@ -235,6 +248,7 @@ export function UsersTable({
                         self={self}
                         onHistory={onHistory ? () => onHistory(user) : undefined}
                         onSafeguarding={onSafeguarding && checks ? () => onSafeguarding(user) : undefined}
+                        onDataProtection={onDataProtection ? () => onDataProtection(user) : undefined}
                         onEdit={() => onEdit(user)}
                         onInvite={inviteAllowed(user) ? () => setInviting(user) : undefined}
                         onInviteByEmail={() => setInvitingByEmail(user)}
@@ -270,6 +284,7 @@ function RowActions({
   self,
   onHistory,
   onSafeguarding,
+  onDataProtection,
   onEdit,
   onInvite,
   onInviteByEmail,
@@ -280,6 +295,7 @@ function RowActions({
   self: boolean;
   onHistory: (() => void) | undefined;
   onSafeguarding: (() => void) | undefined;
+  onDataProtection: (() => void) | undefined;
   onEdit: () => void;
   onInvite: (() => void) | undefined;
   onInviteByEmail: () => void;
@@ -319,6 +335,12 @@ function RowActions({
           <DropdownMenuItem onSelect={choose(onSafeguarding)}>
             <ShieldCheck aria-hidden />
             Safeguarding records
+          </DropdownMenuItem>
+        ) : null}
+        {onDataProtection ? (
+          <DropdownMenuItem onSelect={choose(onDataProtection)}>
+            <FileArchive aria-hidden />
+            Personal data
           </DropdownMenuItem>
         ) : null}
         <DropdownMenuItem onSelect={choose(onEdit)}>

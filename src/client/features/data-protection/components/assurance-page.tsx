@@ -1,0 +1,244 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { dayLabel } from '@shared/safeguarding';
+import {
+  type AssuranceQuery,
+  type AssuranceSession,
+  assuranceQuery,
+  assuranceStatementBody,
+} from '@shared/schemas/data-protection';
+import { Printer, Save, Search } from 'lucide-react';
+import { useEffect, useId } from 'react';
+import { type Resolver, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage, showRefusal } from '@/lib/api';
+import { useAssurance, useAssuranceStatement, useSaveAssuranceStatement } from '../api/data-protection-api';
+
+interface RangeForm {
+  from: string;
+  to: string;
+  school: string;
+}
+const rangeResolver = zodResolver(assuranceQuery, undefined, { raw: true }) as Resolver<RangeForm>;
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+const STATE_WORDS = {
+  valid: 'In date',
+  expiring: 'In date (renewal due soon)',
+  expired: 'Expired',
+  missing: 'Missing',
+};
+
+/**
+ * The school's assurance (staff): the people sent to one session, or to a school's sessions between
+ * two days, with their checks as they stood on each session's day and the organisation's
+ * confirmation statement. Printed (or saved as PDF) from the browser: the print stylesheet keeps the
+ * page and leaves the controls out.
+ */
+export function AssurancePage({
+  query,
+  today,
+  onQuery,
+}: {
+  query: AssuranceQuery | null;
+  today: string;
+  onQuery: (query: AssuranceQuery) => void;
+}) {
+  const id = useId();
+  const form = useForm<RangeForm>({
+    resolver: rangeResolver,
+    defaultValues: {
+      from: query?.from ?? `${today.slice(0, 7)}-01`,
+      to: query?.to ?? today,
+      school: query?.school ?? '',
+    },
+  });
+  const { errors } = form.formState;
+  const answer = useAssurance(query);
+
+  return (
+    <div className="grid gap-6">
+      <Card className="print:hidden">
+        <CardHeader>
+          <CardTitle>
+            <h2>Choose the sessions</h2>
+          </CardTitle>
+          <CardDescription>
+            A school’s sessions between two days, or open one session’s page from the sessions list. Print the
+            page, or choose “Save as PDF” in the print dialog, to send it to the school.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form
+            noValidate
+            onSubmit={form.handleSubmit(({ from, to, school }) =>
+              onQuery({ from, to, ...(school.trim() ? { school: school.trim() } : {}) }),
+            )}
+            className="grid gap-4 sm:grid-cols-[auto_auto_minmax(0,1fr)_auto] sm:items-end"
+          >
+            <FormField id={`${id}-from`} label="From" error={errors.from?.message}>
+              <Input type="date" {...form.register('from')} />
+            </FormField>
+            <FormField id={`${id}-to`} label="To" error={errors.to?.message}>
+              <Input type="date" {...form.register('to')} />
+            </FormField>
+            <FormField id={`${id}-school`} label="School (optional)" error={errors.school?.message}>
+              <Input {...form.register('school')} />
+            </FormField>
+            <Button type="submit" variant="outline">
+              <Search aria-hidden />
+              Show
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+      <StatementCard />
+      {answer.isError ? (
+        <p role="alert">{errorMessage(answer.error, 'The assurance could not be made')}</p>
+      ) : null}
+      {query && answer.isPending ? <Skeleton className="h-40 w-full" /> : null}
+      {answer.data ? (
+        <article
+          aria-labelledby={`${id}-title`}
+          className="grid gap-4 rounded-lg border bg-card p-4 print:border-0 print:p-0"
+        >
+          <div className="flex flex-wrap items-start justify-between gap-4">
+            <div>
+              <h2 id={`${id}-title`} className="font-semibold text-xl">
+                Confirmation of safeguarding checks
+              </h2>
+              <p className="text-muted-foreground text-sm">
+                Made {new Date(answer.data.generatedAt).toLocaleString('en-GB')}
+              </p>
+            </div>
+            <Button type="button" variant="outline" className="print:hidden" onClick={() => window.print()}>
+              <Printer aria-hidden />
+              Print or save as PDF
+            </Button>
+          </div>
+          {answer.data.sessions.length === 0 ? <p>No one was sent to a session in these days.</p> : null}
+          {answer.data.sessions.map((session) => (
+            <SessionChecks key={session.bookingId} session={session} />
+          ))}
+          <p className="border-t pt-3">{answer.data.statement}</p>
+        </article>
+      ) : null}
+    </div>
+  );
+}
+
+function SessionChecks({ session }: { session: AssuranceSession }) {
+  const { person } = session;
+  const times = session.startTime && session.endTime ? `, ${session.startTime}–${session.endTime}` : '';
+  return (
+    <section
+      className="grid gap-2 break-inside-avoid border-t pt-3"
+      aria-label={`${dayLabel(session.date)}: ${person.name}`}
+    >
+      <h3 className="font-semibold">
+        {dayLabel(session.date)}
+        {times} · {session.school || 'No school named'}
+      </h3>
+      {session.session ? <p className="text-muted-foreground text-sm">{session.session}</p> : null}
+      <div className="flex flex-wrap gap-4">
+        {person.hasPhoto ? (
+          <img
+            src={`/api/staff/users/${person.userId}/photo`}
+            alt={person.name}
+            className="h-28 w-auto rounded border"
+          />
+        ) : null}
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+          <dt className="font-medium">Person sent</dt>
+          <dd>{person.name}</dd>
+          {person.dbs ? (
+            <>
+              <dt className="font-medium">Enhanced DBS with barred list</dt>
+              <dd>{yesNo(person.dbs.enhancedWithBarredList)}</dd>
+              <dt className="font-medium">Certificate number</dt>
+              <dd>{person.dbs.certificate}</dd>
+              <dt className="font-medium">Issued</dt>
+              <dd>{dayLabel(person.dbs.issueDate)}</dd>
+              <dt className="font-medium">On the Update Service</dt>
+              <dd>{yesNo(person.dbs.onUpdateService)}</dd>
+              <dt className="font-medium">Update Service status checked</dt>
+              <dd>{person.dbs.statusCheckedOn ? dayLabel(person.dbs.statusCheckedOn) : 'Not recorded'}</dd>
+            </>
+          ) : (
+            <>
+              <dt className="font-medium">Enhanced DBS</dt>
+              <dd>None recorded by the session’s day</dd>
+            </>
+          )}
+          {person.checks.map((check) => (
+            <div key={check.type} className="contents">
+              <dt className="font-medium">{check.type}</dt>
+              <dd>valid until {dayLabel(check.validUntil)}</dd>
+            </div>
+          ))}
+          <dt className="font-medium">Checks on the session’s day</dt>
+          <dd>{STATE_WORDS[person.status.state]}</dd>
+          <dt className="font-medium">As recorded on</dt>
+          <dd>{person.recordedOn ? dayLabel(person.recordedOn) : 'Nothing recorded by then'}</dd>
+        </dl>
+      </div>
+    </section>
+  );
+}
+
+type StatementForm = { statement: string };
+const statementResolver = zodResolver(assuranceStatementBody, undefined, {
+  raw: true,
+}) as Resolver<StatementForm>;
+
+function StatementCard() {
+  const id = useId();
+  const statement = useAssuranceStatement();
+  const save = useSaveAssuranceStatement();
+  const form = useForm<StatementForm>({ resolver: statementResolver, defaultValues: { statement: '' } });
+  const loaded = statement.data?.statement;
+  useEffect(() => {
+    if (loaded !== undefined) form.reset({ statement: loaded });
+  }, [loaded, form]);
+  return (
+    <Card className="print:hidden">
+      <CardHeader>
+        <CardTitle>
+          <h2>Confirmation statement</h2>
+        </CardTitle>
+        <CardDescription>Printed at the foot of every assurance.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          className="grid gap-3"
+          onSubmit={form.handleSubmit((values) =>
+            save.mutateAsync(values).then(
+              () => toast({ title: 'Statement saved', variant: 'success' }),
+              (error) => showRefusal(form.setError, error, 'The statement could not be saved'),
+            ),
+          )}
+        >
+          <FormField
+            id={`${id}-statement`}
+            label="Statement"
+            error={form.formState.errors.statement?.message}
+          >
+            <Textarea rows={3} {...form.register('statement')} />
+          </FormField>
+          <div>
+            <Button type="submit" variant="outline" disabled={save.isPending || statement.isPending}>
+              <Save aria-hidden />
+              Save statement
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
