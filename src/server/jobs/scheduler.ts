@@ -18,6 +18,7 @@ import {
 } from '../modules/offers/expiry';
 import { acceptanceWriteBack } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
+import { type RetentionRunOutcome, runDailyRetention } from '../modules/retention/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { isWithinOfficeHours, nextRefreshAt } from '../office-hours';
@@ -60,6 +61,7 @@ export class Scheduler {
   private subscribing: Promise<SubscriptionOutcome> | undefined;
   private safeguarding: Promise<SafeguardingReminderRun['outcome']> | undefined;
   private offering: Promise<number> | undefined;
+  private retaining: Promise<RetentionRunOutcome | 'failed'> | undefined;
   private stopListening: (() => void) | undefined;
   /** a save committed while a round ran: go again at once rather than idle */
   private queuedMeanwhile = false;
@@ -80,6 +82,7 @@ export class Scheduler {
       void this.subscriptionTick();
       void this.safeguardingTick();
       void this.offersTick();
+      void this.retentionTick();
     });
     this.stopListening = this.ctx.sharePoint.outboxWakeUp.listen(() => this.notify());
     this.drainLoop = this.runDrainLoop();
@@ -100,6 +103,23 @@ export class Scheduler {
     await this.subscribing?.catch(() => {});
     await this.safeguarding?.catch(() => {});
     await this.offering?.catch(() => {});
+    await this.retaining?.catch(() => {});
+  }
+
+  /**
+   * The retention schedule (modules/retention/service.ts): once a day, on one instance, at the first
+   * tick of the day in ORG_TIMEZONE. Never throws.
+   */
+  retentionTick(): Promise<RetentionRunOutcome | 'failed'> {
+    this.retaining ??= runDailyRetention(this.ctx)
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'retention run failed');
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.retaining = undefined;
+      });
+    return this.retaining;
   }
 
   /**

@@ -16,6 +16,7 @@ import { offerRoutes } from '../modules/offers/routes';
 import { passwordLinkRoutes } from '../modules/password-links/routes';
 import { patternRoutes } from '../modules/patterns/routes';
 import { reminderRoutes } from '../modules/reminders/routes';
+import { retentionRoutes } from '../modules/retention/routes';
 import { safeguardingRoutes } from '../modules/safeguarding/routes';
 import { schedulerRoutes } from '../modules/scheduler/routes';
 import { settingsRoutes } from '../modules/settings/routes';
@@ -58,6 +59,7 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   await app.register(exportRoutes(ctx));
   await app.register(historyRoutes(ctx));
   await app.register(safeguardingRoutes(ctx));
+  await app.register(retentionRoutes(ctx));
   await app.register(microsoftSignInRoutes(ctx));
 };
 

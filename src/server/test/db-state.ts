@@ -33,6 +33,10 @@ export const TABLES = [
   ['offers', 'id'],
   ['booking_outbox', 'id'],
   ['password_links', 'token_hash'],
+  ['retention_settings', 'id'],
+  ['retention_runs', 'id'],
+  ['erasures', 'id'],
+  ['availability_removals', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

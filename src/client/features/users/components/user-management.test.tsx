@@ -16,6 +16,8 @@ const ann: PublicUser = {
   area: null,
   lastAvailabilityUpdatedAt: null,
   version: 4,
+  deactivatedAt: null,
+  anonymisedAt: null,
 };
 
 /** The users list, and the create and edit endpoints answering as `answer` says; returns the bodies sent. */
