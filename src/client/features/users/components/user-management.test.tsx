@@ -123,3 +123,27 @@ describe('UserManagement: the account dialogs', () => {
     expect(bodies).toEqual([{ version: 4, displayName: 'Ann Renamed' }]);
   });
 });
+
+describe('UserManagement: leavers', () => {
+  test('deactivates from the Actions menu, then shows the state and offers reactivation', async () => {
+    let current: PublicUser = ann;
+    const calls: string[] = [];
+    usersApi(() => HttpResponse.json(ann));
+    server.use(
+      http.get('/api/staff/users', () => HttpResponse.json([current])),
+      http.post('/api/staff/users/:id/deactivate', ({ params }) => {
+        calls.push(`deactivate ${params.id}`);
+        current = { ...ann, deactivatedAt: '2026-12-02T10:00:00.000Z', version: 5 };
+        return HttpResponse.json(current);
+      }),
+    );
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'Actions for Ann Artist' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Deactivate (a leaver)' }));
+    expect(await screen.findByText('Account deactivated')).toBeVisible();
+    expect(calls).toEqual(['deactivate 3']);
+    expect(await screen.findByTestId('user-state')).toHaveTextContent('Deactivated');
+    await user.click(screen.getByRole('button', { name: 'Actions for Ann Artist' }));
+    expect(screen.getByRole('menuitem', { name: 'Reactivate' })).toBeVisible();
+  });
+});

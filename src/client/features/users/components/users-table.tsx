@@ -1,6 +1,17 @@
 import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
-import { ChevronDown, History, KeyRound, LockOpen, Mail, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import {
+  ChevronDown,
+  History,
+  KeyRound,
+  LockOpen,
+  Mail,
+  Pencil,
+  ShieldCheck,
+  Trash2,
+  UserCheck,
+  UserX,
+} from 'lucide-react';
 import { useDeferredValue, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -84,6 +95,8 @@ interface UsersTableProps {
   onDelete: (user: PublicUser) => void;
   /** clear the account's sign-in pauses (after failed sign-ins) */
   onUnlock: (user: PublicUser) => void;
+  /** deactivate a leaver's account (false) or reactivate it (true) */
+  onSetActive?: ((user: PublicUser, active: boolean) => void) | undefined;
   /** when given, each row has a History action (the route composes the history feature) */
   onHistory?: ((user: PublicUser) => void) | undefined;
   /** shown when there are no rows (a search that matches nobody) */
@@ -100,6 +113,7 @@ export function UsersTable({
   onEdit,
   onDelete,
   onUnlock,
+  onSetActive,
   onHistory,
   emptyText,
   safeguarding,
@@ -186,6 +200,14 @@ export function UsersTable({
                           <RoleBadge role={user.role} />
                         </span>
                       ) : null}
+                      {user.anonymisedAt || user.deactivatedAt ? (
+                        <span
+                          className="mt-1 inline-flex items-center rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
+                          data-testid="user-state"
+                        >
+                          {user.anonymisedAt ? 'Anonymised' : 'Deactivated'}
+                        </span>
+                      ) : null}
                       {linkedToMicrosoft.has(user.id) ? (
                         <span
                           className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
@@ -226,6 +248,12 @@ export function UsersTable({
                         onInvite={inviteAllowed(user) ? () => setInviting(user) : undefined}
                         onInviteByEmail={() => setInvitingByEmail(user)}
                         onUnlock={() => onUnlock(user)}
+                        onSetActive={
+                          onSetActive && !self && !user.anonymisedAt
+                            ? () => onSetActive(user, user.deactivatedAt !== null)
+                            : undefined
+                        }
+                        active={user.deactivatedAt === null}
                         onDelete={() => onDelete(user)}
                       />
                     </TableCell>
@@ -261,6 +289,8 @@ function RowActions({
   onInvite,
   onInviteByEmail,
   onUnlock,
+  onSetActive,
+  active,
   onDelete,
 }: {
   name: string;
@@ -271,6 +301,8 @@ function RowActions({
   onInvite: (() => void) | undefined;
   onInviteByEmail: () => void;
   onUnlock: () => void;
+  onSetActive: (() => void) | undefined;
+  active: boolean;
   onDelete: () => void;
 }) {
   // The action chosen runs once the menu has closed and given focus back to its button, so the
@@ -326,6 +358,12 @@ function RowActions({
           <LockOpen aria-hidden />
           Clear sign-in pauses
         </DropdownMenuItem>
+        {onSetActive ? (
+          <DropdownMenuItem onSelect={choose(onSetActive)}>
+            {active ? <UserX aria-hidden /> : <UserCheck aria-hidden />}
+            {active ? 'Deactivate (a leaver)' : 'Reactivate'}
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuSeparator />
         <DropdownMenuItem variant="destructive" disabled={self} onSelect={choose(onDelete)}>
           <Trash2 aria-hidden />
