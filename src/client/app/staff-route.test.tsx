@@ -14,6 +14,8 @@ const FACILITATOR: PublicUser = {
   area: null,
   lastAvailabilityUpdatedAt: null,
   version: 1,
+  deactivatedAt: null,
+  anonymisedAt: null,
 };
 
 const STAFF_PAGES = [

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, gt, lt, ne, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import { deriveKey, randomToken } from '../crypto';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
@@ -65,7 +65,15 @@ export function createSessionStore(
         .select({ session: sessions, user: users })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, at), gt(sessions.lastSeenAt, idleCutoff)));
+        // a deactivated account's sessions end with the deactivation; none opened since counts either
+        .where(
+          and(
+            eq(sessions.id, id),
+            gt(sessions.expiresAt, at),
+            gt(sessions.lastSeenAt, idleCutoff),
+            isNull(users.deactivatedAt),
+          ),
+        );
       if (!row) return null;
       if (at.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
         await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, id));

@@ -14,6 +14,8 @@ export const JOB_LOCK_IDS = {
   'change-notifications': 72_410_005,
   // one safeguarding reminder run at a time (the scheduler on every instance)
   'safeguarding-reminders': 72_410_006,
+  // one retention run a day, on one instance
+  retention: 72_410_007,
 } as const;
 
 export type JobName = keyof typeof JOB_LOCK_IDS;

@@ -46,6 +46,11 @@ export const users = pgTable(
     updatedAt: updatedAt(),
     /** goes up by one at every change of the account: edits made on an older one are refused */
     version: integer('version').notNull().default(1),
+    // a leaver: set when staff deactivate the account (no sign-in, feed, offers or reminders), cleared
+    // when they reactivate it; the retention schedule counts its periods from here
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true, mode: 'date' }),
+    // set when the retention schedule anonymised a leaver: the account can no longer be reactivated
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('users_username_canonical_key').on(t.usernameCanonical),
@@ -635,6 +640,8 @@ export const safeguardingRecords = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     dbsCertificateNumber: text('dbs_certificate_number'),
+    // the number's last four digits only, once the retention schedule no longer keeps it whole
+    dbsCertificateLastFour: text('dbs_certificate_last_four'),
     dbsIssueDate: date('dbs_issue_date', { mode: 'string' }),
     dbsEnhancedWithBarredList: boolean('dbs_enhanced_with_barred_list').notNull().default(false),
     dbsOnUpdateService: boolean('dbs_on_update_service').notNull().default(false),
@@ -647,9 +654,14 @@ export const safeguardingRecords = pgTable(
   },
   (t) => [
     check('safeguarding_records_certificate_format', sql`${t.dbsCertificateNumber} ~ '^[0-9]{12}$'`),
+    check('safeguarding_records_last_four_format', sql`${t.dbsCertificateLastFour} ~ '^[0-9]{4}$'`),
     check(
       'safeguarding_records_dbs_complete',
-      sql`(${t.dbsCertificateNumber} is null) = (${t.dbsIssueDate} is null)`,
+      sql`(coalesce(${t.dbsCertificateNumber}, ${t.dbsCertificateLastFour}) is null) = (${t.dbsIssueDate} is null)`,
+    ),
+    check(
+      'safeguarding_records_number_or_last_four',
+      sql`${t.dbsCertificateNumber} is null or ${t.dbsCertificateLastFour} is null`,
     ),
   ],
 );
@@ -921,4 +933,72 @@ export const assuranceSettings = pgTable(
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [check('assurance_settings_single_row', sql`${t.id} = 1`)],
+);
+
+// --- retention, leavers, erasure ---
+
+/**
+ * The retention schedule (modules/retention); a single row (id 1). No row: the defaults in
+ * shared/schemas/retention.ts (DEFAULT_RETENTION). Periods count from a leaver's deactivation, or
+ * back from today for records.
+ */
+export const retentionSettings = pgTable(
+  'retention_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    certificateMonths: integer('certificate_months').notNull(),
+    anonymiseMonths: integer('anonymise_months').notNull(),
+    recordsYears: integer('records_years').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('retention_settings_single_row', sql`${t.id} = 1`),
+    check('retention_settings_certificate_months_check', sql`${t.certificateMonths} between 0 and 120`),
+    check('retention_settings_anonymise_months_check', sql`${t.anonymiseMonths} between 1 and 240`),
+    check('retention_settings_records_years_check', sql`${t.recordsYears} between 1 and 50`),
+  ],
+);
+
+/** What each run of the retention schedule did: kinds and counts only, never what was removed. */
+export const retentionRuns = pgTable('retention_runs', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  ranAt: timestamp('ran_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  counts: jsonb('counts').$type<Record<string, number>>().notNull(),
+});
+
+/**
+ * One row per erasure: who erased, when, why, and what was removed and kept (kinds and counts, with
+ * the reason for each kept kind). Nothing about the erased person: no id, name or other detail.
+ */
+export const erasures = pgTable(
+  'erasures',
+  {
+    id: serial('id').primaryKey(),
+    erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    erasedBy: integer('erased_by').references(() => users.id, { onDelete: 'set null' }),
+    erasedByName: text('erased_by_name').notNull(),
+    reason: text('reason').notNull(),
+    removed: jsonb('removed').$type<Record<string, number>>().notNull(),
+    kept: jsonb('kept').$type<{ kind: string; count: number; why: string }[]>().notNull(),
+  },
+  (t) => [check('erasures_reason_not_blank', sql`length(trim(${t.reason})) > 0`)],
+);
+
+/**
+ * Availability items to remove from SharePoint (an erased person's days), delivered with the
+ * availability outbox. `key` is the item's key (`{FreelancerID}|{yyyy-MM-dd}`), kept only until
+ * SharePoint has removed the item.
+ */
+export const availabilityRemovals = pgTable(
+  'availability_removals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    itemId: text('item_id'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('availability_removals_next_attempt_idx').on(t.nextAttemptAt)],
 );

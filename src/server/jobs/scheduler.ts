@@ -19,6 +19,7 @@ import {
 } from '../modules/offers/expiry';
 import { acceptanceWriteBack } from '../modules/offers/write-back';
 import { type AutomaticOutcome, runAutomaticReminders } from '../modules/reminders/service';
+import { type RetentionRunOutcome, runDailyRetention } from '../modules/retention/service';
 import { runSafeguardingReminders, type SafeguardingReminderRun } from '../modules/safeguarding/reminders';
 import { BOOKINGS_RECONCILE_JOB } from '../modules/scheduler/service';
 import { isWithinOfficeHours, nextRefreshAt } from '../office-hours';
@@ -61,6 +62,7 @@ export class Scheduler {
   private subscribing: Promise<SubscriptionOutcome> | undefined;
   private safeguarding: Promise<SafeguardingReminderRun['outcome']> | undefined;
   private offering: Promise<number> | undefined;
+  private retaining: Promise<RetentionRunOutcome | 'failed'> | undefined;
   private stopListening: (() => void) | undefined;
   private stopListeningForPushes: (() => void) | undefined;
   private pushLoop: Promise<void> | undefined;
@@ -85,6 +87,7 @@ export class Scheduler {
       void this.subscriptionTick();
       void this.safeguardingTick();
       void this.offersTick();
+      void this.retentionTick();
     });
     this.stopListening = this.ctx.sharePoint.outboxWakeUp.listen(() => this.notify());
     this.drainLoop = this.runDrainLoop();
@@ -110,6 +113,23 @@ export class Scheduler {
     await this.subscribing?.catch(() => {});
     await this.safeguarding?.catch(() => {});
     await this.offering?.catch(() => {});
+    await this.retaining?.catch(() => {});
+  }
+
+  /**
+   * The retention schedule (modules/retention/service.ts): once a day, on one instance, at the first
+   * tick of the day in ORG_TIMEZONE. Never throws.
+   */
+  retentionTick(): Promise<RetentionRunOutcome | 'failed'> {
+    this.retaining ??= runDailyRetention(this.ctx)
+      .catch((error: unknown) => {
+        this.ctx.log.warn({ err: describeError(error) }, 'retention run failed');
+        return 'failed' as const;
+      })
+      .finally(() => {
+        this.retaining = undefined;
+      });
+    return this.retaining;
   }
 
   /**

@@ -19,6 +19,7 @@ import { passkeyRoutes } from '../modules/passkeys/routes';
 import { passwordLinkRoutes } from '../modules/password-links/routes';
 import { patternRoutes } from '../modules/patterns/routes';
 import { reminderRoutes } from '../modules/reminders/routes';
+import { retentionRoutes } from '../modules/retention/routes';
 import { safeguardingRoutes } from '../modules/safeguarding/routes';
 import { schedulerRoutes } from '../modules/scheduler/routes';
 import { settingsRoutes } from '../modules/settings/routes';
@@ -63,6 +64,7 @@ const routesPlugin: FastifyPluginAsync<RoutesPluginOptions> = async (app, option
   await app.register(historyRoutes(ctx));
   await app.register(safeguardingRoutes(ctx));
   await app.register(dataProtectionRoutes(ctx));
+  await app.register(retentionRoutes(ctx));
   await app.register(microsoftSignInRoutes(ctx));
   await app.register(notificationRoutes(ctx));
 };

@@ -5,6 +5,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { drainAvailabilityRemovals } from './availability-removals';
 import { type AcceptanceWriteBack, type BookingWritesResult, drainBookingWrites } from './booking-outbox';
 import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
 import type { ColumnChecker, ConnectionTester } from './connection';
@@ -129,9 +130,12 @@ export class SharePointConnector {
 
   /** One outbox round; a failing round is kept as the availability problem, a clean one clears it. */
   async drainOutbox(): Promise<DrainResult> {
+    const session = await this.session();
+    // an erased person's items first; a failure here is tried again next round and holds nothing up
+    await drainAvailabilityRemovals(this.ctx.db, session, () => this.ctx.now()).catch(() => {});
     const result = await drainOutboxOnce(
       this.ctx.db,
-      await this.session(),
+      session,
       () => this.ctx.now(),
       this.options.outbox,
       this.abandonedLeases,

@@ -354,6 +354,16 @@ export class GraphClient {
     return response.status === 404 ? undefined : asItem(response.body);
   }
 
+  /** DELETE an item; true when it was there, false when it had already gone. */
+  async deleteItem(siteId: string, listId: string, itemId: string): Promise<boolean> {
+    const response = await this.request(
+      'DELETE',
+      `${listPath(siteId, listId)}/items/${encodeURIComponent(itemId)}`,
+      { accept: [404] },
+    );
+    return response.status !== 404;
+  }
+
   /** POST a new item. Not retried on a lost answer: look the item up by its key before trying again. */
   async createItem(siteId: string, listId: string, fields: Record<string, unknown>): Promise<GraphItem> {
     const response = await this.request('POST', `${listPath(siteId, listId)}/items`, {

@@ -44,6 +44,10 @@ export const TABLES = [
   ['safeguarding_record_versions', 'id'],
   ['facilitator_photos', 'user_id'],
   ['assurance_settings', 'id'],
+  ['retention_settings', 'id'],
+  ['retention_runs', 'id'],
+  ['erasures', 'id'],
+  ['availability_removals', 'id'],
 ] as const;
 export type TableName = (typeof TABLES)[number][0];
 /** Each table's rows as JSON text, in key order. */

@@ -1154,6 +1154,10 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     // offers and the writes waiting for the SharePoint Bookings list
     'offers',
     'booking_outbox',
+    // the retention schedule, erasures and the SharePoint items they remove
+    'retention_settings',
+    'erasures',
+    'availability_removals',
   ];
 
   /**

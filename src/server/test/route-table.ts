@@ -657,6 +657,115 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzz: (x) => ({ params: { id: String(x.victimId) } }),
     crossSite: (x) => ({ who: 'staff', id: x.a.id }),
   },
+  'POST /api/staff/users/:id/deactivate': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: 'A leaves',
+        call: (f) => ({ params: { id: f.a.id } }),
+        expect: staffOnly(200),
+        // A is signed out and A's live offer is withdrawn, at once
+        verify: (_f, _role, changed) =>
+          expect(changed).toEqual(['change_history', 'offers', 'sessions', 'users']),
+      },
+      { name: 'the caller', call: (f) => ({ params: { id: f.staff.id } }), expect: staffOnly(400) },
+      { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+    crossSite: (x) => ({ who: 'staff', id: x.a.id }),
+  },
+  'POST /api/staff/users/:id/reactivate': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      // A is active in the fixtures (reactivation itself: retention.test.ts)
+      { name: 'A, still active', call: (f) => ({ params: { id: f.a.id } }), expect: staffOnly(409) },
+      { name: 'nobody', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.victimId) } }),
+    crossSite: (x) => ({ who: 'staff', id: x.a.id }),
+  },
+  'POST /api/staff/users/:id/erase': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: 'erase A',
+        call: (f) => ({ params: { id: f.a.id }, payload: { reason: 'Asked for erasure by letter' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a reason naming A',
+        call: (f) => ({ params: { id: f.a.id }, payload: { reason: `Request from ${f.a.username}` } }),
+        expect: staffOnly(400),
+      },
+      {
+        name: 'no reason',
+        call: (f) => ({ params: { id: f.a.id }, payload: { reason: ' ' } }),
+        expect: staffOnly(400),
+      },
+      {
+        name: 'the caller',
+        call: (f) => ({ params: { id: f.staff.id }, payload: { reason: 'Asked for erasure' } }),
+        expect: staffOnly(400),
+      },
+      {
+        name: 'nobody',
+        call: () => ({ params: { id: 999_999 }, payload: { reason: 'Asked for erasure' } }),
+        expect: staffOnly(404),
+      },
+    ],
+    fuzz: (x) => ({ params: { id: String(x.victimId) }, body: { reason: 'Asked for erasure by email' } }),
+    crossSite: (x) => ({ who: 'staff', id: x.a.id, payload: { reason: 'Asked for erasure' } }),
+  },
+  'GET /api/staff/erasures': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
+  },
+  'GET /api/staff/retention': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
+  },
+  'PUT /api/staff/retention': {
+    access: 'staff',
+    changesState: true,
+    fuzzGroup: 'accounts',
+    matrix: [
+      {
+        name: 'shorter periods',
+        call: () => ({ payload: { certificateMonths: 3, anonymiseMonths: 6, recordsYears: 2 } }),
+        expect: staffOnly(200),
+        verify: (_f, _role, changed) => expect(changed).toEqual(['change_history', 'retention_settings']),
+      },
+      {
+        name: 'anonymised before the number is shortened',
+        call: () => ({ payload: { certificateMonths: 12, anonymiseMonths: 6, recordsYears: 2 } }),
+        expect: staffOnly(400),
+      },
+    ],
+    fuzz: () => ({ body: { certificateMonths: 6, anonymiseMonths: 12, recordsYears: 6 } }),
+    crossSite: () => ({
+      who: 'staff',
+      payload: { certificateMonths: 3, anonymiseMonths: 6, recordsYears: 2 },
+    }),
+  },
+  'GET /api/staff/retention/preview': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'accounts',
+    matrix: one(() => ({}), staffOnly(200)),
+    fuzz: () => ({}),
+  },
   'GET /api/availability': {
     access: 'user',
     changesState: false,

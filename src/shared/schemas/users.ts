@@ -16,6 +16,10 @@ export const publicUser = z.object({
   lastAvailabilityUpdatedAt: z.string().nullable(),
   /** goes up at every change; an edit sends the version it was made on (stale: 409) */
   version: z.number().int(),
+  /** when staff deactivated the account (a leaver); null while it is active */
+  deactivatedAt: z.string().nullable(),
+  /** when the retention schedule anonymised the leaver; it can no longer be reactivated */
+  anonymisedAt: z.string().nullable(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 

@@ -31,7 +31,9 @@ describe('facilitator login', () => {
     });
     expect(Object.keys(body).sort()).toEqual(
       [
+        'anonymisedAt',
         'area',
+        'deactivatedAt',
         'displayName',
         'email',
         'freelancerId',

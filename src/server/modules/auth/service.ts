@@ -44,6 +44,9 @@ export interface SignIn {
  * Check a username and password and open a new session. The caller's previous session, if any,
  * is ended: a fresh id at every sign-in defeats session fixation.
  */
+export const DEACTIVATED_ACCOUNT_MESSAGE =
+  'This account has been deactivated. Ask the office if you need to sign in again.';
+
 export async function signIn(
   ctx: AuthDeps,
   input: {
@@ -64,6 +67,8 @@ export async function signIn(
     throw new AppError(401, failure);
   }
   await ctx.loginThrottle.succeeded(input.username, input.address);
+  // a leaver: told only once the password is right, so a guesser learns nothing of the account
+  if (user.deactivatedAt) throw forbidden(DEACTIVATED_ACCOUNT_MESSAGE);
   // checked after the password, so the answer says nothing about accounts to someone guessing
   if (user.role === STAFF_ROLE && !(await staffPasswordSignInAllowed(ctx))) {
     throw forbidden(STAFF_PASSWORD_OFF_MESSAGE);

@@ -1,4 +1,4 @@
-import { and, asc, between, eq } from 'drizzle-orm';
+import { and, asc, between, eq, isNull } from 'drizzle-orm';
 import { addDays, formatTimeRange, todayIn } from '../../../shared/calendar';
 import {
   CALENDAR_FEED_DAYS_AHEAD,
@@ -100,7 +100,8 @@ async function ownerOf(db: Queryable, token: string): Promise<{ id: number; name
     .select({ id: users.id, displayName: users.displayName, username: users.username })
     .from(calendarFeeds)
     .innerJoin(users, eq(users.id, calendarFeeds.userId))
-    .where(eq(calendarFeeds.tokenHash, sha256(token)));
+    // a leaver's feed answers like any dead link until the account is reactivated
+    .where(and(eq(calendarFeeds.tokenHash, sha256(token)), isNull(users.deactivatedAt)));
   if (!row) return null;
   return { id: row.id, name: row.displayName?.trim() || row.username };
 }

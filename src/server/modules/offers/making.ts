@@ -78,6 +78,7 @@ async function checkRecipients(
       id: users.id,
       role: users.role,
       freelancerId: users.freelancerId,
+      deactivatedAt: users.deactivatedAt,
       name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.username})`,
     })
     .from(users)
@@ -87,6 +88,7 @@ async function checkRecipients(
   for (const id of userIds) {
     const person = byId.get(id);
     if (!person || person.role === STAFF_ROLE) problems.push(`Not a facilitator: ${id}`);
+    else if (person.deactivatedAt) problems.push(`${person.name} has left: the account is deactivated`);
     else if (!(person.freelancerId ?? '').trim())
       problems.push(`${person.name} has no freelancer ID, so SharePoint could not record the booking`);
   }

@@ -165,6 +165,7 @@ async function openLink(ctx: PasswordLinkDeps, token: string) {
         eq(passwordLinks.tokenHash, sha256(token)),
         isNull(passwordLinks.usedAt),
         gt(passwordLinks.expiresAt, ctx.now()),
+        isNull(users.deactivatedAt),
       ),
     );
   if (!row || row.link.boundTo !== bindingOf(row.user)) return undefined;

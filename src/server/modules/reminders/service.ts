@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { addMonths, monthLabel, todayIn } from '../../../shared/calendar';
 import {
@@ -16,7 +16,7 @@ import type { Config } from '../../config';
 import { decryptSecret, deriveKey, encryptSecret, isUnboundSecret } from '../../crypto';
 import type { Database, Db, Queryable } from '../../db/client';
 import { type JobLock, tryJobLock } from '../../db/job-locks';
-import { reminderSends, reminderSettings, schedulerState } from '../../db/schema';
+import { reminderSends, reminderSettings, schedulerState, users } from '../../db/schema';
 import { AppError, badRequest, conflict, describeError } from '../../errors';
 import type { OutgoingMessage } from '../../mail/offer-message';
 import { PORTAL_NAME, reminderMessage } from '../../mail/reminder-message';
@@ -417,11 +417,18 @@ export async function sendReminders(ctx: ReminderDeps, options: SendOptions): Pr
           .where(eq(reminderSends.sentOn, today))
       ).map((row) => row.userId),
     );
+    const leavers = new Set(
+      (await ctx.db.select({ id: users.id }).from(users).where(isNotNull(users.deactivatedAt))).map(
+        (row) => row.id,
+      ),
+    );
     const results: ReminderResult[] = [];
     const toSend: { result: ReminderResult; setDays: number; weekdays: number; email: string }[] = [];
     for (const f of targets) {
       const base = { userId: f.userId, name: f.name, email: f.email };
-      if (f.status === 'complete') {
+      if (leavers.has(f.userId)) {
+        results.push({ ...base, outcome: 'skipped', reason: 'The account is deactivated' });
+      } else if (f.status === 'complete') {
         results.push({ ...base, outcome: 'skipped', reason: `Availability for ${label} is complete` });
       } else if (remindedToday.has(f.userId)) {
         results.push({ ...base, outcome: 'skipped', reason: ALREADY_REMINDED_TODAY });

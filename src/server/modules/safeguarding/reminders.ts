@@ -5,7 +5,7 @@
  * and outbound-address checks). At most one of each kind per person per day (the unique key of
  * safeguarding_reminder_sends); a row is written only after the SMTP server accepted the message.
  */
-import { and, eq, gte, ne } from 'drizzle-orm';
+import { and, eq, gte, isNull, ne } from 'drizzle-orm';
 import { addDays, todayIn } from '../../../shared/calendar';
 import { SAFEGUARDING_STATE_LABELS, type SafeguardingStatus } from '../../../shared/safeguarding';
 import { AUTO_REMINDER_HOUR } from '../../../shared/schemas/reminders';
@@ -201,7 +201,11 @@ async function messagesFor(
       })
       .from(safeguardingReminderSends)
       .where(gte(safeguardingReminderSends.sentOn, addDays(today, 1 - EXPIRY_REMINDER_EVERY_DAYS))),
-    ctx.db.select({ id: users.id, email: users.email, role: users.role }).from(users),
+    // a leaver is not reminded: no address, no email
+    ctx.db
+      .select({ id: users.id, email: users.email, role: users.role })
+      .from(users)
+      .where(isNull(users.deactivatedAt)),
   ]);
   const emailOf = new Map(people.map((person) => [person.id, person.email?.trim() || null]));
   const remindedRecently = new Set(recent.filter((row) => row.kind === 'expiry').map((row) => row.userId));
@@ -230,7 +234,7 @@ async function messagesFor(
           email: users.email,
         })
         .from(users)
-        .where(and(eq(users.role, STAFF_ROLE), ne(users.email, '')));
+        .where(and(eq(users.role, STAFF_ROLE), ne(users.email, ''), isNull(users.deactivatedAt)));
       for (const member of staff) {
         const email = member.email?.trim();
         if (!email || digestedToday.has(member.id)) continue;

@@ -133,10 +133,14 @@ export async function savePolicy(
 
 function recordsOf(row: RecordRow | undefined): SafeguardingRecords {
   if (!row) return { dbs: null, checks: [] };
+  // Once the retention schedule has shortened a leaver's number, only its last four digits remain:
+  // it reads as the number masked, the way lists show it.
+  const number =
+    row.dbsCertificateNumber ?? (row.dbsCertificateLastFour ? `********${row.dbsCertificateLastFour}` : null);
   const dbs: DbsRecord | null =
-    row.dbsCertificateNumber && row.dbsIssueDate
+    number && row.dbsIssueDate
       ? {
-          certificateNumber: row.dbsCertificateNumber,
+          certificateNumber: number,
           issueDate: row.dbsIssueDate,
           enhancedWithBarredList: row.dbsEnhancedWithBarredList,
           onUpdateService: row.dbsOnUpdateService,
@@ -381,6 +385,7 @@ export async function saveRecords(
     if ((existing?.version ?? 0) !== input.version) throw conflict(STALE_RECORDS_MESSAGE);
     const values = {
       dbsCertificateNumber: input.dbs?.certificateNumber ?? null,
+      dbsCertificateLastFour: null,
       dbsIssueDate: input.dbs?.issueDate ?? null,
       dbsEnhancedWithBarredList: input.dbs?.enhancedWithBarredList ?? false,
       dbsOnUpdateService: input.dbs?.onUpdateService ?? false,

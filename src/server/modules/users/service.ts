@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { CreateUserBody, PublicUser, UpdateUserBody } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
@@ -24,6 +24,8 @@ export function toPublicUser(row: UserRow): PublicUser {
     area: row.area,
     lastAvailabilityUpdatedAt: row.lastAvailabilityUpdatedAt?.toISOString() ?? null,
     version: row.version,
+    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
+    anonymisedAt: row.anonymisedAt?.toISOString() ?? null,
   };
 }
 
@@ -262,6 +264,15 @@ async function assertAnotherStaffRemains(db: Queryable, excludingId: number, mes
     .select({ n: count() })
     .from(users)
     .where(and(eq(users.role, STAFF_ROLE), ne(users.id, excludingId)));
+  if ((row?.n ?? 0) === 0) throw new AppError(409, message);
+}
+
+/** Refuse when no other staff account would be left able to sign in. */
+export async function assertAnotherActiveStaffRemains(db: Queryable, excludingId: number, message: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, STAFF_ROLE), ne(users.id, excludingId), isNull(users.deactivatedAt)));
   if ((row?.n ?? 0) === 0) throw new AppError(409, message);
 }
 

@@ -17,6 +17,8 @@ const STAFF: PublicUser = {
   area: null,
   lastAvailabilityUpdatedAt: null,
   version: 1,
+  deactivatedAt: null,
+  anonymisedAt: null,
 };
 
 /** Microsoft sign-in is off, as on a portal that has not configured it. */

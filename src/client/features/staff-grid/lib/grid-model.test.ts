@@ -18,6 +18,8 @@ const user = (
   area,
   lastAvailabilityUpdatedAt: null,
   version: 1,
+  deactivatedAt: null,
+  anonymisedAt: null,
 });
 
 describe('grid model', () => {

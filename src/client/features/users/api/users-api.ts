@@ -50,6 +50,16 @@ export function useDeleteUser() {
   });
 }
 
+/** Staff deactivate a leaver's account, or reactivate it (until it is anonymised). */
+export function useSetUserActive() {
+  const refetch = useRefetchUsers();
+  return useMutation<PublicUser, Error, { id: number; active: boolean }>({
+    mutationFn: ({ id, active }) =>
+      apiJson<PublicUser>('POST', `/api/staff/users/${id}/${active ? 'reactivate' : 'deactivate'}`),
+    onSettled: refetch,
+  });
+}
+
 /** Staff clear an account's sign-in pauses after failed sign-ins; the answer's message says whose. */
 export function useUnlockUser() {
   return useMutation<{ message: string }, Error, number>({

@@ -16,6 +16,8 @@ const ann: PublicUser = {
   area: null,
   lastAvailabilityUpdatedAt: null,
   version: 4,
+  deactivatedAt: null,
+  anonymisedAt: null,
 };
 
 /** The users list, and the create and edit endpoints answering as `answer` says; returns the bodies sent. */
@@ -191,5 +193,29 @@ describe('UserManagement: deleting', () => {
     expect(await screen.findByText('User not found')).toBeVisible();
     expect(screen.getByText('Error')).toBeVisible();
     expect(deletes).toBe(1);
+  });
+});
+
+describe('UserManagement: leavers', () => {
+  test('deactivates from the Actions menu, then shows the state and offers reactivation', async () => {
+    let current: PublicUser = ann;
+    const calls: string[] = [];
+    usersApi(() => HttpResponse.json(ann));
+    server.use(
+      http.get('/api/staff/users', () => HttpResponse.json([current])),
+      http.post('/api/staff/users/:id/deactivate', ({ params }) => {
+        calls.push(`deactivate ${params.id}`);
+        current = { ...ann, deactivatedAt: '2026-12-02T10:00:00.000Z', version: 5 };
+        return HttpResponse.json(current);
+      }),
+    );
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'Actions for Ann Artist' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Deactivate (a leaver)' }));
+    expect(await screen.findByText('Account deactivated')).toBeVisible();
+    expect(calls).toEqual(['deactivate 3']);
+    expect(await screen.findByTestId('user-state')).toHaveTextContent('Deactivated');
+    await user.click(screen.getByRole('button', { name: 'Actions for Ann Artist' }));
+    expect(screen.getByRole('menuitem', { name: 'Reactivate' })).toBeVisible();
   });
 });

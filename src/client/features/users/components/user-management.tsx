@@ -10,7 +10,14 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
-import { useCreateUser, useDeleteUser, useUnlockUser, useUpdateUser, useUsers } from '../api/users-api';
+import {
+  useCreateUser,
+  useDeleteUser,
+  useSetUserActive,
+  useUnlockUser,
+  useUpdateUser,
+  useUsers,
+} from '../api/users-api';
 import {
   emptyUserForm,
   formFromUser,
@@ -53,6 +60,7 @@ export function UserManagement({
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
   const unlockUser = useUnlockUser();
+  const setUserActive = useSetUserActive();
 
   const [createOpen, setCreateOpen] = useState(false);
   // what was typed is sent as typed (raw): the server trims, and an edit sends only what changed
@@ -174,6 +182,27 @@ export function UserManagement({
     });
   };
 
+  const setActive = (user: PublicUser, active: boolean) => {
+    setUserActive.mutate(
+      { id: user.id, active },
+      {
+        onSuccess: () => {
+          toast({ title: active ? 'Account reactivated' : 'Account deactivated', variant: 'success' });
+        },
+        onError: (error) => {
+          toast({
+            title: 'Error',
+            description: userErrorMessage(
+              error,
+              active ? 'Failed to reactivate the account' : 'Failed to deactivate the account',
+            ),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
   const unlock = (user: PublicUser) => {
     unlockUser.mutate(user.id, {
       onSuccess: (answer) => {
@@ -257,6 +286,7 @@ export function UserManagement({
                   onEdit={startEdit}
                   onDelete={setDeleting}
                   onUnlock={unlock}
+                  onSetActive={setActive}
                   onHistory={onShowHistory}
                   safeguarding={safeguarding}
                   onSafeguarding={onShowSafeguarding}

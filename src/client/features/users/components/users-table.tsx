@@ -10,6 +10,8 @@ import {
   Pencil,
   ShieldCheck,
   Trash2,
+  UserCheck,
+  UserX,
 } from 'lucide-react';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
@@ -96,6 +98,8 @@ interface UsersTableProps {
   onDelete: (user: PublicUser) => void;
   /** clear the account's sign-in pauses (after failed sign-ins) */
   onUnlock: (user: PublicUser) => void;
+  /** deactivate a leaver's account (false) or reactivate it (true) */
+  onSetActive?: ((user: PublicUser, active: boolean) => void) | undefined;
   /** when given, each row has a History action (the route composes the history feature) */
   onHistory?: ((user: PublicUser) => void) | undefined;
   /** shown when there are no rows (a search that matches nobody) */
@@ -114,6 +118,7 @@ export function UsersTable({
   onEdit,
   onDelete,
   onUnlock,
+  onSetActive,
   onHistory,
   emptyText,
   safeguarding,
@@ -212,6 +217,14 @@ export function UsersTable({
                         now={now}
                         onSend={() => setInvitingByEmail(user)}
                       />
+                      {user.anonymisedAt || user.deactivatedAt ? (
+                        <span
+                          className="mt-1 inline-flex items-center rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
+                          data-testid="user-state"
+                        >
+                          {user.anonymisedAt ? 'Anonymised' : 'Deactivated'}
+                        </span>
+                      ) : null}
                       {linkedToMicrosoft.has(user.id) ? (
                         <span
                           className="mt-1 inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-normal text-muted-foreground text-xs"
@@ -253,6 +266,12 @@ export function UsersTable({
                         onInvite={inviteAllowed(user) ? () => setInviting(user) : undefined}
                         onInviteByEmail={() => setInvitingByEmail(user)}
                         onUnlock={() => onUnlock(user)}
+                        onSetActive={
+                          onSetActive && !self && !user.anonymisedAt
+                            ? () => onSetActive(user, user.deactivatedAt !== null)
+                            : undefined
+                        }
+                        active={user.deactivatedAt === null}
                         onDelete={() => onDelete(user)}
                       />
                     </TableCell>
@@ -289,6 +308,8 @@ function RowActions({
   onInvite,
   onInviteByEmail,
   onUnlock,
+  onSetActive,
+  active,
   onDelete,
 }: {
   name: string;
@@ -300,6 +321,8 @@ function RowActions({
   onInvite: (() => void) | undefined;
   onInviteByEmail: () => void;
   onUnlock: () => void;
+  onSetActive: (() => void) | undefined;
+  active: boolean;
   onDelete: () => void;
 }) {
   // The action chosen runs once the menu has closed and given focus back to its button, so the
@@ -361,6 +384,12 @@ function RowActions({
           <LockOpen aria-hidden />
           Clear sign-in pauses
         </DropdownMenuItem>
+        {onSetActive ? (
+          <DropdownMenuItem onSelect={choose(onSetActive)}>
+            {active ? <UserX aria-hidden /> : <UserCheck aria-hidden />}
+            {active ? 'Deactivate (a leaver)' : 'Reactivate'}
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuSeparator />
         <DropdownMenuItem variant="destructive" disabled={self} onSelect={choose(onDelete)}>
           <Trash2 aria-hidden />
