@@ -10,7 +10,7 @@ import { BASE_URL, E2E_PORT, STAFF } from './e2e/constants';
  * window, so a headed run (--headed, --debug, --ui) names the full browser in E2E_CHROMIUM.
  * Playwright's own browser is the fallback elsewhere.
  */
-const systemChromium =
+export const systemChromium =
   process.env.E2E_CHROMIUM ||
   ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
 

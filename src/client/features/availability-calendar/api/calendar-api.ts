@@ -1,4 +1,5 @@
 import { type DateRange, monthGridRange, startOfMonth } from '@shared/calendar';
+import { dayLabel } from '@shared/safeguarding';
 import type {
   Availability,
   BulkAvailabilityBody,
@@ -16,6 +17,7 @@ import {
 } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
+import { type SendResult, sendOrQueue } from '@/lib/offline-queue';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The calendar's cache keys: the availability is shared with patterns, which change it. */
@@ -73,13 +75,49 @@ export function useBookings(userId: number, range: DateRange) {
 export type SaveDayInput = SaveAvailabilityBody & { userId: number };
 export type BulkInput = BulkAvailabilityBody & { userId: number };
 
-/** One day: on success the list is refetched before the caller's own onSuccess runs. */
+/**
+ * One day: on success the list is refetched before the caller's own onSuccess runs. With no
+ * connection the save waits on the device (`queued`), and the calendar shows the day as saved until
+ * the queue has sent it and the month is read again.
+ */
 export function useSaveDay() {
   const queryClient = useQueryClient();
-  return useMutation<Availability, Error, SaveDayInput>({
-    mutationFn: (body) => apiJson<Availability>('POST', '/api/availability', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all }),
+  return useMutation<SendResult<Availability>, Error, SaveDayInput>({
+    mutationFn: (body) =>
+      sendOrQueue<Availability>({
+        key: `availability:${body.userId}:${body.date}`,
+        userId: body.userId,
+        method: 'POST',
+        url: '/api/availability',
+        body,
+        label: `Your availability for ${dayLabel(body.date)}`,
+      }),
+    onSuccess: (result, body) => {
+      if (!result.queued) return queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all });
+      showWaitingDay(queryClient, body);
+    },
   });
+}
+
+/** A day saved on the device, drawn in each cached month that shows it until the server's answer replaces it. */
+function showWaitingDay(queryClient: QueryClient, body: SaveDayInput): void {
+  const waiting: Availability = {
+    id: -1,
+    userId: body.userId,
+    date: body.date,
+    status: body.status,
+    startTime: body.startTime ?? '',
+    endTime: body.endTime ?? '',
+    notes: body.notes ?? '',
+    syncedToSharePoint: false,
+  };
+  for (const [key, rows] of queryClient.getQueriesData<Availability[]>({
+    queryKey: [...queryKeys.myAvailability.all, body.userId],
+  })) {
+    const [, , from, to] = key as ReturnType<typeof queryKeys.myAvailability.range>;
+    if (!rows || body.date < from || body.date > to) continue;
+    queryClient.setQueryData<Availability[]>(key, [...rows.filter((row) => row.date !== body.date), waiting]);
+  }
 }
 
 export function useBulkUpdate() {
