@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { config } from 'zod/mini';
 import { App } from './app/app';
 import './index.css';
+import { queryClient } from './lib/query-client';
 import { startServiceWorker } from './lib/service-worker';
 
 // Zod's full build compiles object parsers with `new Function` when it may; to find out, it tries
@@ -21,4 +22,4 @@ createRoot(container).render(
 );
 
 // the installable app and its offline copy (docs/decisions/0101-installable-app-and-facilitators-days-offline.md)
-startServiceWorker();
+startServiceWorker(() => void queryClient.refetchQueries());

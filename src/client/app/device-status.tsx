@@ -110,6 +110,9 @@ function useWaitingChanges(userId: number | null): number {
   return count;
 }
 
+/** How often waiting changes are tried again, whatever the browser says of the connection. */
+const RETRY_MS = 20_000;
+
 interface ShownOutcome {
   key: string;
   seq: number;
@@ -147,9 +150,17 @@ function useSendWaitingChanges(userId: number | null) {
     };
     if (navigator.onLine !== false) void send();
     window.addEventListener('online', back);
+    // The browser's "online" is only a hint (one bar of signal is "online" and fails every request):
+    // while changes wait, they are also tried again every so often.
+    const retry = window.setInterval(() => {
+      void queuedChanges().then((changes) => {
+        if (changes.some((change) => change.userId === userId)) back();
+      });
+    }, RETRY_MS);
     return () => {
       current = false;
       window.removeEventListener('online', back);
+      window.clearInterval(retry);
     };
   }, [userId, queryClient]);
   return { list, dismiss: () => setList([]) };

@@ -10,13 +10,22 @@ import { useSyncExternalStore } from 'react';
 let updated = false;
 const listeners = new Set<() => void>();
 
-export function startServiceWorker(): void {
+/**
+ * `onFirstControl` runs when a service worker takes over a page that had none (the first visit on a
+ * device): the page's reads went past it, so they are read again for it to keep.
+ */
+export function startServiceWorker(onFirstControl: () => void): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   const workers = navigator.serviceWorker;
   // the first worker to take over a page is no update; only a change of an existing one is
-  const hadController = workers.controller !== null;
+  let controlled = workers.controller !== null;
   workers.addEventListener('controllerchange', () => {
-    if (!hadController || updated) return;
+    if (!controlled) {
+      controlled = true;
+      onFirstControl();
+      return;
+    }
+    if (updated) return;
     updated = true;
     for (const listener of listeners) listener();
   });

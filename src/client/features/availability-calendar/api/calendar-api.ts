@@ -1,4 +1,4 @@
-import { type DateRange, monthGridRange, startOfMonth } from '@shared/calendar';
+import { addDays, type DateRange, monthGridRange, nextMonth, startOfMonth } from '@shared/calendar';
 import { dayLabel } from '@shared/safeguarding';
 import type {
   Availability,
@@ -54,13 +54,23 @@ const bookingsQuery = (userId: number, range: DateRange) =>
  * answer arriving after it (docs/decisions/0053-pages-drawn-in-slices.md).
  */
 export function prefetchFirstMonth(queryClient: QueryClient, session: Promise<{ id: number } | null>): void {
-  const range = monthGridRange(startOfMonth(browserToday()));
+  const today = browserToday();
+  const range = monthGridRange(startOfMonth(today));
+  // The next 14 days open offline once read here (the service worker keeps these reads): when they
+  // run past the month's grid, the next month is read too.
+  const ranges =
+    addDays(today, OFFLINE_DAYS - 1) > range.to ? [range, monthGridRange(nextMonth(today))] : [range];
   void session.then((user) => {
     if (!user) return;
-    void queryClient.prefetchQuery(availabilityQuery(user.id, range));
-    void queryClient.prefetchQuery(bookingsQuery(user.id, range));
+    for (const each of ranges) {
+      void queryClient.prefetchQuery(availabilityQuery(user.id, each));
+      void queryClient.prefetchQuery(bookingsQuery(user.id, each));
+    }
   });
 }
+
+/** How many days from today a facilitator's calendar opens with no connection, after one visit. */
+export const OFFLINE_DAYS = 14;
 
 /** The signed-in user's availability for exactly the days on screen. */
 export function useAvailability(userId: number, range: DateRange) {
@@ -83,6 +93,8 @@ export type BulkInput = BulkAvailabilityBody & { userId: number };
 export function useSaveDay() {
   const queryClient = useQueryClient();
   return useMutation<SendResult<Availability>, Error, SaveDayInput>({
+    // run offline too (TanStack Query would pause it): with no connection it queues the save
+    networkMode: 'always',
     mutationFn: (body) =>
       sendOrQueue<Availability>({
         key: `availability:${body.userId}:${body.date}`,

@@ -104,6 +104,8 @@ export type OfferAnswer = { action: 'accept' } | { action: 'decline'; reason: st
 export function useAnswerOffer() {
   const queryClient = useQueryClient();
   return useMutation({
+    // run offline too (TanStack Query would pause it): with no connection a reply is queued
+    networkMode: 'always',
     mutationFn: async ({
       offer,
       answer,
