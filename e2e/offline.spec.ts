@@ -156,7 +156,10 @@ test(
     // back online: it is sent, and the page says so
     await context.setOffline(false);
     const outcomes = page.getByRole('region', { name: 'Changes made offline' });
-    await expect(outcomes).toContainText(`Your availability for ${longDateNoWeekday(day)}: sent.`);
+    // sent when the browser says it is online, or at the latest at the next try
+    await expect(outcomes).toContainText(`Your availability for ${longDateNoWeekday(day)}: sent.`, {
+      timeout: 45_000,
+    });
     await expect(page.getByText('Offline — showing what was saved at')).toHaveCount(0);
     const after = await (await page.request.get(`/api/availability?from=${day}&to=${day}`)).json();
     expect(after).toEqual([expect.objectContaining({ date: day, status: 'unavailable' })]);
@@ -209,6 +212,7 @@ test('an offer accepted offline that someone else took meanwhile says why when t
   const outcomes = page.getByRole('region', { name: 'Changes made offline' });
   await expect(outcomes).toContainText(
     `Accepting the session offered on ${longDateNoWeekday(session.date)}: not sent. This offer can no longer be answered. Another facilitator accepted it first.`,
+    { timeout: 45_000 },
   );
   await checkScreen(page, testInfo, 'offer-offline-refused');
   await api.dispose();
