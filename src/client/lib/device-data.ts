@@ -1,5 +1,4 @@
 import { OFFLINE_READS_CACHE } from '@/sw/offline-reads';
-import { clearQueue } from './offline-queue';
 import { forgetSavedCopies } from './offline-state';
 
 /**
@@ -10,6 +9,35 @@ import { forgetSavedCopies } from './offline-state';
 
 const OWNER_KEY = 'afp-device-owner';
 
+/** Where the changes waiting to be sent are kept (`offline-queue.ts`): an IndexedDB database and store. */
+export const OUTBOX_DATABASE = 'afp-device';
+export const OUTBOX_STORE = 'outbox';
+
+/**
+ * Empties the waiting changes with IndexedDB itself: the sign-in code carries this module, and the
+ * queue's own code stays with the pages that make changes.
+ */
+function clearOutbox(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof indexedDB === 'undefined') return resolve();
+    const open = indexedDB.open(OUTBOX_DATABASE);
+    open.onupgradeneeded = () => open.result.createObjectStore(OUTBOX_STORE);
+    open.onerror = () => resolve();
+    open.onsuccess = () => {
+      const db = open.result;
+      const done = () => {
+        db.close();
+        resolve();
+      };
+      const tx = db.transaction(OUTBOX_STORE, 'readwrite');
+      tx.objectStore(OUTBOX_STORE).clear();
+      tx.oncomplete = done;
+      tx.onerror = done;
+      tx.onabort = done;
+    };
+  });
+}
+
 /**
  * Clears everything the device keeps for the signed-in person. Sign-out calls it; so does a sign-in
  * by someone else. Each step runs even when another fails.
@@ -18,7 +46,7 @@ export async function clearDeviceData(): Promise<void> {
   forgetSavedCopies();
   const steps: Array<Promise<unknown>> = [
     typeof caches === 'undefined' ? Promise.resolve() : caches.delete(OFFLINE_READS_CACHE),
-    clearQueue(),
+    clearOutbox(),
     // The push subscription's unsubscribe belongs here too, as one more step.
   ];
   await Promise.allSettled(steps);

@@ -1,5 +1,6 @@
 import { clear, createStore, del, entries, set } from 'idb-keyval';
 import { ApiError, apiJson, type HttpMethod, isNetworkError } from './api';
+import { OUTBOX_DATABASE, OUTBOX_STORE } from './device-data';
 
 /**
  * Changes made with no connection wait on the device, in IndexedDB, until they can be sent: the
@@ -41,10 +42,9 @@ export type ChangeOutcome =
 
 export type SendResult<T> = { queued: false; answer: T } | { queued: true; change: QueuedChange };
 
-const DATABASE = 'afp-device';
 let store: ReturnType<typeof createStore> | null = null;
 const outbox = () => {
-  store ??= createStore(DATABASE, 'outbox');
+  store ??= createStore(OUTBOX_DATABASE, OUTBOX_STORE);
   return store;
 };
 
@@ -80,7 +80,7 @@ export async function queuedChanges(): Promise<QueuedChange[]> {
   return all.map(([, change]) => change).sort((a, b) => a.seq - b.seq);
 }
 
-/** Empties the queue (at sign-out, or when someone else signs in on the device). */
+/** Empties the queue (`clearDeviceData` empties it too, at sign-out and when someone else signs in). */
 export async function clearQueue(): Promise<void> {
   await clear(outbox());
   emitChanged();
