@@ -10,7 +10,7 @@ import { BASE_URL, E2E_PORT, STAFF } from './e2e/constants';
  * window, so a headed run (--headed, --debug, --ui) names the full browser in E2E_CHROMIUM.
  * Playwright's own browser is the fallback elsewhere.
  */
-const systemChromium =
+export const systemChromium =
   process.env.E2E_CHROMIUM ||
   ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
 
@@ -45,6 +45,13 @@ export default defineConfig({
       sources: true,
     },
     screenshot: 'only-on-failure',
+    /*
+     * The portal's service worker is blocked, except in e2e/offline.spec.ts, which tests it: a request
+     * the worker answers does not pass page.route(), which many specs use to hold or fail a request
+     * (Playwright's advice), and each test's fresh context would otherwise download the whole app shell
+     * again to precache it. E2E_SERVICE_WORKERS=allow runs any spec with the worker.
+     */
+    serviceWorkers: process.env.E2E_SERVICE_WORKERS === 'allow' ? 'allow' : 'block',
     launchOptions: {
       executablePath: systemChromium,
       args: [

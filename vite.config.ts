@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:z
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { THEME_INIT_SCRIPT } from './src/shared/theme-init-script';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -59,11 +60,49 @@ function inlineThemeScript(): Plugin {
   };
 }
 
+/**
+ * The installable app (docs/decisions/0101-installable-app-and-facilitators-days-offline.md): the web
+ * app manifest and the service worker, our own source (`src/client/sw/sw.ts`) with the build's file
+ * list injected for precaching. The client registers it itself (`src/client/lib/service-worker.ts`).
+ */
+function installableApp() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'sw',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifestFilename: 'manifest.webmanifest',
+    manifest: {
+      name: 'Arts Facilitator Portal',
+      short_name: 'Facilitators',
+      description: 'Mark your availability and see your booked school sessions.',
+      id: '/',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#6d28d9',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    injectManifest: {
+      // The app shell: the HTML, every script and stylesheet, the favicon (the manifest's icons are
+      // added). The staff pages' files are left out (a facilitator's phone never runs them, and staff
+      // work online), and so are the .br/.gz copies.
+      globPatterns: ['index.html', 'assets/*.{js,css}', 'favicon.svg'],
+      globIgnores: ['assets/staff-*'],
+    },
+  });
+}
+
 // The client lives in src/client; the server serves its build from dist/client.
 export default defineConfig({
   root: here('./src/client'),
   publicDir: here('./src/client/public'),
-  plugins: [react(), tailwindcss(), inlineThemeScript(), precompress()],
+  plugins: [react(), tailwindcss(), inlineThemeScript(), installableApp(), precompress()],
   resolve: {
     alias: {
       '@': here('./src/client'),

@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { config } from 'zod/mini';
 import { App } from './app/app';
 import './index.css';
+import { queryClient } from './lib/query-client';
+import { startServiceWorker } from './lib/service-worker';
 
 // Zod's full build compiles object parsers with `new Function` when it may; to find out, it tries
 // one as a schema is built, which the portal's content security policy (no 'unsafe-eval') refuses
@@ -18,3 +20,6 @@ createRoot(container).render(
     <App />
   </StrictMode>,
 );
+
+// the installable app and its offline copy (docs/decisions/0101-installable-app-and-facilitators-days-offline.md)
+startServiceWorker(() => void queryClient.refetchQueries());

@@ -1,5 +1,6 @@
 import { errorResponse } from '@shared/schemas/error-response';
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
+import { noteReadAnswer } from './offline-state';
 
 /**
  * The one way the client talks to the server. Every request goes through `apiJson`: cookies always,
@@ -68,6 +69,8 @@ async function send(method: HttpMethod, url: string, data: unknown, signal?: Abo
     signal,
   });
   if (!res.ok) throw await errorFrom(res);
+  // a read the service worker answered from its kept copy says so (the offline banner)
+  if (method === 'GET') noteReadAnswer(res.headers);
   return res;
 }
 

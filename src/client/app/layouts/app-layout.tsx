@@ -17,6 +17,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { useAuth } from '@/features/auth/auth-provider';
 import { cn } from '@/lib/utils';
+import { DeviceStatus } from '../device-status';
 
 const NAV_ITEMS = [
   { href: '/', label: 'Availability Calendar', Icon: CalendarDays },
@@ -101,6 +102,7 @@ function AppLayoutFrame({ children, panel }: { children: ReactNode; panel?: Reac
           </div>
         </div>
       </header>
+      <DeviceStatus />
 
       <div className="flex flex-1">
         <aside aria-label="Side panel" className="hidden w-64 shrink-0 border-r bg-muted/30 lg:block">

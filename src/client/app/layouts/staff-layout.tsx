@@ -11,6 +11,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import { DeviceStatus } from '../device-status';
 
 /**
  * The staff shell: brand, theme and a Logout button that ends the session server-side. With `onLogout`
@@ -55,6 +56,7 @@ function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogou
           </div>
         </div>
       </header>
+      <DeviceStatus />
       <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">{children}</main>
     </div>
   );

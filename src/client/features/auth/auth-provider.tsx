@@ -1,10 +1,11 @@
 import type { LoginBody, RegisterBody } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/schemas/users';
 import { type UseMutationResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext } from 'react';
+import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
+import { claimDeviceData, clearDeviceData } from '@/lib/device-data';
 import { currentUserQueryKey, login, logout, readCurrentUser, register } from './api/auth-api';
 
 export interface AuthContextValue {
@@ -32,6 +33,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     error,
     isLoading,
   } = useQuery({ queryKey: currentUserQueryKey, queryFn: readCurrentUser });
+
+  // what the device keeps offline is one person's: another person's goes when someone else signs in
+  const userId = user?.id;
+  useEffect(() => {
+    if (userId !== undefined) void claimDeviceData(userId);
+  }, [userId]);
 
   const loginMutation = useMutation<PublicUser, Error, LoginBody>({
     mutationFn: login,
@@ -72,7 +79,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   });
 
   const logoutMutation = useMutation<void, Error, void>({
-    mutationFn: logout,
+    // signed out: nothing of theirs stays on the device (kept reads, waiting changes)
+    mutationFn: async () => {
+      await logout();
+      await clearDeviceData();
+    },
     onSuccess: () => {
       queryClient.setQueryData(currentUserQueryKey, null);
       // everything else cached belonged to the previous user

@@ -79,10 +79,16 @@ export async function acceptOffer(
   linkNonce?: string,
 ): Promise<MyOffer> {
   const notices: Notice[] = [];
+  let repeated = false;
   try {
     await ctx.db.transaction(async (tx) => {
       const { offer, booking } = await lockOfferAndSession(tx, offerId, { userId, linkNonce });
       const now = ctx.now();
+      // the same acceptance again (a reply sent again after its answer was lost): it is already theirs
+      if (offer.state === 'accepted') {
+        repeated = true;
+        return;
+      }
       if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
       if (!isOpenBooking(booking)) throw conflict(SESSION_TAKEN);
       const [person] = await tx
@@ -143,6 +149,7 @@ export async function acceptOffer(
     if (isUniqueViolation(error)) throw conflict(SESSION_TAKEN);
     throw error;
   }
+  if (repeated) return myOfferById(ctx.db, offerId, userId);
   ctx.sharePoint.outboxWakeUp.queued();
   await sendNotices(ctx, notices);
   return myOfferById(ctx.db, offerId, userId);
@@ -187,6 +194,8 @@ export async function declineOffer(
   const follow = await ctx.db.transaction(async (tx) => {
     const { offer, booking } = await lockOfferAndSession(tx, offerId, { userId, linkNonce });
     const now = ctx.now();
+    // the same decline again (a reply sent again after its answer was lost): nothing more to do
+    if (offer.state === 'declined') return [];
     if (!isLive(offer.state) || offer.replyBy.getTime() <= now.getTime()) throw conflict(OFFER_NOT_OPEN);
     await tx
       .update(offers)

@@ -425,6 +425,33 @@ describe('answers', () => {
     );
   });
 
+  it('an answer sent again (from a device that was offline) is the same answer: no second change, no refusal', async () => {
+    const session = await openSession();
+    const [a, b, c] = [await facilitator(), await facilitator(), await facilitator()];
+    const [oa, ob, oc] = await offer(session, [a, b, c]);
+    await call('POST', `/api/offers/${oc!.id}/decline`, c.cookie, { reason: 'Too far' });
+    const declinedAgain = await call('POST', `/api/offers/${oc!.id}/decline`, c.cookie, {
+      reason: 'Too far',
+    });
+    expect(declinedAgain.statusCode, declinedAgain.body).toBe(200);
+    expect(declinedAgain.json().state).toBe('declined');
+
+    expect((await call('POST', `/api/offers/${oa!.id}/accept`, a.cookie)).statusCode).toBe(200);
+    const again = await call('POST', `/api/offers/${oa!.id}/accept`, a.cookie);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().state).toBe('accepted');
+    const queued = await t.ctx.db.select().from(bookingOutbox).where(eq(bookingOutbox.offerId, oa!.id));
+    expect(queued).toHaveLength(1);
+    const history = await t.ctx.db.select().from(changeHistory).where(eq(changeHistory.entity, 'offer'));
+    const answers = history
+      .map((h) => h.after as { offerId: number; state: string })
+      .filter((after) => [oa!.id, oc!.id].includes(after.offerId) && after.state !== 'sent');
+    expect(answers.map((after) => after.state).sort()).toEqual(['accepted', 'declined']);
+    // the one who lost still hears why
+    const late = await call('POST', `/api/offers/${ob!.id}/accept`, b.cookie);
+    expect(late.statusCode).toBe(409);
+  });
+
   it('only their own offers: another facilitator gets 404 and changes nothing; staff cannot answer', async () => {
     const session = await openSession();
     const [a, b] = [await facilitator(), await facilitator()];

@@ -1,4 +1,5 @@
-import { type DateRange, monthGridRange, startOfMonth } from '@shared/calendar';
+import { addDays, type DateRange, monthGridRange, nextMonth, startOfMonth } from '@shared/calendar';
+import { dayLabel } from '@shared/safeguarding';
 import type {
   Availability,
   BulkAvailabilityBody,
@@ -16,6 +17,7 @@ import {
 } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
+import { type SendResult, sendOrQueue } from '@/lib/offline-queue';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The calendar's cache keys: the availability is shared with patterns, which change it. */
@@ -52,13 +54,23 @@ const bookingsQuery = (userId: number, range: DateRange) =>
  * answer arriving after it (docs/decisions/0053-pages-drawn-in-slices.md).
  */
 export function prefetchFirstMonth(queryClient: QueryClient, session: Promise<{ id: number } | null>): void {
-  const range = monthGridRange(startOfMonth(browserToday()));
+  const today = browserToday();
+  const range = monthGridRange(startOfMonth(today));
+  // The next 14 days open offline once read here (the service worker keeps these reads): when they
+  // run past the month's grid, the next month is read too.
+  const ranges =
+    addDays(today, OFFLINE_DAYS - 1) > range.to ? [range, monthGridRange(nextMonth(today))] : [range];
   void session.then((user) => {
     if (!user) return;
-    void queryClient.prefetchQuery(availabilityQuery(user.id, range));
-    void queryClient.prefetchQuery(bookingsQuery(user.id, range));
+    for (const each of ranges) {
+      void queryClient.prefetchQuery(availabilityQuery(user.id, each));
+      void queryClient.prefetchQuery(bookingsQuery(user.id, each));
+    }
   });
 }
+
+/** How many days from today a facilitator's calendar opens with no connection, after one visit. */
+export const OFFLINE_DAYS = 14;
 
 /** The signed-in user's availability for exactly the days on screen. */
 export function useAvailability(userId: number, range: DateRange) {
@@ -73,13 +85,51 @@ export function useBookings(userId: number, range: DateRange) {
 export type SaveDayInput = SaveAvailabilityBody & { userId: number };
 export type BulkInput = BulkAvailabilityBody & { userId: number };
 
-/** One day: on success the list is refetched before the caller's own onSuccess runs. */
+/**
+ * One day: on success the list is refetched before the caller's own onSuccess runs. With no
+ * connection the save waits on the device (`queued`), and the calendar shows the day as saved until
+ * the queue has sent it and the month is read again.
+ */
 export function useSaveDay() {
   const queryClient = useQueryClient();
-  return useMutation<Availability, Error, SaveDayInput>({
-    mutationFn: (body) => apiJson<Availability>('POST', '/api/availability', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all }),
+  return useMutation<SendResult<Availability>, Error, SaveDayInput>({
+    // run offline too (TanStack Query would pause it): with no connection it queues the save
+    networkMode: 'always',
+    mutationFn: (body) =>
+      sendOrQueue<Availability>({
+        key: `availability:${body.userId}:${body.date}`,
+        userId: body.userId,
+        method: 'POST',
+        url: '/api/availability',
+        body,
+        label: `Your availability for ${dayLabel(body.date)}`,
+      }),
+    onSuccess: (result, body) => {
+      if (!result.queued) return queryClient.invalidateQueries({ queryKey: queryKeys.myAvailability.all });
+      showWaitingDay(queryClient, body);
+    },
   });
+}
+
+/** A day saved on the device, drawn in each cached month that shows it until the server's answer replaces it. */
+function showWaitingDay(queryClient: QueryClient, body: SaveDayInput): void {
+  const waiting: Availability = {
+    id: -1,
+    userId: body.userId,
+    date: body.date,
+    status: body.status,
+    startTime: body.startTime ?? '',
+    endTime: body.endTime ?? '',
+    notes: body.notes ?? '',
+    syncedToSharePoint: false,
+  };
+  for (const [key, rows] of queryClient.getQueriesData<Availability[]>({
+    queryKey: [...queryKeys.myAvailability.all, body.userId],
+  })) {
+    const [, , from, to] = key as ReturnType<typeof queryKeys.myAvailability.range>;
+    if (!rows || body.date < from || body.date > to) continue;
+    queryClient.setQueryData<Availability[]>(key, [...rows.filter((row) => row.date !== body.date), waiting]);
+  }
 }
 
 export function useBulkUpdate() {

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
+import { WAITING_DESCRIPTION, WAITING_TITLE } from '@/lib/offline-queue';
 import { useAvailability, useBookings, useBulkUpdate, useSaveDay } from '../api/calendar-api';
 import { BookingDetailsDialog } from './booking-details-dialog';
 import { BulkDialog, type BulkFormValues } from './bulk-dialog';
@@ -119,8 +120,12 @@ export function AvailabilityCalendar({
     saveDay.mutate(
       { userId, date, ...values },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           setEditDate(null);
+          if (result.queued) {
+            toast({ title: WAITING_TITLE, description: WAITING_DESCRIPTION });
+            return;
+          }
           // the server queued the day for SharePoint with the save and delivers it on its own
           toast({
             title: 'Sync Successful',

@@ -1,3 +1,4 @@
+import { dayLabel } from '@shared/safeguarding';
 import type { FreeResult } from '@shared/schemas/free';
 import type {
   CreateOffersInput,
@@ -9,6 +10,8 @@ import type {
 } from '@shared/schemas/offers';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { type SendResult, sendOrQueue } from '@/lib/offline-queue';
+import { queryKeys } from '@/lib/query-keys';
 
 const SESSIONS_URL = '/api/staff/sessions';
 
@@ -94,16 +97,38 @@ export function useMyOffers() {
 
 export type OfferAnswer = { action: 'accept' } | { action: 'decline'; reason: string } | { action: 'seen' };
 
+/**
+ * Accept, decline or mark seen. With no connection an accept or decline waits on the device
+ * (`queued`) and is sent when the connection is back; a "seen" mark is not worth keeping.
+ */
 export function useAnswerOffer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ offerId, answer }: { offerId: number; answer: OfferAnswer }) =>
-      apiJson<MyOffer>(
-        'POST',
-        `/api/offers/${offerId}/${answer.action}`,
-        answer.action === 'decline' ? { reason: answer.reason } : undefined,
-      ),
-    onSettled: () => queryClient.invalidateQueries(),
+    // run offline too (TanStack Query would pause it): with no connection a reply is queued
+    networkMode: 'always',
+    mutationFn: async ({
+      offer,
+      answer,
+    }: {
+      offer: Pick<MyOffer, 'id' | 'date'>;
+      answer: OfferAnswer;
+    }): Promise<SendResult<MyOffer>> => {
+      const url = `/api/offers/${offer.id}/${answer.action}`;
+      const body = answer.action === 'decline' ? { reason: answer.reason } : undefined;
+      // the signed-in person, whose offers these are: a queued reply is sent only in their session
+      const me = queryClient.getQueryData<{ id: number } | null>(queryKeys.session.all);
+      if (answer.action === 'seen' || !me)
+        return { queued: false, answer: await apiJson<MyOffer>('POST', url, body) };
+      return sendOrQueue<MyOffer>({
+        key: `offer:${offer.id}`,
+        userId: me.id,
+        method: 'POST',
+        url,
+        body,
+        label: `${answer.action === 'accept' ? 'Accepting' : 'Declining'} the session offered on ${dayLabel(offer.date)}`,
+      });
+    },
+    onSettled: (result) => (result?.queued ? undefined : queryClient.invalidateQueries()),
   });
 }
 

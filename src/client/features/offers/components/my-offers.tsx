@@ -14,6 +14,7 @@ import {
 } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
+import { WAITING_DESCRIPTION, WAITING_TITLE } from '@/lib/offline-queue';
 import { useAnswerOffer, useMyOffers } from '../api/offers-api';
 import {
   dayLabel,
@@ -129,14 +130,19 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
   const [marked, setMarked] = useState(false);
   if (!marked && offer.state === 'sent') {
     setMarked(true);
-    answer.mutate({ offerId: offer.id, answer: { action: 'seen' } });
+    answer.mutate({ offer, answer: { action: 'seen' } });
   }
   const closed = refused || !isOpen(offer);
   const respond = (kind: 'accept' | 'decline', reason = '') =>
     answer.mutate(
-      { offerId: offer.id, answer: kind === 'accept' ? { action: 'accept' } : { action: 'decline', reason } },
+      { offer, answer: kind === 'accept' ? { action: 'accept' } : { action: 'decline', reason } },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
+          if (result.queued) {
+            toast({ title: WAITING_TITLE, description: WAITING_DESCRIPTION });
+            onClose();
+            return;
+          }
           toast({
             title: kind === 'accept' ? 'Session accepted: it is now on your calendar' : 'Offer declined',
           });
@@ -222,7 +228,7 @@ export function OfferAnswerDialog({ offer: opened, onClose }: { offer: MyOffer; 
 }
 
 /** Why an offer can no longer be answered, in words; the server's refusal until the list says more. */
-function closedReason(offer: MyOffer, refusal: string | null): string {
+export function closedReason(offer: MyOffer, refusal: string | null): string {
   if (offer.state === 'withdrawn' && offer.endedReason)
     return `This offer can no longer be answered. ${END_REASON_LABEL[offer.endedReason]}`;
   if (offer.state === 'accepted') return 'You accepted this session: it is on your calendar.';
