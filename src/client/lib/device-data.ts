@@ -1,4 +1,5 @@
 import { OFFLINE_READS_CACHE } from '@/sw/offline-reads';
+import { apiJson } from './api';
 import { forgetSavedCopies } from './offline-state';
 
 /**
@@ -38,6 +39,26 @@ function clearOutbox(): Promise<void> {
   });
 }
 
+/** This device's push subscription, if the service worker has one. */
+async function pushSubscription(): Promise<PushSubscription | null> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+  const registration = await navigator.serviceWorker.getRegistration();
+  return (await registration?.pushManager?.getSubscription()) ?? null;
+}
+
+/**
+ * Ends this device's push subscription: the server forgets it (so nothing is queued for it) and the
+ * browser drops it. Sign-out calls this while the session still stands, before it signs out.
+ */
+export async function endPushOnThisDevice(): Promise<void> {
+  const subscription = await pushSubscription().catch(() => null);
+  if (!subscription) return;
+  await apiJson('DELETE', '/api/push/subscription', { endpoint: subscription.endpoint }).catch(
+    () => undefined,
+  );
+  await subscription.unsubscribe().catch(() => false);
+}
+
 /**
  * Clears everything the device keeps for the signed-in person. Sign-out calls it; so does a sign-in
  * by someone else. Each step runs even when another fails.
@@ -47,7 +68,9 @@ export async function clearDeviceData(): Promise<void> {
   const steps: Array<Promise<unknown>> = [
     typeof caches === 'undefined' ? Promise.resolve() : caches.delete(OFFLINE_READS_CACHE),
     clearOutbox(),
-    // The push subscription's unsubscribe belongs here too, as one more step.
+    // the browser's push subscription (when someone else signs in, the server refuses their pushes
+    // to it: it names the previous person, whose session has ended)
+    pushSubscription().then((subscription) => subscription?.unsubscribe()),
   ];
   await Promise.allSettled(steps);
   try {

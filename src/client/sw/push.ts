@@ -1,6 +1,10 @@
 /// <reference lib="webworker" />
 /**
- * The service worker's push handlers (`push`, `notificationclick`, `pushsubscriptionchange`): the
- * service worker (`sw.ts`) calls this once as it starts. It adds none yet.
+ * The service worker's push handlers (`push`, `notificationclick`, `pushsubscriptionchange`), from
+ * `push-handlers.ts`: the service worker (`sw.ts`) calls this once as it starts.
  */
-export function addPushHandlers(_worker: ServiceWorkerGlobalScope): void {}
+import { type PushWorkerScope, registerPushHandlers } from './push-handlers';
+
+export function addPushHandlers(worker: ServiceWorkerGlobalScope): void {
+  registerPushHandlers(worker as unknown as PushWorkerScope);
+}
