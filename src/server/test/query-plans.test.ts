@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, startOfMonth } from '../../shared/calendar';
+import { encodeKeyset } from '../modules/keyset';
 import { encodeCursor } from '../modules/staff/service';
 import { createTestApp, type TestApp } from './harness';
 
@@ -85,7 +86,16 @@ function reads(month: string) {
     { url: `/api/staff/notes?date=${weekStart}&view=week`, as: 'staff' },
     // patterns, reminders, feeds and history
     { url: `/api/staff/free?date=${weekStart}`, as: 'staff' },
+    // completeness: a page by name (from the order's index), one after it, and one by weekdays set
     { url: `/api/staff/completeness?month=${month.slice(0, 7)}`, as: 'staff' },
+    {
+      url: `/api/staff/completeness?month=${month.slice(0, 7)}&cursor=${encodeKeyset(['m', 0])}`,
+      as: 'staff',
+    },
+    {
+      url: `/api/staff/completeness?month=${month.slice(0, 7)}&sort=count&direction=descending`,
+      as: 'staff',
+    },
     { url: `/api/staff/export?format=csv&from=${month}&to=${monthEnd}`, as: 'staff' },
     { url: `/api/availability/export?from=${month}&to=${monthEnd}`, as: 'facilitator' },
     { url: `/api/history?from=${month}&to=${monthEnd}`, as: 'facilitator' },

@@ -1030,12 +1030,25 @@ export const ROUTES: Record<string, RouteEntry> = {
         expect: staffOnly(200),
       },
       {
+        name: 'a page by status, the other way',
+        call: () => ({ query: { month: '2026-03', sort: 'status', direction: 'descending', limit: '1' } }),
+        expect: staffOnly(200),
+      },
+      {
         name: 'a month that does not exist',
         call: () => ({ query: { month: '2026-13' } }),
         expect: staffOnly(400),
       },
     ],
-    fuzz: (x) => ({ query: { month: x.freeDay.slice(0, 7), area: 'North' } }),
+    fuzz: (x) => ({
+      query: {
+        month: x.freeDay.slice(0, 7),
+        area: 'North',
+        sort: 'count',
+        direction: 'descending',
+        limit: '2',
+      },
+    }),
   },
   'GET /api/staff/reminders/settings': {
     access: 'staff',
