@@ -75,6 +75,8 @@ function reads(month: string) {
     { url: `/api/availability?from=${month}&to=${monthEnd}`, as: 'facilitator' },
     { url: `/api/bookings?from=${month}&to=${monthEnd}`, as: 'facilitator' },
     { url: '/api/staff/users', as: 'staff' },
+    { url: '/api/staff/users?limit=50', as: 'staff' },
+    { url: `/api/staff/users?limit=50&search=plan&cursor=${encodeKeyset(['m', 0])}`, as: 'staff' },
     { url: `/api/staff/availabilities?from=${month}&to=${monthEnd}`, as: 'staff' },
     { url: `/api/staff/availabilities?from=${weekStart}&to=${addDays(weekStart, 4)}`, as: 'staff' },
     { url: `/api/staff/bookings?from=${month}&to=${monthEnd}`, as: 'staff' },
@@ -177,6 +179,34 @@ describe('query plans', () => {
     // every route above reads at least one big table
     expect(explained).toBeGreaterThanOrEqual(reads(MONTH).length - 1);
   }, 180_000);
+});
+
+describe('keyset pages', () => {
+  /** The address of the page after the first one `url` answers, by the cursor it gives. */
+  const secondPage = async (url: string) => {
+    const first = await t.app.inject({ url, headers: { cookie: staff } });
+    const { nextCursor } = first.json() as { nextCursor: string | null };
+    expect(nextCursor).toBeTruthy();
+    return `${url}&cursor=${nextCursor}`;
+  };
+  const completeness = `/api/staff/completeness?month=${MONTH.slice(0, 7)}`;
+  it.each([
+    ['completeness by name', async () => completeness],
+    ['completeness, the next page', () => secondPage(completeness)],
+    ['accounts', async () => '/api/staff/users?limit=50'],
+    ['accounts, the next page', () => secondPage('/api/staff/users?limit=50')],
+  ])('%s: the page is read from the order index, from where the cursor points', async (_name, address) => {
+    const client = (
+      t.ctx.db as unknown as { $client: { query(q: string, p: unknown[]): Promise<{ rows: unknown[] }> } }
+    ).$client;
+    const { status, statements } = await statementsOf(await address(), staff);
+    expect(status).toBe(200);
+    const page = statements.find((s) => /\blimit\b/i.test(s.query) && /order by/i.test(s.query));
+    expect(page, statements.map((s) => s.query).join('\n')).toBeDefined();
+    const result = await client.query(`explain (format json) ${page!.query}`, page!.params);
+    const plan = JSON.stringify(result.rows[0]);
+    expect(plan, plan).toContain('users_grid_order_idx');
+  });
 });
 
 /**

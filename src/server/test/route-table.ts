@@ -460,8 +460,15 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'accounts',
-    matrix: one(() => ({}), staffOnly(200)),
-    fuzz: () => ({}),
+    matrix: [
+      { name: 'every account', call: () => ({}), expect: staffOnly(200) },
+      {
+        name: 'a page of a search',
+        call: () => ({ query: { limit: '2', search: 'a' } }),
+        expect: staffOnly(200),
+      },
+    ],
+    fuzz: () => ({ query: { limit: '2', search: 'example' } }),
   },
   'POST /api/staff/users': {
     access: 'staff',
