@@ -507,8 +507,15 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'accounts',
-    matrix: one(() => ({}), staffOnly(200)),
-    fuzz: () => ({}),
+    matrix: [
+      { name: 'every account', call: () => ({}), expect: staffOnly(200) },
+      {
+        name: 'a page of a search',
+        call: () => ({ query: { limit: '2', search: 'a' } }),
+        expect: staffOnly(200),
+      },
+    ],
+    fuzz: () => ({ query: { limit: '2', search: 'example' } }),
   },
   'POST /api/staff/users': {
     access: 'staff',
@@ -1193,12 +1200,25 @@ export const ROUTES: Record<string, RouteEntry> = {
         expect: staffOnly(200),
       },
       {
+        name: 'a page by status, the other way',
+        call: () => ({ query: { month: '2026-03', sort: 'status', direction: 'descending', limit: '1' } }),
+        expect: staffOnly(200),
+      },
+      {
         name: 'a month that does not exist',
         call: () => ({ query: { month: '2026-13' } }),
         expect: staffOnly(400),
       },
     ],
-    fuzz: (x) => ({ query: { month: x.freeDay.slice(0, 7), area: 'North' } }),
+    fuzz: (x) => ({
+      query: {
+        month: x.freeDay.slice(0, 7),
+        area: 'North',
+        sort: 'count',
+        direction: 'descending',
+        limit: '2',
+      },
+    }),
   },
   'GET /api/staff/reminders/settings': {
     access: 'staff',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAGE_SIZE, pageCursor, pageLimit, sortDirection } from './paging';
 
 /** A calendar month, `yyyy-MM`. */
 export const monthString = z
@@ -13,6 +14,14 @@ export const monthString = z
 export const COMPLETENESS_STATUSES = ['complete', 'partial', 'missing'] as const;
 export type CompletenessStatus = (typeof COMPLETENESS_STATUSES)[number];
 
+/** What the list can be ordered by: name, area (none last), status (missing first), weekdays set. */
+export const COMPLETENESS_SORTS = ['name', 'area', 'status', 'count'] as const;
+export type CompletenessSort = (typeof COMPLETENESS_SORTS)[number];
+
+/**
+ * One page of a month's completeness: `sort` and `direction` order it, `cursor` is where the
+ * previous page ended (absent: the first page), `limit` how many rows.
+ */
 export const completenessQuery = z.object({
   /** default: the current month in ORG_TIMEZONE */
   month: monthString.optional(),
@@ -23,6 +32,11 @@ export const completenessQuery = z.object({
     .max(100, 'Area must be at most 100 characters')
     .optional()
     .transform((value) => value || undefined),
+  /** the column the list is ordered by; ties by name, then id */
+  sort: z.enum(COMPLETENESS_SORTS, { error: 'Sort must be name, area, status or count' }).default('name'),
+  direction: sortDirection,
+  cursor: pageCursor,
+  limit: pageLimit.default(PAGE_SIZE),
 });
 export type CompletenessQuery = z.input<typeof completenessQuery>;
 
@@ -49,7 +63,15 @@ export const completenessResponse = z.object({
   weekdays: z.number().int(),
   /** every facilitator area (before the area filter), sorted */
   areas: z.array(z.string()),
+  /** of everyone in the area (or everyone), not only this page */
   counts: z.object({ complete: z.number().int(), partial: z.number().int(), missing: z.number().int() }),
+  /** how many facilitators the list holds, every page together */
+  matching: z.number().int(),
+  /** the partial and missing in the list, every page together: whom "everyone" reminds */
+  remindableIds: z.array(z.number().int()),
+  /** this page's facilitators */
   facilitators: z.array(facilitatorCompleteness),
+  /** where the next page starts; null on the last page */
+  nextCursor: z.string().nullable(),
 });
 export type CompletenessResponse = z.infer<typeof completenessResponse>;

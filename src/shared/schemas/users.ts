@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasInvisibleCharacters, INVISIBLE_IN_USERNAME_MESSAGE } from '../username';
+import { pageCursor, pageLimit } from './paging';
 
 export const ROLES = ['facilitator', 'staff'] as const;
 export const DEFAULT_ROLE = 'facilitator';
@@ -26,6 +27,29 @@ export type PublicUser = z.infer<typeof publicUser>;
 /** A created account; after `sendInvitation`, why the invitation email did not go (null: it went). */
 export const createdUser = publicUser.extend({ invitationEmailError: z.string().nullable().optional() });
 export type CreatedUser = z.infer<typeof createdUser>;
+/**
+ * `GET /api/staff/users`: with none of these, every account (the list the spec names); with any, one
+ * page of accounts by name (the display name, else the username, lower-cased), then id, from `cursor`
+ * on, `limit` of them (default PAGE_SIZE), those whose name, username, email, freelancer ID or area
+ * holds `search`.
+ */
+export const staffUsersQuery = z.object({
+  cursor: pageCursor,
+  limit: pageLimit.optional(),
+  search: z.string().max(200, 'Search is at most 200 characters').optional(),
+});
+export type StaffUsersQuery = z.input<typeof staffUsersQuery>;
+
+export const usersPage = z.object({
+  rows: z.array(publicUser),
+  /** where the next page starts; null on the last page */
+  nextCursor: z.string().nullable(),
+  /** accounts the search finds, every page together */
+  matching: z.number().int(),
+  /** every account */
+  total: z.number().int(),
+});
+export type UsersPage = z.infer<typeof usersPage>;
 
 /** A text field that may be blank. */
 const textField = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);

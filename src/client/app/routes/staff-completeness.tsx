@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Card, CardContent } from '@/components/ui/card';
 import {
+  askedReport,
+  type CompletenessOrder,
   completenessKeys,
-  showsAskedReport,
   useCompleteness,
 } from '@/features/completeness/api/completeness-api';
 import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
-import { isMonth, needsReminder } from '@/features/completeness/lib/completeness';
+import { isMonth } from '@/features/completeness/lib/completeness';
 import { SendReminders } from '@/features/reminders/components/send-reminders';
 import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
@@ -36,6 +37,7 @@ export default function StaffCompletenessRoute() {
   const month = isMonth(requested) ? requested : usualMonth;
   const area = params.get('area') ?? '';
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [order, setOrder] = useState<CompletenessOrder>({ sort: 'name', direction: 'ascending' });
 
   const go = (next: { month: string; area: string }) => {
     const query = new URLSearchParams({ month: next.month, ...(next.area ? { area: next.area } : {}) });
@@ -43,11 +45,10 @@ export default function StaffCompletenessRoute() {
     navigate(`/staff/completeness?${query.toString()}`, { replace: true });
   };
 
-  const report = useCompleteness(month, area);
-  const current = showsAskedReport(report);
-  const shown = current ? report.data.facilitators : [];
-  const candidates = shown.filter(needsReminder);
-  const chosen = candidates.filter((f) => selected.has(f.userId)).map((f) => f.userId);
+  const report = askedReport(useCompleteness(month, area, order));
+  // the partial and missing of every page, named by the server
+  const candidates = report?.remindableIds ?? [];
+  const chosen = candidates.filter((id) => selected.has(id));
 
   return (
     <StaffLayout>
@@ -70,10 +71,10 @@ export default function StaffCompletenessRoute() {
             <SendReminders
               month={month}
               label={monthLabel(`${month}-01`)}
-              loading={!current}
+              loading={report === null}
               candidates={candidates.length}
               // narrowed to an area, "everyone" means everyone shown
-              shownIds={area ? candidates.map((f) => f.userId) : undefined}
+              shownIds={area ? candidates : undefined}
               selectedIds={chosen}
               onSent={() => {
                 setSelected(new Set());
@@ -85,6 +86,8 @@ export default function StaffCompletenessRoute() {
               area={area}
               onMonthChange={(next) => go({ month: next, area })}
               onAreaChange={(next) => go({ month, area: next })}
+              order={order}
+              onOrderChange={setOrder}
               selected={selected}
               onSelectedChange={setSelected}
             />

@@ -13,6 +13,11 @@ const OVERSCAN = 6;
 
 interface RowWindowOptions {
   count: number;
+  /**
+   * How many rows the whole list holds when only its first pages are loaded (`count` of them): a list
+   * that will be long is windowed from its first page, so it opens the way it scrolls.
+   */
+  total?: number;
   /** a row's usual height in pixels, until it is measured */
   estimateRowHeight: number;
   /**
@@ -32,9 +37,9 @@ interface RowWindowOptions {
  * `scrollRef` goes on the element that scrolls (the table's or list's container), `measureRow` on
  * each row with `data-index`. `rows` is every index when the list is short enough to draw whole.
  */
-export function useRowWindow({ count, estimateRowHeight, rowKey }: RowWindowOptions) {
+export function useRowWindow({ count, total, estimateRowHeight, rowKey }: RowWindowOptions) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const windowed = count > WINDOWED_FROM_ROWS;
+  const windowed = Math.max(count, total ?? 0) > WINDOWED_FROM_ROWS;
   const virtualizer = useVirtualizer({
     count: windowed ? count : 0,
     getScrollElement: () => scrollRef.current,

@@ -137,7 +137,57 @@ describe('GET /api/staff/completeness', () => {
     expect(body.month).toBe('2026-11');
   });
 
+  it('pages in each order, the counts and those to remind from every page together', async () => {
+    /** every page of one order, two at a time, by following nextCursor */
+    const walk = async (query: string) => {
+      const names: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const url = `?month=${MONTH}&limit=2${query}${cursor ? `&cursor=${cursor}` : ''}`;
+        const response = await get(url, staffCookie);
+        expect(response.statusCode, url).toBe(200);
+        const body = response.json() as CompletenessResponse;
+        expect(body.facilitators.length).toBeLessThanOrEqual(2);
+        // the summary is of everyone, on every page
+        expect(body.counts).toEqual({ complete: 1, partial: 1, missing: 2 });
+        expect(body.matching).toBe(4);
+        expect(body.remindableIds).toEqual([ids.ann!, ids.Bob!, ids.Dee!].sort((a, b) => a - b));
+        names.push(...body.facilitators.map((f) => f.name));
+        cursor = body.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(2);
+      return names;
+    };
+    expect(await walk('')).toEqual(['ann', 'Bob', 'Cara', 'Dee']);
+    expect(await walk('&direction=descending')).toEqual(['Dee', 'Cara', 'Bob', 'ann']);
+    // missing first, ties by name
+    expect(await walk('&sort=status')).toEqual(['Bob', 'Dee', 'ann', 'Cara']);
+    expect(await walk('&sort=status&direction=descending')).toEqual(['Cara', 'ann', 'Bob', 'Dee']);
+    expect(await walk('&sort=count&direction=descending')).toEqual(['Cara', 'ann', 'Bob', 'Dee']);
+    // no area last; the other way, first
+    expect(await walk('&sort=area')).toEqual(['Bob', 'Cara', 'ann', 'Dee']);
+    expect(await walk('&sort=area&direction=descending')).toEqual(['Dee', 'ann', 'Bob', 'Cara']);
+  });
+
+  it('a page of one area counts only that area', async () => {
+    const body = (
+      await get(`?month=${MONTH}&area=North&limit=1`, staffCookie)
+    ).json() as CompletenessResponse;
+    expect(body.facilitators.map((f) => f.name)).toEqual(['Bob']);
+    expect(body).toMatchObject({ matching: 2, remindableIds: [ids.Bob], nextCursor: expect.any(String) });
+    expect(body.counts).toEqual({ complete: 1, partial: 0, missing: 1 });
+  });
+
   it.each([
+    `?month=${MONTH}&cursor=not-a-cursor`,
+    // a cursor of another order: by name it holds two values, by status three
+    `?month=${MONTH}&sort=status&cursor=${Buffer.from('["bob",1]').toString('base64url')}`,
+    `?month=${MONTH}&limit=0`,
+    `?month=${MONTH}&limit=201`,
+    `?month=${MONTH}&sort=email`,
+    `?month=${MONTH}&direction=up`,
     '?month=2026-13',
     '?month=2026-1',
     '?month=26-12',

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../shared/schemas/common';
 import { completenessQuery, completenessResponse } from '../../../shared/schemas/completeness';
 import type { AppContext } from '../../context';
-import { computeCompleteness, currentMonth } from './service';
+import { currentMonth, readCompletenessPage } from './service';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse };
 
@@ -16,19 +16,22 @@ export function completenessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['reminders'],
           summary:
-            'Each facilitator as complete, partial or missing for a month (weekdays with availability set; booked days count)',
+            'One page of facilitators as complete, partial or missing for a month (weekdays with availability set; booked days count)',
+          description:
+            'Ordered by name, area, status or weekdays set (then name, then id), from the cursor on; nextCursor asks ' +
+            'for the next page. The counts, the areas and remindableIds are of every facilitator in the area.',
           querystring: completenessQuery,
           response: { 200: completenessResponse, ...errors },
         },
       },
       (request) => {
         const now = ctx.now();
-        return computeCompleteness(ctx.db, {
-          month: request.query.month ?? currentMonth(ctx.config.ORG_TIMEZONE, now),
-          area: request.query.area,
-          timeZone: ctx.config.ORG_TIMEZONE,
-          now,
-        });
+        const timeZone = ctx.config.ORG_TIMEZONE;
+        return readCompletenessPage(
+          ctx.db,
+          { ...request.query, month: request.query.month ?? currentMonth(timeZone, now) },
+          { timeZone, now },
+        );
       },
     );
   };

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBookings } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { csvStream, type ExportRow, STAFF_COLUMNS, xlsxStream } from './service';
+import { CELLS_PER_BATCH, csvStream, type ExportRow, STAFF_COLUMNS, staffRows, xlsxStream } from './service';
 
 let t: TestApp;
 let ann: Awaited<ReturnType<TestApp['createUser']>>;
@@ -358,6 +358,33 @@ describe('size', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(workbook.worksheets[0]!.actualRowCount).toBe(1000 * 22 + 1);
+
+    // read and written a batch at a time: no batch holds more than CELLS_PER_BATCH rows, each
+    // comes before the next is read, and together they are the whole export in the grid's order
+    const sizes: number[] = [];
+    let previous = '';
+    for await (const batch of staffRows(
+      t.ctx.db,
+      { from: '2026-03-01', to: '2026-03-31' },
+      { areas: ['Bulk'] },
+    )) {
+      sizes.push(batch.length);
+      expect(batch[0]!.name > previous).toBe(true);
+      previous = batch.at(-1)!.name;
+    }
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(CELLS_PER_BATCH);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(1000 * 22);
+
+    // the CSV leaves in pieces as the batches are read, not as one answer built whole
+    const streamed = await t.app.inject({
+      url: staffUrl({ from: '2026-03-01', to: '2026-03-31', area: 'Bulk' }),
+      headers: { cookie: staffCookie },
+      payloadAsStream: true,
+    });
+    let chunks = 0;
+    for await (const _chunk of streamed.stream()) chunks++;
+    expect(chunks).toBeGreaterThan(1);
   }, 120_000);
 });
 

@@ -46,7 +46,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { format, from, to, area, exclude } = request.query;
         const range = { from, to };
         checkExportRange(range);
-        const batches = await staffRows(ctx.db, range, { areas: area, exclude });
+        const batches = staffRows(ctx.db, range, { areas: area, exclude });
         const filename = exportFilename('facilitator-schedule', range, format);
         reply.header('content-disposition', `attachment; filename="${filename}"`);
         if (format === 'xlsx') {

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import { and, asc, between, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, between, eq, inArray, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { daysBetween, eachDay, formatTime12, formatTimeRange, isWeekday } from '../../../shared/calendar';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
@@ -12,7 +12,7 @@ import type { DateRange } from '../range';
 import { STAFF_ROLE } from '../users/service';
 
 /** Rows of users × days fetched per round trip: memory stays bounded whatever the organisation's size. */
-const CELLS_PER_BATCH = 20_000;
+export const CELLS_PER_BATCH = 20_000;
 
 const STATUS_LABEL: Record<AvailabilityStatus, string> = {
   available: 'Available',
@@ -129,34 +129,56 @@ interface Person {
 const displayName = (u: { displayName: string | null; username: string }) =>
   u.displayName?.trim() || u.username;
 
-/** The grid's rows: every non-staff user, in a chosen area and not excluded, by name as the grid sorts. */
-async function facilitatorsFor(db: Queryable, filters: StaffFilters): Promise<Person[]> {
-  const rows = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      displayName: users.displayName,
-      email: users.email,
-      area: users.area,
-    })
-    .from(users)
-    .where(ne(users.role, STAFF_ROLE));
-  const areas = filters.areas ? new Set(filters.areas) : null;
-  const excluded = new Set(filters.exclude ?? []);
-  return rows
-    .filter((u) => !excluded.has(u.id))
-    .filter((u) => !areas || areas.has(u.area?.trim() || EXPORT_NO_AREA))
-    .map((u) => ({
+/**
+ * The grid's order (the name shown, lower-cased, then the id): `users_grid_order_idx` holds it, so
+ * each batch of people is read from the index from where the last one ended.
+ */
+const gridName = sql<string>`lower(coalesce(nullif(btrim(${users.displayName}), ''), ${users.username}))`;
+
+/**
+ * The grid's rows, a batch at a time: every non-staff user, in a chosen area and not excluded, in
+ * the grid's order. Nobody is held beyond their batch.
+ */
+async function* facilitatorsFor(
+  db: Queryable,
+  filters: StaffFilters,
+  perBatch: number,
+): AsyncGenerator<Person[]> {
+  const conditions: SQL[] = [ne(users.role, STAFF_ROLE)];
+  if (filters.areas) {
+    const area = sql`coalesce(nullif(btrim(${users.area}), ''), ${EXPORT_NO_AREA})`;
+    conditions.push(filters.areas.length ? sql`${area} in ${filters.areas}` : sql`false`);
+  }
+  if (filters.exclude?.length) conditions.push(notInArray(users.id, filters.exclude));
+  let last: { name: string; id: number } | null = null;
+  for (;;) {
+    const where: SQL[] = last
+      ? [...conditions, sql`(${gridName}, ${users.id}) > (${last.name}, ${last.id})`]
+      : conditions;
+    const rows = await db
+      .select({
+        id: users.id,
+        username: users.username,
+        displayName: users.displayName,
+        email: users.email,
+        area: users.area,
+        name: gridName,
+      })
+      .from(users)
+      .where(and(...where))
+      .orderBy(asc(gridName), asc(users.id))
+      .limit(perBatch);
+    if (rows.length === 0) return;
+    yield rows.map((u) => ({
       id: u.id,
       name: displayName(u),
       email: u.email ?? u.username,
       area: u.area?.trim() ?? '',
-    }))
-    .sort((a, b) => {
-      const an = a.name.toLowerCase();
-      const bn = b.name.toLowerCase();
-      return an < bn ? -1 : an > bn ? 1 : a.id - b.id;
-    });
+    }));
+    if (rows.length < perBatch) return;
+    const end = rows.at(-1)!;
+    last = { name: end.name, id: end.id };
+  }
 }
 
 function bookingText(b: {
@@ -171,15 +193,21 @@ function bookingText(b: {
   return `${times} ${summaryOf(b)}`;
 }
 
+/** How many people's rows make one batch of at most CELLS_PER_BATCH rows for the range. */
+const peoplePerBatch = (range: DateRange) =>
+  Math.max(1, Math.floor(CELLS_PER_BATCH / eachDay(range.from, range.to).length));
+
 /**
  * One row per person per day: every weekday of the range (the grid's columns), and a weekend day only
- * when it holds availability or a booking. Yields a batch at a time.
+ * when it holds availability or a booking. Yields a batch of people's rows at a time.
  */
-async function* rowsFor(db: Queryable, people: Person[], range: DateRange): AsyncGenerator<ExportRow[]> {
+async function* rowsFor(
+  db: Queryable,
+  people: AsyncIterable<Person[]> | Iterable<Person[]>,
+  range: DateRange,
+): AsyncGenerator<ExportRow[]> {
   const days = eachDay(range.from, range.to);
-  const perBatch = Math.max(1, Math.floor(CELLS_PER_BATCH / days.length));
-  for (let i = 0; i < people.length; i += perBatch) {
-    const batch = people.slice(i, i + perBatch);
+  for await (const batch of people) {
     const ids = batch.map((p) => p.id);
     const [days1, booked] = await Promise.all([
       db
@@ -222,8 +250,8 @@ async function* rowsFor(db: Queryable, people: Person[], range: DateRange): Asyn
   }
 }
 
-export async function staffRows(db: Queryable, range: DateRange, filters: StaffFilters) {
-  return rowsFor(db, await facilitatorsFor(db, filters), range);
+export function staffRows(db: Queryable, range: DateRange, filters: StaffFilters) {
+  return rowsFor(db, facilitatorsFor(db, filters, peoplePerBatch(range)), range);
 }
 
 export async function ownRows(db: Queryable, range: DateRange, userId: number) {
@@ -240,7 +268,7 @@ export async function ownRows(db: Queryable, range: DateRange, userId: number) {
   const people = user
     ? [{ id: user.id, name: displayName(user), email: user.email ?? user.username, area: user.area ?? '' }]
     : [];
-  return rowsFor(db, people, range);
+  return rowsFor(db, [people], range);
 }
 
 // ---------------------------------------------------------------------------------------------------

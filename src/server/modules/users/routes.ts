@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, idParam } from '../../../shared/schemas/common';
-import { createdUser, createUserBody, publicUser, updateUserBody } from '../../../shared/schemas/users';
+import {
+  createdUser,
+  createUserBody,
+  type PublicUser,
+  publicUser,
+  staffUsersQuery,
+  type UsersPage,
+  updateUserBody,
+  usersPage,
+} from '../../../shared/schemas/users';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { sendInvitation } from '../password-links/service';
-import { createUser, deleteUser, listUsers, toPublicUser, updateUser } from './service';
+import { createUser, deleteUser, listUsers, listUsersPage, toPublicUser, updateUser } from './service';
 
 const errors = {
   400: errorResponse,
@@ -23,12 +32,25 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary: 'Every account, all roles',
-          response: { 200: z.array(publicUser), ...errors },
+          summary: 'Every account, all roles; or one page of them, by name, with a search',
+          description:
+            'Without query parameters, every account (a list). With cursor, limit or search, one page ' +
+            '(an object): accounts by name, then id, from the cursor on; nextCursor asks for the next page.',
+          querystring: staffUsersQuery,
+          response: { 200: z.union([z.array(publicUser), usersPage]), ...errors },
         },
       },
-      async (request, reply) =>
-        ctx.lists.send(request, reply, { lists: ['users'], key: '' }, () => listUsers(ctx.db)),
+      async (request, reply) => {
+        const { cursor, limit, search } = request.query;
+        const paged = cursor !== undefined || limit !== undefined || search !== undefined;
+        return ctx.lists.send(
+          request,
+          reply,
+          { lists: ['users'], key: paged ? JSON.stringify([cursor, limit, search]) : '' },
+          (): Promise<PublicUser[] | UsersPage> =>
+            paged ? listUsersPage(ctx.db, request.query) : listUsers(ctx.db),
+        );
+      },
     );
 
     app.post(

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { CreateUserBody, PublicUser, UpdateUserBody } from '../../../shared/schemas/users';
+import { and, asc, count, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { PAGE_SIZE } from '../../../shared/schemas/paging';
+import type { CreateUserBody, PublicUser, UpdateUserBody, UsersPage } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
 import { canonicalUsername, LOOKALIKE_USERNAME_MESSAGE, usernameSkeleton } from '../../../shared/username';
 import { hashPassword } from '../../auth/passwords';
@@ -8,6 +9,7 @@ import { bookings, sessions, users } from '../../db/schema';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors';
 import { turnOffFeed } from '../calendar-feed/service';
 import { type ChangeBy, recordChanges } from '../history/record';
+import { decodeKeyset, encodeKeyset } from '../keyset';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -73,6 +75,87 @@ export async function listUsers(db: Queryable): Promise<PublicUser[]> {
     .from(users)
     .orderBy(asc(sql`lower(coalesce(${users.displayName}, ${users.username}))`), asc(users.id));
   return rows.map(toPublicUser);
+}
+
+/**
+ * The accounts' order by name: the name shown (display name, else username), lower-cased, then id;
+ * the expression `users_grid_order_idx` holds for every account but staff.
+ */
+const NAME = sql`lower(coalesce(nullif(btrim(u.display_name), ''), u.username))`;
+
+interface AccountRow {
+  id: number;
+  username: string;
+  display_name: string | null;
+  email: string | null;
+  freelancer_id: string | null;
+  role: string;
+  area: string | null;
+  last_availability_updated_at: string | Date | null;
+  version: number;
+  deactivated_at: string | Date | null;
+  anonymised_at: string | Date | null;
+  name: string;
+}
+
+/**
+ * One page of accounts, all roles, by name then id from the cursor on, matching a search of names,
+ * usernames, emails, freelancer IDs and areas; with how many match and how many there are, counted in
+ * one aggregate. The page is read from two indexes side by side: everyone but staff from
+ * `users_grid_order_idx` from where the cursor points, and the staff (a handful) by role.
+ */
+export async function listUsersPage(
+  db: Queryable,
+  query: { cursor?: string | undefined; limit?: number | undefined; search?: string | undefined },
+): Promise<UsersPage> {
+  const limit = query.limit ?? PAGE_SIZE;
+  const cursor = query.cursor ? decodeKeyset(query.cursor, 2) : null;
+  const search = query.search?.trim().toLowerCase();
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const found = pattern
+    ? sql`(${NAME} like ${pattern} or lower(u.username) like ${pattern} or lower(coalesce(u.email, '')) like ${pattern}
+          or lower(coalesce(u.freelancer_id, '')) like ${pattern} or lower(coalesce(u.area, '')) like ${pattern})`
+    : sql`true`;
+  const from = cursor ? sql`(${NAME}, u.id) > (${cursor[0]}, ${cursor[1]})` : sql`true`;
+  const branch = (role: SQL) => sql`(
+      select u.id, u.username, u.display_name, u.email, u.freelancer_id, u.role, u.area,
+             u.last_availability_updated_at, u.version, u.deactivated_at, u.anonymised_at, ${NAME} as name
+      from users u
+      where ${role} and ${found} and ${from}
+      order by ${NAME}, u.id
+      limit ${limit + 1})`;
+  const [page, summary] = await Promise.all([
+    db.execute(sql`
+      select * from (${branch(sql`u.role <> ${STAFF_ROLE}`)} union all ${branch(sql`u.role = ${STAFF_ROLE}`)}) accounts
+      order by name, id
+      limit ${limit + 1}`),
+    db.execute(sql`
+      select count(*)::int as total, (count(*) filter (where ${found}))::int as matching from users u`),
+  ]);
+  const rows = (page as unknown as { rows: AccountRow[] }).rows;
+  const [counts] = (summary as unknown as { rows: Array<{ total: number; matching: number }> }).rows;
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    rows: shown.map((row) => ({
+      id: row.id,
+      username: row.username,
+      displayName: row.display_name,
+      email: row.email,
+      freelancerId: row.freelancer_id,
+      role: row.role,
+      area: row.area,
+      lastAvailabilityUpdatedAt: row.last_availability_updated_at
+        ? new Date(row.last_availability_updated_at).toISOString()
+        : null,
+      version: row.version,
+      deactivatedAt: row.deactivated_at ? new Date(row.deactivated_at).toISOString() : null,
+      anonymisedAt: row.anonymised_at ? new Date(row.anonymised_at).toISOString() : null,
+    })),
+    nextCursor: rows.length > limit && last ? encodeKeyset([last.name, last.id]) : null,
+    matching: counts?.matching ?? 0,
+    total: counts?.total ?? 0,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicUser } from '../../../shared/schemas/users';
+import type { PublicUser, UsersPage } from '../../../shared/schemas/users';
 import { verifyPassword } from '../../auth/passwords';
 import { availability, bookings, sessions, staffNotes, users } from '../../db/schema';
 import { insertBooking, insertBookings, insertDays, insertNotes } from '../../test/factories';
@@ -62,6 +62,56 @@ describe('authorisation', () => {
     expect(names).toEqual([...names].sort());
     expect(response.body).not.toMatch(/password/i);
     expect(response.body).not.toContain('$argon2');
+  });
+
+  it('pages the same accounts in the same order when asked, with a search and the counts', async () => {
+    await t.createUser({ username: 'page-searched@example.org', displayName: '  Unique Pager ' });
+    const whole = (await call('GET', '/api/staff/users', staffCookie)).json() as Array<{
+      id: number;
+      displayName: string | null;
+      username: string;
+    }>;
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const url = `/api/staff/users?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const response = await call('GET', url, staffCookie);
+      expect(response.statusCode, url).toBe(200);
+      const page = response.json() as UsersPage;
+      expect(page.rows.length).toBeLessThanOrEqual(2);
+      expect(page).toMatchObject({ total: whole.length, matching: whole.length });
+      seen.push(...page.rows.map((u) => u.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(Math.ceil(whole.length / 2));
+    // every account once, staff among them, by the name shown (trimmed), lower-cased, in the
+    // database's collation, then id
+    const ordered = (await t.ctx.db.execute(
+      sql`select id from users order by lower(coalesce(nullif(btrim(display_name), ''), username)), id`,
+    )) as unknown as { rows: Array<{ id: number }> };
+    expect(seen).toEqual(ordered.rows.map((row) => row.id));
+    expect(new Set(seen)).toEqual(new Set(whole.map((u) => u.id)));
+
+    const found = (
+      await call('GET', '/api/staff/users?search=UNIQUE%20pag', staffCookie)
+    ).json() as UsersPage;
+    expect(found.rows.map((u) => u.username)).toEqual(['page-searched@example.org']);
+    expect(found).toMatchObject({ matching: 1, total: whole.length, nextCursor: null });
+    const none = (await call('GET', '/api/staff/users?search=%25', staffCookie)).json() as UsersPage;
+    expect(none.rows).toEqual([]);
+  });
+
+  it.each([
+    '/api/staff/users?cursor=not-a-cursor',
+    '/api/staff/users?limit=0',
+    '/api/staff/users?limit=201',
+    `/api/staff/users?search=${'x'.repeat(201)}`,
+  ])('refuses %s with 400 and a message', async (url) => {
+    const response = await call('GET', url, staffCookie);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBeTruthy();
   });
 });
 

@@ -1,36 +1,60 @@
-import type { CompletenessResponse } from '@shared/schemas/completeness';
-import {
-  keepPreviousData,
-  type QueryObserverSuccessResult,
-  type UseQueryResult,
-  useQuery,
-} from '@tanstack/react-query';
+import type { CompletenessResponse, CompletenessSort } from '@shared/schemas/completeness';
+import type { SortDirection } from '@shared/schemas/paging';
+import { keepPreviousData, type UseInfiniteQueryResult, useInfiniteQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 
 const COMPLETENESS_URL = '/api/staff/completeness';
 
-/** Completeness's cache keys; `all` refreshes every month and area. */
+/** The list's order: a column and which way. */
+export interface CompletenessOrder {
+  sort: CompletenessSort;
+  direction: SortDirection;
+}
+
+/** Completeness's cache keys; `all` refreshes every month, area and order. */
 export const completenessKeys = {
   all: ['staff-completeness'] as const,
   month: (month: string, area: string) => ['staff-completeness', month, area] as const,
+  list: (month: string, area: string, order: CompletenessOrder) =>
+    ['staff-completeness', month, area, order.sort, order.direction] as const,
 } as const;
 
-/** Completeness of one month, optionally one area; the previous answer stays while the next loads. */
-export function useCompleteness(month: string, area: string) {
-  const query = new URLSearchParams({ month, ...(area ? { area } : {}) });
-  return useQuery<CompletenessResponse>({
-    queryKey: completenessKeys.month(month, area),
-    queryFn: () => apiJson<CompletenessResponse>('GET', `${COMPLETENESS_URL}?${query.toString()}`),
+/** The address of one page. */
+export function completenessPageUrl(
+  month: string,
+  area: string,
+  order: CompletenessOrder,
+  cursor: string | null,
+): string {
+  const query = new URLSearchParams({ month, sort: order.sort, direction: order.direction });
+  if (area) query.set('area', area);
+  if (cursor) query.set('cursor', cursor);
+  return `${COMPLETENESS_URL}?${query}`;
+}
+
+/**
+ * Completeness of one month, optionally one area, in an order, a page at a time; the previous list
+ * stays on screen while the next one's first page loads.
+ */
+export function useCompleteness(month: string, area: string, order: CompletenessOrder) {
+  return useInfiniteQuery({
+    queryKey: completenessKeys.list(month, area, order),
+    queryFn: ({ pageParam }) =>
+      apiJson<CompletenessResponse>('GET', completenessPageUrl(month, area, order, pageParam)),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page: CompletenessResponse) => page.nextCursor,
     placeholderData: keepPreviousData,
   });
 }
 
 /**
- * Whether the report on screen is the one asked for: neither the one before, kept on screen while the
- * next month's or area's loads, nor a failed load. Only its people may be counted, chosen or sent to.
+ * The first page of the report on screen when it is the one asked for: neither the one before, kept
+ * on screen while the next month's, area's or order's loads, nor a failed load. Only its people may
+ * be counted, chosen or sent to.
  */
-export function showsAskedReport(
-  query: UseQueryResult<CompletenessResponse>,
-): query is QueryObserverSuccessResult<CompletenessResponse> {
-  return query.isSuccess && !query.isPlaceholderData;
+export function askedReport(
+  query: UseInfiniteQueryResult<{ pages: CompletenessResponse[] }>,
+): CompletenessResponse | null {
+  if (!query.isSuccess || query.isPlaceholderData) return null;
+  return query.data.pages[0] ?? null;
 }

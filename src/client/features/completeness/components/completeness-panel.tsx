@@ -1,7 +1,7 @@
 import { monthLabel } from '@shared/calendar';
 import type { FacilitatorCompleteness } from '@shared/schemas/completeness';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -17,19 +17,12 @@ import {
   TableMessage,
   TableRow,
 } from '@/components/ui/table';
-import { SpacerRow, useRowWindow, WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
+import { SpacerRow, useRowWindow } from '@/components/ui/windowed-rows';
 import { browserClockTime } from '@/lib/browser-today';
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
 import { cn } from '@/lib/utils';
-import { showsAskedReport, useCompleteness } from '../api/completeness-api';
-import {
-  needsReminder,
-  type SortKey,
-  type SortState,
-  STATUS_LABELS,
-  shiftMonth,
-  sortFacilitators,
-} from '../lib/completeness';
+import { askedReport, type CompletenessOrder, useCompleteness } from '../api/completeness-api';
+import { needsReminder, type SortKey, type SortState, STATUS_LABELS, shiftMonth } from '../lib/completeness';
 
 const ALL_AREAS = '__all__';
 /**
@@ -40,7 +33,9 @@ const ALL_AREAS = '__all__';
 const ROW_HEIGHT = 43;
 /** A phone's row: the name, its status and weekdays, the email, and area and last reminder. */
 const NARROW_ROW_HEIGHT = 113;
-const NO_ROWS: FacilitatorCompleteness[] = [];
+/** The next page is asked for when the last row drawn is this close to the last row loaded. */
+const LOAD_AHEAD_ROWS = 10;
+const NO_IDS: number[] = [];
 
 const STATUS_BADGE = {
   complete: 'success',
@@ -53,6 +48,9 @@ interface CompletenessPanelProps {
   area: string;
   onMonthChange: (month: string) => void;
   onAreaChange: (area: string) => void;
+  /** the column the list is ordered by, and which way: the server orders it */
+  order: CompletenessOrder;
+  onOrderChange: (order: CompletenessOrder) => void;
   /** ids of the facilitators chosen for a reminder */
   selected: ReadonlySet<number>;
   onSelectedChange: (selected: Set<number>) => void;
@@ -63,43 +61,47 @@ interface CompletenessPanelProps {
  * month navigation, an area filter, sortable columns and a choice of people to remind.
  */
 export function CompletenessPanel(props: CompletenessPanelProps) {
-  const { month, area, onMonthChange, onAreaChange, selected, onSelectedChange } = props;
-  const query = useCompleteness(month, area);
-  const [sort, setSort] = useState<SortState>({ key: 'name', direction: 'ascending' });
-  const report = query.data;
-  const facilitators = report?.facilitators ?? NO_ROWS;
-  // The report arrives in a synchronous update (a query's answer). Sorting a whole organisation and
-  // drawing its rows happen in a render React can pause, from deferred copies of the list and the
-  // order, so neither a new report nor a click on a column waits for them. Until the first rows are
-  // drawn the table keeps their place.
-  const listed = useDeferredValue(facilitators, NO_ROWS);
-  const order = useDeferredValue(sort);
-  const rows = useMemo(() => sortFacilitators(listed, order), [listed, order]);
-  const firstDraw = rows.length === 0 && facilitators.length > 0;
+  const { month, area, order, onOrderChange, onMonthChange, onAreaChange, selected, onSelectedChange } =
+    props;
+  const query = useCompleteness(month, area, order);
+  const pages = query.data?.pages;
+  const report = pages?.[0];
+  const rows = useMemo(() => (pages ?? []).flatMap((page) => page.facilitators), [pages]);
+  const total = report?.matching ?? 0;
   // a phone's table has one column for the person, so nothing is off to the right
   const narrow = useNarrowScreen();
   const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   const columns = narrow ? 2 : 7;
   const label = report?.month === month ? report.label : monthLabel(`${month}-01`);
+  const sort = { key: order.sort, direction: order.direction };
 
   const toggleSort = (key: SortKey) =>
-    setSort((current) =>
-      current.key === key
-        ? { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
-        : { key, direction: 'ascending' },
+    onOrderChange(
+      order.sort === key
+        ? { sort: key, direction: order.direction === 'ascending' ? 'descending' : 'ascending' }
+        : { sort: key, direction: 'ascending' },
     );
 
-  const choosable = showsAskedReport(query);
-  const remindable = facilitators.filter(needsReminder);
-  const chosen = remindable.filter((f) => selected.has(f.userId));
+  const asked = askedReport(query);
+  const choosable = asked !== null;
+  // everyone partial or missing, every page together: the server names them
+  const remindable = report?.remindableIds ?? NO_IDS;
+  const chosen = remindable.filter((id) => selected.has(id));
   const allChosen = remindable.length > 0 && chosen.length === remindable.length;
-  // a whole organisation's month draws only the rows in view
+  // a whole organisation's month draws only the rows in view, and reads them a page at a time
   const rowWindow = useRowWindow({
     count: rows.length,
+    total,
     estimateRowHeight: rowHeight,
     rowKey: (index) => rows[index]!.userId,
   });
-  const scrolls = Math.max(rows.length, facilitators.length) > WINDOWED_FROM_ROWS;
+  const scrolls = rowWindow.windowed;
+  const lastDrawn = rowWindow.rows.at(-1) ?? -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastDrawn >= rows.length - LOAD_AHEAD_ROWS)
+      void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastDrawn, rows.length]);
 
   return (
     <div className="grid gap-4">
@@ -177,7 +179,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
           <Table
             containerLabel={`Availability completeness, ${report.label}`}
             aria-busy={query.isFetching}
-            aria-rowcount={rows.length + 1}
+            aria-rowcount={total + 1}
             scrollRef={scrolls ? rowWindow.scrollRef : undefined}
           >
             <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>
@@ -188,9 +190,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
                     checked={allChosen ? true : chosen.length > 0 ? 'indeterminate' : false}
                     disabled={!choosable || remindable.length === 0}
                     onCheckedChange={(checked) =>
-                      onSelectedChange(
-                        checked === true ? new Set(remindable.map((f) => f.userId)) : new Set(),
-                      )
+                      onSelectedChange(checked === true ? new Set(remindable) : new Set())
                     }
                   />
                 </TableHead>
@@ -216,9 +216,7 @@ export function CompletenessPanel(props: CompletenessPanelProps) {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {firstDraw ? (
-                <SpacerRow height={facilitators.length * rowHeight} columns={columns} />
-              ) : rows.length === 0 ? (
+              {rows.length === 0 ? (
                 <TableMessage colSpan={columns}>No facilitators{area ? ` in ${area}` : ''}.</TableMessage>
               ) : (
                 <>

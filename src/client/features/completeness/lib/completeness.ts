@@ -1,8 +1,12 @@
-import { collatorCompare } from '@shared/collate';
-import type { CompletenessStatus, FacilitatorCompleteness } from '@shared/schemas/completeness';
+import type {
+  CompletenessSort,
+  CompletenessStatus,
+  FacilitatorCompleteness,
+} from '@shared/schemas/completeness';
+import type { SortDirection } from '@shared/schemas/paging';
 
-export type SortKey = 'name' | 'area' | 'status' | 'count';
-export type SortDirection = 'ascending' | 'descending';
+/** The columns the list is ordered by (on the server). */
+export type SortKey = CompletenessSort;
 export interface SortState {
   key: SortKey;
   direction: SortDirection;
@@ -13,33 +17,6 @@ export const STATUS_LABELS: Record<CompletenessStatus, string> = {
   partial: 'Partial',
   missing: 'Missing',
 };
-
-// ascending puts the people who need chasing first
-const STATUS_ORDER: Record<CompletenessStatus, number> = { missing: 0, partial: 1, complete: 2 };
-
-const byText = collatorCompare('en', { sensitivity: 'base', numeric: true });
-
-/** Sorted copy; ties fall back to the name, and facilitators without an area go last. */
-export function sortFacilitators(
-  list: FacilitatorCompleteness[],
-  sort: SortState,
-): FacilitatorCompleteness[] {
-  const sign = sort.direction === 'ascending' ? 1 : -1;
-  const compare = (a: FacilitatorCompleteness, b: FacilitatorCompleteness): number => {
-    switch (sort.key) {
-      case 'area':
-        if (!a.area || !b.area) return a.area === b.area ? 0 : a.area ? -sign : sign;
-        return sign * byText(a.area, b.area);
-      case 'status':
-        return sign * (STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
-      case 'count':
-        return sign * (a.setDays - b.setDays);
-      default:
-        return sign * byText(a.name, b.name);
-    }
-  };
-  return [...list].sort((a, b) => compare(a, b) || byText(a.name, b.name) || a.userId - b.userId);
-}
 
 /** Who a reminder can go to: partial or missing. */
 export const needsReminder = (f: FacilitatorCompleteness) => f.status !== 'complete';
