@@ -9,14 +9,7 @@ import {
   type staffGridQuery,
 } from '../../../shared/schemas/staff-grid';
 import type { Queryable } from '../../db/client';
-import {
-  availability,
-  bookings,
-  safeguardingPolicyVersions,
-  safeguardingRecords,
-  staffNotes,
-  users,
-} from '../../db/schema';
+import { availability, bookings, staffNotes, users } from '../../db/schema';
 import { badRequest } from '../../errors';
 import { availabilityColumns, toAvailability } from '../availability/service';
 import { bookingColumns, toBooking } from '../bookings/service';
@@ -156,19 +149,4 @@ async function rowsOf(
     else if (PRIORITIES.indexOf(priority) > PRIORITIES.indexOf(mark.priority)) mark.priority = priority;
   }
   return rows;
-}
-
-/**
- * What the grid's pages are made of, for their ETag: the accounts', everyone's availability, the
- * bookings' and the notes' version counters, and the safeguarding records and policy (no counter of
- * their own: the records' number and latest change, the policy's latest save).
- */
-export async function gridStamp(db: Queryable): Promise<string> {
-  const r = safeguardingRecords;
-  const result = (await db.execute(
-    sql`select coalesce(max(${r.updatedAt})::text, '') || '/' || count(*)::text
-           || '/' || coalesce((select max(${safeguardingPolicyVersions.savedAt}) from ${safeguardingPolicyVersions})::text, '') as stamp
-        from ${r}`,
-  )) as unknown as { rows: Array<{ stamp: string }> };
-  return result.rows[0]?.stamp ?? '';
 }

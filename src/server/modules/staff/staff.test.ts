@@ -1,6 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availability, schedulerState, syncOutbox, users } from '../../db/schema';
+import {
+  availability,
+  safeguardingPolicyVersions,
+  safeguardingRecords,
+  schedulerState,
+  syncOutbox,
+  users,
+} from '../../db/schema';
 import { insertBookings, insertDays } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
@@ -220,6 +227,19 @@ describe('GET /api/staff/grid', () => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('answers 200 again after a safeguarding record or the policy changes', async () => {
+    const etagNow = async () =>
+      String((await call('GET', `/api/staff/grid?${MARCH}`, staffCookie)).headers.etag);
+    const before = await etagNow();
+    await t.ctx.db.insert(safeguardingRecords).values({ userId: sam.id });
+    const afterRecord = await etagNow();
+    expect(afterRecord).not.toBe(before);
+    await t.ctx.db
+      .insert(safeguardingPolicyVersions)
+      .values({ effectiveFrom: '2026-01-01', dbsMonths: 36, updateServiceMonths: 12, warningDays: 30 });
+    expect(await etagNow()).not.toBe(afterRecord);
   });
 
   it.each([
