@@ -138,6 +138,7 @@ function StaffDashboard({ today }: { today: DateString }) {
                 exclude: gridFilters?.deselected ?? [],
               }}
               shown={matching}
+              searching={filters.search !== ''}
             />
             <RefreshBookingsButton
               onClick={refresh.start}
