@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 
 export const TABLES = [
   ['users', 'id'],
+  ['facilitator_areas', 'area'],
   ['availability', 'id'],
   ['bookings', 'id'],
   ['staff_notes', 'id'],
