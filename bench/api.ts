@@ -4,6 +4,7 @@
  *   npm run bench [-- --sizes 200,1000,5000] [--runs 20] [--years 3]
  *   scripts/with-postgres.sh npm run bench -- --postgres     (the same on a throwaway PostgreSQL)
  *   npm run bench -- --sizes 5000 --statements               (and each statement of a grid request)
+ *   npm run bench -- --sizes 5000 --keep /tmp/afp-bench      (seed once into DIR/<size>, reuse it after)
  *
  * For each size: a fresh database (PGlite in a temporary DATA_DIR, as `npm start` runs it, or a new
  * PostgreSQL database), facilitators, the current month and `--years` of past days seeded by
@@ -19,7 +20,7 @@
  * request beside their sum: what is left is the app's own work (serialising, compressing).
  * Nothing fails on a budget: the figures go to docs/performance.md.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -41,6 +42,13 @@ const RUNS = Number(option('runs', '20'));
 const YEARS = Number(option('years', '3'));
 const POSTGRES = args.includes('--postgres');
 const STATEMENTS = args.includes('--statements');
+/** --keep DIR: each size's PGlite database lives in DIR/<size>, seeded on the first run and reused after. */
+const KEEP = option('keep', '');
+/** How many cold requests, each after its own restart (the figure is their median). */
+const COLD_RUNS = Number(option('cold-runs', '3'));
+
+/** Written into a kept database's directory once its seeding finished. */
+const SEEDED = 'bench-seeded.txt';
 
 /** The statements the app sends while `capturing` is set (--statements). */
 let capturing: Array<{ query: string; params: unknown[] }> | null = null;
@@ -64,11 +72,19 @@ const kib = (v: number | undefined) => (v === undefined ? '' : `${(v / 1024).toF
 /** Where a size's database lives, and how to open it again after a restart. */
 async function freshDatabase(size: number) {
   if (!POSTGRES) {
-    const dataDir = mkdtempSync(join(tmpdir(), `afp-bench-${size}-`));
+    const kept = KEEP ? join(KEEP, `${size}-${YEARS}y`) : '';
+    const dataDir = kept || mkdtempSync(join(tmpdir(), `afp-bench-${size}-`));
+    if (kept) mkdirSync(kept, { recursive: true });
     return {
       env: { DATA_DIR: dataDir },
+      seeded: kept !== '' && existsSync(join(kept, SEEDED)),
+      markSeeded: () => {
+        if (kept) writeFileSync(join(kept, SEEDED), `${size} facilitators, ${YEARS} years\n`);
+      },
       open: () => openDatabase({ dataDir, onQuery }),
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+      drop: async () => {
+        if (!kept) rmSync(dataDir, { recursive: true, force: true });
+      },
     };
   }
   const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -82,6 +98,8 @@ async function freshDatabase(size: number) {
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
+    seeded: false,
+    markSeeded: () => {},
     open: () => openDatabase({ databaseUrl: url.toString(), dataDir: 'unused', onQuery }),
     drop: async () => {
       const cleanup = new pg.Client({ connectionString: serverUrl });
@@ -186,33 +204,54 @@ async function benchSize(size: number): Promise<Row[]> {
   // seed, then stop: what is measured starts from a restart
   let database = await where.open();
   let app = await start(config, database);
-  const t0 = performance.now();
-  await seedFacilitators(database.db, size);
-  const seeded = await seedDays(database.db, addMonths(month.from, -12 * YEARS), addDays(month.to, 7));
-  console.log(
-    `\n${size} facilitators, ${YEARS} years of history: ${seeded.availability} days, ${seeded.bookings} bookings, ` +
-      `${seeded.notes} notes (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-  );
+  if (where.seeded) {
+    console.log(`\n${size} facilitators, ${YEARS} years of history: kept from an earlier run (${KEEP})`);
+  } else {
+    const t0 = performance.now();
+    await seedFacilitators(database.db, size);
+    const seeded = await seedDays(database.db, addMonths(month.from, -12 * YEARS), addDays(month.to, 7));
+    console.log(
+      `\n${size} facilitators, ${YEARS} years of history: ${seeded.availability} days, ${seeded.bookings} bookings, ` +
+        `${seeded.notes} notes (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+    where.markSeeded();
+  }
   await app.app.close();
   await database.close();
 
   const rows: Row[] = [];
+  // cold: the first grid request after a restart, and the bare reads of the same rows first after
+  // another restart (signed in the same way), COLD_RUNS times each; their medians
+  const coldTimes: number[] = [];
+  const coldBare: number[] = [];
+  let coldSent = 0;
+  for (let run = 0; run < COLD_RUNS; run++) {
+    database = await where.open();
+    app = await start(config, database);
+    const c0 = performance.now();
+    const cold = await app.app.inject({ url: gridUrl, headers: headers(app.cookie) });
+    coldTimes.push(performance.now() - c0);
+    if (cold.statusCode !== 200) throw new Error(`${gridUrl}: ${cold.statusCode} ${cold.body}`);
+    coldSent = cold.rawPayload.length;
+    await app.app.close();
+    await database.close();
+    database = await where.open();
+    app = await start(config, database);
+    const b0 = performance.now();
+    await bareFirstPage(database, month);
+    coldBare.push(performance.now() - b0);
+    await app.app.close();
+    await database.close();
+  }
+  rows.push({
+    name: 'first grid page, cold',
+    api: percentile(coldTimes, 50),
+    bare: percentile(coldBare, 50),
+    sent: coldSent,
+  });
   try {
     database = await where.open();
     app = await start(config, database);
-    // cold: the first grid request after the restart, then the bare query for the same rows
-    const c0 = performance.now();
-    const cold = await app.app.inject({ url: gridUrl, headers: headers(app.cookie) });
-    const coldMs = performance.now() - c0;
-    if (cold.statusCode !== 200) throw new Error(`${gridUrl}: ${cold.statusCode} ${cold.body}`);
-    const b0 = performance.now();
-    await bareFirstPage(database, month);
-    rows.push({
-      name: 'first grid page, cold',
-      api: coldMs,
-      bare: performance.now() - b0,
-      sent: cold.rawPayload.length,
-    });
 
     /** p50 of RUNS requests beside the p50 of the bare reads, after two untimed ones. */
     const warm = async (name: string, url: string, bare: () => Promise<unknown>, revalidate = false) => {

@@ -454,6 +454,50 @@ test.describe('staff dashboard', () => {
     await expect(page.getByTestId('facilitator-filter')).toContainText('Facilitators: All');
   });
 
+  test(
+    'search: names and emails found by the server as typed, within the filters; Escape empties it',
+    { tag: '@phone' },
+    async ({ page }, testInfo) => {
+      await openDashboard(page, scenario);
+      await chooseAreas(page, [scenario.area, scenario.otherArea]);
+      await expect
+        .poll(() => rowNames(page))
+        .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
+      const searched: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/api/staff/grid') searched.push(url.searchParams.get('search') ?? '');
+      });
+      const search = page.getByRole('searchbox', { name: 'Search by name or email' });
+
+      // typed from the keyboard, in capitals: the server's search ignores case
+      await search.focus();
+      await page.keyboard.type(scenario.zara.displayName.toUpperCase());
+      await expect.poll(() => rowNames(page)).toEqual([scenario.zara.displayName]);
+      await expect(page.getByTestId('grid-count')).toContainText('Showing 1 of');
+      // one request once typing paused, not one per letter
+      expect(searched).toEqual([scenario.zara.displayName.toUpperCase()]);
+      await checkScreen(page, testInfo, 'staff-dashboard-search');
+
+      // an email finds its facilitator
+      await search.fill(scenario.beth.username);
+      await expect.poll(() => rowNames(page)).toEqual([scenario.beth.displayName]);
+
+      // the search works within the areas chosen
+      await chooseAreas(page, [scenario.area]);
+      await expect(page.getByTestId('grid-row')).toHaveCount(0);
+      await expect(page.getByTestId('grid-empty')).toHaveText(
+        'No facilitators match the search and the selected filters.',
+      );
+
+      // Escape empties the box: the area's people are back
+      await search.focus();
+      await page.keyboard.press('Escape');
+      await expect(search).toHaveValue('');
+      await expect.poll(() => rowNames(page)).toEqual([scenario.adam.displayName, scenario.zara.displayName]);
+    },
+  );
+
   test('week view, navigation and exactly the visible range requested', async ({ page }, testInfo) => {
     const requested: string[] = [];
     page.on('request', (request) => {

@@ -1,14 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from './client';
 
-export type VersionedList = 'availability' | 'bookings' | 'users' | 'notes';
+export type VersionedList = 'availability' | 'bookings' | 'users' | 'notes' | 'safeguarding';
 
 /**
  * The current versions of some lists as the triggers keep them (drizzle/0004_list_versions.sql,
- * drizzle/0018_users_list_version.sql and drizzle/0022_notes_list_version.sql), as one text: each
- * list's counter (availability: one facilitator's when `userId` is given, otherwise the sum of
- * everyone's, which only grows because counters are never reset or removed; the bookings and staff
- * notes as a whole), then the database's epoch.
+ * 0018_users_list_version.sql, 0022_notes_list_version.sql and 0033_list_totals.sql), as one text:
+ * each list's counter, then the database's epoch. A list's counter is its row for user 0, the whole
+ * list's (availability and the accounts keep one per facilitator as well, and the triggers bump the
+ * whole list's with them; the bookings, the notes and the safeguarding records have only the whole
+ * list's); with `userId`, availability's is that facilitator's own. Each is one row read by its key,
+ * however many facilitators there are.
  *
  * Read it *before* the rows it stands for: an answer built afterwards is then at least as new as the
  * version it is tagged with, and a later write moves the version on, so nothing stale is confirmed.
@@ -23,8 +25,8 @@ export async function readListVersions(
   userId?: number,
 ): Promise<string> {
   const parts = lists.map((list) => {
-    const own = list === 'availability' && userId !== undefined ? sql` and user_id = ${userId}` : sql``;
-    return sql`(select coalesce(sum(version), 0)::text from list_versions where list = ${list}${own})`;
+    const whose = list === 'availability' && userId !== undefined ? userId : 0;
+    return sql`(select coalesce(max(version), 0)::text from list_versions where list = ${list} and user_id = ${whose})`;
   });
   const result = (await db.execute(
     sql`select concat_ws('/', ${sql.join(parts, sql`, `)},

@@ -363,6 +363,17 @@ export const listVersions = pgTable(
   (t) => [primaryKey({ columns: [t.list, t.userId] })],
 );
 
+/**
+ * How many facilitators (every account but staff) each area has, kept by a trigger on `users`
+ * (drizzle/0033_list_totals.sql): the staff grid's area choices and its counts without a pass over
+ * the accounts. `area` is the grid's area key: the area trimmed, or GRID_NO_AREA for none. Rows at 0
+ * stay; readers skip them. ADR 97.
+ */
+export const facilitatorAreas = pgTable('facilitator_areas', {
+  area: text('area').primaryKey(),
+  facilitators: integer('facilitators').notNull().default(0),
+});
+
 /** Generated secrets live here when APP_SECRET is not given and DATA_DIR is not used (PostgreSQL). */
 export const appMeta = pgTable('app_meta', {
   key: text('key').primaryKey(),

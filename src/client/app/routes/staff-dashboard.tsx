@@ -80,9 +80,13 @@ function StaffDashboard({ today }: { today: DateString }) {
     if (!isFetchingNextPage) void fetchNextPage();
   }, [fetchNextPage, isFetchingNextPage]);
 
-  const notes = useStaffNotes(view, range.from);
   const refresh = useBookingRefresh();
   const [selection, setSelection] = useState<DaySelection | null>(null);
+  // the view's notes are for the day dialog (the grid's pages carry the note marks): read once a
+  // day is first opened, not beside the grid's first page
+  const [notesWanted, setNotesWanted] = useState(false);
+  if (selection && !notesWanted) setNotesWanted(true);
+  const notes = useStaffNotes(view, range.from, notesWanted);
   // one function for the page's life: every grid row is memoised on it
   const openDay = useCallback((user: PublicUser, day: DateString) => setSelection({ user, date: day }), []);
 
@@ -138,6 +142,7 @@ function StaffDashboard({ today }: { today: DateString }) {
                 exclude: gridFilters?.deselected ?? [],
               }}
               shown={matching}
+              searching={filters.search !== ''}
             />
             <RefreshBookingsButton
               onClick={refresh.start}

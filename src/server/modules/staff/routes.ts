@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { listAvailability, saveDay } from '../availability/service';
 import { resolveRange } from '../range';
-import { gridStamp, readGridPage } from './service';
+import { readGridPage } from './service';
 
 const errors = {
   400: errorResponse,
@@ -38,12 +38,12 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const today = todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
-        // the safeguarding records and policy have no counter: their stamp and today name the answer too
-        const key = `${today}\u0000${await gridStamp(ctx.db)}\u0000${request.url}`;
+        // the safeguarding state is as of today: today names the answer too
+        const key = `${today}\u0000${request.url}`;
         return ctx.lists.send(
           request,
           reply,
-          { lists: ['users', 'availability', 'bookings', 'notes'], key },
+          { lists: ['users', 'availability', 'bookings', 'notes', 'safeguarding'], key },
           () => readGridPage(ctx.db, request.query, today),
         );
       },

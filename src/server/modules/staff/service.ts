@@ -1,4 +1,4 @@
-import { and, asc, between, inArray, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, gt, inArray, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { compareAreaNames } from '../../../shared/collate';
 import { PRIORITIES, type Priority } from '../../../shared/priorities';
@@ -9,14 +9,7 @@ import {
   type staffGridQuery,
 } from '../../../shared/schemas/staff-grid';
 import type { Queryable } from '../../db/client';
-import {
-  availability,
-  bookings,
-  safeguardingPolicyVersions,
-  safeguardingRecords,
-  staffNotes,
-  users,
-} from '../../db/schema';
+import { availability, bookings, facilitatorAreas, staffNotes, users } from '../../db/schema';
 import { badRequest } from '../../errors';
 import { availabilityColumns, toAvailability } from '../availability/service';
 import { bookingColumns, toBooking } from '../bookings/service';
@@ -74,23 +67,32 @@ export async function readGridPage(db: Queryable, query: GridQuery, today: strin
   const filters = filtersOf(query);
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   // PGlite runs one statement at a time and PostgreSQL takes these from its pool side by side
-  const [people, [summary]] = await Promise.all([
+  const [people, areaCounts, filteredCount] = await Promise.all([
     db
       .select({ user: users, name: sql<string>`${gridName}` })
       .from(users)
       .where(after ? and(filters, sql`(${gridName}, ${users.id}) > (${after.name}, ${after.id})`) : filters)
       .orderBy(asc(gridName), asc(users.id))
       .limit(query.limit + 1),
-    // the counts and the areas from one pass over the facilitators
+    // every area's facilitators, as the trigger keeps them: the area choices and the counts
     db
-      .select({
-        matching: sql<number>`(count(*) filter (where ${filters}))::int`,
-        total: sql<number>`count(*)::int`,
-        areas: sql<string[]>`coalesce(array_agg(distinct ${areaKey}), '{}')`,
-      })
-      .from(users)
-      .where(ne(users.role, STAFF_ROLE)),
+      .select({ area: facilitatorAreas.area, facilitators: facilitatorAreas.facilitators })
+      .from(facilitatorAreas)
+      .where(gt(facilitatorAreas.facilitators, 0)),
+    // chosen people, some left out or a search: those the filters show are counted
+    query.only || query.exclude?.length || query.search?.trim()
+      ? db.select({ matching: sql<number>`count(*)::int` }).from(users).where(filters)
+      : null,
   ]);
+  const counted = (areas: readonly string[] | undefined) =>
+    areaCounts
+      .filter((row) => areas === undefined || areas.includes(row.area))
+      .reduce((sum, row) => sum + row.facilitators, 0);
+  const summary = {
+    total: counted(undefined),
+    matching: filteredCount ? (filteredCount[0]?.matching ?? 0) : counted(query.area),
+    areas: areaCounts.map((row) => row.area),
+  };
   const page = people.slice(0, query.limit);
   const last = page.at(-1);
   const nextCursor = people.length > query.limit && last ? encodeCursor(last.name, last.user.id) : null;
@@ -98,15 +100,15 @@ export async function readGridPage(db: Queryable, query: GridQuery, today: strin
   const rows = ids.length
     ? await rowsOf(db, ids, query, today)
     : new Map<number, Omit<StaffGridRow, 'user'>>();
-  const everyArea = summary?.areas ?? [];
+  const everyArea = summary.areas;
   const areas = everyArea.filter((area) => area !== GRID_NO_AREA);
   areas.sort(compareAreaNames);
   if (everyArea.includes(GRID_NO_AREA)) areas.push(GRID_NO_AREA);
   return {
     rows: page.map(({ user }) => ({ user: toPublicUser(user), ...rows.get(user.id)! })),
     nextCursor,
-    matching: summary?.matching ?? 0,
-    total: summary?.total ?? 0,
+    matching: summary.matching,
+    total: summary.total,
     areas,
   };
 }
@@ -156,19 +158,4 @@ async function rowsOf(
     else if (PRIORITIES.indexOf(priority) > PRIORITIES.indexOf(mark.priority)) mark.priority = priority;
   }
   return rows;
-}
-
-/**
- * What the grid's pages are made of, for their ETag: the accounts', everyone's availability, the
- * bookings' and the notes' version counters, and the safeguarding records and policy (no counter of
- * their own: the records' number and latest change, the policy's latest save).
- */
-export async function gridStamp(db: Queryable): Promise<string> {
-  const r = safeguardingRecords;
-  const result = (await db.execute(
-    sql`select coalesce(max(${r.updatedAt})::text, '') || '/' || count(*)::text
-           || '/' || coalesce((select max(${safeguardingPolicyVersions.savedAt}) from ${safeguardingPolicyVersions})::text, '') as stamp
-        from ${r}`,
-  )) as unknown as { rows: Array<{ stamp: string }> };
-  return result.rows[0]?.stamp ?? '';
 }

@@ -1,6 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availability, schedulerState, syncOutbox, users } from '../../db/schema';
+import {
+  availability,
+  safeguardingPolicyVersions,
+  safeguardingRecords,
+  schedulerState,
+  syncOutbox,
+  users,
+} from '../../db/schema';
 import { insertBookings, insertDays } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 
@@ -205,6 +212,43 @@ describe('GET /api/staff/grid', () => {
     expect(names(await page(`${MARCH}&search=%25`))).toEqual([]);
   });
 
+  it('counts each area as the accounts change: a new one, an area moved or cleared, a role changed, one deleted', async () => {
+    const counts = async (query = '') => {
+      const { matching, total, areas } = await page(`${MARCH}${query}`);
+      return { matching, total, areas };
+    };
+    expect(await counts('&area=South')).toEqual({ matching: 1, total: 2, areas: ['North', 'South'] });
+    const kim = await t.createUser({ username: 'kim@example.org', area: '  East ' });
+    expect(await counts('&area=East&area=South')).toEqual({
+      matching: 2,
+      total: 3,
+      areas: ['East', 'North', 'South'],
+    });
+    await t.ctx.db.update(users).set({ area: null }).where(eq(users.id, kim.id));
+    expect(await counts('&area=__no_area__')).toEqual({
+      matching: 1,
+      total: 3,
+      areas: ['North', 'South', '__no_area__'],
+    });
+    await t.ctx.db.update(users).set({ role: 'staff' }).where(eq(users.id, kim.id));
+    expect(await counts()).toEqual({ matching: 2, total: 2, areas: ['North', 'South'] });
+    await t.ctx.db.update(users).set({ role: 'facilitator', area: 'South' }).where(eq(users.id, kim.id));
+    expect(await counts('&area=South')).toEqual({ matching: 2, total: 3, areas: ['North', 'South'] });
+    // a search, chosen people or people left out are counted from the accounts themselves
+    expect(await counts('&area=South&search=kim')).toMatchObject({ matching: 1, total: 3 });
+    expect(await counts(`&exclude=${kim.id}`)).toMatchObject({ matching: 2, total: 3 });
+    await t.ctx.db.delete(users).where(eq(users.id, kim.id));
+    expect(await counts()).toEqual({ matching: 2, total: 2, areas: ['North', 'South'] });
+    // the counts kept match the accounts counted
+    const kept = (await t.ctx.db.execute(
+      sql`select area, facilitators from facilitator_areas where facilitators > 0 order by area`,
+    )) as unknown as { rows: Array<{ area: string; facilitators: number }> };
+    expect(kept.rows).toEqual([
+      { area: 'North', facilitators: 1 },
+      { area: 'South', facilitators: 1 },
+    ]);
+  });
+
   it('answers 304 while nothing it reads has changed, and 200 after a change to a day', async () => {
     const first = await call('GET', `/api/staff/grid?${MARCH}`, staffCookie);
     const etag = String(first.headers.etag);
@@ -220,6 +264,19 @@ describe('GET /api/staff/grid', () => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('answers 200 again after a safeguarding record or the policy changes', async () => {
+    const etagNow = async () =>
+      String((await call('GET', `/api/staff/grid?${MARCH}`, staffCookie)).headers.etag);
+    const before = await etagNow();
+    await t.ctx.db.insert(safeguardingRecords).values({ userId: sam.id });
+    const afterRecord = await etagNow();
+    expect(afterRecord).not.toBe(before);
+    await t.ctx.db
+      .insert(safeguardingPolicyVersions)
+      .values({ effectiveFrom: '2026-01-01', dbsMonths: 36, updateServiceMonths: 12, warningDays: 30 });
+    expect(await etagNow()).not.toBe(afterRecord);
   });
 
   it.each([

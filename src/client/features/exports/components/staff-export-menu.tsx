@@ -25,11 +25,14 @@ export function StaffExportMenu({
   range,
   filters,
   shown,
+  searching = false,
 }: {
   range: DateRange;
   filters: GridExportFilters;
   /** how many facilitators the grid shows: nothing to download when none */
   shown: number;
+  /** the grid is searched: a download has everyone its filters choose, which the grid does not count */
+  searching?: boolean;
 }) {
   const [pending, setPending] = useState<ExportFormat | null>(null);
 
@@ -55,7 +58,11 @@ export function StaffExportMenu({
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" disabled={pending !== null || shown === 0} data-testid="staff-export">
+        <Button
+          variant="outline"
+          disabled={pending !== null || (shown === 0 && !searching)}
+          data-testid="staff-export"
+        >
           <Download aria-hidden />
           {pending ? 'Preparing...' : 'Download'}
           <ChevronDown aria-hidden />
@@ -65,7 +72,9 @@ export function StaffExportMenu({
         <DropdownMenuLabel className="grid gap-0.5">
           <span>Download this view</span>
           <span className="font-normal text-muted-foreground text-xs" data-testid="staff-export-scope">
-            {shown} {shown === 1 ? 'facilitator' : 'facilitators'}
+            {searching
+              ? 'Everyone the area and facilitator filters choose (the search is not applied)'
+              : `${shown} ${shown === 1 ? 'facilitator' : 'facilitators'}`}
             <br />
             {range.from} to {range.to}
           </span>

@@ -13,8 +13,7 @@ export const notesKeys = {
 } as const;
 
 /**
- * Notes of the staff view (Monday-Friday week, two weeks or month) containing `date`, as query options shared
- * by the hook and the app's prefetch at load.
+ * Notes of the staff view (Monday-Friday week, two weeks or month) containing `date`, as query options.
  */
 export const staffNotesQuery = (view: StaffView, date: string) =>
   queryOptions<StaffNote[]>({
@@ -23,8 +22,9 @@ export const staffNotesQuery = (view: StaffView, date: string) =>
       apiJson<StaffNote[]>('GET', `${STAFF_NOTES_URL}?date=${encodeURIComponent(date)}&view=${view}`),
   });
 
-export function useStaffNotes(view: StaffView, date: string) {
-  return useQuery({ ...staffNotesQuery(view, date), placeholderData: keepPreviousData });
+/** `enabled` false: not read (yet); the staff dashboard reads them once a day is opened. */
+export function useStaffNotes(view: StaffView, date: string, enabled = true) {
+  return useQuery({ ...staffNotesQuery(view, date), placeholderData: keepPreviousData, enabled });
 }
 
 /** A changed note refetches the notes and the staff grid, whose cells mark the days with notes. */

@@ -27,9 +27,11 @@ export interface GridFilters {
   excluded: readonly number[];
   /** the facilitators chosen, when fewer are chosen than left out (the shorter list is sent) */
   only: readonly number[] | null;
+  /** a part of a name or email, trimmed; empty: no search */
+  search: string;
 }
 
-export const NO_GRID_FILTERS: GridFilters = { areas: null, excluded: [], only: null };
+export const NO_GRID_FILTERS: GridFilters = { areas: null, excluded: [], only: null, search: '' };
 
 /** Past this many left out, the facilitators chosen are sent instead, so the address stays short. */
 const MAX_EXCLUDED_SENT = 200;
@@ -40,16 +42,17 @@ const MAX_EXCLUDED_SENT = 200;
  */
 export function gridFiltersFor(
   queryClient: QueryClient,
-  chosen: { areas: readonly string[] | null; deselected: readonly number[] } | null,
+  chosen: { areas: readonly string[] | null; deselected: readonly number[]; search?: string } | null,
 ): GridFilters {
   if (!chosen) return NO_GRID_FILTERS;
+  const search = chosen.search?.trim() ?? '';
   const users = queryClient.getQueryData(staffUsersQuery().queryKey);
   if (chosen.deselected.length > MAX_EXCLUDED_SENT && users) {
     const out = new Set(chosen.deselected);
     const only = users.filter((u) => u.role !== 'staff' && !out.has(u.id)).map((u) => u.id);
-    return { areas: chosen.areas, excluded: [], only };
+    return { areas: chosen.areas, excluded: [], only, search };
   }
-  return { areas: chosen.areas, excluded: chosen.deselected, only: null };
+  return { areas: chosen.areas, excluded: chosen.deselected, only: null, search };
 }
 
 /** The grid's cache keys; `all` (shared, in lib/query-keys) refreshes every page of every view. */
@@ -63,6 +66,7 @@ export const staffGridKeys = {
       filters.areas,
       filters.excluded,
       filters.only,
+      filters.search,
     ] as const,
 } as const;
 /** The scheduler status is polled every 30 seconds, as the dashboard's status line promises. */
@@ -80,6 +84,7 @@ export function gridPageUrl(range: DateRange, filters: GridFilters, cursor: stri
   for (const area of filters.areas ?? []) query.append('area', area);
   if (filters.only) query.set('only', filters.only.join(','));
   else if (filters.excluded.length > 0) query.set('exclude', filters.excluded.join(','));
+  if (filters.search) query.set('search', filters.search);
   return `${STAFF_GRID_URL}?${query}`;
 }
 
@@ -103,7 +108,7 @@ export function useStaffGrid(range: DateRange, filters: GridFilters, enabled = t
 /** One facilitator's grid row for one day (the day dialog opened from elsewhere), or undefined until it is in. */
 export function useStaffGridRow(userId: number, date: string): StaffGridRow | undefined {
   const grid = useInfiniteQuery(
-    staffGridQuery({ from: date, to: date }, { areas: null, excluded: [], only: [userId] }),
+    staffGridQuery({ from: date, to: date }, { ...NO_GRID_FILTERS, only: [userId] }),
   );
   return grid.data?.pages[0]?.rows[0];
 }

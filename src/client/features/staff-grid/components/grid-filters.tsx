@@ -1,6 +1,6 @@
 import { matchesSearch } from '@shared/collate';
-import { ChevronDown } from 'lucide-react';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { ChevronDown, Search } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -254,5 +254,56 @@ export function AreaFilter({
         )}
       </div>
     </FilterPopover>
+  );
+}
+
+/** How long typing pauses before the grid is read for what was typed. */
+export const GRID_SEARCH_DELAY_MS = 300;
+
+/** `value` once it has stayed the same for `delay` ms. */
+export function useSettledValue<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+/**
+ * The grid's name search: the server finds the facilitators whose name or email holds what is typed,
+ * once typing pauses. Escape empties it (as a browser's own search field does, in every browser).
+ */
+export function GridSearch({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="relative w-full sm:w-60">
+      <Label htmlFor={id} className="sr-only">
+        Search by name or email
+      </Label>
+      <Search
+        aria-hidden
+        className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
+      />
+      <Input
+        id={id}
+        type="search"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && value !== '') {
+            event.preventDefault();
+            onChange('');
+          }
+        }}
+        placeholder="Search by name or email"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={200}
+        compact
+        className="pl-8"
+        data-testid="grid-search"
+      />
+    </div>
   );
 }

@@ -34,7 +34,13 @@ import {
   VIEW_STEPS,
   viewLabel,
 } from '../lib/grid-model';
-import { AreaFilter, FacilitatorFilter } from './grid-filters';
+import {
+  AreaFilter,
+  FacilitatorFilter,
+  GRID_SEARCH_DELAY_MS,
+  GridSearch,
+  useSettledValue,
+} from './grid-filters';
 
 export interface ScheduleGridProps {
   /** the facilitators' rows read so far, in the grid's order (the server's) */
@@ -64,6 +70,8 @@ export interface GridFilterState {
   areas: string[] | null;
   /** facilitators left out by name */
   deselected: number[];
+  /** what the search box holds, trimmed, once typing has paused */
+  search: string;
 }
 
 /** The next page is asked for when the rows drawn reach this close to the last row read. */
@@ -88,14 +96,16 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   );
   if (selectedAreas === null && areas.length > 0) setSelectedAreas(allAreaValues(areas));
   const [deselected, setDeselected] = useState<Set<number>>(() => new Set());
+  const [search, setSearch] = useState('');
+  const searched = useSettledValue(search.trim(), GRID_SEARCH_DELAY_MS);
   const days = useMemo(() => staffViewDays(view, date), [view, date]);
 
   const { onFiltersChange } = props;
   useEffect(() => {
     const chosen = selectedAreas ?? allAreaValues(areas);
     const everyArea = areas.every((a) => chosen.has(a.value));
-    onFiltersChange({ areas: everyArea ? null : [...chosen], deselected: [...deselected] });
-  }, [onFiltersChange, selectedAreas, areas, deselected]);
+    onFiltersChange({ areas: everyArea ? null : [...chosen], deselected: [...deselected], search: searched });
+  }, [onFiltersChange, selectedAreas, areas, deselected, searched]);
 
   // bumped by Today, so pressing it again brings today's week back into view after scrolling away
   const [scrollRequest, setScrollRequest] = useState(0);
@@ -152,12 +162,14 @@ export function ScheduleGrid(props: ScheduleGridProps) {
             </h3>
           </div>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
+          <GridSearch value={search} onChange={setSearch} />
           <FacilitatorFilter total={total} deselected={deselected} onChange={setDeselected} />
           <AreaFilter options={areas} selected={selectedAreas ?? new Set()} onChange={setSelectedAreas} />
         </div>
       </div>
-      <p className="text-muted-foreground text-sm" data-testid="grid-count">
+      {/* a status, so a screen reader hears how many a search or a filter leaves */}
+      <p className="text-muted-foreground text-sm" data-testid="grid-count" role="status">
         Showing {matching} of {total} facilitators
         {props.isUpdating ? <span className="ml-2">(updating...)</span> : null}
       </p>
@@ -171,7 +183,13 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         today={today}
         scrollRequest={scrollRequest}
         onCellClick={props.onCellClick}
-        emptyText={total === 0 ? 'No facilitators yet.' : 'No facilitators match the selected filters.'}
+        emptyText={
+          total === 0
+            ? 'No facilitators yet.'
+            : searched
+              ? 'No facilitators match the search and the selected filters.'
+              : 'No facilitators match the selected filters.'
+        }
       />
     </div>
   );

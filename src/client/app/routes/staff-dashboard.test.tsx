@@ -1,0 +1,122 @@
+import type { SchedulerStatus } from '@shared/schemas/scheduler';
+import type { StaffGridPage, StaffGridRow } from '@shared/schemas/staff-grid';
+import type { PublicUser } from '@shared/schemas/users';
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { renderWithApp } from '@/test/render';
+import { server } from '@/test/server';
+import StaffDashboardRoute from './staff-dashboard';
+
+const person = (id: number, name: string, email: string): PublicUser => ({
+  id,
+  username: email,
+  displayName: name,
+  email,
+  freelancerId: null,
+  role: 'facilitator',
+  area: 'North',
+  lastAvailabilityUpdatedAt: null,
+  version: 1,
+});
+const staff: PublicUser = { ...person(1, 'Sam Staff', 'staff@example.org'), role: 'staff', area: null };
+const people = [
+  person(2, 'Ann Artist', 'ann@example.org'),
+  person(3, 'Ben Baker', 'ben@example.org'),
+  person(4, 'Fran Potter', 'fran@example.org'),
+];
+const row = (user: PublicUser): StaffGridRow => ({
+  user,
+  availability: [],
+  bookings: [],
+  notes: [],
+  safeguarding: { state: 'missing', reasons: [] },
+});
+const status: SchedulerStatus = {
+  isUpdating: false,
+  isOfficeHours: true,
+  nextUpdate: '2026-03-04T11:00:00Z',
+  refreshStage: null,
+  lastRefreshError: null,
+  changeMode: 'polling',
+  sharePointConfigured: true,
+  sharePointProblems: [],
+};
+
+/**
+ * The dashboard's reads. The grid answers as the server does: the facilitators whose name or email
+ * holds `search`. Returns the `search` of every grid page asked for ('' when none was sent).
+ */
+function dashboardApi() {
+  const searches: string[] = [];
+  server.use(
+    http.get('/api/staff/grid', ({ request }) => {
+      const search = new URL(request.url).searchParams.get('search') ?? '';
+      searches.push(search);
+      const found = people.filter((p) =>
+        `${p.displayName} ${p.email}`.toLowerCase().includes(search.toLowerCase()),
+      );
+      const page: StaffGridPage = {
+        rows: found.map(row),
+        nextCursor: null,
+        matching: found.length,
+        total: people.length,
+        areas: ['North'],
+      };
+      return HttpResponse.json(page);
+    }),
+    http.get('/api/staff/notes', () => HttpResponse.json([])),
+    http.get('/api/admin/scheduler/status', () => HttpResponse.json(status)),
+  );
+  return searches;
+}
+
+/** The grid's count line (jsdom lays nothing out, so the windowed rows are not drawn: the journeys see them). */
+const counted = (text: string) =>
+  waitFor(() => expect(screen.getByTestId('grid-count')).toHaveTextContent(text));
+
+describe('the staff dashboard: the name search', () => {
+  test('asks the server for what is typed once typing pauses, and says how many it found', async () => {
+    const searches = dashboardApi();
+    const { user } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    expect(await screen.findByText('Showing 3 of 3 facilitators')).toBeVisible();
+
+    const box = screen.getByRole('searchbox', { name: 'Search by name or email' });
+    await user.type(box, 'POT');
+    await counted('Showing 1 of 3 facilitators');
+    // the count is a status: a screen reader hears it
+    expect(screen.getByTestId('grid-count')).toHaveAttribute('role', 'status');
+    // the grid was read once with nothing searched and last with the whole word, not letter by letter
+    expect(searches[0]).toBe('');
+    expect(searches.at(-1)).toBe('POT');
+    expect(searches.filter((s) => s !== '' && s !== 'POT').length).toBeLessThan(2);
+
+    // an email matches too; a search that finds nobody says so
+    await user.clear(box);
+    await user.type(box, 'ben@');
+    await waitFor(() => expect(searches.at(-1)).toBe('ben@'));
+    await counted('Showing 1 of 3 facilitators');
+    await user.clear(box);
+    await user.type(box, 'nobody');
+    expect(
+      await screen.findByText('No facilitators match the search and the selected filters.'),
+    ).toBeVisible();
+
+    // Escape empties the box: everyone is back
+    await user.type(box, '{Escape}');
+    expect(box).toHaveValue('');
+    // (the first page read with nothing searched is still in the cache)
+    await counted('Showing 3 of 3 facilitators');
+  });
+
+  test('a download while searching says the search is not applied', async () => {
+    dashboardApi();
+    const { user } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    await screen.findByText('Showing 3 of 3 facilitators');
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name or email' }), 'ann');
+    await counted('Showing 1 of 3 facilitators');
+    await user.click(screen.getByTestId('staff-export'));
+    const scope = await screen.findByTestId('staff-export-scope');
+    expect(within(scope).getByText(/the search is not applied/)).toBeVisible();
+  });
+});
