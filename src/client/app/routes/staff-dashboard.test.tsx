@@ -18,6 +18,8 @@ const person = (id: number, name: string, email: string): PublicUser => ({
   area: 'North',
   lastAvailabilityUpdatedAt: null,
   version: 1,
+  deactivatedAt: null,
+  anonymisedAt: null,
 });
 const staff: PublicUser = { ...person(1, 'Sam Staff', 'staff@example.org'), role: 'staff', area: null };
 const people = [
