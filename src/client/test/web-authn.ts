@@ -39,8 +39,13 @@ export interface FakeWebAuthn {
   create: Answer;
   /** What the next `get()` (signing in) answers; a credential unless set. */
   get: Answer;
+  /**
+   * The browser's passkey suggestions in the username field (conditional mediation): absent unless
+   * set; then what a `get()` waiting for them answers.
+   */
+  autofill: Answer | null;
   /** How many ceremonies the page started, of each kind. */
-  calls: { create: number; get: number };
+  calls: { create: number; get: number; autofill: number };
   remove: () => void;
 }
 
@@ -48,26 +53,36 @@ export function installWebAuthn(): FakeWebAuthn {
   const fake: FakeWebAuthn = {
     create: 'credential',
     get: 'credential',
-    calls: { create: 0, get: 0 },
+    autofill: null,
+    calls: { create: 0, get: 0, autofill: 0 },
     remove: () => {
       Reflect.deleteProperty(window, 'PublicKeyCredential');
       Reflect.deleteProperty(navigator, 'credentials');
     },
   };
-  const answer = async (kind: 'create' | 'get') => {
+  const answer = async (kind: 'create' | 'get' | 'autofill') => {
     fake.calls[kind] += 1;
     const chosen = fake[kind];
+    if (chosen === null) throw new DOMException('The operation is not supported.', 'NotSupportedError');
     if (chosen !== 'credential') throw new DOMException('The operation failed.', chosen.error);
-    return credential(kind);
+    return credential(kind === 'create' ? 'create' : 'get');
   };
+  // a function, as the browser's constructor is, with the one static method the portal asks
+  const publicKeyCredential = Object.assign(() => {}, {
+    isConditionalMediationAvailable: async () => fake.autofill !== null,
+  });
   Object.defineProperty(window, 'PublicKeyCredential', {
     configurable: true,
     writable: true,
-    value: function PublicKeyCredential() {},
+    value: publicKeyCredential,
   });
   Object.defineProperty(navigator, 'credentials', {
     configurable: true,
-    value: { create: () => answer('create'), get: () => answer('get') },
+    value: {
+      create: () => answer('create'),
+      get: (options: { mediation?: string }) =>
+        answer(options.mediation === 'conditional' ? 'autofill' : 'get'),
+    },
   });
   return fake;
 }

@@ -135,6 +135,62 @@ describe('PasskeySignIn', () => {
     await waitFor(() => expect(signedIn).toEqual([ALICE]));
   });
 
+  test("the username field's passkey suggestion signs in when one is picked", async () => {
+    webAuthn.autofill = 'credential';
+    const state = portal(() => HttpResponse.json(ALICE));
+    const signedIn: PublicUser[] = [];
+    renderWithApp(
+      <>
+        <input aria-label="Username" autoComplete="username webauthn" />
+        <PasskeySignIn page="facilitator" onSignedIn={(user) => signedIn.push(user)} />
+      </>,
+    );
+    await waitFor(() => expect(signedIn).toEqual([ALICE]));
+    expect(webAuthn.calls).toMatchObject({ autofill: 1, get: 0 });
+    expect(state.signIns).toHaveLength(1);
+  });
+
+  test('says nothing when the suggestions fail before anyone picked a passkey, and the button still works', async () => {
+    for (const error of ['NotSupportedError', 'NotAllowedError', 'AbortError']) {
+      webAuthn.autofill = { error };
+      webAuthn.calls.autofill = 0;
+      portal(() => HttpResponse.json(ALICE));
+      const signedIn: PublicUser[] = [];
+      const { user, unmount } = renderWithApp(
+        <>
+          <input aria-label="Username" autoComplete="username webauthn" />
+          <PasskeySignIn page="staff" onSignedIn={(u) => signedIn.push(u)} />
+        </>,
+      );
+      await waitFor(() => expect(webAuthn.calls.autofill).toBe(1));
+      const button = await screen.findByRole('button', { name: 'Sign in with a passkey' });
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      await user.click(button);
+      await waitFor(() => expect(signedIn).toEqual([ALICE]));
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      unmount();
+    }
+  });
+
+  test('a suggested passkey the portal refuses is said', async () => {
+    webAuthn.autofill = 'credential';
+    portal(() =>
+      HttpResponse.json(
+        { message: 'That passkey could not sign you in. Try again or use your password.' },
+        { status: 401 },
+      ),
+    );
+    renderWithApp(
+      <>
+        <input aria-label="Username" autoComplete="username webauthn" />
+        <PasskeySignIn page="facilitator" onSignedIn={() => {}} />
+      </>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'That passkey could not sign you in. Try again or use your password.',
+    );
+  });
+
   test('shows nothing on a portal without passkeys', async () => {
     portal(() => HttpResponse.json(ALICE), false);
     const { queryClient } = renderButton();
