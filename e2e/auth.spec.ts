@@ -10,7 +10,7 @@ async function staffSignsInAt(page: Page, path: '/auth' | '/staff-login') {
   await page.goto(path);
   await page.getByLabel('Username', { exact: true }).fill(STAFF.username);
   await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/staff$/);
   await expect(
     page.getByRole('heading', { name: 'Staff Dashboard - Arts Facilitator Portal' }),
@@ -53,7 +53,7 @@ test.describe('facilitator login', () => {
     await page.goto('/auth');
     await expect(page.getByLabel('Username', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
     await expect(page.getByText('Contact your administrator if you have trouble logging in.')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Staff login' })).toHaveAttribute('href', '/staff-login');
     const marketing = page.getByRole('complementary', { name: 'About the portal' });
@@ -75,7 +75,7 @@ test.describe('facilitator login', () => {
     });
     await page.goto('/auth');
     // the rules and their messages are the form's (login-forms.test.tsx); here the screen that shows them
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText('Username must be at least 3 characters')).toBeVisible();
     await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
     expect(sent).toBe(false);
@@ -83,7 +83,7 @@ test.describe('facilitator login', () => {
     // an account nobody else uses, so failed-login throttling cannot touch the shared users
     await page.getByLabel('Username', { exact: true }).fill(`nobody-${testInfo.project.name}@example.org`);
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     const toast = toastLocator(page);
     await expect(toast).toContainText('Login failed');
     await expect(toast.locator('[data-slot="toast-description"]')).not.toBeEmpty();
@@ -97,7 +97,7 @@ test.describe('facilitator login', () => {
     await page.getByLabel('Password', { exact: true }).fill(alice.password);
     // hold the request until the pending label has been seen
     const release = await holdRequests(page, '**/api/login');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
     release();
     await expect(toastLocator(page)).toContainText('Login successful');
@@ -152,7 +152,7 @@ test.describe('staff login', () => {
     await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
     await page.getByLabel('Username', { exact: true }).fill(`no-staff-${testInfo.project.name}@example.org`);
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByRole('alert')).toContainText(/Invalid credentials|Too many/);
     await expect(page).toHaveURL(/\/staff-login$/);
     await checkScreen(page, testInfo, 'staff-login-failed');

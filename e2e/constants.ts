@@ -3,7 +3,11 @@
 // environment, so two runs on one machine do not collide.
 process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 10_000));
 export const E2E_PORT = Number(process.env.E2E_PORT);
-export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+// The portal is opened as localhost, not 127.0.0.1: browsers treat localhost as a secure context and
+// allow it as a WebAuthn relying party id, and refuse passkeys on an IP address. The server still
+// listens on 127.0.0.1 only (playwright.config.ts); localhost reaches it there. PUBLIC_URL is this
+// address, so the server's Origin checks and the links in its mail agree with what the browser sends.
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
 // The SharePoint emulator the e2e server starts next to the app (e2e/server-with-fixtures.ts), picked
 // the same way; the specs reach its /__emulator/ control plane here (see e2e/emulator.ts).
 process.env.E2E_EMULATOR_PORT ??= String(30_000 + Math.floor(Math.random() * 10_000));

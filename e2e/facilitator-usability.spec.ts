@@ -172,7 +172,7 @@ test.describe('facilitator usability', () => {
         return ids.filter((id, index) => ids.indexOf(id) !== index);
       });
     await page.goto('/auth');
-    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
     expect(await duplicates()).toEqual([]);
     await loginAsFacilitator(page, CALENDAR_USERS.desktop);
     await openHome(page);
@@ -191,7 +191,7 @@ test.describe('facilitator usability', () => {
     });
     await page.goto('/');
     await expect(page).toHaveURL(/\/auth$/);
-    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
     expect(refused).toEqual([]);
     expect(problems).toEqual([]);
   });

@@ -148,6 +148,6 @@ test('turned off, the facilitator page says to use the password, which still wor
 
   await page.getByLabel('Username').fill(FACILITATOR.username);
   await page.getByLabel('Password', { exact: true }).fill(FACILITATOR.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(`${portalUrl}/`);
 });

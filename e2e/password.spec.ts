@@ -96,7 +96,7 @@ test.describe('change password', () => {
     expect(old.status()).toBe(401);
     await page.getByLabel('Username', { exact: true }).fill(user.username);
     await page.getByLabel('Password', { exact: true }).fill(newPassword);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId('welcome')).toHaveText(`Welcome, ${user.displayName}`);
   });

@@ -206,6 +206,7 @@ test.describe('SharePoint settings', () => {
       'Email reminders',
       'Safeguarding policy',
       'Sign in with Microsoft',
+      'Passkeys',
     ]);
     await checkScreen(page, testInfo, 'settings-sections');
     await sections.getByRole('link', { name: 'Safeguarding policy' }).click();
@@ -213,6 +214,12 @@ test.describe('SharePoint settings', () => {
     await expect(page.getByRole('heading', { name: 'Safeguarding policy' })).toBeInViewport();
     await sections.getByRole('link', { name: 'Sign in with Microsoft' }).click();
     await expect(page.getByRole('heading', { name: 'Sign in with Microsoft', level: 2 })).toBeInViewport();
+    await sections.getByRole('link', { name: 'Passkeys' }).click();
+    await expect(page).toHaveURL(/\/settings#passkeys$/);
+    await expect(page.getByRole('heading', { name: 'Passkeys', level: 2 })).toBeInViewport();
+    await expect(
+      page.getByRole('checkbox', { name: 'Require passkeys or Microsoft sign-in for staff accounts' }),
+    ).toBeVisible();
   });
 
   test(

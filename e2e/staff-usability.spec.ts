@@ -500,7 +500,7 @@ test.describe('a signed-out or expired staff session', () => {
     await checkScreen(page, testInfo, 'staff-login-return');
     await page.getByLabel('Username').fill(STAFF.username);
     await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/staff\/free\?date=2026-03-02$/);
   });
 
@@ -533,7 +533,7 @@ test.describe('a signed-out or expired staff session', () => {
       await page.goto(`/staff-login?next=${encodeURIComponent(next)}`);
       await page.getByLabel('Username').fill(STAFF.username);
       await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
       await expect(page).toHaveURL(/\/staff$/);
       expect(new URL(page.url()).origin).toBe(new URL(BASE_URL).origin);
       await page.request.post('/api/logout');

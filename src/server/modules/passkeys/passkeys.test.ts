@@ -214,6 +214,17 @@ describe('signing in with a passkey', () => {
       'passkey-renamed',
       'passkey-removed',
     ]);
+    // the rename keeps both names
+    expect(
+      history.map((h) => [
+        (h.before as { passkey?: string }).passkey,
+        (h.after as { passkey?: string }).passkey,
+      ]),
+    ).toEqual([
+      [undefined, 'My phone'],
+      ['My phone', 'Work phone'],
+      [undefined, 'Work phone'],
+    ]);
   });
 
   it("signs a facilitator's passkey in on the staff page as bad credentials", async () => {

@@ -234,6 +234,8 @@ async function recordPasskeyChange(
   by: ChangeBy,
   event: 'passkey-added' | 'passkey-renamed' | 'passkey-removed' | 'passkey-sign-in',
   name: string,
+  /** a renamed passkey's name before */
+  previousName?: string,
 ) {
   const values = accountValues(user);
   await recordChanges(tx, [
@@ -243,7 +245,7 @@ async function recordPasskeyChange(
       subjectUserId: user.id,
       actorId: by.actorId,
       via: by.via,
-      before: values,
+      before: previousName === undefined ? values : { ...values, section: 'passkeys', passkey: previousName },
       after: { ...values, section: 'passkeys', event, passkey: name },
     },
   ]);
@@ -270,7 +272,7 @@ export async function renamePasskey(
     const row = await ownPasskey(tx, user, id);
     if (row.name === name) return summary(row);
     const [updated] = await tx.update(passkeys).set({ name }).where(eq(passkeys.id, id)).returning();
-    await recordPasskeyChange(tx, user, { actorId: user.id, via }, 'passkey-renamed', name);
+    await recordPasskeyChange(tx, user, { actorId: user.id, via }, 'passkey-renamed', name, row.name);
     return summary(updated!);
   });
 }

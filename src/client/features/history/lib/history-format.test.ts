@@ -45,6 +45,50 @@ describe('history wording', () => {
     ).toBe('Staff (Sam) changed the Sign in with Microsoft settings');
   });
 
+  it('names the passkey added, renamed or removed, with no field list under it', () => {
+    const account = { entity: 'account', date: null } as const;
+    const passkey = (event: string, passkey: string, was?: string) =>
+      entry({
+        ...account,
+        before: was ? { username: 'alice', section: 'passkeys', passkey: was } : { username: 'alice' },
+        after: { username: 'alice', section: 'passkeys', event, passkey },
+      });
+    expect(describeChange(passkey('passkey-added', 'Work laptop'))).toBe(
+      'Alice added the passkey "Work laptop"',
+    );
+    const renamed = passkey('passkey-renamed', 'Office laptop', 'Work laptop');
+    expect(describeChange(renamed)).toBe('Alice renamed the passkey "Work laptop" to "Office laptop"');
+    expect(describeChange(passkey('passkey-renamed', 'Office laptop'))).toBe(
+      'Alice renamed a passkey to "Office laptop"',
+    );
+    expect(describeChange(passkey('passkey-removed', 'Office laptop'))).toBe(
+      'Alice removed the passkey "Office laptop"',
+    );
+    expect(describeChange(passkey('passkey-added', 'Phone'), 7)).toBe('You added the passkey "Phone"');
+    for (const event of ['passkey-added', 'passkey-renamed', 'passkey-removed']) {
+      expect(fieldChanges(passkey(event, 'Phone', 'Old phone'))).toEqual([]);
+    }
+  });
+
+  it('says whether staff must sign in with a passkey or Microsoft', () => {
+    const policy = (required: boolean, before: boolean | null) =>
+      entry({
+        entity: 'settings',
+        subjectUserId: null,
+        date: null,
+        actorId: 1,
+        actorName: 'Sam',
+        via: 'staff',
+        before: before === null ? null : { staffSignIn: true, staffPasskeyOrMicrosoft: before },
+        after: { staffSignIn: true, staffPasskeyOrMicrosoft: required },
+      });
+    expect(describeChange(policy(true, null))).toBe(
+      'Staff (Sam) required passkeys or Microsoft sign-in for staff accounts',
+    );
+    expect(describeChange(policy(false, true))).toBe('Staff (Sam) let staff sign in with a password again');
+    expect(fieldChanges(policy(false, true))).toEqual([]);
+  });
+
   it('says who invited, linked, replaced and removed a Microsoft account, and which one', () => {
     const account = { entity: 'account', date: null } as const;
     const invited = entry({

@@ -95,6 +95,23 @@ const PASSWORD_LINK_EVENT: Record<string, string> = {
   invited: 'sent an invitation to set a password',
 };
 
+/** A passkey added, renamed or removed, by what happened (`event`); the sentence names the passkey. */
+function passkeyWords(before: Values | null, after: Values): string {
+  const name = typeof after.passkey === 'string' ? after.passkey : '';
+  const was = typeof before?.passkey === 'string' ? before.passkey : '';
+  switch (after.event) {
+    case 'passkey-added':
+      return name ? `added the passkey "${name}"` : 'added a passkey';
+    case 'passkey-renamed':
+      if (was && name) return `renamed the passkey "${was}" to "${name}"`;
+      return name ? `renamed a passkey to "${name}"` : 'renamed a passkey';
+    case 'passkey-removed':
+      return name ? `removed the passkey "${name}"` : 'removed a passkey';
+    default:
+      return 'changed the passkeys';
+  }
+}
+
 /** Secrets: the history only ever says that they changed. */
 const SECRET_LABEL: Record<string, string> = { password: 'Password', clientSecret: 'Client secret' };
 
@@ -228,6 +245,10 @@ export function fieldChanges(entry: HistoryEntry, timeZone = 'UTC'): FieldChange
   const isDay = entry.entity === 'availability';
   const before = isDay ? dayFields(entry.before) : entry.before;
   const after = isDay ? dayFields(entry.after) : entry.after;
+  // a passkey's entry says it all in its sentence (its name, and a rename's old name)
+  if (entry.entity === 'account' && after?.section === 'passkeys') return [];
+  // the staff sign-in requirement: one setting, said in the sentence
+  if (entry.entity === 'settings' && after?.staffSignIn === true) return [];
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const changes: FieldChange[] = [];
   for (const key of keys) {
@@ -283,6 +304,7 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
         const event = MICROSOFT_EVENT[String(entry.after.event)];
         return `${who} ${event ?? 'changed Microsoft sign-in'}`;
       }
+      if (entry.after?.section === 'passkeys') return `${who} ${passkeyWords(entry.before, entry.after)}`;
       if (entry.after?.section === 'password-link') {
         return `${who} ${PASSWORD_LINK_EVENT[String(entry.after.event)] ?? 'changed the password'}`;
       }
@@ -296,6 +318,11 @@ export function describeChange(entry: HistoryEntry, viewerId?: number): string {
     }
     case 'settings':
       if (entry.after?.section === 'safeguarding') return `${who} changed the safeguarding policy`;
+      if (entry.after?.staffSignIn === true) {
+        return entry.after.staffPasskeyOrMicrosoft === true
+          ? `${who} required passkeys or Microsoft sign-in for staff accounts`
+          : `${who} let staff sign in with a password again`;
+      }
       return entry.after?.microsoftSignIn === true
         ? `${who} changed the Sign in with Microsoft settings`
         : `${who} changed the SharePoint settings`;

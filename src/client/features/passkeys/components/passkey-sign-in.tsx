@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Fingerprint } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ApiError } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import {
   browserHasPasskeyAutofill,
@@ -11,7 +12,7 @@ import {
   signInWithPasskey,
   usePasskeyStatus,
 } from '../api/passkeys-api';
-import { isAbort, passkeyErrorMessage } from '../lib/errors';
+import { passkeyErrorMessage } from '../lib/errors';
 
 /**
  * "Sign in with a passkey" on a login page, and the browser's passkey autofill on its username field
@@ -49,7 +50,10 @@ export function PasskeySignIn({
         const user = await signInWithPasskey(page, true);
         if (live) signedIn(user);
       } catch (caught) {
-        if (live && !isAbort(caught)) setError(passkeyErrorMessage(caught, failure));
+        // only a passkey the person picked and the portal refused is worth saying: a browser or
+        // device that cannot offer passkeys here (NotSupportedError, before anyone did anything)
+        // or a request that was cancelled leaves the page as it was
+        if (live && caught instanceof ApiError) setError(passkeyErrorMessage(caught, failure));
       }
     })();
     return () => {

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type PasskeyNameForm, type PasskeySummary, passkeyNameForm } from '@shared/schemas/passkeys';
-import { Fingerprint, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { Fingerprint, Pencil, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -16,6 +16,7 @@ import {
   usePasskeyStatus,
   usePasskeys,
   useRemovePasskey,
+  useRenamePasskey,
 } from '../api/passkeys-api';
 import { passkeyErrorMessage } from '../lib/errors';
 
@@ -31,6 +32,7 @@ export function PasskeysCard() {
   const add = useAddPasskey();
   const remove = useRemovePasskey();
   const [removing, setRemoving] = useState<PasskeySummary | null>(null);
+  const [renaming, setRenaming] = useState<number | null>(null);
   const { register, handleSubmit, formState, reset, setError } = useForm<PasskeyNameForm>({
     resolver: zodResolver(passkeyNameForm),
     defaultValues: { name: '' },
@@ -74,26 +76,40 @@ export function PasskeysCard() {
         ) : list.data && list.data.length > 0 ? (
           <ul className="grid gap-2" aria-label="Your passkeys">
             {list.data.map((passkey) => (
-              <li
-                key={passkey.id}
-                className="flex flex-wrap items-center justify-between gap-3 rounded-md border px-3 py-2"
-              >
-                <div className="grid gap-0.5">
-                  <span className="font-medium">{passkey.name}</span>
-                  <span className="text-muted-foreground text-sm">
-                    Added {day(passkey.createdAt)} ·{' '}
-                    {passkey.lastUsedAt ? `last used ${day(passkey.lastUsedAt)}` : 'not used yet'}
-                  </span>
+              <li key={passkey.id} className="grid gap-3 rounded-md border px-3 py-2">
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <div className="grid gap-0.5">
+                    <span className="font-medium">{passkey.name}</span>
+                    <span className="text-muted-foreground text-sm">
+                      Added {day(passkey.createdAt)} ·{' '}
+                      {passkey.lastUsedAt ? `last used ${day(passkey.lastUsedAt)}` : 'not used yet'}
+                    </span>
+                  </div>
+                  <div className="flex flex-wrap gap-2">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => setRenaming(passkey.id)}
+                      aria-label={`Rename ${passkey.name}`}
+                      aria-expanded={renaming === passkey.id}
+                    >
+                      <Pencil aria-hidden />
+                      Rename
+                    </Button>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => setRemoving(passkey)}
+                      aria-label={`Remove ${passkey.name}`}
+                    >
+                      <Trash2 aria-hidden />
+                      Remove
+                    </Button>
+                  </div>
                 </div>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => setRemoving(passkey)}
-                  aria-label={`Remove ${passkey.name}`}
-                >
-                  <Trash2 aria-hidden />
-                  Remove
-                </Button>
+                {renaming === passkey.id ? (
+                  <RenameForm passkey={passkey} onDone={() => setRenaming(null)} />
+                ) : null}
               </li>
             ))}
           </ul>
@@ -159,5 +175,54 @@ export function PasskeysCard() {
         }
       />
     </Card>
+  );
+}
+
+/** A passkey's new name, saved with Save; Cancel leaves the name as it was. */
+function RenameForm({ passkey, onDone }: { passkey: PasskeySummary; onDone: () => void }) {
+  const rename = useRenamePasskey();
+  const { register, handleSubmit, formState, setError, setFocus } = useForm<PasskeyNameForm>({
+    resolver: zodResolver(passkeyNameForm),
+    defaultValues: { name: passkey.name },
+  });
+  // the field opens with the focus in it, as the Rename button promised
+  useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
+  const fieldId = `passkey-rename-${passkey.id}`;
+  return (
+    <form
+      noValidate
+      aria-label={`Rename ${passkey.name}`}
+      className="grid gap-3"
+      onSubmit={handleSubmit((values) =>
+        rename.mutate(
+          { id: passkey.id, name: values.name },
+          {
+            onSuccess: (saved) => {
+              toast({ title: 'Passkey renamed', description: `It is now called "${saved.name}".` });
+              onDone();
+            },
+            onError: (error) =>
+              setError('root', { message: errorMessage(error, 'The passkey could not be renamed.') }),
+          },
+        ),
+      )}
+    >
+      <FormField id={fieldId} label="New name" error={formState.errors.name?.message}>
+        <Input autoComplete="off" maxLength={60} {...register('name')} />
+      </FormField>
+      {formState.errors.root ? (
+        <p role="alert" className="text-destructive text-sm">
+          {formState.errors.root.message}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" size="sm" disabled={rename.isPending}>
+          {rename.isPending ? 'Saving...' : 'Save name'}
+        </Button>
+        <Button type="button" size="sm" variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
   );
 }

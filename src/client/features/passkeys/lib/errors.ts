@@ -11,12 +11,6 @@ export function passkeyErrorMessage(error: unknown, fallback: string): string {
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError')
     return 'This device already holds a passkey for your account.';
   if (name === 'SecurityError') return 'This browser refused passkeys for this address.';
+  if (name === 'NotSupportedError') return 'This browser or device cannot use passkeys here.';
   return fallback;
-}
-
-/** A cancelled conditional request (another ceremony took over, or the page left): nothing to say. */
-export function isAbort(error: unknown): boolean {
-  const name = error instanceof Error ? error.name : '';
-  const code = (error as { code?: string } | null)?.code ?? '';
-  return name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED';
 }

@@ -88,7 +88,11 @@ export function UserFormDialog({
           {mode === 'create' ? (
             <div className="flex items-start gap-3">
               <FormCheckbox control={form.control} name="sendInvitation" id={id('sendInvitation')} />
-              <Label htmlFor={id('sendInvitation')} className="leading-snug">
+              <Label
+                plain
+                htmlFor={id('sendInvitation')}
+                className="flex items-center gap-2 font-medium leading-snug"
+              >
                 Send an invitation instead of setting a password
                 <span className="block font-normal text-muted-foreground text-sm">
                   They get an email with a link, valid for 7 days, to choose their own password.
