@@ -9,6 +9,7 @@ import type { AppContext } from '../context';
 import { tryJobLock } from '../db/job-locks';
 import { schedulerState } from '../db/schema';
 import { AppError, describeError } from '../errors';
+import { tellBookingChanges } from '../modules/notifications/booking-changes';
 import {
   BOOKINGS_RECONCILE_JOB,
   BOOKINGS_REFRESH_JOB,
@@ -67,7 +68,10 @@ export class RefreshJob implements BookingsRefresher {
   readonly options: RefreshJobOptions;
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'database' | 'now' | 'log' | 'sharePoint'>,
+    private readonly ctx: Pick<
+      AppContext,
+      'db' | 'database' | 'now' | 'log' | 'sharePoint' | 'config' | 'appSecret' | 'mailer' | 'push'
+    >,
     options: Partial<RefreshJobOptions> = {},
   ) {
     this.options = { ...DEFAULT_REFRESH_JOB_OPTIONS, ...options };
@@ -167,7 +171,7 @@ export class RefreshJob implements BookingsRefresher {
     heartbeat.unref();
     this.stage = 'connecting';
     try {
-      const result = await this.ctx.sharePoint.refreshBookings(() => {
+      const { changes, ...result } = await this.ctx.sharePoint.refreshBookings(() => {
         this.stage = 'processing';
       }, kind === 'reconcile');
       const finishedAt = this.ctx.now();
@@ -182,6 +186,12 @@ export class RefreshJob implements BookingsRefresher {
         );
       }
       this.ctx.log.info({ result }, 'bookings refreshed from SharePoint');
+      if (changes.length > 0) {
+        // the bookings are stored whatever becomes of the messages: a failure here fails no refresh
+        await tellBookingChanges(this.ctx, changes).catch((error: unknown) =>
+          this.ctx.log.warn({ err: describeError(error) }, 'telling facilitators of booking changes failed'),
+        );
+      }
       return result;
     } catch (error) {
       const message = describeError(error);

@@ -27,6 +27,10 @@ const jobsPlugin: FastifyPluginAsync = async (app) => {
       now: app.now,
       log: app.log,
       sharePoint: app.sharePoint,
+      config: app.config,
+      appSecret: app.appSecret,
+      mailer: app.mailer,
+      push: app.push,
     }),
   );
   app.decorate('scheduler', null);

@@ -5,7 +5,7 @@
  * a failure half-way leaves the bookings exactly as they were.
  */
 import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { dateOnlyInZone } from '../../shared/calendar';
+import { dateOnlyInZone, todayIn } from '../../shared/calendar';
 import type { RefreshResult } from '../../shared/schemas/bookings';
 import { storableTimeOfDay } from '../../shared/time-of-day';
 import type { Db, Queryable } from '../db/client';
@@ -49,6 +49,26 @@ export interface BookingsRefreshResult extends RefreshResult {
   mode: 'full' | 'delta' | 'reconcile';
   /** items left out because they could not be read (no usable SessionDate) */
   skipped: number;
+}
+
+/**
+ * A facilitator's booking that changed in this refresh, for telling them (never stored, never sent
+ * to staff). `date` is the session's day after the change (before it, for a cancellation);
+ * `previousDate` is the day it was moved from.
+ */
+export interface BookingChange {
+  userId: number;
+  change: 'added' | 'moved' | 'cancelled';
+  date: string;
+  previousDate?: string;
+}
+
+/**
+ * What a refresh found to tell facilitators about. Nothing on a list's first read (a fresh portal, or
+ * settings aimed at another list): every booking would look new. Only sessions dated `today` or later.
+ */
+export interface BookingsRefreshOutcome extends BookingsRefreshResult {
+  changes: BookingChange[];
 }
 
 const LIST_ID_SUFFIX = '#listId';
@@ -138,6 +158,8 @@ interface Collected {
   deltaLink: string;
   listId: string;
   skipped: number;
+  /** no change feed of this list was read before: the bookings are not news to anyone */
+  firstRead: boolean;
 }
 
 /**
@@ -232,7 +254,7 @@ async function collect(
       booking.schoolPostcode ??= school.postcode;
     }
   }
-  return { mode, upserts, removals, deltaLink: result.deltaLink, listId, skipped };
+  return { mode, upserts, removals, deltaLink: result.deltaLink, listId, skipped, firstRead: !stored };
 }
 
 /** freelancer ID (trimmed text) → the user with it (lowest id when several share one). */
@@ -275,12 +297,88 @@ function differs(row: BookingRow, data: BookingData, userId: number | null): boo
 
 const CHUNK = 500;
 
+/** What a booking change is judged on: whose it is and when it is. */
+const PLACED = {
+  id: bookings.id,
+  sharePointId: bookings.sharePointId,
+  freelancerId: bookings.freelancerId,
+  userId: bookings.userId,
+  date: bookings.date,
+  startTime: bookings.startTime,
+  endTime: bookings.endTime,
+};
+type Placed = { [K in keyof typeof PLACED]: BookingRow[K] };
+
+async function placedBookings(tx: Queryable, sharePointIds: string[]): Promise<Placed[]> {
+  const rows: Placed[] = [];
+  for (let i = 0; i < sharePointIds.length; i += CHUNK) {
+    rows.push(
+      ...(await tx
+        .select(PLACED)
+        .from(bookings)
+        .where(inArray(bookings.sharePointId, sharePointIds.slice(i, i + CHUNK)))),
+    );
+  }
+  return rows;
+}
+
+/**
+ * Per facilitator, what happened to their bookings between `before` and `after` (rows by SharePoint
+ * item): a booking that became theirs was added, one that stopped being theirs (deleted, cancelled,
+ * given to someone else) was cancelled, and one of theirs on another day or at other times was moved.
+ * A booking that changed hands only because an account's freelancer ID changed (the item's own
+ * freelancer ID did not) is no news from SharePoint and tells no one. Sessions before `today` tell
+ * no one either.
+ */
+export function bookingChanges(
+  before: readonly Omit<Placed, 'id'>[],
+  after: readonly Omit<Placed, 'id'>[],
+  today: string,
+): BookingChange[] {
+  const was = new Map(before.map((row) => [row.sharePointId, row]));
+  const now = new Map(after.map((row) => [row.sharePointId, row]));
+  const changes: BookingChange[] = [];
+  for (const id of new Set([...was.keys(), ...now.keys()])) {
+    const b = was.get(id);
+    const a = now.get(id);
+    const oldUser = b?.userId ?? null;
+    const newUser = a?.userId ?? null;
+    if (oldUser === newUser) {
+      if (oldUser === null || !a || !b) continue;
+      const moved =
+        a.date !== b.date ||
+        (a.startTime ?? null) !== (b.startTime ?? null) ||
+        (a.endTime ?? null) !== (b.endTime ?? null);
+      if (moved && (a.date >= today || b.date >= today)) {
+        changes.push({ userId: oldUser, change: 'moved', date: a.date, previousDate: b.date });
+      }
+      continue;
+    }
+    if (a && b && normaliseFreelancerId(a.freelancerId) === normaliseFreelancerId(b.freelancerId)) continue;
+    if (b && oldUser !== null && b.date >= today) {
+      changes.push({ userId: oldUser, change: 'cancelled', date: b.date });
+    }
+    if (a && newUser !== null && a.date >= today) {
+      changes.push({ userId: newUser, change: 'added', date: a.date });
+    }
+  }
+  return changes;
+}
+
 /** Database half: one transaction, so readers see the old bookings or the new ones, never a mix. */
 async function apply(
   db: Db,
   session: SharePointSession,
   collected: Collected,
-): Promise<{ added: number; updated: number; removed: number; total: number; unmatched: number }> {
+  today: string,
+): Promise<{
+  changes: BookingChange[];
+  added: number;
+  updated: number;
+  removed: number;
+  total: number;
+  unmatched: number;
+}> {
   const listName = session.settings.bookingsListName;
   return db.transaction(async (tx) => {
     // The settings must still be the ones the data came from (staff may have saved new ones meanwhile).
@@ -300,14 +398,7 @@ async function apply(
     const userFor = (freelancerId: string | null) =>
       freelancerId ? (index.get(freelancerId) ?? null) : null;
     // Every booking, lightly (deletions and relinking); whole rows only where SharePoint sent data.
-    const existing = await tx
-      .select({
-        id: bookings.id,
-        sharePointId: bookings.sharePointId,
-        freelancerId: bookings.freelancerId,
-        userId: bookings.userId,
-      })
-      .from(bookings);
+    const existing = await tx.select(PLACED).from(bookings);
     const bySharePointId = new Map(existing.map((row) => [row.sharePointId, row]));
     const fullRows = new Map<string, BookingRow>();
     const wanted = [...collected.upserts.keys()].filter((id) => bySharePointId.has(id));
@@ -413,6 +504,16 @@ async function apply(
       .set({ deltaLinks: sql`${sharepointSettings.deltaLinks} || ${JSON.stringify(links)}::jsonb` })
       .where(eq(sharepointSettings.id, 1));
 
+    const mentioned = new Set(collected.upserts.keys());
+    for (const row of existing) if (deleting.has(row.id)) mentioned.add(row.sharePointId);
+    const changes = collected.firstRead
+      ? []
+      : bookingChanges(
+          existing.filter((row) => mentioned.has(row.sharePointId)),
+          await placedBookings(tx, [...mentioned]),
+          today,
+        );
+
     const [counts] = await tx
       .select({
         total: sql<number>`count(*)::int`,
@@ -420,6 +521,7 @@ async function apply(
       })
       .from(bookings);
     return {
+      changes,
       added,
       updated,
       removed: toDelete.length,
@@ -438,8 +540,10 @@ export async function refreshBookings(
   onProcessing?: () => void,
   /** read the whole list rather than the changes (the weekly reconciliation) */
   reconcile = false,
-): Promise<BookingsRefreshResult> {
+  /** the clock that decides which sessions are past */
+  now: () => Date = () => new Date(),
+): Promise<BookingsRefreshOutcome> {
   const collected = await collect(session, db, timeZone, onProcessing, reconcile);
-  const counts = await apply(db, session, collected);
+  const counts = await apply(db, session, collected, todayIn(timeZone, now()));
   return { ...counts, mode: collected.mode, skipped: collected.skipped };
 }

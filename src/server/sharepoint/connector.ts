@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { drainAvailabilityRemovals } from './availability-removals';
 import { type AcceptanceWriteBack, type BookingWritesResult, drainBookingWrites } from './booking-outbox';
-import { type BookingsRefreshResult, refreshBookings } from './bookings-refresh';
+import { type BookingsRefreshOutcome, refreshBookings } from './bookings-refresh';
 import type { ColumnChecker, ConnectionTester } from './connection';
 import { createColumnChecker, createConnectionTester } from './connection-test';
 import { describeError, failureKind, isSharePointError, type SharePointFailureKind } from './errors';
@@ -92,10 +92,11 @@ export class SharePointConnector {
 
   /** One bookings refresh, not coordinated: use jobs/refresh-job.ts (it serialises and records state). */
   /** Also keeps the bookings problem staff see (sharepoint/problems.ts) up to date. */
-  async refreshBookings(onProcessing?: () => void, reconcile = false): Promise<BookingsRefreshResult> {
+  /** The outcome holds the facilitators' booking changes for the caller to tell them (never to store). */
+  async refreshBookings(onProcessing?: () => void, reconcile = false): Promise<BookingsRefreshOutcome> {
     const session = await this.requireSession();
     return toAppError('Could not refresh bookings', async () => {
-      let result: BookingsRefreshResult;
+      let result: BookingsRefreshOutcome;
       try {
         result = await refreshBookings(
           this.ctx.db,
@@ -103,6 +104,7 @@ export class SharePointConnector {
           this.ctx.config.ORG_TIMEZONE,
           onProcessing,
           reconcile,
+          this.ctx.now,
         );
       } catch (error) {
         this.ctx.countFailure?.('bookings', failureKind(error));

@@ -1,3 +1,5 @@
+import { isDateString } from '@shared/calendar';
+import { useSearch } from 'wouter';
 import { useAuth } from '@/features/auth/auth-provider';
 import { AvailabilityCalendar, AvailabilityLegend } from '@/features/availability-calendar';
 import { DownloadAvailability } from '@/features/exports';
@@ -11,6 +13,8 @@ import { AppLayout } from '../layouts/app-layout';
 export default function HomeRoute() {
   const { user } = useAuth();
   const offers = useOfferMarks();
+  // a notification's link opens the calendar at the session's day: /?date=YYYY-MM-DD
+  const date = new URLSearchParams(useSearch()).get('date');
   return (
     <AppLayout panel={<AvailabilityLegend extra={[OFFER_LEGEND_ENTRY]} />}>
       {/* the route guard renders this only with a user */}
@@ -22,6 +26,7 @@ export default function HomeRoute() {
       {user ? (
         <AvailabilityCalendar
           userId={user.id}
+          openAt={isDateString(date) ? date : undefined}
           neverMarked={!user.lastAvailabilityUpdatedAt}
           dayExtra={offers.mark}
           toolbarActions={

@@ -1,4 +1,4 @@
-import { monthGrid } from '@shared/calendar';
+import { monthGrid, nextMonth, startOfMonth } from '@shared/calendar';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
@@ -84,5 +84,26 @@ describe('AvailabilityCalendar: bulk update', () => {
     expect(screen.getByText('Error')).toBeVisible();
     expect(screen.getByRole('dialog', { name: 'Bulk Update Availability' })).toBeVisible();
     expect(view.sent()).toBe(1);
+  });
+});
+
+describe('AvailabilityCalendar: opened at a day', () => {
+  test('a link to a day opens its month with that day as the tab stop', async () => {
+    const later = nextMonth(nextMonth(nextMonth(startOfMonth(browserToday()))));
+    const day = monthGrid(later)
+      .flat()
+      .filter((cell) => cell.inMonth)[3]!.date;
+    server.use(
+      http.get('/api/availability', () => HttpResponse.json([])),
+      http.get('/api/bookings', () => HttpResponse.json([])),
+    );
+    renderWithApp(<AvailabilityCalendar userId={7} openAt={day} />);
+    const cell = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>(`td[data-date="${day}"][data-status="none"]`);
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(cell.querySelector('[tabindex="0"]') ?? cell).toHaveAttribute('tabindex', '0');
+    expect(document.querySelector(`td[data-date="${browserToday()}"]`)).toBeNull();
   });
 });

@@ -41,8 +41,11 @@ export function AvailabilityCalendar({
   neverMarked = false,
   toolbarActions,
   dayExtra,
+  openAt,
 }: {
   userId: number;
+  /** a day to open the calendar at (a link from a notification) instead of today */
+  openAt?: string;
   /** more for a day from other features (offers), composed in by the route */
   dayExtra?: (date: string, tabbable: boolean) => ReactNode;
   /** the person has never saved any availability: the calendar shows how to start */
@@ -51,9 +54,9 @@ export function AvailabilityCalendar({
 }) {
   const labelId = useId();
   const [today] = useState(browserToday);
-  const [month, setMonth] = useState(() => startOfMonth(today));
+  const [month, setMonth] = useState(() => startOfMonth(openAt ?? today));
   const [active, setActive] = useState<{ date: string; focus: boolean }>(() => ({
-    date: firstActiveDay(startOfMonth(today), today),
+    date: firstActiveDay(startOfMonth(openAt ?? today), openAt ?? today),
     focus: false,
   }));
   const [editDate, setEditDate] = useState<string | null>(null);
