@@ -19,6 +19,8 @@ const ALICE: PublicUser = {
   area: null,
   lastAvailabilityUpdatedAt: null,
   version: 1,
+  deactivatedAt: null,
+  anonymisedAt: null,
 };
 
 const OPTIONS = { options: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', userVerification: 'required' } };
