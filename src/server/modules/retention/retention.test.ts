@@ -14,6 +14,8 @@ import {
   changeHistory,
   facilitatorPhotos,
   offers,
+  pushOutbox,
+  pushSubscriptions,
   retentionRuns,
   safeguardingRecords,
   safeguardingRecordVersions,
@@ -291,6 +293,11 @@ describe('deactivating an account', () => {
       userId: p.id,
       replyBy: noonOn('2026-10-01'),
     });
+    const [device] = await t.ctx.db
+      .insert(pushSubscriptions)
+      .values({ userId: p.id, endpoint: 'https://push.example/dee', p256dh: 'p', auth: 'a' })
+      .returning();
+    await t.ctx.db.insert(pushOutbox).values({ subscriptionId: device!.id, kind: 'offer', link: '/offers' });
 
     const done = await call('POST', `/api/staff/users/${p.id}/deactivate`);
     expect(done.statusCode, done.body).toBe(200);
@@ -305,6 +312,11 @@ describe('deactivating an account', () => {
     expect(signIn.statusCode).toBe(403);
     expect(signIn.json().message).toContain('deactivated');
     expect((await t.app.inject({ url: `/api/calendar-feed/${feed.token}.ics` })).statusCode).toBe(404);
+    // nothing more is pushed to their devices
+    expect(await t.ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, p.id))).toEqual(
+      [],
+    );
+    expect(await t.ctx.db.select().from(pushOutbox)).toEqual([]);
     const [withdrawn] = await t.ctx.db.select().from(offers).where(eq(offers.id, offer.id));
     expect(withdrawn!.state).toBe('withdrawn');
     const other = await insertOpenSession(t.ctx.db, { date: '2026-10-21' });
