@@ -60,7 +60,11 @@ export function StaffSignInPolicyCard() {
                 name="staffPasskeyOrMicrosoft"
                 id="staff-passkey-or-microsoft"
               />
-              <Label htmlFor="staff-passkey-or-microsoft" className="leading-snug">
+              <Label
+                plain
+                htmlFor="staff-passkey-or-microsoft"
+                className="flex items-center gap-2 font-medium leading-snug"
+              >
                 Require passkeys or Microsoft sign-in for staff accounts
               </Label>
             </div>

@@ -79,7 +79,7 @@ function ScheduleForm({ saved }: { saved: RetentionResponse }) {
   );
   const field = (name: keyof RetentionSettingsForm, label: string, description: string) => (
     <FormField id={`${id}-${name}`} label={label} description={description} error={errors[name]?.message}>
-      <Input inputMode="numeric" autoComplete="off" className="w-28" {...form.register(name)} />
+      <Input inputMode="numeric" autoComplete="off" className="max-w-28" {...form.register(name)} />
     </FormField>
   );
   return (
@@ -130,8 +130,8 @@ function CountsTable({ counts, caption }: { counts: RetentionCounts; caption: st
       <TableHeader>
         <TableRow>
           <TableHead scope="col">Kind</TableHead>
-          <TableHead scope="col" className="text-right">
-            Count
+          <TableHead scope="col">
+            <span className="block text-right">Count</span>
           </TableHead>
         </TableRow>
       </TableHeader>
