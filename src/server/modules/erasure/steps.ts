@@ -542,6 +542,10 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
     },
   ],
   ['sharepoint_settings', { nothing: 'the connection to SharePoint' }],
+  [
+    'facilitator_areas',
+    { nothing: 'how many facilitators each area has, kept by a trigger on users: counts, naming no one' },
+  ],
   ['scheduler_state', { nothing: 'what background jobs did: counts and times' }],
   ['app_meta', { nothing: 'generated secrets' }],
   ['reminder_settings', { nothing: 'the mail settings' }],
