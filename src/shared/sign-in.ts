@@ -28,6 +28,7 @@ export const MICROSOFT_SIGN_IN_ERRORS = [
   'already_linked',
   'missing_role',
   'facilitators_off',
+  'deactivated',
   'clock_skew',
   'provider_unreachable',
   'client_rejected',

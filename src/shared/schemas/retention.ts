@@ -55,6 +55,9 @@ export const RETENTION_KINDS = [
   'notes',
   'reminderSends',
   'history',
+  'certificateViews',
+  'recordVersions',
+  'photos',
 ] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 export const retentionCounts = z.object(

@@ -8,6 +8,7 @@ import { OwnDataCard } from '@/features/data-protection';
 import { NotificationsCard } from '@/features/notifications';
 import { PasskeysCard, StaffSignInPolicyCard } from '@/features/passkeys';
 import { EmailSettings } from '@/features/reminders/components/email-settings';
+import { RetentionSettings } from '@/features/retention';
 import { OwnSafeguardingCard, SafeguardingPolicyCard } from '@/features/safeguarding';
 import { MicrosoftSignInCard } from '@/features/settings/components/microsoft-sign-in-card';
 import { SharePointSettings } from '@/features/settings/components/sharepoint-settings';
@@ -41,8 +42,8 @@ function StaffSettings() {
           <div className="grid gap-1">
             <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
             <p className="text-muted-foreground text-sm">
-              The portal's connection to SharePoint, email, the safeguarding policy, Microsoft sign-in and
-              notifications.
+              The portal's connection to SharePoint, email, the safeguarding policy, Microsoft sign-in,
+              notifications and how long personal data is kept.
             </p>
           </div>
           {back}
@@ -88,6 +89,17 @@ function StaffSettings() {
         <section id="notifications" aria-label="Notifications" className={SECTION_CLASS}>
           <NotificationsCard staff />
         </section>
+        <section id="retention" aria-labelledby="retention-heading" className={SECTION_CLASS}>
+          <div className="grid gap-1">
+            <h2 id="retention-heading" className="font-semibold text-xl tracking-tight">
+              Retention
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              How long personal data is kept, what the next run would remove, and the erasures made.
+            </p>
+          </div>
+          <RetentionSettings />
+        </section>
       </div>
     </StaffLayout>
   );
@@ -101,6 +113,7 @@ const SECTIONS = [
   { id: 'microsoft-sign-in', label: 'Sign in with Microsoft' },
   { id: 'passkeys', label: 'Passkeys' },
   { id: 'notifications', label: 'Notifications' },
+  { id: 'retention', label: 'Retention' },
 ] as const;
 
 // a section jumped to starts below the sticky header

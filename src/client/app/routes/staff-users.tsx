@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type DataPerson, PersonDataDialog } from '@/features/data-protection';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
+import { type ErasePerson, ErasePersonDialog } from '@/features/retention';
 import {
   type SafeguardingPerson,
   SafeguardingRecordsDialog,
@@ -27,6 +28,7 @@ export default function StaffUsersRoute() {
   const [historyOf, setHistoryOf] = useState<HistoryPerson | null>(null);
   const [recordsOf, setRecordsOf] = useState<SafeguardingPerson | null>(null);
   const [dataOf, setDataOf] = useState<DataPerson | null>(null);
+  const [erasing, setErasing] = useState<ErasePerson | null>(null);
   const statuses = useSafeguardingList();
   // An account added, renamed or removed changes the list of statuses too. Only a users list read
   // after the one the page opened with says so: the statuses are read beside that first one, and
@@ -60,6 +62,7 @@ export default function StaffUsersRoute() {
           signInHref="/staff-login"
           onShowHistory={(person) => setHistoryOf({ id: person.id, name: userName(person) })}
           onShowDataProtection={(person) => setDataOf({ id: person.id, name: userName(person) })}
+          onErase={(person) => setErasing({ id: person.id, name: userName(person) })}
           {...(statuses.data
             ? {
                 safeguarding,
@@ -71,6 +74,7 @@ export default function StaffUsersRoute() {
         <PersonHistoryDialog person={historyOf} onClose={() => setHistoryOf(null)} />
         <SafeguardingRecordsDialog person={recordsOf} onClose={() => setRecordsOf(null)} />
         <PersonDataDialog person={dataOf} onClose={() => setDataOf(null)} />
+        <ErasePersonDialog person={erasing} onClose={() => setErasing(null)} />
       </div>
     </StaffLayout>
   );

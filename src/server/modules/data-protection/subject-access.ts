@@ -315,16 +315,20 @@ export async function subjectAccessArchive(
   files['safeguarding.json'] = json({
     current: records
       ? {
-          dbs: records.dbsCertificateNumber
-            ? {
-                certificateNumber: records.dbsCertificateNumber,
-                issueDate: records.dbsIssueDate,
-                enhancedWithBarredList: records.dbsEnhancedWithBarredList,
-                onUpdateService: records.dbsOnUpdateService,
-                statusCheckedOn: records.dbsStatusCheckedOn,
-                checkedBy: records.dbsCheckedBy,
-              }
-            : null,
+          // after the retention cut only the number's last four digits are kept, with the check
+          dbs:
+            records.dbsCertificateNumber || records.dbsCertificateLastFour
+              ? {
+                  ...(records.dbsCertificateNumber
+                    ? { certificateNumber: records.dbsCertificateNumber }
+                    : { certificateLastFour: records.dbsCertificateLastFour }),
+                  issueDate: records.dbsIssueDate,
+                  enhancedWithBarredList: records.dbsEnhancedWithBarredList,
+                  onUpdateService: records.dbsOnUpdateService,
+                  statusCheckedOn: records.dbsStatusCheckedOn,
+                  checkedBy: records.dbsCheckedBy,
+                }
+              : null,
           otherChecks: records.otherChecks,
           updatedAt: iso(records.updatedAt),
         }

@@ -8,14 +8,23 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   availabilityRemovals,
+  certificateViews,
   changeHistory,
   erasures,
+  facilitatorPhotos,
   loginThrottle,
   microsoftIdentities,
   microsoftInvitations,
+  notificationPreferences,
+  notificationQuietHours,
+  passkeys,
   passwordLinks,
+  pushOutbox,
+  pushSubscriptions,
   reminderSends,
+  safeguardingRecordVersions,
   safeguardingReminderSends,
+  webauthnChallenges,
 } from '../../db/schema';
 import { type ConnectorSetup, setupConnector } from '../../sharepoint/test-support';
 import {
@@ -52,6 +61,8 @@ const PERSON_COLUMNS = new Set([
   'actor_id',
   'subject_user_id',
   'erased_by',
+  'viewer_id',
+  'uploaded_by',
 ]);
 
 const list = () => s.portal.lists.availability!;
@@ -179,6 +190,47 @@ describe('erasure', () => {
     await db
       .insert(microsoftInvitations)
       .values({ tokenHash: 'i-erin', userId: erin.id, expiresAt: new Date(clock + 3_600_000) });
+    await db.insert(passkeys).values({
+      credentialId: 'cred-erin',
+      userId: erin.id,
+      publicKey: 'pk-erin',
+      name: 'Erin Quillfeather’s phone',
+      rpId: 'localhost',
+    });
+    await db.insert(webauthnChallenges).values({
+      challengeHash: 'c-erin',
+      purpose: 'registration',
+      userId: erin.id,
+      expiresAt: new Date(clock + 300_000),
+    });
+    const [subscription] = await db
+      .insert(pushSubscriptions)
+      .values({ userId: erin.id, endpoint: 'https://push.example/erin', p256dh: 'p', auth: 'a' })
+      .returning();
+    await db.insert(pushOutbox).values({ subscriptionId: subscription!.id, kind: 'offer', link: '/offers' });
+    await db.insert(notificationPreferences).values({ userId: erin.id, kind: 'offer', channel: 'push' });
+    await db.insert(notificationQuietHours).values({ userId: erin.id, startsAt: '22:00', endsAt: '07:00' });
+    // the viewing log: her certificate seen by staff, and Olly's seen by her
+    await db
+      .insert(certificateViews)
+      .values({ subjectUserId: erin.id, viewerId: null, viewerName: 'Staff', via: 'staff-records' });
+    await db.insert(certificateViews).values({
+      subjectUserId: other.id,
+      viewerId: erin.id,
+      viewerName: ERIN.displayName,
+      via: 'staff-records',
+    });
+    await db.insert(safeguardingRecordVersions).values({
+      userId: erin.id,
+      recordedOn: '2027-02-20',
+      dbsCertificateLast4: CERTIFICATE.slice(-4),
+      dbsIssueDate: '2027-01-10',
+    });
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    await db.insert(facilitatorPhotos).values({ userId: erin.id, image: jpeg, width: 1, height: 1 });
+    await db
+      .insert(facilitatorPhotos)
+      .values({ userId: other.id, image: jpeg, width: 1, height: 1, uploadedBy: erin.id });
     const edited = await t.app.inject({
       method: 'PUT',
       url: `/api/staff/users/${erin.id}`,
@@ -202,6 +254,15 @@ describe('erasure', () => {
       notes: 1,
       offers: 1,
       'safeguarding records': 1,
+      passkeys: 1,
+      'passkey challenges under way': 1,
+      'push subscriptions': 1,
+      'notifications waiting to be pushed': 1,
+      'notification choices': 1,
+      'quiet hours': 1,
+      'certificate viewing log': 2,
+      'earlier safeguarding records': 1,
+      photo: 2,
     });
     expect(record.kept).toEqual(
       expect.arrayContaining([expect.objectContaining({ kind: 'sessions', count: 1 })]),
@@ -258,6 +319,13 @@ describe('erasure', () => {
       [],
     );
     expect((await db.select().from(changeHistory)).some((row) => row.subjectUserId === other.id)).toBe(true);
+    // the record that Olly's certificate was seen stays, and so does his photo
+    expect(await db.select().from(certificateViews)).toEqual([
+      expect.objectContaining({ subjectUserId: other.id, viewerId: null }),
+    ]);
+    expect(await db.select({ userId: facilitatorPhotos.userId }).from(facilitatorPhotos)).toEqual([
+      { userId: other.id },
+    ]);
   });
 
   it('refuses a reason that names the person, and changes nothing', async () => {

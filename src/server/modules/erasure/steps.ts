@@ -8,7 +8,7 @@
  * and, when the policy keeps something, how much and why; the erasure record keeps those counts and
  * reasons, never the content.
  */
-import { eq, or, sql } from 'drizzle-orm';
+import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   availability,
@@ -17,11 +17,17 @@ import {
   calendarFeeds,
   changeHistory,
   erasures,
+  facilitatorPhotos,
   loginThrottle,
   microsoftIdentities,
   microsoftInvitations,
+  notificationPreferences,
+  notificationQuietHours,
   offers,
+  passkeys,
   passwordLinks,
+  pushOutbox,
+  pushSubscriptions,
   reminderSends,
   requestLimits,
   safeguardingRecords,
@@ -30,8 +36,12 @@ import {
   staffNotes,
   syncOutbox,
   users,
+  webauthnChallenges,
 } from '../../db/schema';
 import { enqueueAvailabilityRemovals } from '../../sharepoint/availability-removals';
+import { erasePhoto } from '../data-protection/photos';
+import { eraseCertificateViews } from '../data-protection/viewing-log';
+import { eraseRecordVersions } from '../safeguarding/record-versions';
 
 /** The person being erased, as the steps need them. */
 export interface ErasedPerson {
@@ -377,6 +387,132 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
     },
   ],
   [
+    'passkeys',
+    {
+      kind: 'passkeys',
+      run: async (tx, p) =>
+        removedCount(
+          await tx.delete(passkeys).where(eq(passkeys.userId, p.id)).returning({ id: passkeys.id }),
+        ),
+    },
+  ],
+  [
+    'webauthn_challenges',
+    {
+      kind: 'passkey challenges under way',
+      run: async (tx, p) =>
+        removedCount(
+          await tx
+            .delete(webauthnChallenges)
+            .where(eq(webauthnChallenges.userId, p.id))
+            .returning({ id: webauthnChallenges.challengeHash }),
+        ),
+    },
+  ],
+  [
+    'push_outbox',
+    {
+      kind: 'notifications waiting to be pushed',
+      run: async (tx, p) =>
+        removedCount(
+          await tx
+            .delete(pushOutbox)
+            .where(
+              inArray(
+                pushOutbox.subscriptionId,
+                tx
+                  .select({ id: pushSubscriptions.id })
+                  .from(pushSubscriptions)
+                  .where(eq(pushSubscriptions.userId, p.id)),
+              ),
+            )
+            .returning({ id: pushOutbox.id }),
+        ),
+    },
+  ],
+  [
+    'push_subscriptions',
+    {
+      kind: 'push subscriptions',
+      run: async (tx, p) =>
+        removedCount(
+          await tx
+            .delete(pushSubscriptions)
+            .where(eq(pushSubscriptions.userId, p.id))
+            .returning({ id: pushSubscriptions.id }),
+        ),
+    },
+  ],
+  [
+    'notification_preferences',
+    {
+      kind: 'notification choices',
+      run: async (tx, p) =>
+        removedCount(
+          await tx
+            .delete(notificationPreferences)
+            .where(eq(notificationPreferences.userId, p.id))
+            .returning({ id: notificationPreferences.kind }),
+        ),
+    },
+  ],
+  [
+    'notification_quiet_hours',
+    {
+      kind: 'quiet hours',
+      run: async (tx, p) =>
+        removedCount(
+          await tx
+            .delete(notificationQuietHours)
+            .where(eq(notificationQuietHours.userId, p.id))
+            .returning({ id: notificationQuietHours.userId }),
+        ),
+    },
+  ],
+  [
+    'certificate_views',
+    {
+      kind: 'certificate viewing log',
+      // entries about the person go; where they viewed someone else's, the entry stays without their name
+      run: async (tx, p) => {
+        const { removed, anonymised } = await eraseCertificateViews(tx, p.id);
+        return { removed: removed + anonymised };
+      },
+    },
+  ],
+  [
+    'safeguarding_record_versions',
+    {
+      kind: 'earlier safeguarding records',
+      run: async (tx, p) => ({ removed: await eraseRecordVersions(tx, p.id) }),
+    },
+  ],
+  [
+    'facilitator_photos',
+    {
+      kind: 'photo',
+      run: async (tx, p) => {
+        const removed = await erasePhoto(tx, p.id);
+        const unlinked = await unlink(
+          tx
+            .update(facilitatorPhotos)
+            .set({ uploadedBy: null })
+            .where(eq(facilitatorPhotos.uploadedBy, p.id))
+            .returning({ id: facilitatorPhotos.userId }),
+        );
+        return { removed: removed + unlinked };
+      },
+    },
+  ],
+  [
+    'assurance_settings',
+    {
+      nothing:
+        'the organisation’s assurance statement; who last saved it is cleared by its foreign key when their account goes',
+    },
+  ],
+  ['sign_in_policy', { nothing: 'the organisation’s sign-in policy' }],
+  [
     'erasures',
     {
       kind: 'erasures they made',
@@ -406,6 +542,10 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
     },
   ],
   ['sharepoint_settings', { nothing: 'the connection to SharePoint' }],
+  [
+    'facilitator_areas',
+    { nothing: 'how many facilitators each area has, kept by a trigger on users: counts, naming no one' },
+  ],
   ['scheduler_state', { nothing: 'what background jobs did: counts and times' }],
   ['app_meta', { nothing: 'generated secrets' }],
   ['reminder_settings', { nothing: 'the mail settings' }],

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreeFacilitator, FreeResult } from '../../../shared/schemas/free';
 import type { Queryable } from '../../db/client';
 import type { bookings } from '../../db/schema';
-import { insertBooking, insertDay, insertDbsCheck, insertNote, insertNotes } from '../../test/factories';
+import {
+  insertBooking,
+  insertDay,
+  insertDbsCheck,
+  insertNote,
+  insertNotes,
+  insertOpenSession,
+} from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { findFree, fitOf } from './service';
 
@@ -195,6 +202,27 @@ describe('the day and the window', () => {
     expect(narrower.facilitators.find((row) => row.name === 'Morning')?.reasons).toEqual([
       "Times 9:00 AM – 12:00 PM don't cover the window",
     ]);
+  });
+
+  it('never lists a deactivated person (a leaver), in the search or as a session’s candidate', async () => {
+    const area = newArea();
+    const stays = await person('Stays', area);
+    const leaves = await person('Leaves', area);
+    await setDay(stays.id, 'available');
+    await setDay(leaves.id, 'available');
+    const off = await t.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${leaves.id}/deactivate`,
+      headers: { cookie: staffCookie },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(names((await search({ areas: area, include: 'all' })).facilitators)).toEqual(['Stays']);
+    const session = await insertOpenSession(t.ctx.db, { date: DAY });
+    const candidates = await get(`/api/staff/sessions/${session.id}/candidates`, staffCookie);
+    expect(candidates.statusCode, candidates.body).toBe(200);
+    const listed = names((candidates.json() as FreeResult).facilitators);
+    expect(listed).toContain('Stays');
+    expect(listed).not.toContain('Leaves');
   });
 
   it('without a window every time given is fine and nobody has a fit', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import { formatTimeRange } from '../../../shared/calendar';
 import { compareAreaNames } from '../../../shared/collate';
 import { mayBeSent } from '../../../shared/safeguarding';
@@ -117,7 +117,8 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
         area: users.area,
       })
       .from(users)
-      .where(ne(users.role, STAFF_ROLE)),
+      // a leaver (deactivated) is nobody's candidate
+      .where(and(ne(users.role, STAFF_ROLE), isNull(users.deactivatedAt))),
     db
       .select({
         userId: availability.userId,

@@ -122,6 +122,32 @@ describe('Sign in with Microsoft', () => {
     expect(await whoAmI(later)).toMatchObject({ username: user.username });
   });
 
+  it('refuses a deactivated account, opening no session, and signs it in again once reactivated', async () => {
+    const { user, oid } = await staffAccount();
+    const linked = new Browser(t);
+    expect((await linked.signIn({ invitation: await invite(user.id), as: oid })).headers.location).toBe(
+      '/staff',
+    );
+    const off = await t.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/deactivate`,
+      headers: { cookie: staffCookie },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const browser = new Browser(t);
+    expect(errorOf(await browser.signIn({ as: oid }))).toBe('deactivated');
+    expect(await whoAmI(browser)).toBeNull();
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+    const on = await t.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${user.id}/reactivate`,
+      headers: { cookie: staffCookie },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const back = new Browser(t);
+    expect((await back.signIn({ as: oid })).headers.location).toBe('/staff');
+  });
+
   it('refuses a token from another issuer', async () => {
     const { user, oid } = await staffAccount();
     const token = await invite(user.id);

@@ -407,6 +407,8 @@ async function completeSignIn(
       'no account is linked to this Microsoft identity',
     );
   }
+  // a leaver's account stays refused whoever Microsoft says they are
+  if (user.deactivatedAt) throw new SignInFailure('deactivated', 'the account is deactivated');
   // The account decides the session: a facilitator's is a facilitator's whatever `roles` says.
   if (user.role !== STAFF_ROLE && !resolved.facilitatorSignIn) throw facilitatorsOff();
   if (user.role === STAFF_ROLE && config.staffRole && !roles.includes(config.staffRole)) {

@@ -164,6 +164,19 @@ describe('signing in with a passkey', () => {
     expect(listed.lastUsedAt).toBe(clock.toISOString());
   });
 
+  it('refuses a deactivated account, opening no session', async () => {
+    const me = await person();
+    const authenticator = new TestAuthenticator();
+    await addPasskey(me.cookie, authenticator);
+    const staff = await t.loginStaff();
+    const off = await inject('POST', `/api/staff/users/${me.id}/deactivate`, staff);
+    expect(off.statusCode, off.body).toBe(200);
+    const { answer } = await signIn(authenticator);
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json().message).toContain('deactivated');
+    expect(answer.headers['set-cookie']).toBeUndefined();
+  });
+
   it('refuses a replayed answer, a counter turned back and a challenge used twice', async () => {
     const me = await person();
     const authenticator = new TestAuthenticator();

@@ -29,7 +29,7 @@ import type { Config } from '../../config';
 import { randomToken, sha256 } from '../../crypto';
 import type { Db, Queryable } from '../../db/client';
 import { microsoftIdentities, passkeys, signInPolicy, users, webauthnChallenges } from '../../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../../errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { type ChangeBy, recordChanges } from '../history/record';
 import { signInConfig } from '../microsoft-sign-in/settings';
 import { accountValues, STAFF_ROLE, type UserRow } from '../users/service';
@@ -362,6 +362,8 @@ export async function signInWithPasskey(
   }
   if (!verification.verified) throw failure();
   if (staffOnly && user.role !== STAFF_ROLE) throw failure();
+  // a leaver's passkey still verifies; the account is refused, as at password sign-in
+  if (user.deactivatedAt) throw forbidden(PASSKEY_DEACTIVATED_MESSAGE);
   await ctx.loginThrottle.succeeded(account, input.address);
   const at = ctx.now();
   // the counter moves on atomically: an assertion replayed with an old counter loses
@@ -382,6 +384,10 @@ export async function signInWithPasskey(
   const session = await ctx.sessions.create(user.id);
   return { user, ...session };
 }
+
+/** The same words as password sign-in's refusal (auth/service.ts imports this module, so not shared). */
+export const PASSKEY_DEACTIVATED_MESSAGE =
+  'This account has been deactivated. Ask the office if you need to sign in again.';
 
 /** Staff must use a passkey or Microsoft: their password sign-in is refused. */
 export async function staffPasskeyOrMicrosoftRequired(db: Queryable): Promise<boolean> {

@@ -4,15 +4,21 @@
  * days: nothing here depends on the day the suite runs.
  */
 import { eq, sql } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../../shared/calendar';
 import {
   availability,
   calendarFeeds,
+  certificateViews,
   changeHistory,
+  facilitatorPhotos,
   offers,
+  pushOutbox,
+  pushSubscriptions,
   retentionRuns,
   safeguardingRecords,
+  safeguardingRecordVersions,
   staffNotes,
   users,
 } from '../../db/schema';
@@ -121,6 +127,16 @@ describe('a leaver’s certificate number', () => {
     expect(shown.statusCode, shown.body).toBe(200);
     expect(shown.body).not.toContain(`00000000${1000 + seq}`);
     expect(shown.json().dbs.certificateNumber).toBe(`********${1000 + seq}`);
+    // the person's archive still holds the check, with the last four digits
+    const archive = await call('GET', `/api/staff/users/${p.id}/subject-access`);
+    expect(archive.statusCode).toBe(200);
+    const files = unzipSync(new Uint8Array(archive.rawPayload));
+    const safeguarding = JSON.parse(strFromU8(files['safeguarding.json']!));
+    expect(safeguarding.current.dbs).toMatchObject({
+      certificateLastFour: String(1000 + seq),
+      issueDate: '2026-01-05',
+    });
+    expect(strFromU8(files['safeguarding.json']!)).not.toContain(`00000000${1000 + seq}`);
   });
 
   it('is cut the day after too', async () => {
@@ -137,8 +153,18 @@ describe('anonymising leavers', () => {
     const after = await leaver('2025-09-14');
     await insertNote(t.ctx.db, { facilitatorId: on.id, date: '2026-01-10', note: 'A note about them' });
     await insertDay(t.ctx.db, { userId: on.id, date: '2026-01-12', status: 'available' });
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    for (const p of [before, on])
+      await t.ctx.db.insert(facilitatorPhotos).values({ userId: p.id, image: jpeg, width: 1, height: 1 });
     const counts = await run('2026-09-15');
     expect(counts.leaversAnonymised).toBe(2);
+    // a leaver's photo goes when they are anonymised, not before
+    expect(counts.photos).toBe(1);
+    expect(
+      (await t.ctx.db.select({ userId: facilitatorPhotos.userId }).from(facilitatorPhotos)).map(
+        (r) => r.userId,
+      ),
+    ).toEqual([before.id]);
     expect(await userOf(before.id)).toMatchObject({ anonymisedAt: null, email: before.email });
     for (const p of [on, after]) {
       const row = await userOf(p.id);
@@ -160,6 +186,8 @@ describe('anonymising leavers', () => {
   });
 });
 
+const dates = async <T>(rows: Promise<T[]>, pick: (row: T) => string) => (await rows).map(pick).sort();
+
 describe('records older than the schedule keeps', () => {
   it('removes availability, notes, offers and history dated before the day six years back, keeps that day on', async () => {
     const p = await t.createUser({ username: 'records@example.org', displayName: 'Rec' });
@@ -179,10 +207,49 @@ describe('records older than the schedule keeps', () => {
       });
       await t.ctx.db.execute(sql`insert into change_history (at, entity, action, subject_user_id, via)
         values (${noonOn(date).toISOString()}::timestamptz, 'availability', 'create', ${p.id}, 'staff')`);
+      await t.ctx.db
+        .insert(certificateViews)
+        .values({ at: noonOn(date), subjectUserId: p.id, viewerName: 'Staff', via: 'staff-records' });
+      // a state of the records saved each day: the one of the day before stops being in force on the cutoff
+      await t.ctx.db.insert(safeguardingRecordVersions).values({
+        userId: p.id,
+        recordedOn: date,
+        recordedAt: noonOn(date),
+        dbsCertificateLast4: '1234',
+        dbsIssueDate: '2020-01-01',
+      });
     }
+    // an earlier state still in force on the cutoff stays: sessions from that day on need it
+    const q = await t.createUser({ username: 'records-q@example.org', displayName: 'Req' });
+    await t.ctx.db.insert(safeguardingRecordVersions).values({
+      userId: q.id,
+      recordedOn: addDays(cutoff, -30),
+      dbsCertificateLast4: '5678',
+      dbsIssueDate: '2020-01-01',
+    });
     const counts = await run('2026-09-15');
-    expect(counts).toMatchObject({ availability: 1, notes: 1, offers: 1, history: 1 });
-    const dates = async <T>(rows: Promise<T[]>, pick: (row: T) => string) => (await rows).map(pick).sort();
+    expect(counts).toMatchObject({
+      availability: 1,
+      notes: 1,
+      offers: 1,
+      history: 1,
+      certificateViews: 1,
+      recordVersions: 1,
+    });
+    expect(
+      (await t.ctx.db.select().from(certificateViews).where(eq(certificateViews.subjectUserId, p.id)))
+        .map((r) => r.at.toISOString())
+        .sort(),
+    ).toEqual(days.slice(1).map((d) => noonOn(d).toISOString()));
+    expect(
+      await dates(
+        t.ctx.db
+          .select()
+          .from(safeguardingRecordVersions)
+          .where(sql`${safeguardingRecordVersions.userId} in (${p.id}, ${q.id})`),
+        (r) => `${r.userId}:${r.recordedOn}`,
+      ),
+    ).toEqual([`${p.id}:${cutoff}`, `${p.id}:${days[2]}`, `${q.id}:${addDays(cutoff, -30)}`].sort());
     expect(
       await dates(t.ctx.db.select().from(availability).where(eq(availability.userId, p.id)), (r) => r.date),
     ).toEqual(days.slice(1));
@@ -226,6 +293,11 @@ describe('deactivating an account', () => {
       userId: p.id,
       replyBy: noonOn('2026-10-01'),
     });
+    const [device] = await t.ctx.db
+      .insert(pushSubscriptions)
+      .values({ userId: p.id, endpoint: 'https://push.example/dee', p256dh: 'p', auth: 'a' })
+      .returning();
+    await t.ctx.db.insert(pushOutbox).values({ subscriptionId: device!.id, kind: 'offer', link: '/offers' });
 
     const done = await call('POST', `/api/staff/users/${p.id}/deactivate`);
     expect(done.statusCode, done.body).toBe(200);
@@ -240,6 +312,11 @@ describe('deactivating an account', () => {
     expect(signIn.statusCode).toBe(403);
     expect(signIn.json().message).toContain('deactivated');
     expect((await t.app.inject({ url: `/api/calendar-feed/${feed.token}.ics` })).statusCode).toBe(404);
+    // nothing more is pushed to their devices
+    expect(await t.ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, p.id))).toEqual(
+      [],
+    );
+    expect(await t.ctx.db.select().from(pushOutbox)).toEqual([]);
     const [withdrawn] = await t.ctx.db.select().from(offers).where(eq(offers.id, offer.id));
     expect(withdrawn!.state).toBe('withdrawn');
     const other = await insertOpenSession(t.ctx.db, { date: '2026-10-21' });

@@ -22,7 +22,9 @@ import { tryJobLock } from '../../db/job-locks';
 import {
   availability,
   calendarFeeds,
+  certificateViews,
   changeHistory,
+  facilitatorPhotos,
   loginThrottle,
   microsoftIdentities,
   microsoftInvitations,
@@ -38,7 +40,10 @@ import {
   syncOutbox,
   users,
 } from '../../db/schema';
+import { removePhotosOf } from '../data-protection/photos';
+import { applyCertificateViewRetention } from '../data-protection/viewing-log';
 import { recordChanges } from '../history/record';
+import { applyRecordVersionRetention, countRecordVersionRetention } from '../safeguarding/record-versions';
 import { usernameKeys } from '../users/service';
 
 export interface RetentionDeps {
@@ -156,7 +161,16 @@ function conditions(plan: Plan, timeZone: string) {
       lt(safeguardingReminderSends.sentOn, plan.recordsBefore),
     ),
     history: orAnonymised(changeHistory.subjectUserId, ids, sql`${changeHistory.at} < ${before}`),
+    certificateViews: sql`${certificateViews.at} < ${before}`,
+    photos: ids.length > 0 ? inArray(facilitatorPhotos.userId, ids) : sql`false`,
   };
+}
+
+/** `startOf` as a Date, for the functions that take one. */
+async function startOfDay(db: Queryable, day: string, timeZone: string): Promise<Date> {
+  const result = await db.execute(sql`select extract(epoch from ${startOf(day, timeZone)})::float8 as at`);
+  const [row] = (result as unknown as { rows: { at: number | string }[] }).rows;
+  return new Date(Number(row!.at) * 1000);
 }
 
 async function countWhere(db: Queryable, table: PgTable, where: SQL | undefined) {
@@ -179,6 +193,9 @@ export async function previewRetention(ctx: RetentionDeps): Promise<RetentionPre
       (await countWhere(ctx.db, reminderSends, where.reminderSends)) +
       (await countWhere(ctx.db, safeguardingReminderSends, where.safeguardingReminderSends)),
     history: await countWhere(ctx.db, changeHistory, where.history),
+    certificateViews: await countWhere(ctx.db, certificateViews, where.certificateViews),
+    recordVersions: await countRecordVersionRetention(ctx.db, plan.recordsBefore),
+    photos: await countWhere(ctx.db, facilitatorPhotos, where.photos),
   };
   return { asOf: plan.asOf, recordsBefore: plan.recordsBefore, counts };
 }
@@ -255,6 +272,12 @@ export async function applyRetention(ctx: RetentionDeps): Promise<RetentionCount
       history: await removed(
         tx.delete(changeHistory).where(where.history).returning({ id: changeHistory.id }),
       ),
+      certificateViews: await applyCertificateViewRetention(
+        tx,
+        await startOfDay(tx, plan.recordsBefore, timeZone),
+      ),
+      recordVersions: await applyRecordVersionRetention(tx, plan.recordsBefore),
+      photos: await removePhotosOf(tx, plan.anonymise),
     };
     for (const id of plan.anonymise) await anonymiseLeaver(tx, id, now);
     await tx.insert(retentionRuns).values({ ranAt: now, counts });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import { maskCertificate, type SafeguardingRecords } from '../../../shared/safeguarding';
 import type { Queryable } from '../../db/client';
 import { safeguardingRecordVersions } from '../../db/schema';
@@ -125,19 +125,31 @@ export async function eraseRecordVersions(db: Queryable, userId: number): Promis
   return removed.length;
 }
 
+/** The states no longer in force on `cutoff`: a later state was saved on or before it. */
+const supersededBefore = (cutoff: string) => {
+  const v = safeguardingRecordVersions;
+  return sql`exists (select 1 from ${v} later where later.user_id = ${v.userId}
+    and (later.recorded_on, later.id) > (${v.recordedOn}, ${v.id}) and later.recorded_on <= ${cutoff})`;
+};
+
+/** Retention's preview: how many states `applyRecordVersionRetention` would remove. */
+export async function countRecordVersionRetention(db: Queryable, cutoff: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(safeguardingRecordVersions)
+    .where(supersededBefore(cutoff));
+  return row?.n ?? 0;
+}
+
 /**
  * Retention: remove the states that stopped being in force before `cutoff` (a day): those followed by
  * a later state saved on or before it. The state in force on `cutoff` and every later one stay, so
  * sessions from `cutoff` on still show their checks. Returns how many were removed.
  */
 export async function applyRecordVersionRetention(db: Queryable, cutoff: string): Promise<number> {
-  const v = safeguardingRecordVersions;
   const removed = await db
-    .delete(v)
-    .where(
-      sql`exists (select 1 from ${v} later where later.user_id = ${v.userId}
-        and (later.recorded_on, later.id) > (${v.recordedOn}, ${v.id}) and later.recorded_on <= ${cutoff})`,
-    )
-    .returning({ id: v.id });
+    .delete(safeguardingRecordVersions)
+    .where(supersededBefore(cutoff))
+    .returning({ id: safeguardingRecordVersions.id });
   return removed.length;
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { LIVE_OFFER_STATES } from '../../../shared/schemas/offers';
 import type { Db } from '../../db/client';
-import { bookings, offers, sessions, users } from '../../db/schema';
+import { bookings, offers, pushSubscriptions, sessions, users } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../errors';
 import { type ChangeBy, recordChanges } from '../history/record';
 import { assertAnotherActiveStaffRemains, STAFF_ROLE, type UserRow } from './service';
@@ -32,6 +32,8 @@ export async function deactivateUser(db: Db, id: number, by: ChangeBy & { actorI
       .where(eq(users.id, id))
       .returning();
     await tx.delete(sessions).where(eq(sessions.userId, id));
+    // nothing is pushed to a leaver's devices; what was queued for them goes with the subscriptions
+    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, id));
     const live = await tx
       .select({ id: offers.id, state: offers.state, date: bookings.date })
       .from(offers)

@@ -19,6 +19,7 @@ export const MICROSOFT_ERROR_MESSAGES: Record<MicrosoftSignInError, string> = {
     'This portal account is already linked to another Microsoft account, so the invitation could not link yours. Ask a staff member for an invitation that replaces it.',
   facilitators_off:
     'This organisation has turned off signing in with Microsoft for facilitators. Sign in with your username and password instead.',
+  deactivated: 'This account has been deactivated. Ask the office if you need to sign in again.',
   missing_role:
     "Your Microsoft account does not have the portal's staff role any more. Ask your administrator to assign it to you in Entra ID.",
   clock_skew:

@@ -44,6 +44,8 @@ interface UserManagementProps {
   onShowSafeguarding?: (user: PublicUser) => void;
   /** Personal data (viewing log, subject access, photo) for an account */
   onShowDataProtection?: (user: PublicUser) => void;
+  /** Erase an account's personal data (a dialog of the page's) */
+  onErase?: (user: PublicUser) => void;
 }
 
 /** User management: heading, Add Facilitator, the table and its three dialogs. */
@@ -54,6 +56,7 @@ export function UserManagement({
   safeguarding,
   onShowSafeguarding,
   onShowDataProtection,
+  onErase,
 }: UserManagementProps) {
   const usersQuery = useUsers();
   const createUser = useCreateUser();
@@ -291,6 +294,7 @@ export function UserManagement({
                   safeguarding={safeguarding}
                   onSafeguarding={onShowSafeguarding}
                   onDataProtection={onShowDataProtection}
+                  onErase={onErase}
                   emptyText={filtering ? 'No accounts match the search.' : undefined}
                 />
               </div>

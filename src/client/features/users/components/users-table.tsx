@@ -2,6 +2,7 @@ import type { SafeguardingState } from '@shared/safeguarding';
 import type { PublicUser } from '@shared/schemas/users';
 import {
   ChevronDown,
+  Eraser,
   FileArchive,
   History,
   KeyRound,
@@ -110,6 +111,8 @@ interface UsersTableProps {
   onSafeguarding?: ((user: PublicUser) => void) | undefined;
   /** when given, every row has a Personal data action (viewing log, subject access, photo) */
   onDataProtection?: ((user: PublicUser) => void) | undefined;
+  /** when given, every row but the caller's has "Erase personal data…" */
+  onErase?: ((user: PublicUser) => void) | undefined;
 }
 
 export function UsersTable({
@@ -124,6 +127,7 @@ export function UsersTable({
   safeguarding,
   onSafeguarding,
   onDataProtection,
+  onErase,
 }: UsersTableProps) {
   const linkedToMicrosoft = useMicrosoftLinkedUserIds();
   // The list arrives in a synchronous update (a query's answer); its rows are drawn in a render
@@ -262,6 +266,7 @@ export function UsersTable({
                         onHistory={onHistory ? () => onHistory(user) : undefined}
                         onSafeguarding={onSafeguarding && checks ? () => onSafeguarding(user) : undefined}
                         onDataProtection={onDataProtection ? () => onDataProtection(user) : undefined}
+                        onErase={onErase && !self ? () => onErase(user) : undefined}
                         onEdit={() => onEdit(user)}
                         onInvite={inviteAllowed(user) ? () => setInviting(user) : undefined}
                         onInviteByEmail={() => setInvitingByEmail(user)}
@@ -304,6 +309,7 @@ function RowActions({
   onHistory,
   onSafeguarding,
   onDataProtection,
+  onErase,
   onEdit,
   onInvite,
   onInviteByEmail,
@@ -317,6 +323,7 @@ function RowActions({
   onHistory: (() => void) | undefined;
   onSafeguarding: (() => void) | undefined;
   onDataProtection: (() => void) | undefined;
+  onErase: (() => void) | undefined;
   onEdit: () => void;
   onInvite: (() => void) | undefined;
   onInviteByEmail: () => void;
@@ -391,6 +398,12 @@ function RowActions({
           </DropdownMenuItem>
         ) : null}
         <DropdownMenuSeparator />
+        {onErase ? (
+          <DropdownMenuItem variant="destructive" onSelect={choose(onErase)}>
+            <Eraser aria-hidden />
+            Erase personal data…
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuItem variant="destructive" disabled={self} onSelect={choose(onDelete)}>
           <Trash2 aria-hidden />
           {self ? 'Delete (not your own account)' : 'Delete'}
