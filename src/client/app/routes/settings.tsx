@@ -113,7 +113,8 @@ function FacilitatorSettings() {
         <div className="grid gap-1">
           <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
           <p className="text-muted-foreground text-sm">
-            Your safeguarding checks, notifications, your data, your calendar feed, your password and your passkeys.
+            Your safeguarding checks, notifications, your data, your calendar feed, your password and your
+            passkeys.
           </p>
         </div>
         <OwnSafeguardingCard />
