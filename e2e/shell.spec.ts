@@ -16,11 +16,11 @@ test('pages load without console errors or CSP violations', async ({ page }) => 
   page.on('pageerror', (err) => problems.push(err.message));
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   await page.goto('/auth');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   await page.goto('/staff-login');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   expect(problems).toEqual([]);
 });
 
@@ -31,7 +31,7 @@ test('pages load without console errors or CSP violations', async ({ page }) => 
 async function scriptsOf(
   page: import('@playwright/test').Page,
   path: string,
-  ready = page.getByRole('button', { name: 'Sign In' }),
+  ready = page.getByRole('button', { name: 'Sign In', exact: true }),
 ) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
@@ -143,7 +143,7 @@ test('the stored theme applies before the app script runs (no flash)', async ({ 
 test('the policy runs the inline theme script and blocks any other inline script', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'dark'));
   await page.goto('/auth');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   // the theme script ran (inline, allowed by its hash): the page is dark
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   const outcome = await page.evaluate(
@@ -192,7 +192,7 @@ test.describe('toasts', () => {
   async function failLogin(page: import('@playwright/test').Page, username: string) {
     await page.getByLabel('Username', { exact: true }).fill(username);
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   }
 
   test('a swipe to the right dismisses it', { tag: '@phone' }, async ({ page }, testInfo) => {
