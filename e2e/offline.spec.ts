@@ -6,6 +6,7 @@ import {
   type CreatedUser,
   checkScreen,
   loginAsFacilitator,
+  loginAsStaff,
   staffApi,
   test,
   toastLocator,
@@ -222,3 +223,35 @@ test('an offer accepted offline that someone else took meanwhile says why when t
 function longDateNoWeekday(day: string): string {
   return longDate(day).replace(/^\S+ /, '');
 }
+
+test('staff signing out from a staff page leaves nothing kept on the device either', async ({ page }) => {
+  await loginAsStaff(page);
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  // what a device may keep: a kept read, a waiting change and the owner record
+  await page.evaluate(async () => {
+    await (await caches.open('afp-offline-reads')).put('/api/user', new Response('{}'));
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open('afp-device');
+      open.onupgradeneeded = () => open.result.createObjectStore('outbox');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction('outbox', 'readwrite');
+        tx.objectStore('outbox').put({ key: 'x' }, 'x');
+        tx.oncomplete = () => {
+          db.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+    localStorage.setItem('afp-device-owner', '1');
+  });
+  expect(await offerKept(page)).toEqual({ reads: 1, waiting: 1, owner: '1' });
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/staff-login$/);
+  expect(await offerKept(page)).toEqual({ reads: 0, waiting: 0, owner: null });
+  expect((await page.request.get('/api/staff/users')).status()).toBe(401);
+});

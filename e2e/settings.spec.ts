@@ -258,7 +258,7 @@ test.describe('SharePoint settings', () => {
     await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();
     // the staff shell: its Logout button, no facilitator side panel
     await expect(page.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
-    await expect(page.getByRole('link', { name: 'Logout' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
     await page.getByRole('button', { name: 'Settings and password' }).click();
     await page.getByRole('menuitem', { name: 'Change Password' }).click();
     await expect(page).toHaveURL(/\/change-password$/);

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { currentUserQueryKey, readCurrentUser } from '@/features/auth/api/auth-api';
-import { prefetchFirstMonth } from '@/features/availability-calendar/api/calendar-api';
+import { prefetchFirstMonth } from '@/features/availability-calendar/api/calendar-reads';
 import { queryClient } from '@/lib/query-client';
 import { maySignedIn } from '@/lib/session-hint';
 import { lazyPage } from './lazy-page';

@@ -39,7 +39,7 @@ export function AppLayout(props: Parameters<typeof AppLayoutFrame>[0]) {
 }
 
 function AppLayoutFrame({ children, panel }: { children: ReactNode; panel?: ReactNode }) {
-  const { user } = useAuth();
+  const { user, logoutMutation } = useAuth();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const name = user?.displayName?.trim() || 'User';
   const initial = name.charAt(0).toUpperCase();
@@ -91,11 +91,12 @@ function AppLayoutFrame({ children, panel }: { children: ReactNode; panel?: Reac
                     Change Password
                   </Link>
                 </DropdownMenuItem>
-                <DropdownMenuItem asChild>
-                  <a href="/api/logout">
-                    <LogOut aria-hidden />
-                    Logout
-                  </a>
+                <DropdownMenuItem
+                  disabled={logoutMutation.isPending}
+                  onSelect={() => logoutMutation.mutate()}
+                >
+                  <LogOut aria-hidden />
+                  Logout
                 </DropdownMenuItem>
               </DropdownMenuContent>
             </DropdownMenu>

@@ -1,3 +1,4 @@
+import { SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/sign-in';
 import { ChevronDown, KeyRound, LogOut, Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -11,11 +12,23 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import { signOutHere } from '@/features/auth/api/auth-api';
 import { DeviceStatus } from '../device-status';
+
+async function signOutAndLeave() {
+  try {
+    const { microsoftSignOut } = await signOutHere();
+    // a fresh page: nothing cached for the person stays in memory either
+    window.location.assign(microsoftSignOut ? SIGNED_OUT_OF_PORTAL_ONLY : '/staff-login');
+  } catch (error) {
+    console.error('Logout failed:', error instanceof Error ? error.message : error);
+  }
+}
 
 /**
  * The staff shell: brand, theme and a Logout button that ends the session server-side. With `onLogout`
- * the button calls it (the dashboard posts /api/logout); without, it links to /api/auth/logout.
+ * the button calls it (the dashboard signs out and moves on in the page); without, it signs out here
+ * (push on this device, the session, then the device's kept data) and opens the staff login page.
  * Tooltips are provided here rather than app-wide: only signed-in pages have any.
  */
 export function StaffLayout(props: Parameters<typeof StaffLayoutFrame>[0]) {
@@ -40,19 +53,10 @@ function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogou
           <div className="flex items-center gap-2">
             <ThemeToggle />
             <AccountMenu />
-            {onLogout ? (
-              <Button variant="outline" size="sm" onClick={onLogout}>
-                <LogOut aria-hidden />
-                Logout
-              </Button>
-            ) : (
-              <Button variant="outline" size="sm" asChild>
-                <a href="/api/auth/logout">
-                  <LogOut aria-hidden />
-                  Logout
-                </a>
-              </Button>
-            )}
+            <Button variant="outline" size="sm" onClick={onLogout ?? signOutAndLeave}>
+              <LogOut aria-hidden />
+              Logout
+            </Button>
           </div>
         </div>
       </header>

@@ -1,6 +1,5 @@
 import { type DateString, DEFAULT_STAFF_VIEW, type StaffView, staffViewRange } from '@shared/calendar';
 import { EXPORT_NO_AREA } from '@shared/exports';
-import type { LogoutResponse } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/schemas/users';
 import { SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/sign-in';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +8,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { signOutHere } from '@/features/auth/api/auth-api';
 import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { notesOfDay } from '@/features/notes/lib/note-model';
@@ -21,7 +21,6 @@ import {
 import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
 import { NO_AREA } from '@/features/staff-grid/lib/grid-model';
-import { apiJson } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
@@ -35,7 +34,7 @@ export default function StaffDashboardRoute() {
   const today = useMemo(browserToday, []);
   const logout = async () => {
     try {
-      const { microsoftSignOut } = await apiJson<LogoutResponse>('POST', '/api/logout');
+      const { microsoftSignOut } = await signOutHere();
       // after a Microsoft sign-in the login page offers to sign out of Microsoft too
       navigate(microsoftSignOut ? SIGNED_OUT_OF_PORTAL_ONLY : '/staff-login');
     } catch (error) {

@@ -5,8 +5,8 @@ import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
-import { claimDeviceData, clearDeviceData, endPushOnThisDevice } from '@/lib/device-data';
-import { currentUserQueryKey, login, logout, readCurrentUser, register } from './api/auth-api';
+import { claimDeviceData } from '@/lib/device-data';
+import { currentUserQueryKey, login, readCurrentUser, register, signOutHere } from './api/auth-api';
 
 export interface AuthContextValue {
   user: PublicUser | null;
@@ -81,9 +81,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logoutMutation = useMutation<void, Error, void>({
     // signed out: nothing of theirs stays on the device (kept reads, waiting changes)
     mutationFn: async () => {
-      await endPushOnThisDevice();
-      await logout();
-      await clearDeviceData();
+      await signOutHere();
     },
     onSuccess: () => {
       queryClient.setQueryData(currentUserQueryKey, null);

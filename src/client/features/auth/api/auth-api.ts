@@ -1,6 +1,7 @@
-import type { LoginBody, RegisterBody, StaffLoginBody } from '@shared/schemas/auth';
+import type { LoginBody, LogoutResponse, RegisterBody, StaffLoginBody } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/schemas/users';
 import { ApiError, apiJson } from '@/lib/api';
+import { clearDeviceData, endPushOnThisDevice } from '@/lib/device-data';
 import { queryKeys } from '@/lib/query-keys';
 import { forgetSessionHint, maySignedIn } from '@/lib/session-hint';
 
@@ -30,8 +31,19 @@ export function register(body: RegisterBody): Promise<PublicUser> {
   return apiJson<PublicUser>('POST', '/api/register', body);
 }
 
-export async function logout(): Promise<void> {
-  await apiJson<unknown>('POST', '/api/logout');
+export async function logout(): Promise<LogoutResponse> {
+  return apiJson<LogoutResponse>('POST', '/api/logout');
+}
+
+/**
+ * Signs out on this device: the device's push subscription ends while the session still stands,
+ * then the session, then what the device kept for the person. Staff and facilitators both use it.
+ */
+export async function signOutHere(): Promise<LogoutResponse> {
+  await endPushOnThisDevice();
+  const answer = await logout();
+  await clearDeviceData();
+  return answer;
 }
 
 export function staffLogin(body: StaffLoginBody): Promise<PublicUser> {
