@@ -53,11 +53,11 @@ async function scriptsOf(
   return scripts;
 }
 
-test('the login pages load under 120 KB of compressed JavaScript and no staff code', async ({ page }) => {
+test('the login pages load under 130 KB of compressed JavaScript and no staff code', async ({ page }) => {
   for (const path of ['/auth', '/staff-login']) {
     const scripts = await scriptsOf(page, path);
     const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
-    expect(total, `${path}: ${scripts.map((s) => `${s.url} ${s.bytes}`).join(', ')}`).toBeLessThan(120_000);
+    expect(total, `${path}: ${scripts.map((s) => `${s.url} ${s.bytes}`).join(', ')}`).toBeLessThan(130_000);
     expect(scripts.filter((script) => /\/staff-(?!login-)|schedule-grid|zod/.test(script.url))).toEqual([]);
   }
 });
