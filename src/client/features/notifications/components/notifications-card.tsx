@@ -27,7 +27,7 @@ import {
   usePushStatus,
   useSaveNotificationPreferences,
 } from '../api/notifications-api';
-import { currentSubscription, pushSupport, subscribeDevice } from '../lib/push-device';
+import { currentSubscription, PushDeviceError, pushSupport, subscribeDevice } from '../lib/push-device';
 
 const CHANNEL_LABELS: Record<NotificationChannel, string> = {
   push: 'Push',
@@ -132,7 +132,8 @@ function ThisDevice() {
       toast({
         variant: 'destructive',
         title: 'Notifications could not be turned on',
-        description: errorMessage(error, 'Please try again.'),
+        description:
+          error instanceof PushDeviceError ? error.message : errorMessage(error, 'Please try again.'),
       });
     } finally {
       setBusy(false);

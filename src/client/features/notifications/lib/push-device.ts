@@ -3,6 +3,11 @@
  * the installable app's (registered at start); without one, push is not available on this page.
  */
 
+/** A reason this device cannot be subscribed, in words for the person: shown as it is. */
+export class PushDeviceError extends Error {
+  override name = 'PushDeviceError';
+}
+
 export type PushSupport = 'supported' | 'unsupported' | 'ios-needs-home-screen';
 
 /** iPhone and iPad (iPadOS presents itself as a Mac with touch). */
@@ -55,9 +60,12 @@ export async function subscribeDevice(
   publicKey: string,
 ): Promise<{ subscription: PushSubscription; replaces?: string }> {
   const reg = await registration();
-  if (!reg) throw new Error('Notifications are not available on this page yet. Reload it and try again.');
+  if (!reg)
+    throw new PushDeviceError('Notifications are not available on this page yet. Reload it and try again.');
   if ((await Notification.requestPermission()) !== 'granted')
-    throw new Error("Notifications are blocked for this site. Allow them in the browser's settings first.");
+    throw new PushDeviceError(
+      "Notifications are blocked for this site. Allow them in the browser's settings first.",
+    );
   const key = keyBytes(publicKey);
   const existing = await reg.pushManager.getSubscription();
   let replaces: string | undefined;
@@ -65,9 +73,20 @@ export async function subscribeDevice(
     replaces = existing.endpoint;
     await existing.unsubscribe();
   }
-  const subscription =
-    existing && !replaces
-      ? existing
-      : await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  const subscription = existing && !replaces ? existing : await subscribeWith(reg, key);
   return { subscription, ...(replaces ? { replaces } : {}) };
+}
+
+/**
+ * The browser's push service registers the device. A browser without one (some builds of Chromium,
+ * a headless browser) refuses here although notifications are allowed.
+ */
+async function subscribeWith(reg: ServiceWorkerRegistration, key: Uint8Array<ArrayBuffer>) {
+  try {
+    return await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  } catch {
+    throw new PushDeviceError(
+      "This browser's push service would not register this device, so push notifications cannot be turned on here. Try again later, or use another browser.",
+    );
+  }
 }
