@@ -46,8 +46,9 @@ export default defineConfig({
     },
     screenshot: 'only-on-failure',
     /*
-     * The portal's service worker is blocked, except in e2e/offline.spec.ts and e2e/notifications.spec.ts, which need it: a request
-     * the worker answers does not pass page.route(), which many specs use to hold or fail a request
+     * The portal's service worker is blocked, except in e2e/offline.spec.ts and
+     * e2e/notifications.spec.ts, which need it: a request the worker answers does not pass
+     * page.route(), which many specs use to hold or fail a request
      * (Playwright's advice), and each test's fresh context would otherwise download the whole app shell
      * again to precache it. E2E_SERVICE_WORKERS=allow runs any spec with the worker.
      */
