@@ -26,7 +26,6 @@ const pushPlugin: FastifyPluginAsync = async (app) => {
   const keys = await resolveVapidKeys(
     { publicKey: app.config.VAPID_PUBLIC_KEY, privateKey: app.config.VAPID_PRIVATE_KEY },
     app.database,
-    app.config.DATA_DIR,
   );
   app.decorate('push', new PushRuntime({ ...keys, subject: subjectOf(app.config) }));
 };
