@@ -271,9 +271,12 @@ test(
       await expect(page.getByRole('menuitem')).toHaveText([
         'History',
         'Safeguarding records',
+        'Personal data',
         'Edit',
         'Invite to set a password',
         'Clear sign-in pauses',
+        'Deactivate (a leaver)',
+        'Erase personal data…',
         'Delete',
       ]);
       await checkScreen(page, testInfo, 'users-actions-menu');

@@ -207,6 +207,8 @@ test.describe('SharePoint settings', () => {
       'Safeguarding policy',
       'Sign in with Microsoft',
       'Passkeys',
+      'Notifications',
+      'Retention',
     ]);
     await checkScreen(page, testInfo, 'settings-sections');
     await sections.getByRole('link', { name: 'Safeguarding policy' }).click();
