@@ -122,3 +122,45 @@ describe('the staff dashboard: the name search', () => {
     expect(within(scope).getByText(/the search is not applied/)).toBeVisible();
   });
 });
+
+describe('the staff dashboard: the facilitator filter', () => {
+  test('All and None wait for the list of facilitators; None then leaves every one of them out', async () => {
+    dashboardApi();
+    const excluded: string[] = [];
+    let release = () => {};
+    const listed = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.get('/api/staff/grid', ({ request }) => {
+        excluded.push(new URL(request.url).searchParams.get('exclude') ?? '');
+        return HttpResponse.json({
+          rows: people.map(row),
+          nextCursor: null,
+          matching: people.length,
+          total: people.length,
+          areas: ['North'],
+        } satisfies StaffGridPage);
+      }),
+      http.get('/api/staff/users', async () => {
+        await listed;
+        return HttpResponse.json([staff, ...people]);
+      }),
+    );
+    const { user } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    await screen.findByText('Showing 3 of 3 facilitators');
+    await user.click(screen.getByTestId('facilitator-filter'));
+    const chooser = await screen.findByRole('dialog', { name: 'Choose facilitators' });
+    expect(within(chooser).getByRole('status')).toHaveTextContent('Loading facilitators...');
+    // pressed now, None would leave out nobody: it waits for the list
+    expect(within(chooser).getByRole('button', { name: 'None', exact: true })).toBeDisabled();
+    expect(within(chooser).getByRole('button', { name: 'All', exact: true })).toBeDisabled();
+
+    release();
+    const none = within(chooser).getByRole('button', { name: 'None', exact: true });
+    await waitFor(() => expect(none).toBeEnabled());
+    await user.click(none);
+    expect(screen.getByTestId('facilitator-filter')).toHaveTextContent('Facilitators: None');
+    await waitFor(() => expect(excluded.at(-1)).toBe('2,3,4'));
+  });
+});

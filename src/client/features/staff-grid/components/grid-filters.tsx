@@ -88,13 +88,22 @@ function FilterPopover({
   );
 }
 
-function AllOrNone({ onAll, onNone }: { onAll: () => void; onNone: () => void }) {
+function AllOrNone({
+  onAll,
+  onNone,
+  disabled = false,
+}: {
+  onAll: () => void;
+  onNone: () => void;
+  /** while the choices are still being read, None would leave out nobody */
+  disabled?: boolean;
+}) {
   return (
     <div className="flex items-center gap-2">
-      <Button size="sm" variant="secondary" onClick={onAll}>
+      <Button size="sm" variant="secondary" onClick={onAll} disabled={disabled}>
         All
       </Button>
-      <Button size="sm" variant="secondary" onClick={onNone}>
+      <Button size="sm" variant="secondary" onClick={onNone} disabled={disabled}>
         None
       </Button>
     </div>
@@ -171,6 +180,7 @@ function FacilitatorChoices({
       <AllOrNone
         onAll={() => onChange(new Set())}
         onNone={() => onChange(new Set(facilitators.map((f) => f.id)))}
+        disabled={users.isPending}
       />
       <Input
         value={search}
