@@ -56,7 +56,8 @@ export class Scheduler {
   private cron: Cron | undefined;
   private stopped = true;
   private drainLoop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  /** the drain loop's pause: a save committed while a round ran sends it round again at once */
+  private readonly drainPause = new WakeablePause();
   private ticking: Promise<TickOutcome> | undefined;
   private reminding: Promise<AutomaticOutcome> | undefined;
   private subscribing: Promise<SubscriptionOutcome> | undefined;
@@ -66,10 +67,7 @@ export class Scheduler {
   private stopListening: (() => void) | undefined;
   private stopListeningForPushes: (() => void) | undefined;
   private pushLoop: Promise<void> | undefined;
-  private wakePushes: (() => void) | undefined;
-  private pushesQueuedMeanwhile = false;
-  /** a save committed while a round ran: go again at once rather than idle */
-  private queuedMeanwhile = false;
+  private readonly pushPause = new WakeablePause();
 
   constructor(
     private readonly ctx: AppContext,
@@ -104,8 +102,8 @@ export class Scheduler {
     this.cron = undefined;
     this.stopListening?.();
     this.stopListeningForPushes?.();
-    this.wake?.();
-    this.wakePushes?.();
+    this.drainPause.wake();
+    this.pushPause.wake();
     await this.drainLoop?.catch(() => {});
     await this.pushLoop?.catch(() => {});
     await this.ticking?.catch(() => {});
@@ -295,9 +293,8 @@ export class Scheduler {
       }
       if (this.stopped) break;
       const moreDue = result !== undefined && result.claimed > 0 && !result.serviceDown;
-      const woken = this.queuedMeanwhile && result?.serviceDown !== true;
-      this.queuedMeanwhile = false;
-      if (!moreDue && !woken) await this.idle(this.options.drainIdleMs);
+      const woken = this.drainPause.takeWakeUp() && result?.serviceDown !== true;
+      if (!moreDue && !woken) await this.drainPause.wait(this.options.drainIdleMs);
     }
   }
 
@@ -331,8 +328,7 @@ export class Scheduler {
 
   /** Wake the drain loop early (e.g. right after availability was saved). */
   notify(): void {
-    if (this.wake) this.wake();
-    else this.queuedMeanwhile = true;
+    this.drainPause.wake();
   }
 
   /**
@@ -350,45 +346,47 @@ export class Scheduler {
       }
       if (this.stopped) break;
       const moreDue = round !== undefined && round.claimed > 0;
-      const woken = this.pushesQueuedMeanwhile;
-      this.pushesQueuedMeanwhile = false;
-      if (!moreDue && !woken) await this.idlePushes(this.options.drainIdleMs);
+      const woken = this.pushPause.takeWakeUp();
+      if (!moreDue && !woken) await this.pushPause.wait(this.options.drainIdleMs);
     }
   }
 
   /** Wake the push loop early (right after a push was queued). */
   notifyPushes(): void {
-    if (this.wakePushes) this.wakePushes();
-    else this.pushesQueuedMeanwhile = true;
+    this.pushPause.wake();
+  }
+}
+
+/**
+ * A work loop's idle wait that a wake-up ends early. A wake-up that comes while the loop is working
+ * (not waiting) is kept, so the loop can go round again at once instead of waiting.
+ */
+class WakeablePause {
+  private endWait: (() => void) | undefined;
+  private wokenWhileWorking = false;
+
+  wake(): void {
+    if (this.endWait) this.endWait();
+    else this.wokenWhileWorking = true;
   }
 
-  private idlePushes(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakePushes = () => {
-        this.wakePushes = undefined;
-        done();
-      };
-    });
+  /** Whether a wake-up came while the loop worked; asking forgets it. */
+  takeWakeUp(): boolean {
+    const woken = this.wokenWhileWorking;
+    this.wokenWhileWorking = false;
+    return woken;
   }
 
-  private idle(ms: number): Promise<void> {
+  wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.endWait = undefined;
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       timer.unref();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = undefined;
-        done();
-      };
+      this.endWait = done;
     });
   }
 }
