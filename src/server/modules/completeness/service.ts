@@ -76,14 +76,7 @@ export async function computeCompleteness(
 
   const result = await db.execute(sql`
     with covered as (
-      select user_id, count(distinct date)::int as set_days
-      from (
-        select user_id, date from availability where date between ${from} and ${to}
-        union
-        select user_id, date from bookings where user_id is not null and date between ${from} and ${to}
-      ) days
-      where extract(isodow from date) < 6
-      group by user_id
+      ${coveredWeekdays(from, to)}
     ), reminded as (
       select user_id, max(sent_at) as last_reminded_at, max(sent_on)::text as reminded_on
       from reminder_sends
@@ -164,6 +157,18 @@ function orderOf(sort: CompletenessSort, direction: SortDirection, weekdays: num
   ];
 }
 
+/** Every facilitator's count of weekdays set between `from` and `to` (their days and bookings), as `user_id, set_days`. */
+function coveredWeekdays(from: string, to: string): SQL {
+  return sql`select user_id, count(distinct date)::int as set_days
+    from (
+      select user_id, date from availability where date between ${from} and ${to}
+      union
+      select user_id, date from bookings where user_id is not null and date between ${from} and ${to}
+    ) days
+    where extract(isodow from date) < 6
+    group by user_id`;
+}
+
 /** The weekdays of the month set by one facilitator `u`: their days and bookings, through the (person, day) indexes. */
 function setDaysOf(from: string, to: string): SQL {
   return sql`(select count(*)::int from (
@@ -209,14 +214,7 @@ export async function readCompletenessPage(
       limit ${query.limit + 1}`),
     db.execute(sql`
       with covered as (
-        select user_id, count(distinct date)::int as set_days
-        from (
-          select user_id, date from availability where date between ${from} and ${to}
-          union
-          select user_id, date from bookings where user_id is not null and date between ${from} and ${to}
-        ) days
-        where extract(isodow from date) < 6
-        group by user_id
+        ${coveredWeekdays(from, to)}
       ), people as (
         select u.id, u.area, ${inArea} as shown, coalesce(c.set_days, 0) as set_days
         from users u left join covered c on c.user_id = u.id
