@@ -71,7 +71,7 @@ test('staff download a person’s data, read the viewing log and open the school
     await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
     await checkScreen(page, testInfo, 'school-assurance');
     const pdf = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Download PDF' }).click();
+    await page.getByRole('button', { name: 'Download PDF' }).click();
     expect((await pdf).suggestedFilename()).toBe(`assurance-${TODAY}-to-${addDays(TODAY, 7)}.pdf`);
   } finally {
     await api.delete(`/api/staff/users/${id}`);

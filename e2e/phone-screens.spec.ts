@@ -271,7 +271,7 @@ test(
       `/staff/assurance?from=${session.date}&to=${session.date}&school=${encodeURIComponent(school)}`,
     );
     await expect(page.getByRole('heading', { name: 'Confirmation of safeguarding checks' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Download PDF' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download PDF' })).toBeVisible();
     await checkScreen(page, testInfo, 'school-assurance');
     await page.goto('/settings#retention');
     await expect(page.getByRole('form', { name: 'Retention schedule' })).toBeVisible();

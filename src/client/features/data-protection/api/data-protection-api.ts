@@ -41,7 +41,7 @@ const assuranceSearch = (query: AssuranceQuery) =>
     ),
   );
 
-/** Where the assurance's PDF is downloaded from (a link: the browser saves the file). */
+/** Where the assurance's PDF is downloaded from. */
 export const assurancePdfUrl = (query: AssuranceQuery) =>
   `/api/staff/assurance/pdf?${assuranceSearch(query)}`;
 

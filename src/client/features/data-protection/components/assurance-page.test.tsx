@@ -38,7 +38,7 @@ const answer: AssuranceResponse = {
 };
 
 describe('AssurancePage', () => {
-  test('shows each session’s checks and links the PDF of the same query', async () => {
+  test('shows each session’s checks, in the shared words', async () => {
     const asked: string[] = [];
     server.use(
       http.get('/api/staff/assurance', ({ request }) => {
@@ -67,9 +67,47 @@ describe('AssurancePage', () => {
     expect(value('First aid')).toBe('valid until 31 January 2027');
     expect(value('Checks on the session’s day')).toBe('In date');
     expect(value('As recorded on')).toBe('1 March 2026');
-    const pdf = screen.getByRole('link', { name: 'Download PDF' });
-    expect(pdf).toHaveAttribute('href', `/api/staff/assurance/pdf${asked[0]}`);
-    expect(asked[0]).toBe('?from=2026-03-01&to=2026-03-31&school=Hill+School');
+    expect(asked).toEqual(['?from=2026-03-01&to=2026-03-31&school=Hill+School']);
     expect(screen.getByRole('button', { name: 'Print' })).toBeVisible();
+  });
+
+  test('downloads the PDF of the same query, and shows a refusal as a message', async () => {
+    const pdfAsked: string[] = [];
+    let refuse = false;
+    server.use(
+      http.get('/api/staff/assurance', () => HttpResponse.json(answer)),
+      http.get('/api/staff/assurance/statement', () =>
+        HttpResponse.json({ statement: answer.statement, updatedAt: null }),
+      ),
+      http.get('/api/staff/assurance/pdf', ({ request }) => {
+        pdfAsked.push(new URL(request.url).search);
+        if (refuse) {
+          return HttpResponse.json(
+            { statusCode: 429, error: 'Too Many Requests', message: 'Too many downloads: try again shortly' },
+            { status: 429 },
+          );
+        }
+        return new HttpResponse('%PDF-1.3', {
+          headers: {
+            'content-type': 'application/pdf',
+            'content-disposition': 'attachment; filename="assurance-2026-03-01-to-2026-03-31.pdf"',
+          },
+        });
+      }),
+    );
+    const { user } = renderWithApp(
+      <AssurancePage
+        query={{ from: '2026-03-01', to: '2026-03-31' }}
+        today="2026-04-01"
+        onQuery={() => {}}
+      />,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Download PDF' }));
+    expect(await screen.findByText('PDF downloaded')).toBeVisible();
+    expect(pdfAsked).toEqual(['?from=2026-03-01&to=2026-03-31']);
+
+    refuse = true;
+    await user.click(screen.getByRole('button', { name: 'Download PDF' }));
+    expect(await screen.findByText('Too many downloads: try again shortly')).toBeVisible();
   });
 });

@@ -9,7 +9,7 @@ import {
   assuranceStatementBody,
 } from '@shared/schemas/data-protection';
 import { FileDown, Printer, Save, Search } from 'lucide-react';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -18,7 +18,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage, showRefusal } from '@/lib/api';
+import { downloadFile, errorMessage, showRefusal } from '@/lib/api';
 import {
   assurancePdfUrl,
   useAssurance,
@@ -116,14 +116,7 @@ export function AssurancePage({
               </p>
             </div>
             <div className="flex flex-wrap gap-2 print:hidden">
-              {query ? (
-                <Button asChild variant="outline">
-                  <a href={assurancePdfUrl(query)} download>
-                    <FileDown aria-hidden />
-                    Download PDF
-                  </a>
-                </Button>
-              ) : null}
+              {query ? <PdfDownload query={query} /> : null}
               <Button type="button" variant="outline" onClick={() => window.print()}>
                 <Printer aria-hidden />
                 Print
@@ -138,6 +131,32 @@ export function AssurancePage({
         </article>
       ) : null}
     </div>
+  );
+}
+
+/** The assurance as a PDF file, fetched first so a refusal shows as a message. */
+function PdfDownload({ query }: { query: AssuranceQuery }) {
+  const [downloading, setDownloading] = useState(false);
+  const download = async () => {
+    setDownloading(true);
+    try {
+      await downloadFile(assurancePdfUrl(query), 'assurance.pdf');
+      toast({ title: 'PDF downloaded', variant: 'success' });
+    } catch (error) {
+      toast({
+        title: 'Download failed',
+        description: errorMessage(error, 'The PDF could not be made'),
+        variant: 'destructive',
+      });
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <Button type="button" variant="outline" onClick={download} disabled={downloading}>
+      <FileDown aria-hidden />
+      Download PDF
+    </Button>
   );
 }
 
