@@ -329,6 +329,21 @@ describe("the school's assurance", () => {
     expect((await call('GET', '/api/staff/assurance/pdf?bookingId=999999', staff)).statusCode).toBe(404);
   });
 
+  it('a PDF for a name beyond the standard font’s letters: made, the letter shown as "?"', async () => {
+    const staff = await at('2026-04-01T10:00:00Z');
+    const lucja = await t.createUser({ username: 'lucja@example.org', displayName: 'Łucja Żak–Zoë' });
+    const booked = await insertBooking(t.ctx.db, {
+      date: '2026-03-10',
+      userId: lucja.id,
+      schoolName: 'Łódź',
+    });
+    const pdf = await call('GET', `/api/staff/assurance/pdf?bookingId=${booked.id}`, staff);
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    const text = pdfText(pdf.rawPayload);
+    expect(text).toContain('?ucja ?ak–Zoë');
+    expect(text).toContain('10 March 2026 · ?ód?');
+  });
+
   it('prints the organisation’s statement once saved, and refuses a blank one', async () => {
     const staff = await at('2026-04-01T10:00:00Z');
     expect(
