@@ -68,8 +68,11 @@ test('staff download a person’s data, read the viewing log and open the school
     );
     await expect(page.getByRole('heading', { name: 'Confirmation of safeguarding checks' })).toBeVisible();
     await expect(page.getByText('No one was sent to a session in these days.')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Print or save as PDF' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
     await checkScreen(page, testInfo, 'school-assurance');
+    const pdf = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PDF' }).click();
+    expect((await pdf).suggestedFilename()).toBe(`assurance-${TODAY}-to-${addDays(TODAY, 7)}.pdf`);
   } finally {
     await api.delete(`/api/staff/users/${id}`);
     await api.dispose();

@@ -92,7 +92,7 @@ test('staff erase a person with a reason, see what was kept, and find the erasur
     await dialog.getByRole('button', { name: 'Erase personal data' }).click();
     const done = page.getByRole('dialog', { name: 'Personal data erased' });
     await expect(done.getByRole('heading', { name: 'Kept, and why' })).toBeVisible();
-    await expect(done).toContainText('account: 1');
+    await expect(done).toContainText('Account: 1');
     await done.getByRole('button', { name: 'Done' }).click();
     await expect(row).toHaveCount(0);
 

@@ -191,7 +191,7 @@ test(
 );
 
 test(
-  'staff screens: the login, the day dialog editing, history, safeguarding, offers and reminders',
+  'staff screens: the login, the day dialog editing, history, safeguarding, personal data, offers, reminders, the assurance and retention',
   { tag: '@phone' },
   async ({ page }, testInfo) => {
     await page.goto('/staff-login');
@@ -232,6 +232,14 @@ test(
     await checkScreen(page, testInfo, 'safeguarding-records');
     await page.keyboard.press('Escape');
     await expect(records).toBeHidden();
+    await userAction(page, row, person.displayName, 'Personal data');
+    const data = page.getByRole('dialog', { name: `Personal data: ${person.displayName}` });
+    await expect(
+      data.getByRole('table', { name: `Who has seen the certificate number of ${person.displayName}` }),
+    ).toBeVisible();
+    await checkScreen(page, testInfo, 'personal-data-dialog');
+    await page.keyboard.press('Escape');
+    await expect(data).toBeHidden();
 
     // open sessions, and the offer dialog with the offer already made
     await page.goto('/staff/sessions');
@@ -257,5 +265,17 @@ test(
     await expect(remind).toBeHidden();
     await expect(page.getByTestId('reminder-result')).toContainText('1 sent');
     await checkScreen(page, testInfo, 'reminder-sent');
+
+    // the school's assurance for the session's school and day, and the retention schedule
+    await page.goto(
+      `/staff/assurance?from=${session.date}&to=${session.date}&school=${encodeURIComponent(school)}`,
+    );
+    await expect(page.getByRole('heading', { name: 'Confirmation of safeguarding checks' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download PDF' })).toBeVisible();
+    await checkScreen(page, testInfo, 'school-assurance');
+    await page.goto('/settings#retention');
+    await expect(page.getByRole('form', { name: 'Retention schedule' })).toBeVisible();
+    await page.getByRole('heading', { name: 'Retention', exact: true }).scrollIntoViewIfNeeded();
+    await checkScreen(page, testInfo, 'retention-settings');
   },
 );

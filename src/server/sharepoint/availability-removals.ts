@@ -1,12 +1,13 @@
 /**
- * Availability items to remove from SharePoint: an erased person's days. Queued inside the erasure's
- * transaction (`enqueueAvailabilityRemovals`), delivered by the same drain loop as the availability
+ * Availability items to remove from SharePoint: the days of a person erased, or anonymised by the
+ * retention schedule. Queued inside the erasure's or the retention run's transaction
+ * (`enqueueRemovalsOfPerson`), before their availability rows go; delivered by the same drain loop as the availability
  * outbox (`drainAvailabilityRemovals`), each row deleted once SharePoint has removed its item (or the
  * item was already gone). A failed removal waits longer at each attempt, like the outbox.
  */
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client';
-import { availabilityRemovals, sharepointAvailabilityItems } from '../db/schema';
+import { availability, availabilityRemovals, sharepointAvailabilityItems } from '../db/schema';
 import { availabilityItems } from './availability-items';
 import type { SharePointSession } from './session';
 
@@ -40,6 +41,24 @@ export async function enqueueAvailabilityRemovals(
     await db.insert(availabilityRemovals).values(rows.slice(i, i + 1000));
   }
   return rows.length;
+}
+
+/**
+ * Queue the removal of every SharePoint availability item of one person (keyed by their freelancer
+ * ID; none without one), from the days the portal holds for them: called before those days are
+ * deleted. Returns how many items were queued.
+ */
+export async function enqueueRemovalsOfPerson(
+  db: Queryable,
+  person: { id: number; freelancerId: string | null },
+  now: Date,
+): Promise<number> {
+  if (!person.freelancerId) return 0;
+  const days = await db
+    .select({ date: availability.date, itemId: availability.sharePointItemId })
+    .from(availability)
+    .where(eq(availability.userId, person.id));
+  return enqueueAvailabilityRemovals(db, person.freelancerId, days, now);
 }
 
 export interface RemovalsResult {

@@ -1919,6 +1919,25 @@ export const ROUTES: Record<string, RouteEntry> = {
     ],
     fuzz: (x) => ({ query: { ...x.range(), school: 'Hill School' } }),
   },
+  'GET /api/staff/assurance/pdf': {
+    access: 'staff',
+    changesState: false,
+    fuzzGroup: 'offers',
+    matrix: [
+      {
+        name: 'a range at one school',
+        call: (f) => ({ query: { ...range(f), school: 'Hill School' } }),
+        expect: staffOnly(200),
+      },
+      { name: 'no session or range', call: () => ({ query: {} }), expect: staffOnly(400) },
+      {
+        name: 'a session that does not exist',
+        call: () => ({ query: { bookingId: '999999' } }),
+        expect: staffOnly(404),
+      },
+    ],
+    fuzz: (x) => ({ query: { ...x.range(), school: 'Hill School' } }),
+  },
   'GET /api/staff/assurance/statement': {
     access: 'staff',
     changesState: false,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_EXPORT_DAYS } from '../exports';
+import { dayLabel } from '../safeguarding';
 import { dateString, nonBlankText, urlId } from './common';
 import { safeguardingStatus as safeguardingStatusSchema } from './safeguarding';
 
@@ -131,6 +132,50 @@ export const assuranceSession = z.object({
   person: assurancePerson,
 });
 export type AssuranceSession = z.infer<typeof assuranceSession>;
+
+const ASSURANCE_STATE_WORDS = {
+  valid: 'In date',
+  expiring: 'In date (renewal due soon)',
+  expired: 'Expired',
+  missing: 'Missing',
+} as const;
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+/** A session's heading on the assurance: its day, times and school. */
+export function assuranceHeading(session: AssuranceSession): string {
+  const times = session.startTime && session.endTime ? `, ${session.startTime}–${session.endTime}` : '';
+  return `${dayLabel(session.date)}${times} · ${session.school || 'No school named'}`;
+}
+
+/**
+ * What the assurance says of the person sent, as label and value, in order: the page and the PDF
+ * both show these, so they say the same.
+ */
+export function assuranceLines(person: AssurancePerson): Array<[label: string, value: string]> {
+  const dbs = person.dbs;
+  return [
+    ['Person sent', person.name],
+    ...(dbs
+      ? ([
+          ['Enhanced DBS with barred list', yesNo(dbs.enhancedWithBarredList)],
+          ['Certificate number', dbs.certificate],
+          ['Issued', dayLabel(dbs.issueDate)],
+          ['On the Update Service', yesNo(dbs.onUpdateService)],
+          [
+            'Update Service status checked',
+            dbs.statusCheckedOn ? dayLabel(dbs.statusCheckedOn) : 'Not recorded',
+          ],
+        ] satisfies Array<[string, string]>)
+      : ([['Enhanced DBS', 'None recorded by the session’s day']] satisfies Array<[string, string]>)),
+    ...person.checks.map((check): [string, string] => [
+      check.type,
+      `valid until ${dayLabel(check.validUntil)}`,
+    ]),
+    ['Checks on the session’s day', ASSURANCE_STATE_WORDS[person.status.state]],
+    ['As recorded on', person.recordedOn ? dayLabel(person.recordedOn) : 'Nothing recorded by then'],
+  ];
+}
 
 export const assuranceResponse = z.object({
   statement: z.string(),

@@ -107,6 +107,47 @@ export const erasureBody = z.object({
 });
 export type ErasureBody = z.input<typeof erasureBody>;
 
+/**
+ * What an erasure removes or keeps, by kind, and the plain words the screens show for each. The
+ * erasure record stores the kind; a kind recorded before these existed is shown as it was stored.
+ */
+export const ERASURE_KIND_LABELS = {
+  signInSessions: 'Sign-in sessions',
+  calendarFeed: 'Calendar feed',
+  microsoftSignIn: 'Microsoft sign-in link',
+  microsoftInvitations: 'Microsoft sign-in invitations',
+  passwordLinks: 'Password links',
+  signInAttempts: 'Failed sign-in counts',
+  requestBudgets: 'Request limit counts',
+  sharePointAvailability: 'SharePoint availability items to remove',
+  availabilityOutbox: 'Availability waiting to be sent to SharePoint',
+  availability: 'Availability days',
+  notes: 'Staff notes',
+  bookingOutbox: 'Session changes waiting to be sent to SharePoint',
+  offers: 'Offers',
+  sessions: 'Sessions delivered',
+  availabilityReminders: 'Availability reminders sent',
+  safeguardingRecords: 'Safeguarding records',
+  safeguardingReminders: 'Safeguarding reminders sent',
+  history: 'History entries',
+  passkeys: 'Passkeys',
+  passkeyChallenges: 'Passkey sign-ins under way',
+  pushOutbox: 'Notifications waiting to be sent',
+  pushSubscriptions: 'Devices receiving notifications',
+  notificationChoices: 'Notification choices',
+  quietHours: 'Quiet hours',
+  certificateViews: 'Certificate viewing log entries',
+  recordVersions: 'Earlier safeguarding records',
+  photo: 'Photo',
+  erasures: 'Erasures they made',
+  account: 'Account',
+} as const;
+export type ErasureKind = keyof typeof ERASURE_KIND_LABELS;
+
+/** The words for a kind of an erasure record. */
+export const erasureKindLabel = (kind: string): string =>
+  Object.hasOwn(ERASURE_KIND_LABELS, kind) ? ERASURE_KIND_LABELS[kind as ErasureKind] : kind;
+
 /** An erasure as recorded: nothing about the person erased. */
 export const erasureRecord = z.object({
   id: z.number().int(),

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import sharp from 'sharp';
@@ -53,6 +54,34 @@ const call = (method: Method, url: string, cookie: string, payload?: unknown) =>
     headers: { cookie },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
+
+/** Windows-1252's letters at 0x80-0x9f (Node decodes that range as Latin-1's control codes). */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+const windows1252 = (byte: number) =>
+  byte >= 0x80 && byte <= 0x9f ? CP1252_HIGH[byte - 0x80]! : String.fromCharCode(byte);
+
+/**
+ * The text a PDF shows, one entry per text operator: each content stream inflated when compressed,
+ * the hex strings of its TJ arrays decoded as Windows-1252 (the standard fonts' encoding).
+ */
+function pdfText(pdf: Buffer): string[] {
+  const raw = pdf.toString('latin1');
+  const lines: string[] = [];
+  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    const bytes = Buffer.from(match[1]!, 'latin1');
+    let content: string;
+    try {
+      content = inflateSync(bytes).toString('latin1');
+    } catch {
+      content = match[1]!;
+    }
+    for (const array of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+      const hex = [...array[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1]).join('');
+      lines.push([...Buffer.from(hex, 'hex')].map(windows1252).join(''));
+    }
+  }
+  return lines;
+}
 
 /** Moves the app's clock and signs staff in at that time. */
 async function at(instant: string): Promise<string> {
@@ -264,6 +293,55 @@ describe("the school's assurance", () => {
     expect((await call('GET', `/api/staff/assurance?bookingId=${between.id}`, riyaCookie)).statusCode).toBe(
       403,
     );
+
+    // the same as a PDF: each person's name and the masked number of the day, no whole number, and
+    // (masked numbers only) nothing entered in the viewing log
+    const viewsBefore = await db.select().from(certificateViews);
+    const pdf = await call(
+      'GET',
+      '/api/staff/assurance/pdf?from=2026-01-01&to=2026-03-31&school=Hill%20School',
+      staff,
+    );
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(
+      'attachment; filename="assurance-2026-01-01-to-2026-03-31.pdf"',
+    );
+    expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = pdfText(pdf.rawPayload);
+    expect(text).toContain('Confirmation of safeguarding checks');
+    expect(text.filter((line) => line === 'Riya Rao')).toHaveLength(4);
+    expect(text.filter((line) => line === '********1111')).toHaveLength(1);
+    expect(text.filter((line) => line === '********2222')).toHaveLength(2);
+    expect(text).toContain('None recorded by the session’s day');
+    expect(text.join('')).toContain(body.statement); // wrapped over lines
+    expect(pdf.rawPayload.includes('009876541111')).toBe(false);
+    expect(text.join('\n')).not.toMatch(/009876541111|009876542222/);
+    const onePdf = pdfText(
+      (await call('GET', `/api/staff/assurance/pdf?bookingId=${between.id}`, staff)).rawPayload,
+    );
+    expect(onePdf).toContain('********1111');
+    expect(onePdf).not.toContain('********2222');
+    expect(await db.select().from(certificateViews)).toEqual(viewsBefore);
+    expect(
+      (await call('GET', `/api/staff/assurance/pdf?bookingId=${between.id}`, riyaCookie)).statusCode,
+    ).toBe(403);
+    expect((await call('GET', '/api/staff/assurance/pdf?bookingId=999999', staff)).statusCode).toBe(404);
+  });
+
+  it('a PDF for a name beyond the standard font’s letters: made, the letter shown as "?"', async () => {
+    const staff = await at('2026-04-01T10:00:00Z');
+    const lucja = await t.createUser({ username: 'lucja@example.org', displayName: 'Łucja Żak–Zoë' });
+    const booked = await insertBooking(t.ctx.db, {
+      date: '2026-03-10',
+      userId: lucja.id,
+      schoolName: 'Łódź',
+    });
+    const pdf = await call('GET', `/api/staff/assurance/pdf?bookingId=${booked.id}`, staff);
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    const text = pdfText(pdf.rawPayload);
+    expect(text).toContain('?ucja ?ak–Zoë');
+    expect(text).toContain('10 March 2026 · ?ód?');
   });
 
   it('prints the organisation’s statement once saved, and refuses a blank one', async () => {
@@ -346,6 +424,11 @@ describe('photos', () => {
     });
     const page = await call('GET', `/api/staff/assurance?bookingId=${session.id}`, staff);
     expect(page.json().sessions[0].person.hasPhoto).toBe(true);
+    // and its PDF carries the photo as a JPEG image
+    const pdf = await call('GET', `/api/staff/assurance/pdf?bookingId=${session.id}`, staff);
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    expect(pdf.rawPayload.toString('latin1')).toMatch(/\/Subtype \/Image[\s\S]*?\/Filter \/DCTDecode/);
+    expect(pdfText(pdf.rawPayload)).toContain('Fran Field');
   });
 
   it('refuses a file that is not an image, whatever it is called, and keeps nothing', async () => {

@@ -17,6 +17,7 @@ import { users } from '../../db/schema';
 import { notFound } from '../../errors';
 import { currentUser } from '../../http/access';
 import { assurance, readAssuranceStatement, saveAssuranceStatement } from './assurance';
+import { assurancePdf } from './assurance-pdf';
 import { deletePhoto, readPhoto, savePhoto } from './photos';
 import { subjectAccessArchive } from './subject-access';
 import { listCertificateViews } from './viewing-log';
@@ -115,6 +116,32 @@ export function dataProtectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       (request) => assurance(ctx.db, request.query, ctx.now()),
+    );
+
+    app.get(
+      '/api/staff/assurance/pdf',
+      {
+        config: { access: 'staff', rateLimit: ctx.limits.rateLimit('safeguardingExport') },
+        schema: {
+          tags: ['data protection'],
+          summary:
+            'The school’s assurance as a PDF to send: the same sessions, people and checks as the page, certificate numbers masked',
+          querystring: assuranceQuery,
+          response: { 200: z.any().describe('the PDF file'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const query = request.query;
+        const answer = await assurance(ctx.db, query, ctx.now());
+        const pdf = await assurancePdf(ctx.db, answer, ctx.config.ORG_TIMEZONE);
+        const name =
+          query.bookingId !== undefined
+            ? `assurance-session-${query.bookingId}.pdf`
+            : `assurance-${query.from}-to-${query.to}.pdf`;
+        reply.header('content-disposition', `attachment; filename="${name}"`);
+        reply.header('cache-control', 'no-store');
+        return reply.type('application/pdf').send(pdf);
+      },
     );
 
     app.get(

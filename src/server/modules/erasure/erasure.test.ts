@@ -6,6 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERASURE_KIND_LABELS } from '../../../shared/schemas/retention';
 import {
   availabilityRemovals,
   certificateViews,
@@ -253,20 +254,23 @@ describe('erasure', () => {
       availability: 3,
       notes: 1,
       offers: 1,
-      'safeguarding records': 1,
+      safeguardingRecords: 1,
       passkeys: 1,
-      'passkey challenges under way': 1,
-      'push subscriptions': 1,
-      'notifications waiting to be pushed': 1,
-      'notification choices': 1,
-      'quiet hours': 1,
-      'certificate viewing log': 2,
-      'earlier safeguarding records': 1,
+      passkeyChallenges: 1,
+      pushSubscriptions: 1,
+      pushOutbox: 1,
+      notificationChoices: 1,
+      quietHours: 1,
+      certificateViews: 2,
+      recordVersions: 1,
       photo: 2,
     });
     expect(record.kept).toEqual(
       expect.arrayContaining([expect.objectContaining({ kind: 'sessions', count: 1 })]),
     );
+    // every kind recorded has its words for the screens
+    const kinds = [...Object.keys(record.removed), ...record.kept.map((kept: { kind: string }) => kept.kind)];
+    expect(kinds.filter((kind) => !Object.hasOwn(ERASURE_KIND_LABELS, kind))).toEqual([]);
     // signed out at once
     const me = await t.app.inject({ url: '/api/user', headers: { cookie: erinCookie } });
     expect(me.statusCode).toBe(401);

@@ -9,6 +9,7 @@
  * reasons, never the content.
  */
 import { eq, inArray, or, sql } from 'drizzle-orm';
+import type { ErasureKind } from '../../../shared/schemas/retention';
 import type { Queryable } from '../../db/client';
 import {
   availability,
@@ -38,7 +39,7 @@ import {
   users,
   webauthnChallenges,
 } from '../../db/schema';
-import { enqueueAvailabilityRemovals } from '../../sharepoint/availability-removals';
+import { enqueueRemovalsOfPerson } from '../../sharepoint/availability-removals';
 import { erasePhoto } from '../data-protection/photos';
 import { eraseCertificateViews } from '../data-protection/viewing-log';
 import { eraseRecordVersions } from '../safeguarding/record-versions';
@@ -57,8 +58,8 @@ export interface StepOutcome {
 }
 
 export interface ErasureStep {
-  /** the kind the erasure record names */
-  kind: string;
+  /** the kind the erasure record names (shown in the words of ERASURE_KIND_LABELS) */
+  kind: ErasureKind;
   run(tx: Queryable, person: ErasedPerson, now: Date): Promise<StepOutcome>;
 }
 
@@ -78,7 +79,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'sessions',
     {
-      kind: 'sessions',
+      kind: 'signInSessions',
       run: async (tx, p) =>
         removedCount(
           await tx.delete(sessions).where(eq(sessions.userId, p.id)).returning({ id: sessions.id }),
@@ -88,7 +89,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'calendar_feeds',
     {
-      kind: 'calendar feed',
+      kind: 'calendarFeed',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -101,7 +102,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'microsoft_identities',
     {
-      kind: 'Microsoft sign-in link',
+      kind: 'microsoftSignIn',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -114,7 +115,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'microsoft_invitations',
     {
-      kind: 'Microsoft invitations',
+      kind: 'microsoftInvitations',
       run: async (tx, p) => {
         const removed = await tx
           .delete(microsoftInvitations)
@@ -134,7 +135,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'password_links',
     {
-      kind: 'password links',
+      kind: 'passwordLinks',
       run: async (tx, p) => {
         const removed = await tx
           .delete(passwordLinks)
@@ -154,7 +155,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'login_throttle',
     {
-      kind: 'sign-in attempt counters',
+      kind: 'signInAttempts',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -173,7 +174,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'request_limits',
     {
-      kind: 'request budgets',
+      kind: 'requestBudgets',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -186,15 +187,11 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'availability_removals',
     {
-      kind: 'SharePoint availability items to remove',
+      kind: 'sharePointAvailability',
       // Queued here, removed from the table once SharePoint has deleted each item (the outbox's drain).
       run: async (tx, p, now) => {
         if (!p.freelancerId) return { removed: 0 };
-        const days = await tx
-          .select({ date: availability.date, itemId: availability.sharePointItemId })
-          .from(availability)
-          .where(eq(availability.userId, p.id));
-        const queued = await enqueueAvailabilityRemovals(tx, p.freelancerId, days, now);
+        const queued = await enqueueRemovalsOfPerson(tx, p, now);
         return { removed: 0, kept: { count: queued, why: 'until SharePoint has removed each item' } };
       },
     },
@@ -206,7 +203,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'sync_outbox',
     {
-      kind: 'availability waiting for SharePoint',
+      kind: 'availabilityOutbox',
       run: async (tx, p) =>
         removedCount(
           await tx.delete(syncOutbox).where(eq(syncOutbox.userId, p.id)).returning({ id: syncOutbox.id }),
@@ -256,7 +253,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'booking_outbox',
     {
-      kind: 'sessions waiting for SharePoint',
+      kind: 'bookingOutbox',
       run: async (tx, p) => {
         // an acceptance of theirs not yet written goes with the offer (its foreign key cascades)
         const unlinked = await unlink(
@@ -313,7 +310,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'reminder_sends',
     {
-      kind: 'availability reminders sent',
+      kind: 'availabilityReminders',
       run: async (tx, p) => {
         const removed = await tx
           .delete(reminderSends)
@@ -333,7 +330,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'safeguarding_records',
     {
-      kind: 'safeguarding records',
+      kind: 'safeguardingRecords',
       run: async (tx, p) => {
         const removed = await tx
           .delete(safeguardingRecords)
@@ -353,7 +350,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'safeguarding_reminder_sends',
     {
-      kind: 'safeguarding reminders sent',
+      kind: 'safeguardingReminders',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -399,7 +396,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'webauthn_challenges',
     {
-      kind: 'passkey challenges under way',
+      kind: 'passkeyChallenges',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -412,7 +409,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'push_outbox',
     {
-      kind: 'notifications waiting to be pushed',
+      kind: 'pushOutbox',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -433,7 +430,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'push_subscriptions',
     {
-      kind: 'push subscriptions',
+      kind: 'pushSubscriptions',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -446,7 +443,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'notification_preferences',
     {
-      kind: 'notification choices',
+      kind: 'notificationChoices',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -459,7 +456,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'notification_quiet_hours',
     {
-      kind: 'quiet hours',
+      kind: 'quietHours',
       run: async (tx, p) =>
         removedCount(
           await tx
@@ -472,7 +469,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'certificate_views',
     {
-      kind: 'certificate viewing log',
+      kind: 'certificateViews',
       // entries about the person go; where they viewed someone else's, the entry stays without their name
       run: async (tx, p) => {
         const { removed, anonymised } = await eraseCertificateViews(tx, p.id);
@@ -483,7 +480,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'safeguarding_record_versions',
     {
-      kind: 'earlier safeguarding records',
+      kind: 'recordVersions',
       run: async (tx, p) => ({ removed: await eraseRecordVersions(tx, p.id) }),
     },
   ],
@@ -515,7 +512,7 @@ export const ERASURE_STEPS: ReadonlyArray<readonly [table: string, step: Erasure
   [
     'erasures',
     {
-      kind: 'erasures they made',
+      kind: 'erasures',
       run: async (tx, p) =>
         removedCount(
           await tx

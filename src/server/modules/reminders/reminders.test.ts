@@ -641,3 +641,44 @@ describe('automatic reminder (scheduler)', () => {
     expect(back.messages.length).toBe(3);
   });
 });
+
+describe('a deactivated facilitator', () => {
+  it('is skipped by staff sends and left out of the automatic run, until reactivated', async () => {
+    const server = await smtp({ auth: { user: SMTP_USER, pass: SMTP_PASS } });
+    await saveSettings(settingsFor(server, { autoEnabled: true, autoDay: 15, autoMonth: 'next' }));
+    await setClock('2027-09-01T10:00:00Z');
+    const dan = people.Dan!.id;
+    const deactivated = await call('POST', `/api/staff/users/${dan}/deactivate`, staffCookie);
+    expect(deactivated.statusCode, deactivated.body).toBe(200);
+
+    // everyone missing November, and Dan chosen by name: skipped with the reason, no message
+    const all = await send('2027-11');
+    expect(outcomeOf(all, 'Dan')).toMatchObject({ outcome: 'skipped', reason: 'The account is deactivated' });
+    const chosen = await send('2027-11', [dan]);
+    expect(outcomeOf(chosen, 'Dan')).toMatchObject({
+      outcome: 'skipped',
+      reason: 'The account is deactivated',
+    });
+    expect(server.messages.map((m) => m.to[0]).sort()).toEqual(['cara@example.org', 'fran@example.org']);
+
+    // the scheduler's run on its day (10:30 in London, summer time) reaches the others only
+    const scheduler = new Scheduler(t.ctx);
+    await setClock('2027-09-15T09:30:00Z');
+    expect(await scheduler.reminderTick()).toBe('sent');
+    await scheduler.stop();
+    const october = server.messages.filter((m) => m.subject.endsWith('October 2027'));
+    expect(october.map((m) => m.to[0]).sort()).toEqual(['cara@example.org', 'fran@example.org']);
+    expect(server.messages.some((m) => m.to.includes('dan@example.org'))).toBe(false);
+    const dansSends = await t.ctx.db.select().from(reminderSends).where(eq(reminderSends.userId, dan));
+    expect(dansSends.filter((row) => row.sentOn >= '2027-09-01')).toEqual([]);
+
+    // reactivated: reminded again
+    await setClock('2027-09-16T10:00:00Z');
+    const back = await call('POST', `/api/staff/users/${dan}/reactivate`, staffCookie);
+    expect(back.statusCode, back.body).toBe(200);
+    await saveSettings(settingsFor(server, { autoEnabled: false }));
+    const again = await send('2027-11', [dan]);
+    expect(outcomeOf(again, 'Dan')!.outcome).toBe('sent');
+    expect(server.messages.at(-1)!.to).toEqual(['dan@example.org']);
+  });
+});

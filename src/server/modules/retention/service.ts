@@ -40,6 +40,7 @@ import {
   syncOutbox,
   users,
 } from '../../db/schema';
+import { enqueueRemovalsOfPerson } from '../../sharepoint/availability-removals';
 import { removePhotosOf } from '../data-protection/photos';
 import { applyCertificateViewRetention } from '../data-protection/viewing-log';
 import { recordChanges } from '../history/record';
@@ -248,6 +249,15 @@ export async function applyRetention(ctx: RetentionDeps): Promise<RetentionCount
       })
       .where(where.shortened)
       .returning({ id: safeguardingRecords.userId });
+    // an anonymised leaver's SharePoint availability items go too, through the outbox, queued from
+    // their days before those are deleted below
+    if (plan.anonymise.length > 0) {
+      const anonymised = await tx
+        .select({ id: users.id, freelancerId: users.freelancerId })
+        .from(users)
+        .where(inArray(users.id, plan.anonymise));
+      for (const person of anonymised) await enqueueRemovalsOfPerson(tx, person, now);
+    }
     const removed = async (run: Promise<unknown[]>) => (await run).length;
     await tx.execute(sql`set local change_history.purge = 'on'`);
     await tx.execute(sql`set local change_history.anonymise = 'on'`);

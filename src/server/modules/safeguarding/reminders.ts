@@ -201,7 +201,7 @@ async function messagesFor(
       })
       .from(safeguardingReminderSends)
       .where(gte(safeguardingReminderSends.sentOn, addDays(today, 1 - EXPIRY_REMINDER_EVERY_DAYS))),
-    // a leaver is not reminded: no address, no email
+    // the active accounts: a leaver is neither reminded nor in the digest
     ctx.db
       .select({ id: users.id, email: users.email, role: users.role })
       .from(users)
@@ -224,7 +224,10 @@ async function messagesFor(
     });
   }
   if (digestDay) {
-    const attention = list.people.filter((person) => person.status.state !== 'valid');
+    // a leaver's checks no longer need anyone's attention: deactivated accounts are left out
+    const attention = list.people.filter(
+      (person) => emailOf.has(person.userId) && person.status.state !== 'valid',
+    );
     if (attention.length > 0) {
       const staff = await ctx.db
         .select({

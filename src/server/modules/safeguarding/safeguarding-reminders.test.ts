@@ -128,4 +128,32 @@ describe('safeguarding reminders (scheduler)', () => {
     expect(server.messages.map((m) => m.to[0])).toEqual(['office@example.org']);
     expect(server.messages[0]!.text).toContain('Fran (Expired)');
   });
+
+  it('a deactivated facilitator gets no reminder and is left out of the digest', async () => {
+    // both due soon on Monday 4 January 2027: 36 months from 20 January 2024 counts until the 19th
+    const kim = await t.createUser({ username: 'kim', displayName: 'Kim', email: 'kim@example.org' });
+    const lee = await t.createUser({ username: 'lee', displayName: 'Lee', email: 'lee@example.org' });
+    await dbsFor(kim.id, '2024-01-20');
+    await dbsFor(lee.id, '2024-01-20');
+    clock = new Date('2027-01-01T10:00:00Z');
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `/api/staff/users/${lee.id}/deactivate`,
+      headers: { cookie: await t.loginStaff() },
+    });
+    expect(left.statusCode, left.body).toBe(200);
+
+    const from = server.messages.length;
+    clock = new Date('2027-01-04T10:00:00Z');
+    expect(await scheduler.safeguardingTick()).toBe('done');
+    expect(recipients(from)).toEqual(['kim@example.org', 'office@example.org']);
+    const digest = server.messages.slice(from).find((m) => m.to[0] === 'office@example.org')!;
+    expect(digest.text).toContain('Kim (Expiring soon)');
+    expect(digest.text).not.toContain('Lee');
+    const leeSends = await t.ctx.db
+      .select()
+      .from(safeguardingReminderSends)
+      .where(eq(safeguardingReminderSends.userId, lee.id));
+    expect(leeSends).toEqual([]);
+  });
 });

@@ -77,8 +77,8 @@ async function atClock<T>(instant: string, steps: () => Promise<T>): Promise<T> 
  */
 const RECORDED_AT = '2030-01-01T12:00:00Z';
 
-function setRecords(userId: number, body: { dbs: unknown; checks?: unknown[] }) {
-  return atClock(RECORDED_AT, () => saveRecords(userId, body));
+function setRecords(userId: number, body: { dbs: unknown; checks?: unknown[] }, at = RECORDED_AT) {
+  return atClock(at, () => saveRecords(userId, body));
 }
 
 async function saveRecords(userId: number, body: { dbs: unknown; checks?: unknown[] }) {
@@ -431,7 +431,12 @@ describe('input a reader would be misled by', () => {
 describe('the record for schools', () => {
   it('lists who was sent, their checks on each session day, the certificate masked, cells quoted and neutralised', async () => {
     await setPolicy();
-    await setRecords(fran.id, { dbs: dbs({ issueDate: '2024-02-29', checkedBy: '=HYPERLINK("x")' }) });
+    // the record for schools reads the records as they stood on each session's day: saved before them
+    await setRecords(
+      fran.id,
+      { dbs: dbs({ issueDate: '2024-02-29', checkedBy: '=HYPERLINK("x")' }) },
+      '2026-09-01T12:00:00Z',
+    );
     await insertBookings(t.ctx.db, [
       {
         sharePointId: 'sg-1',
@@ -485,6 +490,89 @@ describe('the record for schools', () => {
     ).toBe(403);
   });
 
+  it('shows the certificate held on each session day: the old one before a renewal, the new one after', async () => {
+    await setPolicy();
+    await setRecords(
+      fran.id,
+      { dbs: dbs({ issueDate: '2024-02-29', checkedBy: 'Before renewal' }) },
+      '2026-10-01T12:00:00Z',
+    );
+    // renewed on 26 February 2027 in Auckland (noon UTC on the 25th is 1 am on the 26th there)
+    await setRecords(
+      fran.id,
+      {
+        dbs: dbs({ certificateNumber: '009876543210', issueDate: '2027-02-24', checkedBy: 'After renewal' }),
+      },
+      '2027-02-25T12:00:00Z',
+    );
+    await insertBookings(t.ctx.db, [
+      {
+        sharePointId: 'rn-1',
+        userId: fran.id,
+        date: '2027-02-20',
+        schoolName: 'Renewal School',
+        title: 'Clay',
+      },
+      {
+        sharePointId: 'rn-2',
+        userId: fran.id,
+        date: '2027-02-26',
+        schoolName: 'Renewal School',
+        title: 'Clay',
+      },
+      {
+        sharePointId: 'rn-3',
+        userId: fran.id,
+        date: '2027-03-10',
+        schoolName: 'Renewal School',
+        title: 'Clay',
+      },
+    ]);
+    const response = await call(
+      'GET',
+      '/api/staff/safeguarding/export?from=2027-02-01&to=2027-03-31&school=Renewal%20School',
+      staffCookie,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const lines = response.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines).toHaveLength(4);
+    // before the renewal: the old certificate, warned of, as it stood then (not today's)
+    expect(lines[1]).toContain('"2027-02-20","Renewal School","Clay","Fran","********7890","2024-02-29"');
+    expect(lines[1]).toContain('"Before renewal","2027-02-27","Expiring soon"');
+    // from the day of the renewal on: the new one
+    for (const [line, date] of [
+      [lines[2], '2027-02-26'],
+      [lines[3], '2027-03-10'],
+    ] as const) {
+      expect(line).toContain(`"${date}","Renewal School","Clay","Fran","********3210","2027-02-24"`);
+      expect(line).toContain('"After renewal","2030-02-23","Valid"');
+    }
+    expect(response.body).not.toContain('009876543210');
+
+    // the school's assurance reads the same states
+    const assurance = await call(
+      'GET',
+      '/api/staff/assurance?from=2027-02-01&to=2027-03-31&school=Renewal%20School',
+      staffCookie,
+    );
+    expect(assurance.statusCode, assurance.body).toBe(200);
+    expect(
+      assurance
+        .json()
+        .sessions.map((s: { date: string; person: { dbs: { certificate: string } } }) => [
+          s.date,
+          s.person.dbs.certificate,
+        ]),
+    ).toEqual([
+      ['2027-02-20', '********7890'],
+      ['2027-02-26', '********3210'],
+      ['2027-03-10', '********3210'],
+    ]);
+  });
+
   it('refuses a range over a year or in the wrong order', async () => {
     const long = await call(
       'GET',
@@ -535,7 +623,9 @@ describe('a change of the policy', () => {
 
   it('applies from the day it is saved: earlier days and the record for schools keep the policy they had', async () => {
     await setPolicy();
-    await setRecords(fran.id, { dbs: dbs({ issueDate: '2022-01-10' }) });
+    // saved today, before the sessions, as the record for schools reads the records of each session's
+    // day (a checker unlike the test before's, so the save is a change and adds a state)
+    await saveRecords(fran.id, { dbs: dbs({ issueDate: '2022-01-10', checkedBy: 'Jo (office)' }) });
     await insertBookings(t.ctx.db, [
       { sharePointId: 'pv-1', userId: fran.id, date: '2022-07-01', schoolName: 'Past School', title: 'Art' },
       { sharePointId: 'pv-2', userId: fran.id, date: '2022-09-01', schoolName: 'Past School', title: 'Art' },

@@ -27,7 +27,7 @@ import {
 import { badRequest, conflict, notFound } from '../../errors';
 import { recordChanges } from '../history/record';
 import { STAFF_ROLE } from '../users/service';
-import { addRecordVersion } from './record-versions';
+import { addRecordVersion, recordsOnDays } from './record-versions';
 
 type RecordRow = typeof safeguardingRecords.$inferSelect;
 
@@ -443,64 +443,120 @@ export interface SchoolRecordRow {
 
 const STATE_WORDS = { valid: 'Valid', expiring: 'Expiring soon', expired: 'Expired', missing: 'Missing' };
 
+/** Which sessions to show: one booking, or those between two days (optionally at one school). */
+export type SessionsQuery = { bookingId: number } | { from: string; to: string; school?: string };
+
+/** A session with a facilitator, and that person's checks as they stood on the session's day. */
+export interface SessionOnTheDay {
+  bookingId: number;
+  date: string;
+  startTime: string | null;
+  endTime: string | null;
+  schoolName: string | null;
+  schoolAddress: string | null;
+  schoolPostcode: string | null;
+  /** the programme and title, joined */
+  session: string;
+  userId: number;
+  name: string;
+  /** the day the records shown were saved; null when none had been saved by the session's day */
+  recordedOn: string | null;
+  /** as they stood on the session's day; the certificate number masked to its last four digits */
+  records: SafeguardingRecords;
+  /** judged on the session's day under the policy in force that day */
+  status: SafeguardingStatus;
+}
+
 /**
- * Who was sent to schools between two days (optionally to one school, matched without regard to case)
- * and the state of their checks on each session's day. Bookings without a facilitator are left out.
- * The records are today's: a certificate replaced since is shown as it is now (ADR 21 says why); the
- * policy is the one in force on each session's day (ADR 77).
+ * The sessions asked about, by day, school and start, each with the person sent and their checks as
+ * they stood on the session's day: the records last saved on or before it (a certificate renewed
+ * since does not change it), judged under the policy in force that day. Sessions without a
+ * facilitator are left out; a school is matched without regard to case. The record for schools and
+ * the school's assurance both read this. Three queries whatever the number of sessions.
+ */
+export async function sessionsOnTheDay(db: Queryable, query: SessionsQuery): Promise<SessionOnTheDay[]> {
+  const conditions: SQL[] = [isNotNull(bookings.userId)];
+  if ('bookingId' in query) conditions.push(eq(bookings.id, query.bookingId));
+  else conditions.push(between(bookings.date, query.from, query.to));
+  const [policyFor, rows] = await Promise.all([
+    policyByDay(db),
+    db
+      .select({
+        id: bookings.id,
+        date: bookings.date,
+        startTime: bookings.startTime,
+        endTime: bookings.endTime,
+        schoolName: bookings.schoolName,
+        schoolAddress: bookings.schoolAddress,
+        schoolPostcode: bookings.schoolPostcode,
+        title: bookings.title,
+        program: bookings.program,
+        userId: users.id,
+        username: users.username,
+        displayName: users.displayName,
+      })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .where(and(...conditions))
+      .orderBy(asc(bookings.date), asc(bookings.schoolName), asc(bookings.startTime), asc(bookings.id)),
+  ]);
+  const wanted = 'school' in query ? query.school?.trim().toLowerCase() : undefined;
+  const chosen = rows.filter((row) => !wanted || (row.schoolName ?? '').trim().toLowerCase() === wanted);
+  const recordsOn = await recordsOnDays(
+    db,
+    chosen.map((row) => ({ userId: row.userId, date: row.date })),
+  );
+  return chosen.map((row) => {
+    const { recordedOn, records } = recordsOn(row.userId, row.date);
+    return {
+      bookingId: row.id,
+      date: row.date,
+      startTime: row.startTime,
+      endTime: row.endTime,
+      schoolName: row.schoolName,
+      schoolAddress: row.schoolAddress,
+      schoolPostcode: row.schoolPostcode,
+      session: [row.program, row.title].filter((part) => part?.trim()).join(' – '),
+      userId: row.userId,
+      name: nameOf(row),
+      recordedOn,
+      records,
+      status: safeguardingStatus(records, policyFor(row.date), row.date),
+    };
+  });
+}
+
+/**
+ * The record for schools: who was sent to schools between two days (optionally to one school) and
+ * their checks as they stood on each session's day (sessionsOnTheDay; ADR 106).
  */
 export async function schoolRecordRows(
   db: Queryable,
   range: { from: string; to: string },
   school: string | undefined,
 ): Promise<SchoolRecordRow[]> {
-  const conditions = [between(bookings.date, range.from, range.to), isNotNull(bookings.userId)];
-  const [policyFor, rows] = await Promise.all([
-    policyByDay(db),
-    db
-      .select({
-        date: bookings.date,
-        schoolName: bookings.schoolName,
-        title: bookings.title,
-        program: bookings.program,
-        startTime: bookings.startTime,
-        endTime: bookings.endTime,
-        username: users.username,
-        displayName: users.displayName,
-        record: safeguardingRecords,
-      })
-      .from(bookings)
-      .innerJoin(users, eq(users.id, bookings.userId))
-      .leftJoin(safeguardingRecords, eq(safeguardingRecords.userId, bookings.userId))
-      .where(and(...conditions))
-      .orderBy(asc(bookings.date), asc(bookings.schoolName), asc(bookings.startTime), asc(bookings.id)),
-  ]);
-  const wanted = school?.trim().toLowerCase();
-  return rows
-    .filter((row) => !wanted || (row.schoolName ?? '').trim().toLowerCase() === wanted)
-    .map((row) => {
-      const records = recordsOf(row.record ?? undefined);
-      const status = safeguardingStatus(records, policyFor(row.date), row.date);
-      const dbs = records.dbs;
-      const dbsCheck = status.checks[0]!;
-      const others = status.checks.slice(1);
-      return {
-        date: row.date,
-        school: row.schoolName ?? '',
-        session: [row.program, row.title].filter((part) => part?.trim()).join(' – '),
-        name: nameOf(row),
-        certificate: dbs ? maskCertificate(dbs.certificateNumber) : '',
-        dbsIssued: dbs?.issueDate ?? '',
-        barredList: dbs ? (dbs.enhancedWithBarredList ? 'Yes' : 'No') : '',
-        updateService: dbs ? (dbs.onUpdateService ? 'Yes' : 'No') : '',
-        statusChecked: dbs?.statusCheckedOn ?? '',
-        checkedBy: dbs?.checkedBy ?? '',
-        dbsValidUntil: dbsCheck.validUntil ?? '',
-        status: STATE_WORDS[status.state],
-        otherChecks: others.map((check) => `${check.name}: ${STATE_WORDS[check.state]}`).join('; '),
-        reasons: status.reasons.join('; '),
-      };
-    });
+  const sessions = await sessionsOnTheDay(db, { ...range, school });
+  return sessions.map(({ date, schoolName, session, name, records, status }) => {
+    const dbs = records.dbs;
+    const dbsCheck = status.checks[0]!;
+    const others = status.checks.slice(1);
+    return {
+      date,
+      school: schoolName ?? '',
+      session,
+      name,
+      certificate: dbs ? maskCertificate(dbs.certificateNumber) : '',
+      dbsIssued: dbs?.issueDate ?? '',
+      barredList: dbs ? (dbs.enhancedWithBarredList ? 'Yes' : 'No') : '',
+      updateService: dbs ? (dbs.onUpdateService ? 'Yes' : 'No') : '',
+      statusChecked: dbs?.statusCheckedOn ?? '',
+      checkedBy: dbs?.checkedBy ?? '',
+      dbsValidUntil: dbsCheck.validUntil ?? '',
+      status: STATE_WORDS[status.state],
+      otherChecks: others.map((check) => `${check.name}: ${STATE_WORDS[check.state]}`).join('; '),
+      reasons: status.reasons.join('; '),
+    };
+  });
 }
 
 export const SCHOOL_RECORD_COLUMNS: { key: keyof SchoolRecordRow; header: string }[] = [

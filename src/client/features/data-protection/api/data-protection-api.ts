@@ -33,18 +33,26 @@ export function useCertificateViews(userId: number) {
   });
 }
 
+/** The query as the assurance routes take it: blank values left out. */
+const assuranceSearch = (query: AssuranceQuery) =>
+  new URLSearchParams(
+    Object.entries(query).flatMap(([key, value]) =>
+      value === undefined || value === '' ? [] : [[key, String(value)]],
+    ),
+  );
+
+/** Where the assurance's PDF is downloaded from. */
+export const assurancePdfUrl = (query: AssuranceQuery) =>
+  `/api/staff/assurance/pdf?${assuranceSearch(query)}`;
+
 /** The school's assurance for one session or a range; nothing is asked until a query is given. */
 export function useAssurance(query: AssuranceQuery | null) {
   return useQuery({
     queryKey: dataProtectionKeys.assurance(query ?? {}),
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams(
-        Object.entries(query ?? {}).flatMap(([key, value]) =>
-          value === undefined || value === '' ? [] : [[key, String(value)]],
-        ),
-      );
-      return apiJson<AssuranceResponse>('GET', `/api/staff/assurance?${params}`, undefined, { signal });
-    },
+    queryFn: ({ signal }) =>
+      apiJson<AssuranceResponse>('GET', `/api/staff/assurance?${assuranceSearch(query ?? {})}`, undefined, {
+        signal,
+      }),
     enabled: query !== null,
   });
 }

@@ -3,11 +3,13 @@ import { dayLabel } from '@shared/safeguarding';
 import {
   type AssuranceQuery,
   type AssuranceSession,
+  assuranceHeading,
+  assuranceLines,
   assuranceQuery,
   assuranceStatementBody,
 } from '@shared/schemas/data-protection';
-import { Printer, Save, Search } from 'lucide-react';
-import { useEffect, useId } from 'react';
+import { FileDown, Printer, Save, Search } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -16,8 +18,13 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage, showRefusal } from '@/lib/api';
-import { useAssurance, useAssuranceStatement, useSaveAssuranceStatement } from '../api/data-protection-api';
+import { downloadFile, errorMessage, showRefusal } from '@/lib/api';
+import {
+  assurancePdfUrl,
+  useAssurance,
+  useAssuranceStatement,
+  useSaveAssuranceStatement,
+} from '../api/data-protection-api';
 
 interface RangeForm {
   from: string;
@@ -26,19 +33,11 @@ interface RangeForm {
 }
 const rangeResolver = zodResolver(assuranceQuery, undefined, { raw: true }) as Resolver<RangeForm>;
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
-const STATE_WORDS = {
-  valid: 'In date',
-  expiring: 'In date (renewal due soon)',
-  expired: 'Expired',
-  missing: 'Missing',
-};
-
 /**
  * The school's assurance (staff): the people sent to one session, or to a school's sessions between
  * two days, with their checks as they stood on each session's day and the organisation's
- * confirmation statement. Printed (or saved as PDF) from the browser: the print stylesheet keeps the
- * page and leaves the controls out.
+ * confirmation statement. Downloaded as a PDF made by the server, or printed from the browser (the
+ * print stylesheet keeps the page and leaves the controls out).
  */
 export function AssurancePage({
   query,
@@ -69,8 +68,8 @@ export function AssurancePage({
             <h2>Choose the sessions</h2>
           </CardTitle>
           <CardDescription>
-            A school’s sessions between two days, or open one session’s page from the sessions list. Print the
-            page, or choose “Save as PDF” in the print dialog, to send it to the school.
+            A school’s sessions between two days, or open one session’s page from the sessions list. Download
+            the PDF, or print the page, to send it to the school.
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -116,10 +115,13 @@ export function AssurancePage({
                 Made {new Date(answer.data.generatedAt).toLocaleString('en-GB')}
               </p>
             </div>
-            <Button type="button" variant="outline" className="print:hidden" onClick={() => window.print()}>
-              <Printer aria-hidden />
-              Print or save as PDF
-            </Button>
+            <div className="flex flex-wrap gap-2 print:hidden">
+              {query ? <PdfDownload query={query} /> : null}
+              <Button type="button" variant="outline" onClick={() => window.print()}>
+                <Printer aria-hidden />
+                Print
+              </Button>
+            </div>
           </div>
           {answer.data.sessions.length === 0 ? <p>No one was sent to a session in these days.</p> : null}
           {answer.data.sessions.map((session) => (
@@ -132,18 +134,40 @@ export function AssurancePage({
   );
 }
 
+/** The assurance as a PDF file, fetched first so a refusal shows as a message. */
+function PdfDownload({ query }: { query: AssuranceQuery }) {
+  const [downloading, setDownloading] = useState(false);
+  const download = async () => {
+    setDownloading(true);
+    try {
+      await downloadFile(assurancePdfUrl(query), 'assurance.pdf');
+      toast({ title: 'PDF downloaded', variant: 'success' });
+    } catch (error) {
+      toast({
+        title: 'Download failed',
+        description: errorMessage(error, 'The PDF could not be made'),
+        variant: 'destructive',
+      });
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <Button type="button" variant="outline" onClick={download} disabled={downloading}>
+      <FileDown aria-hidden />
+      Download PDF
+    </Button>
+  );
+}
+
 function SessionChecks({ session }: { session: AssuranceSession }) {
   const { person } = session;
-  const times = session.startTime && session.endTime ? `, ${session.startTime}–${session.endTime}` : '';
   return (
     <section
       className="grid gap-2 break-inside-avoid border-t pt-3"
       aria-label={`${dayLabel(session.date)}: ${person.name}`}
     >
-      <h3 className="font-semibold">
-        {dayLabel(session.date)}
-        {times} · {session.school || 'No school named'}
-      </h3>
+      <h3 className="font-semibold">{assuranceHeading(session)}</h3>
       {session.session ? <p className="text-muted-foreground text-sm">{session.session}</p> : null}
       <div className="flex flex-wrap gap-4">
         {person.hasPhoto ? (
@@ -154,37 +178,12 @@ function SessionChecks({ session }: { session: AssuranceSession }) {
           />
         ) : null}
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
-          <dt className="font-medium">Person sent</dt>
-          <dd>{person.name}</dd>
-          {person.dbs ? (
-            <>
-              <dt className="font-medium">Enhanced DBS with barred list</dt>
-              <dd>{yesNo(person.dbs.enhancedWithBarredList)}</dd>
-              <dt className="font-medium">Certificate number</dt>
-              <dd>{person.dbs.certificate}</dd>
-              <dt className="font-medium">Issued</dt>
-              <dd>{dayLabel(person.dbs.issueDate)}</dd>
-              <dt className="font-medium">On the Update Service</dt>
-              <dd>{yesNo(person.dbs.onUpdateService)}</dd>
-              <dt className="font-medium">Update Service status checked</dt>
-              <dd>{person.dbs.statusCheckedOn ? dayLabel(person.dbs.statusCheckedOn) : 'Not recorded'}</dd>
-            </>
-          ) : (
-            <>
-              <dt className="font-medium">Enhanced DBS</dt>
-              <dd>None recorded by the session’s day</dd>
-            </>
-          )}
-          {person.checks.map((check) => (
-            <div key={check.type} className="contents">
-              <dt className="font-medium">{check.type}</dt>
-              <dd>valid until {dayLabel(check.validUntil)}</dd>
+          {assuranceLines(person).map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="font-medium">{label}</dt>
+              <dd>{value}</dd>
             </div>
           ))}
-          <dt className="font-medium">Checks on the session’s day</dt>
-          <dd>{STATE_WORDS[person.status.state]}</dd>
-          <dt className="font-medium">As recorded on</dt>
-          <dd>{person.recordedOn ? dayLabel(person.recordedOn) : 'Nothing recorded by then'}</dd>
         </dl>
       </div>
     </section>

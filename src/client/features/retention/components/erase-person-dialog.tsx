@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ErasureRecord, erasureBody } from '@shared/schemas/retention';
+import { type ErasureRecord, erasureBody, erasureKindLabel } from '@shared/schemas/retention';
 import { Eraser } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -134,10 +134,10 @@ function ErasureDone({ record, onClose }: { record: ErasureRecord; onClose: () =
         <h3 id="erasure-removed" className="font-semibold">
           Removed
         </h3>
-        <ul className="list-disc pl-5">
+        <ul aria-labelledby="erasure-removed" className="list-disc pl-5">
           {removed.map(([kind, count]) => (
             <li key={kind}>
-              {kind}: {count}
+              {erasureKindLabel(kind)}: {count}
             </li>
           ))}
         </ul>
@@ -149,10 +149,10 @@ function ErasureDone({ record, onClose }: { record: ErasureRecord; onClose: () =
         {record.kept.length === 0 ? (
           <p>Nothing.</p>
         ) : (
-          <ul className="list-disc pl-5">
+          <ul aria-labelledby="erasure-kept" className="list-disc pl-5">
             {record.kept.map((kept) => (
               <li key={kept.kind}>
-                {kept.kind}: {kept.count}, {kept.why}
+                {erasureKindLabel(kept.kind)}: {kept.count}, {kept.why}
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  erasureKindLabel,
   RETENTION_KINDS,
   type RetentionCounts,
   type RetentionResponse,
@@ -235,12 +236,13 @@ function Erasures() {
                   Removed:{' '}
                   {Object.entries(erasure.removed)
                     .filter(([, n]) => n > 0)
-                    .map(([kind, n]) => `${kind} ${n}`)
+                    .map(([kind, n]) => `${erasureKindLabel(kind)} ${n}`)
                     .join(', ') || 'nothing'}
                 </p>
                 {erasure.kept.length > 0 ? (
                   <p className="text-muted-foreground">
-                    Kept: {erasure.kept.map((k) => `${k.kind} ${k.count} (${k.why})`).join('; ')}
+                    Kept:{' '}
+                    {erasure.kept.map((k) => `${erasureKindLabel(k.kind)} ${k.count} (${k.why})`).join('; ')}
                   </p>
                 ) : null}
               </li>

@@ -40,8 +40,17 @@ function retentionApi() {
           erasedAt: '2026-02-01T10:00:00.000Z',
           erasedBy: 'Sam Staff',
           reason: 'Asked by letter',
-          removed: { account: 1, availability: 3 },
+          removed: { account: 1, availability: 3, signInSessions: 2 },
           kept: [{ kind: 'sessions', count: 2, why: 'the organisation’s record of sessions delivered' }],
+        },
+        {
+          // recorded before kinds had labels: shown as stored
+          id: 0,
+          erasedAt: '2026-01-05T10:00:00.000Z',
+          erasedBy: 'Sam Staff',
+          reason: 'Asked by email',
+          removed: { 'calendar feed': 1 },
+          kept: [],
         },
       ]),
     ),
@@ -62,7 +71,14 @@ describe('RetentionSettings', () => {
     expect(row(last, 'Availability days')).toHaveTextContent('7');
     const erasures = await screen.findByRole('list', { name: 'Erasures' });
     expect(erasures).toHaveTextContent('Reason: Asked by letter');
-    expect(erasures).toHaveTextContent('sessions 2 (the organisation’s record of sessions delivered)');
+    const [latest, older] = within(erasures).getAllByRole('listitem');
+    // each kind in plain words, never its stored name
+    expect(latest).toHaveTextContent('Removed: Account 1, Availability days 3, Sign-in sessions 2');
+    expect(latest).toHaveTextContent(
+      'Kept: Sessions delivered 2 (the organisation’s record of sessions delivered)',
+    );
+    expect(latest).not.toHaveTextContent('signInSessions');
+    expect(older).toHaveTextContent('Removed: calendar feed 1');
   });
 
   test('refuses a schedule against the shared rules, sending nothing, then saves a good one', async () => {
@@ -99,8 +115,11 @@ describe('ErasePersonDialog', () => {
           erasedAt: '2026-03-02T10:00:00.000Z',
           erasedBy: 'Sam Staff',
           reason: 'Asked by letter',
-          removed: { account: 1, availability: 3, photo: 0 },
-          kept: [{ kind: 'sessions', count: 2, why: 'the organisation’s record of sessions delivered' }],
+          removed: { account: 1, availability: 3, photo: 0, recordVersions: 2, pushOutbox: 1 },
+          kept: [
+            { kind: 'sessions', count: 2, why: 'the organisation’s record of sessions delivered' },
+            { kind: 'sharePointAvailability', count: 3, why: 'until SharePoint has removed each item' },
+          ],
         });
       }),
     );
@@ -119,11 +138,27 @@ describe('ErasePersonDialog', () => {
     await user.click(submit);
     const done = await screen.findByRole('dialog', { name: 'Personal data erased' });
     expect(sent).toEqual([{ id: '9', body: { reason: 'Asked by letter' } }]);
-    expect(within(done).getByText('availability: 3')).toBeVisible();
-    expect(within(done).queryByText('photo: 0')).toBeNull();
+    // each kind in plain words
+    const removed = within(done).getByRole('list', { name: 'Removed' });
     expect(
-      within(done).getByText('sessions: 2, the organisation’s record of sessions delivered'),
-    ).toBeVisible();
+      within(removed)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Account: 1',
+      'Availability days: 3',
+      'Earlier safeguarding records: 2',
+      'Notifications waiting to be sent: 1',
+    ]);
+    const kept = within(done).getByRole('list', { name: 'Kept, and why' });
+    expect(
+      within(kept)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Sessions delivered: 2, the organisation’s record of sessions delivered',
+      'SharePoint availability items to remove: 3, until SharePoint has removed each item',
+    ]);
   });
 
   test("shows the server's refusal of a reason that names the person, under the field", async () => {
