@@ -514,8 +514,18 @@ export const ROUTES: Record<string, RouteEntry> = {
         call: () => ({ query: { limit: '2', search: 'a' } }),
         expect: staffOnly(200),
       },
+      {
+        name: 'a page of those missing safeguarding records',
+        call: () => ({ query: { limit: '2', safeguarding: 'missing' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a safeguarding state that does not exist',
+        call: () => ({ query: { safeguarding: 'fine' } }),
+        expect: staffOnly(400),
+      },
     ],
-    fuzz: () => ({ query: { limit: '2', search: 'example' } }),
+    fuzz: () => ({ query: { limit: '2', search: 'example', safeguarding: 'missing' } }),
   },
   'POST /api/staff/users': {
     access: 'staff',
