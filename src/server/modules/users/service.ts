@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
-import { compareAreaNames } from '../../../shared/collate';
+import { compareAreaNames, searchKey } from '../../../shared/collate';
 import { PAGE_SIZE } from '../../../shared/schemas/paging';
 import type { CreateUserBody, PublicUser, UpdateUserBody, UsersPage } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
@@ -84,6 +84,16 @@ export async function listUsers(db: Queryable): Promise<PublicUser[]> {
  */
 const NAME = sql`lower(coalesce(nullif(btrim(u.display_name), ''), u.username))`;
 
+/** The marks NFD splits off accented Latin letters (é: e and U+0301). */
+const ACCENT_MARKS = '[\u0300-\u036f]';
+
+/**
+ * A column as the search compares it, as searchKey does in the browser: lower case and without
+ * accents, so "zoe" finds "Zoë" (null stays null, and matches nothing).
+ */
+const searchable = (column: SQL) =>
+  sql`lower(regexp_replace(normalize(${column}, NFD), ${ACCENT_MARKS}, '', 'g'))`;
+
 interface AccountRow {
   id: number;
   username: string;
@@ -113,11 +123,12 @@ export async function listUsersPage(
 ): Promise<UsersPage> {
   const limit = query.limit ?? PAGE_SIZE;
   const cursor = query.cursor ? decodeKeyset(query.cursor, 2) : null;
-  const search = query.search?.trim().toLowerCase();
+  const search = searchKey(query.search?.trim() ?? '');
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const searched = pattern
-    ? sql`(${NAME} like ${pattern} or lower(u.username) like ${pattern} or lower(coalesce(u.email, '')) like ${pattern}
-          or lower(coalesce(u.freelancer_id, '')) like ${pattern} or lower(coalesce(u.area, '')) like ${pattern})`
+    ? sql`(${searchable(NAME)} like ${pattern} or ${searchable(sql`u.username`)} like ${pattern}
+          or ${searchable(sql`u.email`)} like ${pattern} or ${searchable(sql`u.freelancer_id`)} like ${pattern}
+          or ${searchable(sql`u.area`)} like ${pattern})`
     : sql`true`;
   // one array parameter, however many people are chosen
   const chosen = only === undefined ? sql`true` : sql`u.id = any(${`{${only.join(',')}}`}::int[])`;

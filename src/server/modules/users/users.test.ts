@@ -138,6 +138,29 @@ describe('authorisation', () => {
     expect(pages[0]!.areas).toEqual([...new Set(pages[0]!.areas)]);
   });
 
+  it('searches without regard to accents or case, in names and the other fields', async () => {
+    const nandu = await t.createUser({ username: 'nandu-search@example.org', displayName: 'Ñandú Ortega' });
+    const zoe = await t.createUser({ username: 'zoe-search@example.org', displayName: 'Zoë Smith' });
+    const amy = await t.createUser({
+      username: 'amy-search@example.org',
+      displayName: 'Amy Pond',
+      area: 'Ōtaki',
+    });
+    const found = async (search: string) =>
+      (
+        (
+          await call('GET', `/api/staff/users?search=${encodeURIComponent(search)}`, staffCookie)
+        ).json() as UsersPage
+      ).rows.map((u) => u.id);
+    expect(await found('nandu ort')).toEqual([nandu.id]);
+    expect(await found('ÑANDÚ')).toEqual([nandu.id]);
+    expect(await found('zoe sm')).toEqual([zoe.id]);
+    expect(await found('AMY-SEARCH@')).toEqual([amy.id]);
+    expect(await found('otaki')).toEqual([amy.id]);
+    // a wildcard is a character like any other
+    expect(await found('_search@')).toEqual([]);
+  });
+
   it('filters by safeguarding state today: facilitators only, every page, nobody twice', async () => {
     const whole = (await call('GET', '/api/staff/users', staffCookie)).json() as PublicUser[];
     const facilitators = whole.filter((u) => u.role !== 'staff').map((u) => u.id);
