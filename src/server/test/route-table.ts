@@ -1188,6 +1188,16 @@ export const ROUTES: Record<string, RouteEntry> = {
         verify: (_f, _role, changed) => expect(changed).toEqual([]),
       },
       {
+        name: 'a page of everyone shown',
+        call: (f) => ({ query: { date: f.freeDate, include: 'all', limit: '1' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a cursor it did not give',
+        call: (f) => ({ query: { date: f.freeDate, cursor: 'not-a-cursor' } }),
+        expect: staffOnly(400),
+      },
+      {
         name: 'a window that ends before it starts',
         call: (f) => ({ query: { date: f.freeDate, from: '12:00', to: '09:00' } }),
         // the access check comes first: a facilitator learns nothing about the input rules
@@ -1195,7 +1205,14 @@ export const ROUTES: Record<string, RouteEntry> = {
       },
     ],
     fuzz: (x) => ({
-      query: { date: x.bookedDay, from: '09:00', to: '12:00', areas: 'North,South', include: 'all' },
+      query: {
+        date: x.bookedDay,
+        from: '09:00',
+        to: '12:00',
+        areas: 'North,South',
+        include: 'all',
+        limit: '2',
+      },
     }),
   },
   'GET /api/staff/completeness': {

@@ -52,7 +52,9 @@ function offersApi(answer: () => Response) {
     include: 'free',
     availableAreas: ['North'],
     facilitators: [candidate(1, 'Vera Valid', 'valid'), candidate(2, 'Nina Missing', 'missing')],
+    freeCount: 2,
     leftOutCount: 0,
+    nextCursor: null,
   };
   server.use(
     http.get('/api/staff/sessions', () => HttpResponse.json(list)),
