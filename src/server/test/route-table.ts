@@ -2072,9 +2072,19 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzzGroup: 'offers',
     matrix: [
       { name: 'the open session', call: (f) => ({ params: { id: f.sessionId } }), expect: staffOnly(200) },
+      {
+        name: 'a page of a search',
+        call: (f) => ({ params: { id: f.sessionId }, query: { limit: '1', search: 'a' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a cursor it did not give',
+        call: (f) => ({ params: { id: f.sessionId }, query: { cursor: 'not-a-cursor' } }),
+        expect: staffOnly(400),
+      },
       { name: 'no session', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
     ],
-    fuzz: (x) => ({ params: { id: String(x.openSession.id) } }),
+    fuzz: (x) => ({ params: { id: String(x.openSession.id) }, query: { limit: '2', search: 'example' } }),
   },
   'GET /api/staff/sessions/:id/offers': {
     access: 'staff',

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import { formatTimeRange } from '../../../shared/calendar';
-import { compareAreaNames } from '../../../shared/collate';
+import { compareAreaNames, matchesSearch } from '../../../shared/collate';
 import { mayBeSent } from '../../../shared/safeguarding';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import type {
@@ -26,6 +26,8 @@ export interface FreeSearch {
   /** already trimmed and deduplicated; empty: every area */
   areas: readonly string[];
   include: FreeInclude;
+  /** only those whose name, email or area holds this, without regard to case or accents */
+  search?: string | undefined;
   /** one page of the ranked list: the rows after the one `cursor` names, `limit` of them */
   cursor?: string | undefined;
   limit?: number | undefined;
@@ -204,7 +206,15 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
     ));
   // The reads are separate statements, never one snapshot: someone added or removed between them
   // has no status here, and is left out of this one answer.
-  const chosen = inArea.filter((person) => safeguarding.has(person.id));
+  const chosen = inArea.filter(
+    (person) =>
+      safeguarding.has(person.id) &&
+      matchesSearch(search.search ?? '', [
+        person.displayName?.trim() || person.username,
+        person.email,
+        person.area,
+      ]),
+  );
   const dayOf = new Map(days.map((row) => [row.userId, row]));
   const bookingsOf = groupBy(dayBookings, (row) => row.userId!);
   const notesOf = groupBy(dayNotes, (row) => row.facilitatorId);
