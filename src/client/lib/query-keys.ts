@@ -18,9 +18,21 @@ export const queryKeys = {
     all: ['my-availability'] as const,
     range: (userId: number, from: string, to: string) => ['my-availability', userId, from, to] as const,
   },
-  /** Every account (user management lists and changes them; the staff grid and its day edits read them). */
+  /**
+   * Every account (user management changes them; the staff grid's filter and who is free read the
+   * whole list), and the users screen's pages, which a safeguarding change refreshes (they are
+   * filtered by safeguarding state).
+   */
   staffUsers: {
     all: ['staff-users'] as const,
+    pages: ['staff-users', 'pages'] as const,
+  },
+  /**
+   * Every facilitator's safeguarding status today (the users screen shows it; the safeguarding
+   * feature's edits, and accounts added, changed or erased, refresh it).
+   */
+  safeguardingList: {
+    all: ['safeguarding-list'] as const,
   },
   /**
    * The staff grid's pages (the grid reads them; its day edits, notes and account changes refresh them).

@@ -29,6 +29,8 @@ if (typeof globalThis.ResizeObserver !== 'function') {
   };
 }
 Element.prototype.scrollIntoView ??= () => {};
+// jsdom does not lay out, so it has nothing to scroll
+Element.prototype.scrollTo ??= () => {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
 

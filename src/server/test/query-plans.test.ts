@@ -88,6 +88,8 @@ function reads(month: string) {
     { url: `/api/staff/notes?date=${weekStart}&view=week`, as: 'staff' },
     // patterns, reminders, feeds and history
     { url: `/api/staff/free?date=${weekStart}`, as: 'staff' },
+    { url: `/api/staff/free?date=${weekStart}&include=all&limit=50`, as: 'staff' },
+    { url: '/api/staff/users?limit=50&safeguarding=missing', as: 'staff' },
     // completeness: a page by name (from the order's index), one after it, and one by weekdays set
     { url: `/api/staff/completeness?month=${month.slice(0, 7)}`, as: 'staff' },
     {

@@ -514,8 +514,18 @@ export const ROUTES: Record<string, RouteEntry> = {
         call: () => ({ query: { limit: '2', search: 'a' } }),
         expect: staffOnly(200),
       },
+      {
+        name: 'a page of those missing safeguarding records',
+        call: () => ({ query: { limit: '2', safeguarding: 'missing' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a safeguarding state that does not exist',
+        call: () => ({ query: { safeguarding: 'fine' } }),
+        expect: staffOnly(400),
+      },
     ],
-    fuzz: () => ({ query: { limit: '2', search: 'example' } }),
+    fuzz: () => ({ query: { limit: '2', search: 'example', safeguarding: 'missing' } }),
   },
   'POST /api/staff/users': {
     access: 'staff',
@@ -1178,6 +1188,16 @@ export const ROUTES: Record<string, RouteEntry> = {
         verify: (_f, _role, changed) => expect(changed).toEqual([]),
       },
       {
+        name: 'a page of everyone shown',
+        call: (f) => ({ query: { date: f.freeDate, include: 'all', limit: '1' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a cursor it did not give',
+        call: (f) => ({ query: { date: f.freeDate, cursor: 'not-a-cursor' } }),
+        expect: staffOnly(400),
+      },
+      {
         name: 'a window that ends before it starts',
         call: (f) => ({ query: { date: f.freeDate, from: '12:00', to: '09:00' } }),
         // the access check comes first: a facilitator learns nothing about the input rules
@@ -1185,7 +1205,14 @@ export const ROUTES: Record<string, RouteEntry> = {
       },
     ],
     fuzz: (x) => ({
-      query: { date: x.bookedDay, from: '09:00', to: '12:00', areas: 'North,South', include: 'all' },
+      query: {
+        date: x.bookedDay,
+        from: '09:00',
+        to: '12:00',
+        areas: 'North,South',
+        include: 'all',
+        limit: '2',
+      },
     }),
   },
   'GET /api/staff/completeness': {
@@ -2064,9 +2091,19 @@ export const ROUTES: Record<string, RouteEntry> = {
     fuzzGroup: 'offers',
     matrix: [
       { name: 'the open session', call: (f) => ({ params: { id: f.sessionId } }), expect: staffOnly(200) },
+      {
+        name: 'a page of a search',
+        call: (f) => ({ params: { id: f.sessionId }, query: { limit: '1', search: 'a' } }),
+        expect: staffOnly(200),
+      },
+      {
+        name: 'a cursor it did not give',
+        call: (f) => ({ params: { id: f.sessionId }, query: { cursor: 'not-a-cursor' } }),
+        expect: staffOnly(400),
+      },
       { name: 'no session', call: () => ({ params: { id: 999_999 } }), expect: staffOnly(404) },
     ],
-    fuzz: (x) => ({ params: { id: String(x.openSession.id) } }),
+    fuzz: (x) => ({ params: { id: String(x.openSession.id) }, query: { limit: '2', search: 'example' } }),
   },
   'GET /api/staff/sessions/:id/offers': {
     access: 'staff',

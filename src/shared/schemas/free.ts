@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AVAILABILITY_STATUSES } from './availability';
 import { dateString } from './common';
 import { priority } from './notes';
+import { pageCursor, pageLimit } from './paging';
 import { safeguardingState } from './safeguarding';
 
 /** More areas than an organisation has would only make the query longer; areas are at most 100 characters. */
@@ -57,7 +58,9 @@ const areasParam = z
 
 /**
  * `GET /api/staff/free`: who can work on `date` (default: today in the organisation's time zone),
- * optionally between `from` and `to` and only in some areas.
+ * optionally between `from` and `to` and only in some areas. With `cursor` or `limit`, one page of
+ * the ranked list (`limit` of them, default PAGE_SIZE) after the row the cursor names; without
+ * either, the whole list.
  */
 export const freeQuery = z
   .object({
@@ -69,6 +72,8 @@ export const freeQuery = z
       blankIsAbsent,
       z.enum(FREE_INCLUDE, { error: 'Include must be free or all' }).default('free'),
     ),
+    cursor: pageCursor,
+    limit: pageLimit.optional(),
   })
   .refine((value) => (value.from === undefined) === (value.to === undefined), {
     message: 'Give both "from" and "to" for a time window, or neither',
@@ -134,8 +139,13 @@ export const freeResult = z.object({
   include: z.enum(FREE_INCLUDE),
   /** every area any facilitator has, A-Z, for the area choice */
   availableAreas: z.array(z.string()),
+  /** the ranked list, or one page of it */
   facilitators: z.array(freeFacilitator),
+  /** how many in the chosen areas are free, every page together */
+  freeCount: z.number().int(),
   /** how many in the chosen areas are not free (listed only with include=all) */
   leftOutCount: z.number().int(),
+  /** where the next page starts; null on the last page, and when the whole list was asked for */
+  nextCursor: z.string().nullable(),
 });
 export type FreeResult = z.infer<typeof freeResult>;

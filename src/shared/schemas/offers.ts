@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { blankIfInvisible } from '../username';
 import { bodyId, dateString, nonBlankText } from './common';
 import { declineBody } from './decline';
+import { pageCursor, pageLimit } from './paging';
 import { safeguardingState } from './safeguarding';
 
 /**
@@ -75,6 +76,18 @@ export const openSessionsResponse = z.object({
   sharePointConfigured: z.boolean(),
 });
 export type OpenSessionsResponse = z.infer<typeof openSessionsResponse>;
+
+/**
+ * `GET /api/staff/sessions/:id/candidates`: one page of who is free for the session, everyone listed
+ * and ranked: `limit` of them (default PAGE_SIZE) after the row `cursor` names, those whose name,
+ * email or area holds `search` (without regard to case or accents).
+ */
+export const candidatesQuery = z.object({
+  cursor: pageCursor,
+  limit: pageLimit.optional(),
+  search: z.string().max(200, 'Search is at most 200 characters').optional(),
+});
+export type CandidatesQuery = z.input<typeof candidatesQuery>;
 
 export const openSessionsQuery = z.object({
   from: dateString.optional(),

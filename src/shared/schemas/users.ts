@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAFEGUARDING_STATES } from '../safeguarding';
 import { hasInvisibleCharacters, INVISIBLE_IN_USERNAME_MESSAGE } from '../username';
 import { pageCursor, pageLimit } from './paging';
 
@@ -31,12 +32,15 @@ export type CreatedUser = z.infer<typeof createdUser>;
  * `GET /api/staff/users`: with none of these, every account (the list the spec names); with any, one
  * page of accounts by name (the display name, else the username, lower-cased), then id, from `cursor`
  * on, `limit` of them (default PAGE_SIZE), those whose name, username, email, freelancer ID or area
- * holds `search`.
+ * holds `search`, and with `safeguarding`, only the facilitators in that safeguarding state today.
  */
 export const staffUsersQuery = z.object({
   cursor: pageCursor,
   limit: pageLimit.optional(),
   search: z.string().max(200, 'Search is at most 200 characters').optional(),
+  safeguarding: z
+    .enum(SAFEGUARDING_STATES, { error: `Safeguarding must be one of ${SAFEGUARDING_STATES.join(', ')}` })
+    .optional(),
 });
 export type StaffUsersQuery = z.input<typeof staffUsersQuery>;
 
@@ -44,10 +48,12 @@ export const usersPage = z.object({
   rows: z.array(publicUser),
   /** where the next page starts; null on the last page */
   nextCursor: z.string().nullable(),
-  /** accounts the search finds, every page together */
+  /** accounts the search and filter find, every page together */
   matching: z.number().int(),
   /** every account */
   total: z.number().int(),
+  /** every account's area (trimmed, each once, A-Z): what the area field suggests while typing */
+  areas: z.array(z.string()),
 });
 export type UsersPage = z.infer<typeof usersPage>;
 

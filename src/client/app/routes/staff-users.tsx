@@ -1,6 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { CalendarDays, ShieldCheck, UserSearch } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { type DataPerson, PersonDataDialog } from '@/features/data-protection';
 import { type HistoryPerson, PersonHistoryDialog } from '@/features/history';
@@ -9,10 +8,8 @@ import {
   type SafeguardingPerson,
   SafeguardingRecordsDialog,
   SchoolRecordDownload,
-  safeguardingKeys,
   useSafeguardingList,
 } from '@/features/safeguarding';
-import { useUsers } from '@/features/users/api/users-api';
 import { UserManagement } from '@/features/users/components/user-management';
 import { userName } from '@/features/users/lib/users';
 import { browserToday } from '@/lib/browser-today';
@@ -30,19 +27,6 @@ export default function StaffUsersRoute() {
   const [dataOf, setDataOf] = useState<DataPerson | null>(null);
   const [erasing, setErasing] = useState<ErasePerson | null>(null);
   const statuses = useSafeguardingList();
-  // An account added, renamed or removed changes the list of statuses too. Only a users list read
-  // after the one the page opened with says so: the statuses are read beside that first one, and
-  // invalidating them when it arrived read them a second time on every visit.
-  const queryClient = useQueryClient();
-  const usersUpdatedAt = useUsers().dataUpdatedAt;
-  const usersSeenAt = useRef(usersUpdatedAt);
-  useEffect(() => {
-    const seenAt = usersSeenAt.current;
-    usersSeenAt.current = usersUpdatedAt;
-    if (seenAt !== 0 && usersUpdatedAt !== seenAt) {
-      void queryClient.invalidateQueries({ queryKey: safeguardingKeys.list });
-    }
-  }, [usersUpdatedAt, queryClient]);
   const safeguarding = useMemo(
     () => new Map((statuses.data?.people ?? []).map((person) => [person.userId, person.status])),
     [statuses.data],

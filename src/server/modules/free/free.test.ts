@@ -1,7 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreeFacilitator, FreeResult } from '../../../shared/schemas/free';
 import type { Queryable } from '../../db/client';
-import type { bookings } from '../../db/schema';
+import { type bookings, users } from '../../db/schema';
 import {
   insertBooking,
   insertDay,
@@ -119,6 +120,8 @@ describe('bad input: 400 with a clear message', () => {
     ['areas=(51 different areas)', 'Choose at most 50 areas'],
     ['areas=(60,000 commas)', 'Choose at most 50 areas'],
     ['include=everyone', 'Include must be free or all'],
+    ['limit=0', 'Limit must be at least 1'],
+    ['limit=201', 'Limit must be at most 200'],
   ])('%s', async (label, message) => {
     const query = label
       .replace('(an area of 101 characters)', 'x'.repeat(101))
@@ -326,6 +329,75 @@ describe('ranking, one rule at a time', () => {
     ]);
     expect(result.facilitators.map((row) => row.free)).toEqual([true, true, false, false, false, false]);
     expect(result.leftOutCount).toBe(4);
+  });
+});
+
+describe('pages', () => {
+  /** Every page of a search, by the cursors the pages give. */
+  async function allPages(query: Record<string, string>) {
+    const pages: FreeResult[] = [];
+    let cursor: string | null = null;
+    do {
+      pages.push(await search({ ...query, ...(cursor ? { cursor } : {}) }));
+      cursor = pages.at(-1)!.nextCursor;
+    } while (cursor);
+    return pages;
+  }
+
+  it('pages everyone shown in the ranking, each once, people of the same name by id', async () => {
+    const area = newArea();
+    // two of the same name in each group, and groups of free and not free
+    for (const [name, status] of [
+      ['Sam Same', 'available'],
+      ['sam same', 'available'],
+      ['Sam Same', 'limited'],
+      ['Sam Same', 'limited'],
+      ['Sam Same', 'unavailable'],
+      ['sam same', 'unavailable'],
+      ['Sam Same', null],
+    ] as const) {
+      const p = await person(name, area);
+      if (status) await setDay(p.id, status);
+    }
+    const whole = await search({ areas: area, include: 'all' });
+    expect(whole.nextCursor).toBeNull();
+    const pages = await allPages({ areas: area, include: 'all', limit: '2' });
+    expect(pages.map((page) => page.facilitators.length)).toEqual([2, 2, 2, 1]);
+    const paged = pages.flatMap((page) => page.facilitators.map((row) => row.userId));
+    expect(paged).toEqual(whole.facilitators.map((row) => row.userId));
+    expect(new Set(paged).size).toBe(7);
+    // the counts are the whole list's, on every page
+    for (const page of pages) expect(page).toMatchObject({ freeCount: 4, leftOutCount: 3 });
+    // only the free, paged the same way
+    const free = await allPages({ areas: area, limit: '3' });
+    expect(free.flatMap((page) => page.facilitators.map((row) => row.userId))).toEqual(
+      whole.facilitators.filter((row) => row.free).map((row) => row.userId),
+    );
+  });
+
+  it('a page after a cursor still starts after that row when someone before it has gone', async () => {
+    const area = newArea();
+    const people = [];
+    for (const name of ['Ann', 'Bob', 'Cat', 'Dan']) {
+      const p = await person(name, area);
+      await setDay(p.id, 'available');
+      people.push(p);
+    }
+    const first = await search({ areas: area, limit: '2' });
+    expect(names(first.facilitators)).toEqual(['Ann', 'Bob']);
+    await t.ctx.db.update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, people[0]!.id));
+    const next = await search({ areas: area, limit: '2', cursor: first.nextCursor! });
+    expect(names(next.facilitators)).toEqual(['Cat', 'Dan']);
+    expect(next.nextCursor).toBeNull();
+  });
+
+  it('refuses a cursor it did not give with 400', async () => {
+    const response = await get(`/api/staff/free?date=${DAY}&cursor=not-a-cursor`, staffCookie);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      message: 'The cursor is not one this list gave',
+      fieldErrors: { cursor: ['Not a cursor from this list'] },
+    });
   });
 });
 

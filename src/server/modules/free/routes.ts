@@ -25,19 +25,22 @@ export function freeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'Available before limited, times covering the window before open times, fewer bookings that day ' +
             'first, then name. The unavailable, the booked, those with nothing set and those whose times miss ' +
-            'the window are left out; include=all lists them too, each with its reasons.',
+            'the window are left out; include=all lists them too, each with its reasons. With cursor or ' +
+            'limit, one page of that list; nextCursor asks for the next page.',
           querystring: freeQuery,
           response: { 200: freeResult, ...errors },
         },
       },
       (request) => {
-        const { date, from, to, areas, include } = request.query;
+        const { date, from, to, areas, include, cursor, limit } = request.query;
         return findFree(ctx.db, {
           date: date ?? todayIn(ctx.config.ORG_TIMEZONE, ctx.now()),
           from,
           to,
           areas,
           include,
+          cursor,
+          limit,
         });
       },
     );

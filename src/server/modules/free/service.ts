@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import { formatTimeRange } from '../../../shared/calendar';
-import { compareAreaNames } from '../../../shared/collate';
+import { compareAreaNames, matchesSearch } from '../../../shared/collate';
 import { mayBeSent } from '../../../shared/safeguarding';
 import type { AvailabilityStatus } from '../../../shared/schemas/availability';
 import type {
@@ -11,8 +11,10 @@ import type {
   FreeResult,
 } from '../../../shared/schemas/free';
 import type { Priority } from '../../../shared/schemas/notes';
+import { PAGE_SIZE } from '../../../shared/schemas/paging';
 import type { Queryable } from '../../db/client';
 import { availability, bookings, staffNotes, users } from '../../db/schema';
+import { type CursorValue, decodeKeyset, encodeKeyset } from '../keyset';
 import { facilitatorSafeguardingStatuses, safeguardingStatuses } from '../safeguarding/service';
 import { STAFF_ROLE } from '../users/service';
 
@@ -24,6 +26,11 @@ export interface FreeSearch {
   /** already trimmed and deduplicated; empty: every area */
   areas: readonly string[];
   include: FreeInclude;
+  /** only those whose name, email or area holds this, without regard to case or accents */
+  search?: string | undefined;
+  /** one page of the ranked list: the rows after the one `cursor` names, `limit` of them */
+  cursor?: string | undefined;
+  limit?: number | undefined;
 }
 
 export interface TimeWindow {
@@ -88,6 +95,31 @@ export function compareFree(a: FreeFacilitator, b: FreeFacilitator): number {
 
 const statusRank = (row: FreeFacilitator) => (row.status ? STATUS_RANK[row.status] : 3);
 const fitRank = (row: FreeFacilitator) => (row.fit ? FIT_RANK[row.fit] : 0);
+
+/**
+ * A row's place in the ranking as values compareFree orders by, the id last: what a page's cursor
+ * holds, so the next page starts after that row even if rows around it changed meanwhile.
+ */
+function rankOf(row: FreeFacilitator): CursorValue[] {
+  return [
+    Number(!row.free),
+    statusRank(row),
+    fitRank(row),
+    row.bookingsCount,
+    row.name.toLowerCase(),
+    row.userId,
+  ];
+}
+
+/** Whether a rank comes after another, value by value (numbers as numbers, names as compareNames does). */
+function rankAfter(rank: readonly CursorValue[], cursor: readonly CursorValue[]): boolean {
+  for (let i = 0; i < rank.length; i++) {
+    const a = rank[i]!;
+    const b = cursor[i]!;
+    if (a !== b) return typeof a === typeof b ? a > b : typeof a === 'string';
+  }
+  return false;
+}
 
 function compareNames(a: FreeFacilitator, b: FreeFacilitator): number {
   const an = a.name.toLowerCase();
@@ -174,7 +206,15 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
     ));
   // The reads are separate statements, never one snapshot: someone added or removed between them
   // has no status here, and is left out of this one answer.
-  const chosen = inArea.filter((person) => safeguarding.has(person.id));
+  const chosen = inArea.filter(
+    (person) =>
+      safeguarding.has(person.id) &&
+      matchesSearch(search.search ?? '', [
+        person.displayName?.trim() || person.username,
+        person.email,
+        person.area,
+      ]),
+  );
   const dayOf = new Map(days.map((row) => [row.userId, row]));
   const bookingsOf = groupBy(dayBookings, (row) => row.userId!);
   const notesOf = groupBy(dayNotes, (row) => row.facilitatorId);
@@ -227,6 +267,8 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
 
   rows.sort(compareFree);
   const freeRows = rows.filter((row) => row.free);
+  const listed = search.include === 'all' ? rows : freeRows;
+  const page = pageOf(listed, search);
   return {
     date: search.date,
     from: window?.from ?? null,
@@ -234,9 +276,29 @@ export async function findFree(db: Queryable, search: FreeSearch): Promise<FreeR
     areas: search.areas.map((area) => areaByKey.get(area.toLowerCase()) ?? area),
     include: search.include,
     availableAreas,
-    facilitators: search.include === 'all' ? rows : freeRows,
+    facilitators: page.rows,
+    freeCount: freeRows.length,
     leftOutCount: rows.length - freeRows.length,
+    nextCursor: page.nextCursor,
   };
+}
+
+/**
+ * The page asked for of the ranked list: without a cursor or a limit, all of it; else `limit` rows
+ * (default PAGE_SIZE) after the row the cursor names.
+ */
+function pageOf(
+  ranked: FreeFacilitator[],
+  search: FreeSearch,
+): { rows: FreeFacilitator[]; nextCursor: string | null } {
+  if (search.cursor === undefined && search.limit === undefined) return { rows: ranked, nextCursor: null };
+  const limit = search.limit ?? PAGE_SIZE;
+  const cursor = search.cursor ? decodeKeyset(search.cursor, 6) : null;
+  const start = cursor ? ranked.findIndex((row) => rankAfter(rankOf(row), cursor)) : 0;
+  const rows = start < 0 ? [] : ranked.slice(start, start + limit);
+  const last = rows.at(-1);
+  const more = start >= 0 && start + limit < ranked.length;
+  return { rows, nextCursor: more && last ? encodeKeyset(rankOf(last)) : null };
 }
 
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {

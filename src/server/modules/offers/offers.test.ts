@@ -6,6 +6,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FreeResult } from '../../../shared/schemas/free';
 import type { MyOffer, OpenSessionsResponse, StaffOffer } from '../../../shared/schemas/offers';
 import { bookingOutbox, bookings, changeHistory, offers } from '../../db/schema';
 import { insertBooking, insertDay, insertDays, insertDbsCheck } from '../../test/factories';
@@ -224,6 +225,47 @@ describe('offering', () => {
     const body = response.json();
     expect(body).toMatchObject({ date: DAY_AFTER, from: '09:30', to: '12:00', include: 'all' });
     expect(body.facilitators[0].userId).toBe(a.id);
+  });
+
+  it('pages and searches the candidates: each once, in the ranking, people of the same name by id', async () => {
+    const session = await openSession({ date: DAY_AFTER });
+    const same = [];
+    for (let i = 0; i < 5; i++) same.push(await facilitator({ name: i % 2 ? 'Zoë Twin' : 'ZOË TWIN' }));
+    await insertDay(t.ctx.db, { userId: same[4]!.id, date: DAY_AFTER, status: 'available' });
+    const url = `/api/staff/sessions/${session}/candidates`;
+    const whole = (await call('GET', `${url}?search=ZOE%20TWIN`, staff)).json() as FreeResult;
+    // the free one first, then the rest by name (the same, whatever the case) and id
+    expect(whole.facilitators.map((f) => f.userId)).toEqual([
+      same[4]!.id,
+      ...same
+        .slice(0, 4)
+        .map((p) => p.id)
+        .sort((a, b) => a - b),
+    ]);
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const response = await call(
+        'GET',
+        `${url}?search=zoe%20twin&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        staff,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json() as FreeResult;
+      expect(page.facilitators.length).toBeLessThanOrEqual(2);
+      expect(page).toMatchObject({ freeCount: 1, leftOutCount: 4 });
+      seen.push(...page.facilitators.map((f) => f.userId));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(whole.facilitators.map((f) => f.userId));
+    const none = (await call('GET', `${url}?search=nobody%20at%20all`, staff)).json() as FreeResult;
+    expect(none).toMatchObject({ facilitators: [], nextCursor: null, freeCount: 0, leftOutCount: 0 });
+    for (const bad of ['limit=0', 'cursor=not-a-cursor', `search=${'x'.repeat(201)}`]) {
+      expect((await call('GET', `${url}?${bad}`, staff)).statusCode, bad).toBe(400);
+    }
   });
 
   it('needs confirmation for the unavailable and the already booked, and records it', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errorResponse, idParam } from '../../../shared/schemas/common';
 import { freeResult } from '../../../shared/schemas/free';
 import {
+  candidatesQuery,
   createOffersBody,
   createOffersResponse,
   createSessionBody,
@@ -70,12 +71,17 @@ export function offerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff' },
         schema: {
           tags: ['offers'],
-          summary: "Who is free for the session's day and times, everyone listed and ranked",
+          summary:
+            "Who is free for the session's day and times, everyone listed and ranked, a page at a time",
+          description:
+            'Without cursor or limit, the whole ranked list; with either, one page of it after the row the ' +
+            'cursor names (nextCursor asks for the next). search keeps those whose name, email or area holds it.',
           params: idParam,
+          querystring: candidatesQuery,
           response: { 200: freeResult, ...staffErrors },
         },
       },
-      (request) => sessionCandidates(ctx, request.params.id),
+      (request) => sessionCandidates(ctx, request.params.id, request.query),
     );
 
     app.get(

@@ -187,10 +187,20 @@ export async function requireBooking(db: Queryable, bookingId: number, lock = fa
   return row;
 }
 
-/** "Who is free" for the session's day and times, everyone listed, ranked. */
-export async function sessionCandidates(ctx: Pick<OffersDeps, 'db'>, bookingId: number) {
+/** "Who is free" for the session's day and times, everyone listed, ranked; a page of them, searched. */
+export async function sessionCandidates(
+  ctx: Pick<OffersDeps, 'db'>,
+  bookingId: number,
+  page: { cursor?: string | undefined; limit?: number | undefined; search?: string | undefined } = {},
+) {
   const booking = await requireBooking(ctx.db, bookingId);
-  return findFree(ctx.db, { date: booking.date, ...sessionWindow(booking), areas: [], include: 'all' });
+  return findFree(ctx.db, {
+    date: booking.date,
+    ...sessionWindow(booking),
+    areas: [],
+    include: 'all',
+    ...page,
+  });
 }
 
 /** The free search's time window: both ends when both are known and in order, else none. */

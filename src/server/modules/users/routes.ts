@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { todayIn } from '../../../shared/calendar';
 import { errorResponse, idParam } from '../../../shared/schemas/common';
 import {
   createdUser,
   createUserBody,
-  type PublicUser,
   publicUser,
   staffUsersQuery,
   type UsersPage,
@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../context';
 import { currentUser } from '../../http/access';
 import { sendInvitation } from '../password-links/service';
+import { facilitatorSafeguardingStatuses } from '../safeguarding/service';
 import { createUser, deleteUser, listUsers, listUsersPage, toPublicUser, updateUser } from './service';
 
 const errors = {
@@ -32,23 +33,37 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', list: 'versioned' },
         schema: {
           tags: ['staff'],
-          summary: 'Every account, all roles; or one page of them, by name, with a search',
+          summary: 'Every account, all roles; or one page of them, by name, with a search and a filter',
           description:
-            'Without query parameters, every account (a list). With cursor, limit or search, one page ' +
-            '(an object): accounts by name, then id, from the cursor on; nextCursor asks for the next page.',
+            'Without query parameters, every account (a list). With cursor, limit, search or safeguarding, ' +
+            'one page (an object): accounts by name, then id, from the cursor on, those the search finds ' +
+            'and, with safeguarding, the facilitators in that state today; nextCursor asks for the next page.',
           querystring: staffUsersQuery,
           response: { 200: z.union([z.array(publicUser), usersPage]), ...errors },
         },
       },
       async (request, reply) => {
-        const { cursor, limit, search } = request.query;
-        const paged = cursor !== undefined || limit !== undefined || search !== undefined;
+        const { cursor, limit, search, safeguarding } = request.query;
+        if (Object.values(request.query).every((value) => value === undefined)) {
+          return ctx.lists.send(request, reply, { lists: ['users'], key: '' }, () => listUsers(ctx.db));
+        }
+        // a safeguarding state is as of today: today names the answer too
+        const today = todayIn(ctx.config.ORG_TIMEZONE, ctx.now());
         return ctx.lists.send(
           request,
           reply,
-          { lists: ['users'], key: paged ? JSON.stringify([cursor, limit, search]) : '' },
-          (): Promise<PublicUser[] | UsersPage> =>
-            paged ? listUsersPage(ctx.db, request.query) : listUsers(ctx.db),
+          {
+            lists: safeguarding ? ['users', 'safeguarding'] : ['users'],
+            key: JSON.stringify([cursor, limit, search, safeguarding, safeguarding ? today : null]),
+          },
+          async (): Promise<UsersPage> => {
+            if (!safeguarding) return listUsersPage(ctx.db, request.query);
+            const statuses = await facilitatorSafeguardingStatuses(ctx.db, today);
+            const only = [...statuses]
+              .filter(([, status]) => status.state === safeguarding)
+              .map(([id]) => id);
+            return listUsersPage(ctx.db, request.query, only);
+          },
         );
       },
     );

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { compareAreaNames, searchKey } from '../../../shared/collate';
 import { PAGE_SIZE } from '../../../shared/schemas/paging';
 import type { CreateUserBody, PublicUser, UpdateUserBody, UsersPage } from '../../../shared/schemas/users';
 import { createUserBody, STALE_ACCOUNT_MESSAGE, updateUserBody } from '../../../shared/schemas/users';
@@ -83,6 +84,16 @@ export async function listUsers(db: Queryable): Promise<PublicUser[]> {
  */
 const NAME = sql`lower(coalesce(nullif(btrim(u.display_name), ''), u.username))`;
 
+/** The marks NFD splits off accented Latin letters (é: e and U+0301). */
+const ACCENT_MARKS = '[\u0300-\u036f]';
+
+/**
+ * A column as the search compares it, as searchKey does in the browser: lower case and without
+ * accents, so "zoe" finds "Zoë" (null stays null, and matches nothing).
+ */
+const searchable = (column: SQL) =>
+  sql`lower(regexp_replace(normalize(${column}, NFD), ${ACCENT_MARKS}, '', 'g'))`;
+
 interface AccountRow {
   id: number;
   username: string;
@@ -100,22 +111,28 @@ interface AccountRow {
 
 /**
  * One page of accounts, all roles, by name then id from the cursor on, matching a search of names,
- * usernames, emails, freelancer IDs and areas; with how many match and how many there are, counted in
- * one aggregate. The page is read from two indexes side by side: everyone but staff from
- * `users_grid_order_idx` from where the cursor points, and the staff (a handful) by role.
+ * usernames, emails, freelancer IDs and areas (and, given `only`, among those accounts); with how
+ * many match, how many there are and every area in use, counted in one aggregate. The page is read
+ * from two indexes side by side: everyone but staff from `users_grid_order_idx` from where the cursor
+ * points, and the staff (a handful) by role.
  */
 export async function listUsersPage(
   db: Queryable,
   query: { cursor?: string | undefined; limit?: number | undefined; search?: string | undefined },
+  only?: readonly number[],
 ): Promise<UsersPage> {
   const limit = query.limit ?? PAGE_SIZE;
   const cursor = query.cursor ? decodeKeyset(query.cursor, 2) : null;
-  const search = query.search?.trim().toLowerCase();
+  const search = searchKey(query.search?.trim() ?? '');
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const found = pattern
-    ? sql`(${NAME} like ${pattern} or lower(u.username) like ${pattern} or lower(coalesce(u.email, '')) like ${pattern}
-          or lower(coalesce(u.freelancer_id, '')) like ${pattern} or lower(coalesce(u.area, '')) like ${pattern})`
+  const searched = pattern
+    ? sql`(${searchable(NAME)} like ${pattern} or ${searchable(sql`u.username`)} like ${pattern}
+          or ${searchable(sql`u.email`)} like ${pattern} or ${searchable(sql`u.freelancer_id`)} like ${pattern}
+          or ${searchable(sql`u.area`)} like ${pattern})`
     : sql`true`;
+  // one array parameter, however many people are chosen
+  const chosen = only === undefined ? sql`true` : sql`u.id = any(${`{${only.join(',')}}`}::int[])`;
+  const found = sql`(${searched} and ${chosen})`;
   const from = cursor ? sql`(${NAME}, u.id) > (${cursor[0]}, ${cursor[1]})` : sql`true`;
   const branch = (role: SQL) => sql`(
       select u.id, u.username, u.display_name, u.email, u.freelancer_id, u.role, u.area,
@@ -130,10 +147,14 @@ export async function listUsersPage(
       order by name, id
       limit ${limit + 1}`),
     db.execute(sql`
-      select count(*)::int as total, (count(*) filter (where ${found}))::int as matching from users u`),
+      select count(*)::int as total, (count(*) filter (where ${found}))::int as matching,
+             coalesce(array_agg(distinct btrim(u.area)) filter (where btrim(u.area) <> ''), '{}') as areas
+      from users u`),
   ]);
   const rows = (page as unknown as { rows: AccountRow[] }).rows;
-  const [counts] = (summary as unknown as { rows: Array<{ total: number; matching: number }> }).rows;
+  const [counts] = (
+    summary as unknown as { rows: Array<{ total: number; matching: number; areas: string[] }> }
+  ).rows;
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {
@@ -155,6 +176,7 @@ export async function listUsersPage(
     nextCursor: rows.length > limit && last ? encodeKeyset([last.name, last.id]) : null,
     matching: counts?.matching ?? 0,
     total: counts?.total ?? 0,
+    areas: [...(counts?.areas ?? [])].sort(compareAreaNames),
   };
 }
 

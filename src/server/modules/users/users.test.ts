@@ -103,11 +103,89 @@ describe('authorisation', () => {
     expect(none.rows).toEqual([]);
   });
 
+  /** Every page of `url` (which has its own query), by the cursors the pages give. */
+  const allPages = async (url: string) => {
+    const pages: UsersPage[] = [];
+    let cursor: string | null = null;
+    do {
+      const address = `${url}${cursor ? `&cursor=${cursor}` : ''}`;
+      const response = await call('GET', address, staffCookie);
+      expect(response.statusCode, address).toBe(200);
+      pages.push(response.json() as UsersPage);
+      cursor = pages.at(-1)!.nextCursor;
+    } while (cursor);
+    return pages;
+  };
+
+  it('pages people of the same name by id, each once, and names every area in use', async () => {
+    const same = [];
+    for (const n of [1, 2, 3, 4, 5]) {
+      same.push(
+        await t.createUser({
+          username: `twin-${n}@example.org`,
+          displayName: 'Twin Same',
+          area: ` Twinfield `,
+        }),
+      );
+    }
+    const pages = await allPages('/api/staff/users?limit=2&search=twin%20same');
+    expect(pages.length).toBe(3);
+    expect(pages.flatMap((p) => p.rows.map((u) => u.id))).toEqual(
+      same.map((u) => u.id).sort((a, b) => a - b),
+    );
+    expect(pages.every((p) => p.matching === 5)).toBe(true);
+    expect(pages[0]!.areas).toContain('Twinfield');
+    expect(pages[0]!.areas).toEqual([...new Set(pages[0]!.areas)]);
+  });
+
+  it('searches without regard to accents or case, in names and the other fields', async () => {
+    const nandu = await t.createUser({ username: 'nandu-search@example.org', displayName: 'Ñandú Ortega' });
+    const zoe = await t.createUser({ username: 'zoe-search@example.org', displayName: 'Zoë Smith' });
+    const amy = await t.createUser({
+      username: 'amy-search@example.org',
+      displayName: 'Amy Pond',
+      area: 'Ōtaki',
+    });
+    const found = async (search: string) =>
+      (
+        (
+          await call('GET', `/api/staff/users?search=${encodeURIComponent(search)}`, staffCookie)
+        ).json() as UsersPage
+      ).rows.map((u) => u.id);
+    expect(await found('nandu ort')).toEqual([nandu.id]);
+    expect(await found('ÑANDÚ')).toEqual([nandu.id]);
+    expect(await found('zoe sm')).toEqual([zoe.id]);
+    expect(await found('AMY-SEARCH@')).toEqual([amy.id]);
+    expect(await found('otaki')).toEqual([amy.id]);
+    // a wildcard is a character like any other
+    expect(await found('_search@')).toEqual([]);
+  });
+
+  it('filters by safeguarding state today: facilitators only, every page, nobody twice', async () => {
+    const whole = (await call('GET', '/api/staff/users', staffCookie)).json() as PublicUser[];
+    const facilitators = whole.filter((u) => u.role !== 'staff').map((u) => u.id);
+    // nobody here has records: every facilitator is missing them, and nobody is valid
+    const missing = await allPages('/api/staff/users?limit=3&safeguarding=missing');
+    expect(missing.length).toBeGreaterThan(1);
+    const ids = missing.flatMap((p) => p.rows.map((u) => u.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort((a, b) => a - b)).toEqual([...facilitators].sort((a, b) => a - b));
+    expect(missing[0]).toMatchObject({ matching: facilitators.length, total: whole.length });
+    const valid = (await call('GET', '/api/staff/users?safeguarding=valid', staffCookie)).json() as UsersPage;
+    expect(valid).toMatchObject({ rows: [], matching: 0, nextCursor: null, total: whole.length });
+    // the search and the filter together
+    const found = await allPages('/api/staff/users?limit=2&safeguarding=missing&search=twin-');
+    expect(found.flatMap((p) => p.rows.map((u) => u.username)).sort()).toEqual(
+      [1, 2, 3, 4, 5].map((n) => `twin-${n}@example.org`),
+    );
+  });
+
   it.each([
     '/api/staff/users?cursor=not-a-cursor',
     '/api/staff/users?limit=0',
     '/api/staff/users?limit=201',
     `/api/staff/users?search=${'x'.repeat(201)}`,
+    '/api/staff/users?safeguarding=fine',
   ])('refuses %s with 400 and a message', async (url) => {
     const response = await call('GET', url, staffCookie);
     expect(response.statusCode).toBe(400);

@@ -1,7 +1,7 @@
 import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
 import type { Priority } from '@shared/schemas/notes';
 import { CalendarCheck, CalendarDays, Clock, StickyNote, X } from 'lucide-react';
-import { useEffect, useId } from 'react';
+import { useCallback, useEffect, useId, useMemo } from 'react';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
@@ -56,7 +56,13 @@ export function FreeSearch({
   const problems = searchProblems(search);
   const valid = Object.keys(problems).length === 0;
   const query = useFreeSearch(searchQueryString(search), valid);
-  const result = query.data;
+  const pages = query.data?.pages;
+  const result = pages?.[0];
+  const rows = useMemo(() => (pages ?? []).flatMap((page) => page.facilitators), [pages]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const set = (change: Partial<FreeSearchState>) => onSearchChange({ ...search, ...change });
 
   return (
@@ -93,7 +99,13 @@ export function FreeSearch({
             {valid ? 'Searching...' : 'Correct the time window to search.'}
           </p>
         ) : (
-          <Results result={result} stale={query.isPlaceholderData || !valid} onOpenDay={onOpenDay} />
+          <Results
+            result={result}
+            rows={rows}
+            onLoadMore={loadMore}
+            stale={query.isPlaceholderData || !valid}
+            onOpenDay={onOpenDay}
+          />
         )}
       </section>
     </div>
@@ -248,23 +260,38 @@ function EveryoneToggle({ checked, onChange }: { checked: boolean; onChange: (ch
   );
 }
 
+/** The next page is asked for when the cards drawn reach this close to the last one read. */
+const LOAD_AHEAD_ROWS = 10;
+
 function Results({
   result,
+  rows,
+  onLoadMore,
   stale,
   onOpenDay,
 }: {
+  /** the first page: the search as the server read it, and the counts of the whole list */
   result: FreeResult;
+  /** the cards read so far, every page together */
+  rows: FreeFacilitator[];
+  onLoadMore: () => void;
   stale: boolean;
   onOpenDay: ((row: FreeFacilitator, date: string) => void) | undefined;
 }) {
-  const freeCount = result.facilitators.filter((row) => row.free).length;
+  const total = result.include === 'all' ? result.freeCount + result.leftOutCount : result.freeCount;
   // "Show everyone" at 5,000 facilitators drew 5,000 cards (217,000 elements, 9 s): a long list
-  // draws the cards in view inside a region that scrolls, as the long tables do (ADR 60)
+  // draws the cards in view inside a region that scrolls, as the long tables do (ADR 60), and reads
+  // them a page at a time as they come into view
   const rowWindow = useRowWindow({
-    count: result.facilitators.length,
+    count: rows.length,
+    total,
     estimateRowHeight: CARD_HEIGHT,
-    rowKey: (index) => result.facilitators[index]!.userId,
+    rowKey: (index) => rows[index]!.userId,
   });
+  const lastDrawn = rowWindow.rows.at(-1) ?? -1;
+  useEffect(() => {
+    if (rows.length < total && lastDrawn >= rows.length - LOAD_AHEAD_ROWS) onLoadMore();
+  }, [rows.length, total, lastDrawn, onLoadMore]);
   // a new search starts at its best match, wherever the last one was scrolled to
   const { scrollRef } = rowWindow;
   const searched = [result.date, result.from, result.to, result.include, ...result.areas].join('|');
@@ -276,7 +303,7 @@ function Results({
     <div className={cn('grid gap-3 transition-opacity', stale && 'opacity-60')} aria-busy={stale}>
       <div role="status" className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <p className="font-medium" data-testid="free-summary">
-          {summaryLabel(freeCount, result.date, result.from, result.to)}
+          {summaryLabel(result.freeCount, result.date, result.from, result.to)}
         </p>
         {result.leftOutCount > 0 ? (
           <p className="text-muted-foreground text-sm" data-testid="free-left-out">
@@ -286,7 +313,7 @@ function Results({
           </p>
         ) : null}
       </div>
-      {result.facilitators.length === 0 ? (
+      {rows.length === 0 ? (
         <p className="rounded-lg border border-dashed p-6 text-center text-muted-foreground">
           {result.areas.length > 0 ? 'No facilitators in these areas.' : 'No facilitators yet.'}
         </p>
@@ -306,12 +333,12 @@ function Results({
           <ol aria-label="Facilitators, best match first" className="grid grid-cols-[minmax(0,1fr)]">
             <SpacerItem height={rowWindow.before} />
             {rowWindow.rows.map((position) => {
-              const row = result.facilitators[position]!;
+              const row = rows[position]!;
               return (
                 <li
                   key={row.userId}
                   className="pb-3 last:pb-0"
-                  {...windowedItemProps(rowWindow, position, result.facilitators.length)}
+                  {...windowedItemProps(rowWindow, position, total)}
                 >
                   <FreeRow row={row} onOpen={onOpenDay ? () => onOpenDay(row, result.date) : undefined} />
                 </li>

@@ -1,6 +1,6 @@
 import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
 import type { OpenSession, OpenSessionsResponse } from '@shared/schemas/offers';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
@@ -52,7 +52,9 @@ function offersApi(answer: () => Response) {
     include: 'free',
     availableAreas: ['North'],
     facilitators: [candidate(1, 'Vera Valid', 'valid'), candidate(2, 'Nina Missing', 'missing')],
+    freeCount: 2,
     leftOutCount: 0,
+    nextCursor: null,
   };
   server.use(
     http.get('/api/staff/sessions', () => HttpResponse.json(list)),
@@ -136,5 +138,52 @@ describe('OpenSessions: the offer dialog', () => {
     expect(await within(dialog).findByText('The session is no longer open')).toBeVisible();
     expect(bodies).toMatchObject([{ confirmNotFree: false }, { confirmNotFree: true, userIds: [1] }]);
     expect(within(dialog).getByRole('checkbox', { name: /Vera Valid/ })).toBeChecked();
+  });
+});
+
+describe('OpenSessions: the offer dialog’s candidates, searched and paged on the server', () => {
+  test('a search is sent once typing pauses; someone chosen before it still needs a reason', async () => {
+    const bodies = offersApi(() => HttpResponse.json({ offers: [{ id: 1 }] }, { status: 201 }));
+    const searches: (string | null)[] = [];
+    const answer = (facilitators: FreeFacilitator[]): FreeResult => ({
+      date: session.date,
+      from: null,
+      to: null,
+      areas: [],
+      include: 'all',
+      availableAreas: ['North'],
+      facilitators,
+      freeCount: facilitators.length,
+      leftOutCount: 0,
+      nextCursor: null,
+    });
+    server.use(
+      http.get('/api/staff/sessions/9/candidates', ({ request }) => {
+        const search = new URL(request.url).searchParams.get('search');
+        searches.push(search);
+        return HttpResponse.json(
+          answer(
+            search === 'vera'
+              ? [candidate(1, 'Vera Valid', 'valid')]
+              : [candidate(1, 'Vera Valid', 'valid'), candidate(2, 'Nina Missing', 'missing')],
+          ),
+        );
+      }),
+    );
+    const { user, dialog } = await openOfferDialog();
+    await user.click(within(dialog).getByRole('checkbox', { name: /Nina Missing/ }));
+    await user.type(within(dialog).getByRole('searchbox', { name: 'Search facilitators' }), 'vera ');
+    await waitFor(() => expect(within(dialog).queryByRole('checkbox', { name: /Nina Missing/ })).toBeNull());
+    expect(searches).toEqual([null, 'vera']);
+    // Nina is still chosen, out of the list: her checks still ask for a reason
+    expect(within(dialog).getByText(/do not allow sending Nina Missing/)).toBeVisible();
+    await user.type(
+      within(dialog).getByLabelText('Reason for offering despite safeguarding checks'),
+      'Seen in person',
+    );
+    await user.click(within(dialog).getByRole('checkbox', { name: /Vera Valid/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send 2 offers' }));
+    expect(await screen.findByText('Offer sent')).toBeVisible();
+    expect(bodies).toMatchObject([{ userIds: [2, 1], safeguardingOverride: { reason: 'Seen in person' } }]);
   });
 });

@@ -15,7 +15,7 @@ import {
 } from '@shared/schemas/offers';
 import { Plus, RefreshCw, Send } from 'lucide-react';
 import type * as React from 'react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'wouter';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
@@ -40,6 +40,7 @@ import { toast } from '@/components/ui/use-toast';
 import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/windowed-rows';
 import { ApiError, errorMessage, showRefusal } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
+import { useSettledValue } from '@/lib/use-settled-value';
 import {
   useCandidates,
   useCreateOffers,
@@ -169,7 +170,9 @@ export function OpenSessions() {
 
 function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () => void }) {
   const ids = useId();
-  const candidates = useCandidates(session.id);
+  const [search, setSearch] = useState('');
+  const searched = useSettledValue(search.trim(), CANDIDATES_SEARCH_DELAY_MS);
+  const candidates = useCandidates(session.id, searched);
   const offers = useSessionOffers(session.id);
   const create = useCreateOffers(session.id);
   const withdraw = useWithdrawOffer();
@@ -185,16 +188,32 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
     (offers.data ?? []).filter((o) => o.state === 'sent' || o.state === 'seen').map((o) => o.userId),
   );
 
-  // everyone is listed, ranked: 5,000 rows at 5,000 facilitators, so a long list draws the rows in view
-  const candidateList = candidates.data?.facilitators ?? [];
+  // everyone is listed, ranked: 5,000 rows at 5,000 facilitators, so a long list draws the rows in
+  // view, and reads them a page at a time as they come into view
+  const pages = candidates.data?.pages;
+  const candidateList = useMemo(() => (pages ?? []).flatMap((page) => page.facilitators), [pages]);
+  const first = pages?.[0];
+  const total = first ? first.freeCount + first.leftOutCount : 0;
   const candidateWindow = useRowWindow({
     count: candidateList.length,
+    total,
     estimateRowHeight: CANDIDATE_HEIGHT,
     rowKey: (index) => candidateList[index]!.userId,
   });
+  const lastDrawn = candidateWindow.rows.at(-1) ?? -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = candidates;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastDrawn >= candidateList.length - LOAD_AHEAD_ROWS)
+      void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastDrawn, candidateList.length]);
 
+  // Everyone chosen, as their row was read: a new search leaves them chosen though no longer listed.
+  const seen = useRef(new Map<number, FreeFacilitator>());
+  for (const f of candidateList) seen.current.set(f.userId, f);
   // the chosen whose checks do not allow sending on the session's date: staff must say why they offer
-  const notClear = candidateList.filter((f) => chosen.includes(f.userId) && !mayBeSent(f.safeguarding.state));
+  const notClear = chosen
+    .map((id) => seen.current.get(Number(id)))
+    .filter((f): f is FreeFacilitator => f !== undefined && !mayBeSent(f.safeguarding.state));
 
   const send = (confirmNotFree: boolean) =>
     form.handleSubmit((offer) =>
@@ -260,6 +279,14 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
 
         <fieldset className="grid gap-2">
           <legend className="mb-2 font-medium">Who is free, best match first</legend>
+          <Input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Name, email or area"
+            aria-label="Search facilitators"
+            className="max-w-sm"
+          />
           {candidates.isPending ? <p className="text-muted-foreground text-sm">Loading…</p> : null}
           {candidates.error ? (
             <p role="alert" className="text-destructive text-sm">
@@ -278,7 +305,7 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
                   <li
                     key={f.userId}
                     className="pb-1 last:pb-0"
-                    {...windowedItemProps(candidateWindow, position, candidateList.length)}
+                    {...windowedItemProps(candidateWindow, position, total)}
                   >
                     <CandidateRow
                       candidate={f}
@@ -373,6 +400,11 @@ function OfferDialog({ session, onClose }: { session: OpenSession; onClose: () =
     </Dialog>
   );
 }
+
+/** How long typing pauses before the candidates are read for what was typed. */
+const CANDIDATES_SEARCH_DELAY_MS = 300;
+/** The next page is asked for when the rows drawn reach this close to the last one read. */
+const LOAD_AHEAD_ROWS = 10;
 
 /** A candidate's usual height: a name and, below it, their status and area or why they are not free. */
 const CANDIDATE_HEIGHT = 46;

@@ -57,7 +57,7 @@ export function useErasures() {
   });
 }
 
-/** Erase one person; the users list and the erasures are read again. */
+/** Erase one person; the users list, the safeguarding statuses and the erasures are read again. */
 export function useErasePerson() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -66,6 +66,7 @@ export function useErasePerson() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: retentionKeys.all });
       void queryClient.invalidateQueries({ queryKey: queryKeys.staffUsers.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.safeguardingList.all });
     },
   });
 }

@@ -7,13 +7,17 @@ import type {
 } from '@shared/schemas/safeguarding';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 const POLICY_URL = '/api/staff/safeguarding/policy';
 const recordsUrl = (userId: number) => `/api/staff/users/${userId}/safeguarding`;
 
-/** Safeguarding's cache keys. */
+/**
+ * Safeguarding's cache keys. A policy or records saved change facilitators' states, so the list of
+ * statuses and the users screen's pages (filtered by state) are read again.
+ */
 export const safeguardingKeys = {
-  list: ['safeguarding-list'] as const,
+  list: queryKeys.safeguardingList.all,
   policy: ['safeguarding-policy'] as const,
   records: (userId: number) => ['safeguarding-records', userId] as const,
   own: ['own-safeguarding'] as const,
@@ -43,6 +47,7 @@ export function useSaveSafeguardingPolicy() {
     onSuccess: (saved) => {
       queryClient.setQueryData(safeguardingKeys.policy, saved);
       void queryClient.invalidateQueries({ queryKey: safeguardingKeys.list });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.staffUsers.pages });
     },
   });
 }
@@ -70,6 +75,7 @@ export function useSaveSafeguardingRecords(userId: number) {
     onSuccess: (saved) => {
       queryClient.setQueryData(safeguardingKeys.records(userId), saved);
       void queryClient.invalidateQueries({ queryKey: safeguardingKeys.list });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.staffUsers.pages });
     },
   });
 }

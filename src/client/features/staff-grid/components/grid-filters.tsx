@@ -1,6 +1,6 @@
 import { matchesSearch } from '@shared/collate';
 import { ChevronDown, Search } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -269,16 +269,6 @@ export function AreaFilter({
 
 /** How long typing pauses before the grid is read for what was typed. */
 export const GRID_SEARCH_DELAY_MS = 300;
-
-/** `value` once it has stayed the same for `delay` ms. */
-export function useSettledValue<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
 
 /**
  * The grid's name search: the server finds the facilitators whose name or email holds what is typed,

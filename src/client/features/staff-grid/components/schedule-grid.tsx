@@ -9,6 +9,7 @@ import { type CSSProperties, memo, useEffect, useLayoutEffect, useMemo, useRef, 
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
+import { useSettledValue } from '@/lib/use-settled-value';
 import { cn } from '@/lib/utils';
 import {
   CELL_TONE_CLASS,
@@ -34,13 +35,7 @@ import {
   VIEW_STEPS,
   viewLabel,
 } from '../lib/grid-model';
-import {
-  AreaFilter,
-  FacilitatorFilter,
-  GRID_SEARCH_DELAY_MS,
-  GridSearch,
-  useSettledValue,
-} from './grid-filters';
+import { AreaFilter, FacilitatorFilter, GRID_SEARCH_DELAY_MS, GridSearch } from './grid-filters';
 
 export interface ScheduleGridProps {
   /** the facilitators' rows read so far, in the grid's order (the server's) */

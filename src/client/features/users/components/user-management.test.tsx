@@ -1,5 +1,5 @@
-import type { PublicUser } from '@shared/schemas/users';
-import { screen, within } from '@testing-library/react';
+import type { PublicUser, UsersPage } from '@shared/schemas/users';
+import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
@@ -20,6 +20,16 @@ const ann: PublicUser = {
   anonymisedAt: null,
 };
 
+/** One page of accounts as the server answers it: the last one unless `nextCursor` says otherwise. */
+const page = (rows: PublicUser[], more: Partial<UsersPage> = {}): UsersPage => ({
+  rows,
+  nextCursor: null,
+  matching: rows.length,
+  total: rows.length,
+  areas: [],
+  ...more,
+});
+
 /** The users list, and the create and edit endpoints answering as `answer` says; returns the bodies sent. */
 function usersApi(answer: () => Response) {
   const bodies: unknown[] = [];
@@ -28,7 +38,7 @@ function usersApi(answer: () => Response) {
     return answer();
   };
   server.use(
-    http.get('/api/staff/users', () => HttpResponse.json([ann])),
+    http.get('/api/staff/users', () => HttpResponse.json(page([ann]))),
     // Microsoft sign-in off: no invitation column
     http.get('/api/auth/microsoft', () =>
       HttpResponse.json({ enabled: false, staffPasswordSignIn: true, facilitatorSignIn: false }),
@@ -202,7 +212,7 @@ describe('UserManagement: leavers', () => {
     const calls: string[] = [];
     usersApi(() => HttpResponse.json(ann));
     server.use(
-      http.get('/api/staff/users', () => HttpResponse.json([current])),
+      http.get('/api/staff/users', () => HttpResponse.json(page([current]))),
       http.post('/api/staff/users/:id/deactivate', ({ params }) => {
         calls.push(`deactivate ${params.id}`);
         current = { ...ann, deactivatedAt: '2026-12-02T10:00:00.000Z', version: 5 };
@@ -217,5 +227,93 @@ describe('UserManagement: leavers', () => {
     expect(await screen.findByTestId('user-state')).toHaveTextContent('Deactivated');
     await user.click(screen.getByRole('button', { name: 'Actions for Ann Artist' }));
     expect(screen.getByRole('menuitem', { name: 'Reactivate' })).toBeVisible();
+  });
+});
+
+const person = (id: number, name: string): PublicUser => ({
+  ...ann,
+  id,
+  username: `${name.toLowerCase().replace(/\W/g, '.')}@example.org`,
+  displayName: name,
+});
+
+/** The addresses the accounts were read at, and the pages answered by cursor (absent: the first). */
+function pagedUsersApi(answer: (url: URL) => UsersPage) {
+  const reads: URL[] = [];
+  usersApi(() => HttpResponse.json(ann));
+  server.use(
+    http.get('/api/staff/users', ({ request }) => {
+      const url = new URL(request.url);
+      reads.push(url);
+      return HttpResponse.json(answer(url));
+    }),
+  );
+  return reads;
+}
+
+describe('UserManagement: the accounts a page at a time', () => {
+  test('reads the next page as the last rows read are drawn, and shows everyone once', async () => {
+    const first = [1, 2, 3].map((id) => person(id, `Person ${id}`));
+    const second = [4, 5].map((id) => person(id, `Person ${id}`));
+    const reads = pagedUsersApi((url) =>
+      url.searchParams.get('cursor') === 'after-3'
+        ? page(second, { matching: 5, total: 5 })
+        : page(first, { nextCursor: 'after-3', matching: 5, total: 5 }),
+    );
+    renderUsers();
+    expect(await screen.findByRole('heading', { name: 'Facilitators (5)' })).toBeVisible();
+    expect(await screen.findByText('Person 5')).toBeVisible();
+    expect(screen.getAllByTestId('user-name').map((name) => name.textContent)).toEqual(
+      [1, 2, 3, 4, 5].map((id) => `Person ${id}`),
+    );
+    expect(reads.map((url) => url.searchParams.get('cursor'))).toEqual([null, 'after-3']);
+    expect(reads[0]!.searchParams.get('limit')).toBe('100');
+  });
+
+  test('a long list reads its first page only, until its last rows come into view', async () => {
+    const rows = Array.from({ length: 100 }, (_, i) =>
+      person(i + 1, `Person ${String(i + 1).padStart(3, '0')}`),
+    );
+    const reads = pagedUsersApi(() => page(rows, { nextCursor: 'after-100', matching: 250, total: 250 }));
+    renderUsers();
+    expect(await screen.findByRole('heading', { name: 'Facilitators (250)' })).toBeVisible();
+    // the table counts every row, read or not, for assistive technology
+    expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '251');
+    expect(reads).toHaveLength(1);
+  });
+
+  test('the search is sent to the server once typing pauses, and its counts are shown', async () => {
+    const bea = person(4, 'Béa Potter');
+    const reads = pagedUsersApi((url) =>
+      url.searchParams.get('search') === 'bea'
+        ? page([bea], { matching: 1, total: 2 })
+        : page([ann, bea], { matching: 2, total: 2 }),
+    );
+    const { user } = renderUsers();
+    await user.type(await screen.findByRole('searchbox', { name: 'Search facilitators' }), '  bea');
+    expect(await screen.findByText('1 of 2 shown')).toBeVisible();
+    // the table draws what arrived in a render of its own
+    await waitFor(() =>
+      expect(screen.getAllByTestId('user-name').map((name) => name.textContent)).toEqual(['Béa Potter']),
+    );
+    // typing is read once it pauses, trimmed, not at every key
+    expect(reads.map((url) => url.searchParams.get('search'))).toEqual([null, 'bea']);
+  });
+
+  test('the safeguarding filter is applied by the server', async () => {
+    const reads = pagedUsersApi((url) =>
+      url.searchParams.get('safeguarding') === 'missing' ? page([], { total: 1 }) : page([ann]),
+    );
+    const { user } = renderWithApp(
+      <UserManagement
+        currentUserId={1}
+        signInHref="/staff-login"
+        safeguarding={new Map([[ann.id, { state: 'valid', reasons: [] }]])}
+      />,
+    );
+    await user.selectOptions(await screen.findByLabelText('Safeguarding'), 'missing');
+    expect(await screen.findByText('No accounts match the search.')).toBeVisible();
+    expect(screen.getByText('0 of 1 shown')).toBeVisible();
+    expect(reads.map((url) => url.searchParams.get('safeguarding'))).toEqual([null, 'missing']);
   });
 });

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { SAFEGUARDING_STATE_LABELS, SAFEGUARDING_STATES, type SafeguardingState } from '@shared/safeguarding';
 import { createUserForm, editUserForm, type PublicUser, type UserFormValues } from '@shared/schemas/users';
 import { Plus, ShieldAlert } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,23 +10,16 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
+import { useSettledValue } from '@/lib/use-settled-value';
 import {
   useCreateUser,
   useDeleteUser,
   useSetUserActive,
   useUnlockUser,
   useUpdateUser,
-  useUsers,
+  useUsersPages,
 } from '../api/users-api';
-import {
-  emptyUserForm,
-  formFromUser,
-  knownAreas,
-  searchUsers,
-  sortUsers,
-  userChanges,
-  userErrorMessage,
-} from '../lib/users';
+import { emptyUserForm, formFromUser, userChanges, userErrorMessage } from '../lib/users';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { UserFormDialog } from './user-form-dialog';
 import { UsersTable } from './users-table';
@@ -48,6 +41,11 @@ interface UserManagementProps {
   onErase?: (user: PublicUser) => void;
 }
 
+/** How long typing pauses before the accounts are read for what was typed. */
+export const USERS_SEARCH_DELAY_MS = 300;
+
+const NO_AREAS: string[] = [];
+
 /** User management: heading, Add Facilitator, the table and its three dialogs. */
 export function UserManagement({
   currentUserId,
@@ -58,7 +56,6 @@ export function UserManagement({
   onShowDataProtection,
   onErase,
 }: UserManagementProps) {
-  const usersQuery = useUsers();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
@@ -78,17 +75,21 @@ export function UserManagement({
   });
   const [deleting, setDeleting] = useState<PublicUser | null>(null);
 
-  const rows = useMemo(() => sortUsers(usersQuery.data ?? []), [usersQuery.data]);
   const [search, setSearch] = useState('');
   const filterId = useId();
   const [stateFilter, setStateFilter] = useState<SafeguardingState | ''>('');
-  const shownRows = useMemo(() => {
-    const found = searchUsers(rows, search);
-    if (!stateFilter || !safeguarding) return found;
-    return found.filter((user) => safeguarding.get(user.id)?.state === stateFilter);
-  }, [rows, search, stateFilter, safeguarding]);
+  // the server searches and filters, once typing pauses; the filter only while its column is shown
+  const searched = useSettledValue(search.trim(), USERS_SEARCH_DELAY_MS);
+  const usersQuery = useUsersPages({ search: searched, safeguarding: safeguarding ? stateFilter : '' });
+  const pages = usersQuery.data?.pages;
+  const first = pages?.[0];
+  const shownRows = useMemo(() => (pages ?? []).flatMap((page) => page.rows), [pages]);
   const filtering = Boolean(search.trim() || stateFilter);
-  const areas = useMemo(() => knownAreas(rows), [rows]);
+  const areas = first?.areas ?? NO_AREAS;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = usersQuery;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const create = (values: UserFormValues) => {
     createUser.mutate(
@@ -240,9 +241,7 @@ export function UserManagement({
         <Card compact className="min-w-0">
           <CardHeader>
             <CardTitle>
-              <h2 className="text-lg">
-                {usersQuery.isSuccess ? `Facilitators (${rows.length})` : 'Facilitators'}
-              </h2>
+              <h2 className="text-lg">{first ? `Facilitators (${first.total})` : 'Facilitators'}</h2>
             </CardTitle>
           </CardHeader>
           <CardContent narrow>
@@ -277,14 +276,16 @@ export function UserManagement({
                       </select>
                     </div>
                   ) : null}
-                  {filtering ? (
+                  {filtering && first ? (
                     <p className="text-muted-foreground text-sm" role="status">
-                      {shownRows.length} of {rows.length} shown
+                      {first.matching} of {first.total} shown
                     </p>
                   ) : null}
                 </div>
                 <UsersTable
                   users={shownRows}
+                  total={first?.matching ?? shownRows.length}
+                  onLoadMore={loadMore}
                   currentUserId={currentUserId}
                   onEdit={startEdit}
                   onDelete={setDeleting}

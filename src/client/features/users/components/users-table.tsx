@@ -14,7 +14,7 @@ import {
   UserCheck,
   UserX,
 } from 'lucide-react';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -91,9 +91,16 @@ const ROW_HEIGHT = 61;
 const NARROW_ROW_HEIGHT = 93;
 const NO_USERS: PublicUser[] = [];
 
+/** The next page is asked for when the rows drawn reach this close to the last row read. */
+const LOAD_AHEAD_ROWS = 10;
+
 interface UsersTableProps {
-  /** Already sorted. */
+  /** Already sorted: the pages read so far. */
   users: PublicUser[];
+  /** how many rows there are, every page together (default: those given) */
+  total?: number | undefined;
+  /** read the next page (called as the last rows read come into view) */
+  onLoadMore?: (() => void) | undefined;
   currentUserId: number | null;
   onEdit: (user: PublicUser) => void;
   onDelete: (user: PublicUser) => void;
@@ -117,6 +124,8 @@ interface UsersTableProps {
 
 export function UsersTable({
   users: listed,
+  total = listed.length,
+  onLoadMore,
   currentUserId,
   onEdit,
   onDelete,
@@ -135,17 +144,24 @@ export function UsersTable({
   const users = useDeferredValue(listed, NO_USERS);
   // until the first rows are drawn the table keeps their place, so what is below it does not move
   const firstDraw = users.length === 0 && listed.length > 0;
-  // a thousand accounts draw only the rows in view; the search finds any of them
+  // a thousand accounts draw only the rows in view, and are read a page at a time as they come
+  // into view; the search (on the server) finds any of them
   // a phone shows the safeguarding state and role under the name, not in columns of their own
   const narrow = useNarrowScreen();
   const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   const columns = narrow ? 6 : safeguarding ? 8 : 7;
   const rowWindow = useRowWindow({
     count: users.length,
+    total,
     estimateRowHeight: rowHeight,
     rowKey: (index) => users[index]!.id,
   });
-  const scrolls = Math.max(users.length, listed.length) > WINDOWED_FROM_ROWS;
+  const scrolls = Math.max(users.length, listed.length, total) > WINDOWED_FROM_ROWS;
+  const lastDrawn = rowWindow.rows.at(-1) ?? -1;
+  const readAll = listed.length >= total;
+  useEffect(() => {
+    if (!readAll && users.length > 0 && lastDrawn >= users.length - LOAD_AHEAD_ROWS) onLoadMore?.();
+  }, [readAll, lastDrawn, users.length, onLoadMore]);
   const inviteAllowed = useMicrosoftInviteAllowed();
   const [inviting, setInviting] = useState<PublicUser | null>(null);
   const [invitingByEmail, setInvitingByEmail] = useState<PublicUser | null>(null);
@@ -159,7 +175,7 @@ export function UsersTable({
     <>
       <Table
         containerLabel="Facilitators"
-        aria-rowcount={users.length + 1}
+        aria-rowcount={Math.max(total, users.length) + 1}
         scrollRef={scrolls ? rowWindow.scrollRef : undefined}
       >
         <TableHeader className={scrolls ? 'sticky top-0 z-20 bg-card' : undefined}>

@@ -1,4 +1,3 @@
-import { compareAreaNames, matchesSearch } from '@shared/collate';
 import type { PublicUser, UpdateUserBody, UserFormValues } from '@shared/schemas/users';
 import { errorFields } from '@/lib/api';
 
@@ -7,20 +6,9 @@ export function userName(user: Pick<PublicUser, 'displayName' | 'username'>): st
   return user.displayName?.trim() || user.username;
 }
 
-/** Rows sorted case-insensitively by name (ties by username, then id, so the order is stable). */
 /** A moment for staff: "2 Dec 2026, 09:30". */
 export function formatMoment(iso: string): string {
   return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-export function sortUsers(users: readonly PublicUser[]): PublicUser[] {
-  const key = (u: PublicUser) => userName(u).toLowerCase();
-  return [...users].sort(
-    (a, b) =>
-      key(a).localeCompare(key(b)) ||
-      a.username.toLowerCase().localeCompare(b.username.toLowerCase()) ||
-      a.id - b.id,
-  );
 }
 
 export type RoleLook = 'staff' | 'facilitator' | 'other';
@@ -79,18 +67,4 @@ export function userChanges(user: PublicUser, values: UserFormValues): UpdateUse
   if (values.freelancerId !== loaded.freelancerId) body.freelancerId = values.freelancerId;
   if (values.area !== loaded.area) body.area = values.area;
   return body;
-}
-
-/** The areas already in use, A-Z, offered while typing one so the same area is spelt the same way. */
-export function knownAreas(users: readonly PublicUser[]): string[] {
-  const areas = new Set(users.map((u) => u.area?.trim()).filter((a): a is string => Boolean(a)));
-  return [...areas].sort(compareAreaNames);
-}
-
-/** Rows whose name, username, email, freelancer ID or area contains the search text, accents aside. */
-export function searchUsers(users: readonly PublicUser[], search: string): PublicUser[] {
-  if (!search.trim()) return [...users];
-  return users.filter((u) =>
-    matchesSearch(search, [userName(u), u.username, u.email, u.freelancerId, u.area]),
-  );
 }
