@@ -170,16 +170,21 @@ const cell = (page: Page, person: Person, date: string) =>
 const row = (page: Page, person: Person) =>
   page.locator(`[data-testid="grid-row"][data-user-id="${person.id}"]`);
 
+/*
+ * A bookings request the page sent last may still be in serveBookings: it is let finish before the
+ * context closes under it (a closed context disposes the answer the handler is reading).
+ */
+const finishServingBookings = ({ page }: { page: Page }) => page.unrouteAll({ behavior: 'wait' });
+
 test.describe('staff dashboard', () => {
+  // these tests only read the scenario (one adds a person of its own and removes it): one for all
   let scenario: Scenario;
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from this pattern
-  test.beforeEach(async ({}, testInfo) => {
+  test.beforeAll(async ({}, testInfo) => {
     scenario = await makeScenario(`${testInfo.project.name}${testInfo.workerIndex}`);
   });
-  test.afterEach(async ({ page }) => {
-    // a bookings request the page sent last may still be in serveBookings: let it finish before the
-    // context closes under it (a closed context disposes the answer the handler is reading)
-    await page.unrouteAll({ behavior: 'wait' });
+  test.afterEach(finishServingBookings);
+  test.afterAll(async () => {
     await scenario.cleanup();
   });
 
@@ -559,6 +564,18 @@ test.describe('staff dashboard', () => {
       expect(from! <= to!).toBe(true);
       expect(new Date(to!).getTime() - new Date(from!).getTime()).toBeLessThan(31 * 86_400_000);
     }
+  });
+});
+
+test.describe('staff dashboard: the day dialog changes the scenario', () => {
+  let scenario: Scenario;
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from this pattern
+  test.beforeEach(async ({}, testInfo) => {
+    scenario = await makeScenario(`${testInfo.project.name}${testInfo.workerIndex}`);
+  });
+  test.afterEach(async ({ page }) => {
+    await finishServingBookings({ page });
+    await scenario.cleanup();
   });
 
   test('day dialog: availability view and edit with 09:00-17:00 defaults, failure toast', async ({
