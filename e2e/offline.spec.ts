@@ -105,9 +105,6 @@ test(
     tag: '@phone',
   },
   async ({ page, context, makeFacilitator }, testInfo) => {
-    // the page's timers on a clock the test moves: the retry of waiting changes (below) is asked
-    // for, not waited for in real time; until then the clock runs as the wall clock does
-    await page.clock.install();
     const api = await staffApi();
     const user = await offeree(api, () => makeFacilitator());
     // a booking of theirs in the next days (an offer they accepted) and an offer still open
@@ -160,11 +157,7 @@ test(
     // back online: it is sent, and the page says so
     await context.setOffline(false);
     const outcomes = page.getByRole('region', { name: 'Changes made offline' });
-    // Sent when the browser says it is online, or at the latest at the next try. A page reloaded
-    // with the connection off hears no "online" event when Playwright turns it back on, so here the
-    // next try sends it: the page's clock jumps past the retry interval (20 s, device-status.tsx),
-    // as after a while with a laptop's lid shut, instead of the test waiting 20 s.
-    await page.clock.fastForward(20_000);
+    // sent when the browser says it is online, or at the latest at the next try
     await expect(outcomes).toContainText(`Your availability for ${longDateNoWeekday(day)}: sent.`, {
       timeout: 45_000,
     });
