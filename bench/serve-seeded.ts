@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedDataDir } from '../e2e/pglite-template.mjs';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { addDays, monthGridRange, staffViewRange, startOfMonth, todayIn } from '../src/shared/calendar';
@@ -81,6 +82,8 @@ export async function startSeededApp(options: {
   port?: number;
 }): Promise<SeededApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'afp-bench-browser-'));
+  // from the empty cluster the e2e servers start from: a new one costs an initdb in WebAssembly
+  await seedDataDir(dataDir);
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,

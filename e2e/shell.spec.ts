@@ -166,28 +166,6 @@ test('the policy runs the inline theme script and blocks any other inline script
   expect(outcome).toEqual({ ran: false, blocked: 'script-src-elem' });
 });
 
-async function chooseTheme(page: import('@playwright/test').Page, label: 'Light' | 'Dark' | 'System') {
-  await page.getByRole('button', { name: 'Change theme' }).click();
-  await page.getByRole('menuitemradio', { name: label }).click();
-}
-
-test('dark and light persist across reloads under vite-ui-theme', async ({ page }) => {
-  await page.goto('/auth');
-  await chooseTheme(page, 'Dark');
-  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('dark');
-  await page.reload();
-  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  await expect(page.locator('html')).not.toHaveClass(/\blight\b/);
-
-  await chooseTheme(page, 'Light');
-  await expect(page.locator('html')).toHaveClass(/\blight\b/);
-  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('light');
-  await page.reload();
-  await expect(page.locator('html')).toHaveClass(/\blight\b/);
-  await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
-});
-
 test.describe('toasts', () => {
   async function failLogin(page: import('@playwright/test').Page, username: string) {
     await page.getByLabel('Username', { exact: true }).fill(username);

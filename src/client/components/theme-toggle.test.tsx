@@ -59,6 +59,27 @@ describe('the theme', () => {
     expect(window.localStorage.getItem(THEME_STORAGE_KEY)).toBe('light');
   });
 
+  test('a stored choice is what the next page view shows, whatever the system prefers', async () => {
+    preference = systemPreference(false);
+    const first = renderWithApp(<ThemeToggle />);
+    await choose(first.user, 'Dark');
+    first.unmount();
+    html().className = '';
+    // a new page view: the provider reads the stored choice
+    const second = renderWithApp(<ThemeToggle />);
+    expect(html()).toHaveClass('dark');
+    expect(html()).not.toHaveClass('light');
+
+    act(() => preference?.set(true));
+    await choose(second.user, 'Light');
+    second.unmount();
+    html().className = '';
+    renderWithApp(<ThemeToggle />);
+    expect(html()).toHaveClass('light');
+    expect(html()).not.toHaveClass('dark');
+    expect(window.localStorage.getItem(THEME_STORAGE_KEY)).toBe('light');
+  });
+
   test('System follows the operating system preference live, and again after a reload', async () => {
     preference = systemPreference(false);
     const { user, unmount } = renderWithApp(<ThemeToggle />);
