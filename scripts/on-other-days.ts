@@ -61,7 +61,13 @@ function offsetMinutes(ms: number, timeZone: string): number {
   return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
 }
 
-/** The calendar days worth trying, each the next one after today (UTC noons stand for days). */
+/**
+ * The calendar days worth trying (UTC noons stand for days). Each kind of day gets the next such day
+ * after today, except that a kind already met by a day picked for an earlier kind gets no day of its
+ * own: a clock change falls on a Sunday, and 31 December is a month's last day. The kinds with only a
+ * few days a year come first, so the common kinds are the ones that get folded into them. Every day
+ * costs a whole browser run (ADR 110).
+ */
 export function daysToTry(now: Date, timeZone: string): Day[] {
   const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12) + DAY_MS;
   const next = (test: (ms: number) => boolean) => {
@@ -73,29 +79,35 @@ export function daysToTry(now: Date, timeZone: string): Day[] {
   // a month whose 1st falls on a Tuesday, Wednesday or Thursday: its first week began in the month
   // before, and its 2nd is a weekday too
   const firstMidWeek = next((ms) => dayOfMonth(ms) === 1 && [2, 3, 4].includes(weekday(ms)));
-  const wanted: [number, string][] = [
-    [firstMidWeek, "the 1st of a month that starts mid-week: this week's Monday is in the month before"],
-    [firstMidWeek + DAY_MS, 'the 2nd of that month: yesterday is in this month, its Monday is not'],
-    [next((ms) => dayOfMonth(ms + DAY_MS) === 1), "a month's last day: tomorrow is in the next month"],
-    [next((ms) => weekday(ms) === 6), 'a Saturday: today is not a weekday the grids show'],
-    [next((ms) => weekday(ms) === 0), 'a Sunday: the last day of the week, whose Monday is six days back'],
-    [next((ms) => isoDay(ms).endsWith('-12-31')), "31 December: the year's last day"],
-    [next((ms) => isoDay(ms).endsWith('-01-01')), '1 January: a new year, last month in the year before'],
+  const kinds: [(ms: number) => boolean, string][] = [
     [
-      next((ms) => offsetMinutes(ms, timeZone) > offsetMinutes(ms - DAY_MS, timeZone)),
+      (ms) => ms === firstMidWeek,
+      "the 1st of a month that starts mid-week: this week's Monday is in the month before",
+    ],
+    [
+      (ms) => ms === firstMidWeek + DAY_MS,
+      'the 2nd of that month: yesterday is in this month, its Monday is not',
+    ],
+    [(ms) => isoDay(ms).endsWith('-12-31'), "31 December: the year's last day"],
+    [(ms) => isoDay(ms).endsWith('-01-01'), '1 January: a new year, last month in the year before'],
+    [
+      (ms) => offsetMinutes(ms, timeZone) > offsetMinutes(ms - DAY_MS, timeZone),
       `the clocks go forward in ${timeZone}: a day of 23 hours`,
     ],
     [
-      next((ms) => offsetMinutes(ms, timeZone) < offsetMinutes(ms - DAY_MS, timeZone)),
+      (ms) => offsetMinutes(ms, timeZone) < offsetMinutes(ms - DAY_MS, timeZone),
       `the clocks go back in ${timeZone}: a day of 25 hours`,
     ],
+    [(ms) => dayOfMonth(ms + DAY_MS) === 1, "a month's last day: tomorrow is in the next month"],
+    [(ms) => weekday(ms) === 6, 'a Saturday: today is not a weekday the grids show'],
+    [(ms) => weekday(ms) === 0, 'a Sunday: the last day of the week, whose Monday is six days back'],
   ];
-  const days = new Map<string, Day>();
-  for (const [ms, why] of wanted) {
-    const date = isoDay(ms);
-    const day = days.get(date) ?? { date, why: [] };
+  const days = new Map<number, Day>();
+  for (const [isKind, why] of kinds) {
+    const picked = [...days.keys()].sort((a, b) => a - b).find(isKind) ?? next(isKind);
+    const day = days.get(picked) ?? { date: isoDay(picked), why: [] };
     day.why.push(why);
-    days.set(date, day);
+    days.set(picked, day);
   }
   return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
 }

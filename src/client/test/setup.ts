@@ -36,19 +36,27 @@ Element.prototype.releasePointerCapture ??= () => {};
 
 // a request no handler answers fails in the component (a network error) and fails the test here
 const unanswered: string[] = [];
-server.events.on('request:unhandled', ({ request }) => {
+const onUnhandled = ({ request }: { request: Request }) => {
   unanswered.push(`${request.method} ${request.url}`);
-});
+};
 
 // findBy… and waitFor wait for what they look for, up to this long: a page loaded on demand is
 // transformed by Vite on its first import, which takes seconds on a busy machine
 configure({ asyncUtilTimeout: 10_000 });
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// A worker runs file after file with its modules kept (vitest.config.ts), so the server is the same
+// object each time: this file's listener comes off again with it.
+beforeAll(() => {
+  server.events.on('request:unhandled', onUnhandled);
+  server.listen({ onUnhandledRequest: 'error' });
+});
 afterEach(() => {
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
   expect(unanswered.splice(0), 'requests no handler answered').toEqual([]);
 });
-afterAll(() => server.close());
+afterAll(() => {
+  server.close();
+  server.events.removeListener('request:unhandled', onUnhandled);
+});
