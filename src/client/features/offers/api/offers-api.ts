@@ -1,5 +1,4 @@
 import { dayLabel } from '@shared/safeguarding';
-import type { FreeResult } from '@shared/schemas/free';
 import type {
   CreateOffersInput,
   CreateSessionInput,
@@ -8,19 +7,12 @@ import type {
   OpenSessionsResponse,
   StaffOffer,
 } from '@shared/schemas/offers';
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
-import { WINDOWED_FROM_ROWS } from '@/components/ui/windowed-rows';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { type SendResult, sendOrQueue } from '@/lib/offline-queue';
 import { queryKeys } from '@/lib/query-keys';
 
-const SESSIONS_URL = '/api/staff/sessions';
+export const SESSIONS_URL = '/api/staff/sessions';
 
 /** The offers' cache keys; `sessions` is the prefix of every open session's reads. */
 export const offersKeys = {
@@ -50,34 +42,6 @@ export function useRefreshSessions() {
   return useMutation({
     mutationFn: () => apiJson<unknown>('POST', '/api/staff/bookings/refresh'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
-  });
-}
-
-/**
- * A page of candidates holds as many as a list draws whole (WINDOWED_FROM_ROWS): a list that short is
- * read in one request, and a longer one reads its next page as its last rows come into view.
- */
-export const CANDIDATES_PAGE_SIZE = WINDOWED_FROM_ROWS;
-
-/** The address of one page of a session's candidates, searched (trimmed; empty: everyone). */
-export function candidatesPageUrl(sessionId: number, search: string, cursor: string | null): string {
-  const query = new URLSearchParams({ limit: String(CANDIDATES_PAGE_SIZE) });
-  if (search) query.set('search', search);
-  if (cursor) query.set('cursor', cursor);
-  return `${SESSIONS_URL}/${sessionId}/candidates?${query}`;
-}
-
-/** Who is free for a session, ranked, a page at a time, found by the server's search. */
-export function useCandidates(sessionId: number | null, search: string) {
-  return useInfiniteQuery({
-    queryKey: [...offersKeys.candidates(sessionId), search] as const,
-    queryFn: ({ pageParam, signal }) =>
-      apiJson<FreeResult>('GET', candidatesPageUrl(sessionId ?? 0, search, pageParam), undefined, { signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page: FreeResult) => page.nextCursor,
-    enabled: sessionId !== null,
-    placeholderData: keepPreviousData,
-    gcTime: 0,
   });
 }
 

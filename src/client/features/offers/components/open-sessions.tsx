@@ -41,8 +41,8 @@ import { SpacerItem, useRowWindow, windowedItemProps } from '@/components/ui/win
 import { ApiError, errorMessage, showRefusal } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { useSettledValue } from '@/lib/use-settled-value';
+import { useCandidates } from '../api/candidates-api';
 import {
-  useCandidates,
   useCreateOffers,
   useCreateSession,
   useOpenSessions,
