@@ -4,6 +4,7 @@ import { config } from 'zod/mini';
 import { App } from './app/app';
 import './index.css';
 import { queryClient } from './lib/query-client';
+import { queryKeys } from './lib/query-keys';
 import { startServiceWorker } from './lib/service-worker';
 
 // Zod's full build compiles object parsers with `new Function` when it may; to find out, it tries
@@ -22,4 +23,10 @@ createRoot(container).render(
 );
 
 // the installable app and its offline copy (docs/decisions/0101-installable-app-and-facilitators-days-offline.md)
-startServiceWorker(() => void queryClient.refetchQueries());
+// The first time the worker takes over a page, the page's reads have already gone past it: a
+// facilitator's are read again so the worker keeps them for offline use. Staff reads are never kept,
+// so a staff page (the dashboard's grid above all) is not read twice.
+startServiceWorker(() => {
+  const person = queryClient.getQueryData<{ role: string } | null>(queryKeys.session.all);
+  if (person?.role !== 'staff') void queryClient.refetchQueries();
+});
