@@ -296,6 +296,24 @@ export interface RouteEntry {
   crossSite?: (x: CrossSiteFixture) => CrossSiteTarget;
 }
 
+/** The school's assurance, as a page or as a PDF: the same questions, the same answers. */
+const assuranceCases: Pick<RouteEntry, 'matrix' | 'fuzz'> = {
+  matrix: [
+    {
+      name: 'a range at one school',
+      call: (f) => ({ query: { ...range(f), school: 'Hill School' } }),
+      expect: staffOnly(200),
+    },
+    { name: 'no session or range', call: () => ({ query: {} }), expect: staffOnly(400) },
+    {
+      name: 'a session that does not exist',
+      call: () => ({ query: { bookingId: '999999' } }),
+      expect: staffOnly(404),
+    },
+  ],
+  fuzz: (x) => ({ query: { ...x.range(), school: 'Hill School' } }),
+};
+
 export const routeKey = (route: Pick<ApiRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
 
 /** Where the app's routes and this table disagree, one line each (none: they agree). */
@@ -1931,39 +1949,13 @@ export const ROUTES: Record<string, RouteEntry> = {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'offers',
-    matrix: [
-      {
-        name: 'a range at one school',
-        call: (f) => ({ query: { ...range(f), school: 'Hill School' } }),
-        expect: staffOnly(200),
-      },
-      { name: 'no session or range', call: () => ({ query: {} }), expect: staffOnly(400) },
-      {
-        name: 'a session that does not exist',
-        call: () => ({ query: { bookingId: '999999' } }),
-        expect: staffOnly(404),
-      },
-    ],
-    fuzz: (x) => ({ query: { ...x.range(), school: 'Hill School' } }),
+    ...assuranceCases,
   },
   'GET /api/staff/assurance/pdf': {
     access: 'staff',
     changesState: false,
     fuzzGroup: 'offers',
-    matrix: [
-      {
-        name: 'a range at one school',
-        call: (f) => ({ query: { ...range(f), school: 'Hill School' } }),
-        expect: staffOnly(200),
-      },
-      { name: 'no session or range', call: () => ({ query: {} }), expect: staffOnly(400) },
-      {
-        name: 'a session that does not exist',
-        call: () => ({ query: { bookingId: '999999' } }),
-        expect: staffOnly(404),
-      },
-    ],
-    fuzz: (x) => ({ query: { ...x.range(), school: 'Hill School' } }),
+    ...assuranceCases,
   },
   'GET /api/staff/assurance/statement': {
     access: 'staff',
