@@ -39,7 +39,10 @@ export const availabilityColumns = {
   syncedToSharePoint: availability.syncedToSharePoint,
 };
 
-export function toAvailability(row: Pick<AvailabilityRow, keyof typeof availabilityColumns>): Availability {
+/** An availability row as availabilityColumns reads it. */
+export type AvailabilityRecord = Pick<AvailabilityRow, keyof typeof availabilityColumns>;
+
+export function toAvailability(row: AvailabilityRecord): Availability {
   return {
     id: row.id,
     userId: row.userId,

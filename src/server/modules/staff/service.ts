@@ -2,6 +2,7 @@ import { and, asc, between, gt, inArray, ne, notInArray, or, type SQL, sql } fro
 import type { z } from 'zod';
 import { compareAreaNames } from '../../../shared/collate';
 import { PRIORITIES, type Priority } from '../../../shared/priorities';
+import type { Booking } from '../../../shared/schemas/bookings';
 import {
   GRID_NO_AREA,
   type StaffGridPage,
@@ -9,12 +10,13 @@ import {
   type staffGridQuery,
 } from '../../../shared/schemas/staff-grid';
 import type { Queryable } from '../../db/client';
+import { rowsByPerson } from '../../db/rows-by-person';
 import { availability, bookings, facilitatorAreas, staffNotes, users } from '../../db/schema';
 import { badRequest } from '../../errors';
-import { availabilityColumns, toAvailability } from '../availability/service';
+import { type AvailabilityRecord, availabilityColumns, toAvailability } from '../availability/service';
 import { bookingColumns, toBooking } from '../bookings/service';
 import { safeguardingStatuses } from '../safeguarding/service';
-import { STAFF_ROLE, toPublicUser } from '../users/service';
+import { publicUserColumns, STAFF_ROLE, toPublicUser } from '../users/service';
 
 export type GridQuery = z.output<typeof staffGridQuery>;
 
@@ -69,7 +71,7 @@ export async function readGridPage(db: Queryable, query: GridQuery, today: strin
   // PGlite runs one statement at a time and PostgreSQL takes these from its pool side by side
   const [people, areaCounts, filteredCount] = await Promise.all([
     db
-      .select({ user: users, name: sql<string>`${gridName}` })
+      .select({ user: publicUserColumns, name: sql<string>`${gridName}` })
       .from(users)
       .where(after ? and(filters, sql`(${gridName}, ${users.id}) > (${after.name}, ${after.id})`) : filters)
       .orderBy(asc(gridName), asc(users.id))
@@ -121,16 +123,20 @@ async function rowsOf(
   today: string,
 ): Promise<Map<number, Omit<StaffGridRow, 'user'>>> {
   const [days, sessions, notes, safeguarding] = await Promise.all([
-    db
-      .select(availabilityColumns)
-      .from(availability)
-      .where(and(inArray(availability.userId, ids), between(availability.date, range.from, range.to)))
-      .orderBy(asc(availability.userId), asc(availability.date)),
-    db
-      .select(bookingColumns)
-      .from(bookings)
-      .where(and(inArray(bookings.userId, ids), between(bookings.date, range.from, range.to)))
-      .orderBy(asc(bookings.date), asc(bookings.startTime), asc(bookings.id)),
+    rowsByPerson<AvailabilityRecord>(
+      db,
+      availabilityColumns,
+      availability.userId,
+      and(inArray(availability.userId, ids), between(availability.date, range.from, range.to)),
+      sql`${availability.date}`,
+    ),
+    rowsByPerson<Booking>(
+      db,
+      bookingColumns,
+      bookings.userId,
+      and(inArray(bookings.userId, ids), between(bookings.date, range.from, range.to)),
+      sql`${bookings.date}, ${bookings.startTime}, ${bookings.id}`,
+    ),
     db
       .select({ userId: staffNotes.facilitatorId, date: staffNotes.date, priority: staffNotes.priority })
       .from(staffNotes)

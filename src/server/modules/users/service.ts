@@ -16,7 +16,22 @@ export type UserRow = typeof users.$inferSelect;
 
 export const STAFF_ROLE = 'staff';
 
-export function toPublicUser(row: UserRow): PublicUser {
+/** The columns a PublicUser is made of: a list reads these, never the password hash or the keys. */
+export const publicUserColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  email: users.email,
+  freelancerId: users.freelancerId,
+  role: users.role,
+  area: users.area,
+  lastAvailabilityUpdatedAt: users.lastAvailabilityUpdatedAt,
+  version: users.version,
+  deactivatedAt: users.deactivatedAt,
+  anonymisedAt: users.anonymisedAt,
+};
+
+export function toPublicUser(row: Pick<UserRow, keyof typeof publicUserColumns>): PublicUser {
   return {
     id: row.id,
     username: row.username,
