@@ -16,7 +16,16 @@ afterEach(() => {
   else process.env.TZ = originalZone;
 });
 
-const KINDS = [
+interface KindOfDay {
+  kind: string;
+  day: string;
+  /** instants (UTC) and the browser's day at each */
+  clock: [string, string][];
+  opensAt: string;
+  week: string;
+}
+
+const KINDS: KindOfDay[] = [
   {
     kind: 'the clocks go forward (Sunday 28 March 2027)',
     day: '2027-03-28',
