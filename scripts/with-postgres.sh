@@ -2,10 +2,6 @@
 # Run a command against a throwaway PostgreSQL cluster: initdb in a temporary directory, a free
 # port on loopback, TEST_DATABASE_URL exported for the command, and the cluster removed afterwards.
 # Usage: scripts/with-postgres.sh npx vitest run src/server
-#
-# The cluster can be made ahead, while something else waits (CI makes it while `npm ci` downloads):
-#   scripts/with-postgres.sh --init DIR                   initdb into DIR/data, nothing started
-#   AFP_PG_CLUSTER=DIR scripts/with-postgres.sh COMMAND   start that cluster instead; DIR is removed after
 set -euo pipefail
 
 command -v initdb >/dev/null && command -v pg_ctl >/dev/null || {
@@ -13,28 +9,14 @@ command -v initdb >/dev/null && command -v pg_ctl >/dev/null || {
   exit 1
 }
 
+dir=$(mktemp -d /tmp/afp-pg.XXXXXX)
+port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+
 # PostgreSQL refuses to run as root; use the postgres account when we are root.
 as_pg() {
   if [ "$(id -u)" = "0" ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
-
-init_cluster() {
-  [ "$(id -u)" = "0" ] && chown postgres "$1"
-  as_pg initdb -D "$1/data" -U postgres --auth=trust --encoding=UTF8 --no-sync >/dev/null
-}
-
-if [ "${1:-}" = "--init" ]; then
-  mkdir -p "$2"
-  init_cluster "$2"
-  exit 0
-fi
-
-if [ -n "${AFP_PG_CLUSTER:-}" ]; then
-  dir=$AFP_PG_CLUSTER
-  [ -f "$dir/data/PG_VERSION" ] || { echo "with-postgres: no cluster in $dir/data" >&2; exit 1; }
-else
-  dir=$(mktemp -d /tmp/afp-pg.XXXXXX)
-fi
+[ "$(id -u)" = "0" ] && chown postgres "$dir"
 
 cleanup() {
   as_pg pg_ctl -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
@@ -42,8 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ -n "${AFP_PG_CLUSTER:-}" ] || init_cluster "$dir"
-port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+as_pg initdb -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --no-sync >/dev/null
 as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -w \
   -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
 
