@@ -76,7 +76,7 @@ export default defineConfig({
           // As in the node project: a worker keeps React, Radix, TanStack Query and the rest it loaded
           // for the next file instead of loading them again in a new process for each of the files.
           // setup.ts runs before every file all the same, and tests put back what they change in the
-          // window (ADR 110 lists what was checked).
+          // window (ADR 113 says what a test puts back).
           isolate: false,
         },
       },

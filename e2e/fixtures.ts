@@ -246,11 +246,14 @@ type AxeWindow = Window & {
  * and then opens a blank page for axe.finishRun, on every call: about 4 of the 5 seconds a check
  * took here. The app's pages have no frames, so one injection per document and a direct axe.run
  * apply the same rules and report the same violations. A page with frames still uses AxeBuilder.
+ * `skip` lists parts of the page (elements with all they hold) that axe leaves out, by their place in
+ * the order partsOfPage lists them.
  */
 async function axeViolations(
   page: Page,
   rules: 'all' | 'theme-dependent',
-  injected?: boolean,
+  injected: boolean,
+  skip: number[] = [],
 ): Promise<AxeViolation[]> {
   if (page.frames().length > 1) {
     const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
@@ -258,36 +261,122 @@ async function axeViolations(
     return (await builder.analyze()).violations;
   }
   // page.evaluate runs outside the page's CSP, as AxeBuilder's injection does
-  if (!(injected ?? (await page.evaluate(() => 'axe' in window)))) await page.evaluate(axeSource);
+  if (!injected) await page.evaluate(axeSource);
   return page.evaluate(
-    async ({ tags, only }) => {
-      const axe = (window as AxeWindow).axe!;
+    async ({ tags, only, skip }) => {
+      const w = window as CheckWindow;
+      const axe = w.axe!;
       if (only) {
         // a rule renamed or retagged by an axe upgrade must fail here, not be skipped silently
         const known = new Set(axe.getRules(tags).map((rule) => rule.ruleId));
         const missing = only.filter((rule) => !known.has(rule));
         if (missing.length > 0) throw new Error(`axe has no ${tags.join('/')} rule ${missing.join(', ')}`);
       }
-      const results = (await axe.run(document, {
+      const exclude = skip.map((index) => w.__checkParts![index]!);
+      const results = (await axe.run(exclude.length > 0 ? { exclude } : document, {
         runOnly: only ? { type: 'rule', values: only } : { type: 'tag', values: tags },
         // only violations are read: not listing every passing node is quicker
         resultTypes: ['violations'],
       })) as { violations: AxeViolation[] };
       return results.violations;
     },
-    { tags: AXE_TAGS, only: rules === 'theme-dependent' ? THEME_DEPENDENT_RULES : null },
+    { tags: AXE_TAGS, only: rules === 'theme-dependent' ? THEME_DEPENDENT_RULES : null, skip },
   );
+}
+
+/**
+ * What a worker's screen checks have already passed, per layout and theme: the key of every part of a
+ * page axe looked at (see partsOfPage). A later check leaves out the parts whose keys are here, so a
+ * screen's header, menus, cards and rows, met again in test after test, are checked where they first
+ * appear and not each time (ADR 112). A part is only kept after its check passed.
+ */
+const passedParts = new Map<string, Set<string>>();
+
+/**
+ * Every element of the page in document order, each with a key and the number of elements it holds
+ * with itself. The key stands for what axe's rules read: the element's tag, attributes and text and
+ * those of everything in it, and the tags, classes and styles of the elements around it (what its
+ * colours and visibility come from), so two parts with the same key look and read alike to axe. The
+ * elements stay in the page (window.__checkParts) for axeViolations to leave out by their place.
+ */
+async function partsOfPage(page: Page): Promise<Array<[key: string, size: number]>> {
+  return page.evaluate(() => {
+    // cyrb53: a fast 53-bit string hash; a clash would need two different parts in one layout
+    const hash = (text: string) => {
+      let h1 = 0xdeadbeef;
+      let h2 = 0x41c6ce57;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        h1 = Math.imul(h1 ^ c, 2654435761);
+        h2 = Math.imul(h2 ^ c, 1597334677);
+      }
+      h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+      h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+      return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+    };
+    const parts: Element[] = [];
+    const listed: Array<[string, number]> = [];
+    const visit = (element: Element, around: string): string => {
+      const index = parts.length;
+      parts.push(element);
+      listed.push(['', 0]);
+      let own = element.tagName;
+      for (const attribute of Array.from(element.attributes))
+        own += ` ${attribute.name}="${attribute.value}"`;
+      const inside = hash(
+        `${around}>${element.tagName}.${element.getAttribute('class') ?? ''};${element.getAttribute('style') ?? ''}`,
+      );
+      for (const node of Array.from(element.childNodes)) {
+        if (node instanceof Element) own += `<${visit(node, inside)}`;
+        else if (node.nodeType === Node.TEXT_NODE) own += `"${(node as Text).data}`;
+      }
+      const content = hash(own);
+      listed[index] = [hash(`${around}|${content}`), parts.length - index];
+      return content;
+    };
+    visit(document.documentElement, '');
+    (window as CheckWindow).__checkParts = parts;
+    return listed;
+  });
+}
+
+/**
+ * The places, in partsOfPage's order, of the outermost parts already passed (with all they hold). The
+ * first part, <html>, is never among them: axe does not leave out the document it runs on.
+ */
+function partsToSkip(parts: Array<[string, number]>, passed: Set<string>): number[] {
+  const skip: number[] = [];
+  for (let index = 1; index < parts.length; ) {
+    const [key, size] = parts[index]!;
+    if (passed.has(key)) {
+      skip.push(index);
+      index += size;
+    } else index += 1;
+  }
+  return skip;
 }
 
 async function expectNoViolations(
   page: Page,
+  testInfo: TestInfo,
   context: string,
-  rules: 'all' | 'theme-dependent' = 'all',
-  injected?: boolean,
+  rules: 'all' | 'theme-dependent',
+  injected: boolean,
 ) {
-  const violations = await test.step(`axe ${context}`, () => axeViolations(page, rules, injected), {
-    box: true,
-  });
+  const layout = `${testInfo.project.name} ${page.viewportSize()?.width ?? 0}px ${rules}`;
+  const passed = passedParts.get(layout) ?? new Set<string>();
+  passedParts.set(layout, passed);
+  const violations = await test.step(
+    `axe ${context}`,
+    async () => {
+      const parts = await partsOfPage(page);
+      const skip = partsToSkip(parts, passed);
+      const found = await axeViolations(page, rules, injected, skip);
+      if (found.length === 0) for (const [key] of parts) passed.add(key);
+      return found;
+    },
+    { box: true },
+  );
   const summary = violations.map((v) => ({
     id: v.id,
     impact: v.impact,
@@ -295,11 +384,6 @@ async function expectNoViolations(
     targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`),
   }));
   expect(summary, `axe violations ${context}`).toEqual([]);
-}
-
-/** Runs axe (WCAG 2 A and AA) on the page as it is now and fails on any violation. */
-export async function expectNoAxeViolations(page: Page, context = '') {
-  await expectNoViolations(page, context);
 }
 
 /** Attaches a full-page screenshot to the report (and keeps the file in the test's output folder). */
@@ -315,7 +399,11 @@ export async function attachScreenshot(page: Page, testInfo: TestInfo, name: str
   );
 }
 
-type CheckWindow = AxeWindow & { __checkPaused?: Set<Animation>; __checkClassName?: string };
+type CheckWindow = AxeWindow & {
+  __checkPaused?: Set<Animation>;
+  __checkClassName?: string;
+  __checkParts?: Element[];
+};
 
 /**
  * Shows the theme the way the app switches it (lib/theme.tsx applyTheme: no transitions, so axe
@@ -360,6 +448,7 @@ async function restoreAfterCheck(page: Page) {
     for (const animation of w.__checkPaused ?? []) if (animation.playState === 'paused') animation.play();
     w.__checkClassName = undefined;
     w.__checkPaused = undefined;
+    w.__checkParts = undefined;
   });
 }
 
@@ -399,8 +488,9 @@ const checkScreens = process.env.E2E_SCREEN_CHECKS !== '0';
 /**
  * The per-screen check: in light and then dark, run axe and attach a full-page screenshot (see
  * takeScreenshots). Light runs every WCAG 2 A and AA rule; dark runs the rules whose answer the
- * theme can change (THEME_DEPENDENT_RULES), the others having answered for both. In light, it
- * also fails on classes that override each other on one element (expectNoClassConflicts).
+ * theme can change (THEME_DEPENDENT_RULES), the others having answered for both. Parts of the page
+ * that passed an earlier check in this worker, layout and theme are left out (passedParts). In
+ * light, it also fails on classes that override each other on one element (expectNoClassConflicts).
  */
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
   if (!checkScreens) return;
@@ -409,7 +499,7 @@ export async function checkScreen(page: Page, testInfo: TestInfo, name: string) 
       for (const theme of ['light', 'dark'] as const) {
         const injected = await showThemeSettled(page, theme);
         const rules = theme === 'light' ? 'all' : 'theme-dependent';
-        await expectNoViolations(page, `(${name}, ${theme})`, rules, injected);
+        await expectNoViolations(page, testInfo, `(${name}, ${theme})`, rules, injected);
         if (theme === 'light') await expectNoClassConflicts(page, `(${name})`);
         if (takeScreenshots) await attachScreenshot(page, testInfo, `${name}-${theme}`);
       }
