@@ -28,11 +28,15 @@ test('a part that passed is left out only while it is the same', async ({ page: 
 
   // a passed button whose text is now blank is a different part
   await tab.setContent(page(PASSING.replace('Save', ' ')));
-  await expect(checkScreen(tab, testInfo, 'screen-check-changed-text')).rejects.toThrow(/"id": "button-name"/);
+  await expect(checkScreen(tab, testInfo, 'screen-check-changed-text')).rejects.toThrow(
+    /"id": "button-name"/,
+  );
 
   // the same paragraph under a style that makes it faint is checked again
   await tab.setContent(page(PASSING, ' style="color: #c8c8c8"'));
-  await expect(checkScreen(tab, testInfo, 'screen-check-changed-around')).rejects.toThrow(/"id": "color-contrast"/);
+  await expect(checkScreen(tab, testInfo, 'screen-check-changed-around')).rejects.toThrow(
+    /"id": "color-contrast"/,
+  );
 
   // and so is a list whose items are no longer list items
   await tab.setContent(page(PASSING.replace('<li>First</li>', '<div>First</div>')));
