@@ -247,22 +247,24 @@ type AxeWindow = Window & {
  * took here. The app's pages have no frames, so one injection per document and a direct axe.run
  * apply the same rules and report the same violations. A page with frames still uses AxeBuilder.
  * `skip` lists parts of the page (elements with all they hold) that axe leaves out, by their place in
- * the order partsOfPage lists them.
+ * the order partsOfPage listed them. Answers the violations, and whether the page axe saw was the page
+ * partsOfPage listed, element for element.
  */
 async function axeViolations(
   page: Page,
   rules: 'all' | 'theme-dependent',
   injected: boolean,
   skip: number[] = [],
-): Promise<AxeViolation[]> {
+): Promise<{ violations: AxeViolation[]; passedAsListed: boolean }> {
   if (page.frames().length > 1) {
+    // axe in every frame, whole: nothing is left out, and nothing is kept as passed
     const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
     if (rules === 'theme-dependent') builder.withRules(THEME_DEPENDENT_RULES);
-    return (await builder.analyze()).violations;
+    return { violations: (await builder.analyze()).violations, passedAsListed: false };
   }
   // page.evaluate runs outside the page's CSP, as AxeBuilder's injection does
   if (!injected) await page.evaluate(axeSource);
-  return page.evaluate(
+  const { violations, unchanged } = await page.evaluate(
     async ({ tags, only, skip }) => {
       const w = window as CheckWindow;
       const axe = w.axe!;
@@ -272,71 +274,104 @@ async function axeViolations(
         const missing = only.filter((rule) => !known.has(rule));
         if (missing.length > 0) throw new Error(`axe has no ${tags.join('/')} rule ${missing.join(', ')}`);
       }
-      const exclude = skip.map((index) => w.__checkParts![index]!);
+      const parts = w.__checkParts;
+      const exclude = parts ? skip.map((index) => parts.elements[index]!) : [];
       const results = (await axe.run(exclude.length > 0 ? { exclude } : document, {
         runOnly: only ? { type: 'rule', values: only } : { type: 'tag', values: tags },
         // only violations are read: not listing every passing node is quicker
         resultTypes: ['violations'],
       })) as { violations: AxeViolation[] };
-      return results.violations;
+      // whether the page axe saw is the page partsOfPage listed (the app may have drawn in between)
+      const unchanged = parts !== undefined && w.__checkKeys!().keys[0]![0] === parts.keys[0]![0];
+      return { violations: results.violations, unchanged };
     },
     { tags: AXE_TAGS, only: rules === 'theme-dependent' ? THEME_DEPENDENT_RULES : null, skip },
   );
+  return { violations, passedAsListed: unchanged };
 }
 
 /**
  * What a worker's screen checks have already passed, per layout and theme: the key of every part of a
  * page axe looked at (see partsOfPage). A later check leaves out the parts whose keys are here, so a
  * screen's header, menus, cards and rows, met again in test after test, are checked where they first
- * appear and not each time (ADR 112). A part is only kept after its check passed.
+ * appear and not each time (ADR 112). Keys are kept only from a check that passed on the page exactly
+ * as partsOfPage listed it.
  */
 const passedParts = new Map<string, Set<string>>();
 
+type PartKeys = Array<[key: string, size: number]>;
+
 /**
  * Every element of the page in document order, each with a key and the number of elements it holds
- * with itself. The key stands for what axe's rules read: the element's tag, attributes and text and
- * those of everything in it, and the tags, classes and styles of the elements around it (what its
- * colours and visibility come from), so two parts with the same key look and read alike to axe. The
- * elements stay in the page (window.__checkParts) for axeViolations to leave out by their place.
+ * with itself. The key stands for what axe's rules read of the element:
+ * - its tag, attributes and text, and those of everything in it;
+ * - the texts that name or describe it from elsewhere (`label for`, `aria-labelledby`,
+ *   `aria-describedby`);
+ * - the tag and every attribute of each element around it (classes and styles, where its colours come
+ *   from; `aria-hidden`, `hidden`, `inert` and roles, which decide whether and how axe looks at it);
+ * - its place among its siblings and the attributes of those before it (`odd:` and `peer-` styles).
+ * Two parts with the same key read alike to axe. The function stays in the page (window.__checkKeys),
+ * with the elements it listed, for axeViolations to leave parts out by their place and to list the
+ * page again after its run.
  */
-async function partsOfPage(page: Page): Promise<Array<[key: string, size: number]>> {
+async function partsOfPage(page: Page): Promise<PartKeys> {
   return page.evaluate(() => {
-    // cyrb53: a fast 53-bit string hash; a clash would need two different parts in one layout
-    const hash = (text: string) => {
-      let h1 = 0xdeadbeef;
-      let h2 = 0x41c6ce57;
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        h1 = Math.imul(h1 ^ c, 2654435761);
-        h2 = Math.imul(h2 ^ c, 1597334677);
-      }
-      h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-      h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-      return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+    const w = window as CheckWindow;
+    w.__checkKeys ??= () => {
+      // cyrb53: a fast 53-bit string hash; parts that differ clash about once in 2^53
+      const hash = (text: string) => {
+        let h1 = 0xdeadbeef;
+        let h2 = 0x41c6ce57;
+        for (let i = 0; i < text.length; i++) {
+          const c = text.charCodeAt(i);
+          h1 = Math.imul(h1 ^ c, 2654435761);
+          h2 = Math.imul(h2 ^ c, 1597334677);
+        }
+        h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+        h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+        return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+      };
+      const attributes = (element: Element) =>
+        Array.from(element.attributes, (attribute) => [attribute.name, attribute.value]);
+      const textOf = (id: string) => document.getElementById(id)?.textContent ?? null;
+      const namedFrom = (element: Element) => {
+        const names: Array<string | null> = [];
+        for (const attribute of ['aria-labelledby', 'aria-describedby']) {
+          for (const id of (element.getAttribute(attribute) ?? '').split(/\s+/).filter(Boolean))
+            names.push(textOf(id));
+        }
+        if (element.id) {
+          for (const label of Array.from(document.querySelectorAll('label[for]')))
+            if (label.getAttribute('for') === element.id) names.push(label.textContent);
+        }
+        return names;
+      };
+      const elements: Element[] = [];
+      const keys: PartKeys = [];
+      const visit = (element: Element, around: string, place: number, before: string): string => {
+        const index = elements.length;
+        elements.push(element);
+        keys.push(['', 0]);
+        const inside = hash(JSON.stringify([around, element.tagName, attributes(element)]));
+        const content: unknown[] = [element.tagName, attributes(element), namedFrom(element)];
+        let child = 0;
+        let siblings = '';
+        for (const node of Array.from(element.childNodes)) {
+          if (node instanceof Element) {
+            content.push(visit(node, inside, child, siblings));
+            child += 1;
+            siblings = hash(JSON.stringify([siblings, node.tagName, attributes(node)]));
+          } else if (node.nodeType === Node.TEXT_NODE) content.push([(node as Text).data]);
+        }
+        const contentKey = hash(JSON.stringify(content));
+        keys[index] = [hash(JSON.stringify([around, place, before, contentKey])), elements.length - index];
+        return contentKey;
+      };
+      visit(document.documentElement, '', 0, '');
+      return { elements, keys };
     };
-    const parts: Element[] = [];
-    const listed: Array<[string, number]> = [];
-    const visit = (element: Element, around: string): string => {
-      const index = parts.length;
-      parts.push(element);
-      listed.push(['', 0]);
-      let own = element.tagName;
-      for (const attribute of Array.from(element.attributes))
-        own += ` ${attribute.name}="${attribute.value}"`;
-      const inside = hash(
-        `${around}>${element.tagName}.${element.getAttribute('class') ?? ''};${element.getAttribute('style') ?? ''}`,
-      );
-      for (const node of Array.from(element.childNodes)) {
-        if (node instanceof Element) own += `<${visit(node, inside)}`;
-        else if (node.nodeType === Node.TEXT_NODE) own += `"${(node as Text).data}`;
-      }
-      const content = hash(own);
-      listed[index] = [hash(`${around}|${content}`), parts.length - index];
-      return content;
-    };
-    visit(document.documentElement, '');
-    (window as CheckWindow).__checkParts = parts;
-    return listed;
+    w.__checkParts = w.__checkKeys();
+    return w.__checkParts.keys;
   });
 }
 
@@ -344,7 +379,7 @@ async function partsOfPage(page: Page): Promise<Array<[key: string, size: number
  * The places, in partsOfPage's order, of the outermost parts already passed (with all they hold). The
  * first part, <html>, is never among them: axe does not leave out the document it runs on.
  */
-function partsToSkip(parts: Array<[string, number]>, passed: Set<string>): number[] {
+function partsToSkip(parts: PartKeys, passed: Set<string>): number[] {
   const skip: number[] = [];
   for (let index = 1; index < parts.length; ) {
     const [key, size] = parts[index]!;
@@ -371,8 +406,8 @@ async function expectNoViolations(
     async () => {
       const parts = await partsOfPage(page);
       const skip = partsToSkip(parts, passed);
-      const found = await axeViolations(page, rules, injected, skip);
-      if (found.length === 0) for (const [key] of parts) passed.add(key);
+      const { violations: found, passedAsListed } = await axeViolations(page, rules, injected, skip);
+      if (found.length === 0 && passedAsListed) for (const [key] of parts) passed.add(key);
       return found;
     },
     { box: true },
@@ -402,7 +437,8 @@ export async function attachScreenshot(page: Page, testInfo: TestInfo, name: str
 type CheckWindow = AxeWindow & {
   __checkPaused?: Set<Animation>;
   __checkClassName?: string;
-  __checkParts?: Element[];
+  __checkKeys?: () => { elements: Element[]; keys: PartKeys };
+  __checkParts?: { elements: Element[]; keys: PartKeys };
 };
 
 /**
@@ -493,7 +529,11 @@ const checkScreens = process.env.E2E_SCREEN_CHECKS !== '0';
  * light, it also fails on classes that override each other on one element (expectNoClassConflicts).
  */
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
-  if (!checkScreens) return;
+  if (checkScreens) await screenCheck(page, testInfo, name);
+}
+
+/** checkScreen whatever E2E_SCREEN_CHECKS says: for the tests of the check itself. */
+export async function screenCheck(page: Page, testInfo: TestInfo, name: string) {
   await test.step(`check screen ${name} (axe${takeScreenshots ? ' and screenshot' : ''}, light and dark; class clashes)`, async () => {
     try {
       for (const theme of ['light', 'dark'] as const) {

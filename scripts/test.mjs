@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the type check, the lint and the client's build side by side, then the unit, system and
-// browser suites one after another (docs/decisions/0113-date-runs-on-the-days-a-browser-tells-apart-checks-side-by-side.md).
+// browser suites one after another (docs/decisions/0113-what-each-ci-pass-adds-date-runs-checks-side-by-side.md).
 // The three checks need nothing from each other and the type check uses one core, so on two cores they
 // take about as long as the type check alone; the suites each use every core, so they take turns. Each
 // step's time is printed as it ends; the first step to fail stops the run, its output shown in full.

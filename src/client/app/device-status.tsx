@@ -140,7 +140,11 @@ function useSendWaitingChanges(userId: number | null) {
             .catch(() => [] as MyOffer[])
         : [];
       const shown = outcomes.map((outcome) => outcomeInWords(outcome, offers));
-      if (current) setList((before) => [...before, ...shown]);
+      // Two sends at once (the browser's "online" as the retry fires) share one run and both get its
+      // outcomes: each is shown once.
+      const isNew = (list: ShownOutcome[], o: ShownOutcome) =>
+        !list.some((seen) => seen.key === o.key && seen.seq === o.seq);
+      if (current) setList((before) => [...before, ...shown.filter((o) => isNew(before, o))]);
       await queryClient.invalidateQueries();
     };
     const back = () => {

@@ -1,22 +1,15 @@
-import type { PublicUser } from '@shared/schemas/users';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
+import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { AppRouter } from './router';
 
-const FACILITATOR: PublicUser = {
+const FACILITATOR = anAccount({
   id: 7,
   username: 'alice.walker@example.org',
   displayName: 'Alice Walker',
   email: 'alice.walker@example.org',
-  freelancerId: null,
-  role: 'facilitator',
-  area: null,
-  lastAvailabilityUpdatedAt: null,
-  version: 1,
-  deactivatedAt: null,
-  anonymisedAt: null,
-};
+});
 
 const STAFF_PAGES = [
   '/staff',

@@ -1,5 +1,5 @@
 import { and, asc, between, inArray, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Booking } from '../../shared/schemas/bookings';
 import type { AvailabilityRecord } from '../modules/availability/service';
@@ -124,5 +124,13 @@ describe('rowsByPerson', () => {
         sql`${availability.date}`,
       ),
     ).rejects.toThrow(/updatedAt is a date/);
+    // the same column read as text: JSON would write "2026-03-02T10:00:00", drizzle "2026-03-02 10:00:00"
+    const asText = pgTable('availability', {
+      userId: integer('user_id'),
+      updatedAt: timestamp('updated_at', { mode: 'string' }),
+    });
+    await expect(
+      rowsByPerson(t.ctx.db, { updatedAt: asText.updatedAt }, asText.userId, undefined, sql`1`),
+    ).rejects.toThrow(/updatedAt is a string/);
   });
 });

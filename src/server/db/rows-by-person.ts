@@ -4,19 +4,22 @@ import type { Queryable } from './client';
 
 /** The data types whose JSON is the value drizzle gives for them: numbers, text, booleans, dates as text. */
 const SAME_IN_JSON = new Set(['number', 'string', 'boolean']);
+/** Column types among those whose JSON text differs from what drizzle gives. */
+const NOT_AS_IN_JSON = new Set(['PgNumeric', 'PgTimestampString']);
 
 /**
- * What `db.select(columns).from(table).where(where).orderBy(order)` gives, read as one JSON text per
- * person (`json_agg`, grouped by `person`) instead of one row per record.
+ * The rows of `db.select(columns).from(table).where(where)`, read as one JSON text per person
+ * (`json_agg`, grouped by `person`) instead of one row per record. Each person's rows come in `order`;
+ * the people come in no particular order, so callers group the rows by person (the staff grid does).
  *
  * PGlite decodes every field of every row in JavaScript, a text at a time; a page of the staff grid
  * is over a thousand rows of eight to sixteen fields, and that decoding was a fifth of the request's
- * processor time. One text per person is decoded once, by JSON.parse. The rows come out the same:
- * the same keys, values and order (the grid's API tests compare them).
+ * processor time. One text per person is decoded once, by JSON.parse. Each row comes out as drizzle
+ * gives it: the same keys and values (the grid's API tests compare them).
  *
  * Only for columns whose values JSON carries as drizzle gives them: numbers, text, booleans, and
- * dates kept as text. A timestamp (a Date in drizzle, text in JSON) or a numeric (text in drizzle, a
- * number in JSON) is refused.
+ * dates kept as text. A timestamp (a Date in drizzle; as text, JSON writes it with a "T" where
+ * drizzle has a space) or a numeric (text in drizzle, a number in JSON) is refused.
  */
 export async function rowsByPerson<Row>(
   db: Queryable,
@@ -27,7 +30,7 @@ export async function rowsByPerson<Row>(
 ): Promise<Row[]> {
   const entries = Object.entries(columns) as Array<[string, PgColumn]>;
   for (const [key, column] of entries) {
-    if (!SAME_IN_JSON.has(column.dataType) || column.columnType === 'PgNumeric') {
+    if (!SAME_IN_JSON.has(column.dataType) || NOT_AS_IN_JSON.has(column.columnType)) {
       throw new Error(
         `rowsByPerson: ${key} is a ${column.dataType}, which JSON does not carry as drizzle does`,
       );

@@ -4,23 +4,13 @@ import type { PublicUser } from '@shared/schemas/users';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import StaffDashboardRoute from './staff-dashboard';
 
-const person = (id: number, name: string, email: string): PublicUser => ({
-  id,
-  username: email,
-  displayName: name,
-  email,
-  freelancerId: null,
-  role: 'facilitator',
-  area: 'North',
-  lastAvailabilityUpdatedAt: null,
-  version: 1,
-  deactivatedAt: null,
-  anonymisedAt: null,
-});
+const person = (id: number, name: string, email: string) =>
+  anAccount({ id, username: email, displayName: name, email, area: 'North' });
 const staff: PublicUser = { ...person(1, 'Sam Staff', 'staff@example.org'), role: 'staff', area: null };
 const people = [
   person(2, 'Ann Artist', 'ann@example.org'),

@@ -1,25 +1,13 @@
-import type { PublicUser } from '@shared/schemas/users';
 import { screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import { FacilitatorLogin } from './facilitator-login';
 import { StaffLogin } from './staff-login';
 
-const STAFF: PublicUser = {
-  id: 1,
-  username: 'admin',
-  displayName: 'Admin',
-  email: null,
-  freelancerId: null,
-  role: 'staff',
-  area: null,
-  lastAvailabilityUpdatedAt: null,
-  version: 1,
-  deactivatedAt: null,
-  anonymisedAt: null,
-};
+const STAFF = anAccount({ id: 1, username: 'admin', displayName: 'Admin', role: 'staff' });
 
 /** Microsoft sign-in is off, as on a portal that has not configured it. */
 function microsoftOff() {

@@ -3,25 +3,14 @@ import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { queryKeys } from '@/lib/query-keys';
+import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import { type FakeWebAuthn, installWebAuthn } from '@/test/web-authn';
 import { passkeysKeys } from '../api/passkeys-api';
 import { PasskeySignIn } from './passkey-sign-in';
 
-const ALICE: PublicUser = {
-  id: 7,
-  username: 'alice',
-  displayName: 'Alice',
-  email: null,
-  freelancerId: null,
-  role: 'facilitator',
-  area: null,
-  lastAvailabilityUpdatedAt: null,
-  version: 1,
-  deactivatedAt: null,
-  anonymisedAt: null,
-};
+const ALICE = anAccount({ id: 7, username: 'alice', displayName: 'Alice' });
 
 const OPTIONS = { options: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', userVerification: 'required' } };
 
