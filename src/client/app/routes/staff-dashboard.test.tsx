@@ -154,3 +154,35 @@ describe('the staff dashboard: the facilitator filter', () => {
     await waitFor(() => expect(excluded.at(-1)).toBe('2,3,4'));
   });
 });
+
+describe('the staff dashboard: the area filter', () => {
+  test('an area that appears while every area is shown is shown too', async () => {
+    dashboardApi();
+    let areas = ['North'];
+    const asked: string[][] = [];
+    server.use(
+      http.get('/api/staff/grid', ({ request }) => {
+        asked.push(new URL(request.url).searchParams.getAll('area'));
+        return HttpResponse.json({
+          rows: people.map(row),
+          nextCursor: null,
+          matching: people.length,
+          total: people.length,
+          areas,
+        } satisfies StaffGridPage);
+      }),
+    );
+    const { user, queryClient } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    await screen.findByText('Showing 3 of 3 facilitators');
+
+    // someone is given a new area, and the grid is read again (as after a refresh or a save)
+    areas = ['North', 'South'];
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(asked.length).toBeGreaterThanOrEqual(2));
+    await user.click(screen.getByTestId('area-filter'));
+    const dialog = await screen.findByRole('dialog', { name: 'Choose areas' });
+    expect(within(dialog).getByRole('checkbox', { name: 'South', exact: true })).toBeChecked();
+    // every area is still every area: the grid is never asked for some areas only
+    expect(asked.every((list) => list.length === 0)).toBe(true);
+  });
+});

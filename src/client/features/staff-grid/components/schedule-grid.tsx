@@ -90,6 +90,16 @@ export function ScheduleGrid(props: ScheduleGridProps) {
     areas.length > 0 ? allAreaValues(areas) : null,
   );
   if (selectedAreas === null && areas.length > 0) setSelectedAreas(allAreaValues(areas));
+  // An area that first appears while every area is shown (someone was given a new area meanwhile) is
+  // shown too: every area stays every area, not the ones there were.
+  const areaList = areas.map((area) => area.value).join('\n');
+  const [shownAreaList, setShownAreaList] = useState(areaList);
+  if (shownAreaList !== areaList) {
+    const before = shownAreaList.split('\n').filter(Boolean);
+    setShownAreaList(areaList);
+    if (selectedAreas && before.every((area) => selectedAreas.has(area)))
+      setSelectedAreas(allAreaValues(areas));
+  }
   const [deselected, setDeselected] = useState<Set<number>>(() => new Set());
   const [search, setSearch] = useState('');
   const searched = useSettledValue(search.trim(), GRID_SEARCH_DELAY_MS);
