@@ -181,7 +181,7 @@ describe('the staff dashboard: the area filter', () => {
     await waitFor(() => expect(asked.length).toBeGreaterThanOrEqual(2));
     await user.click(screen.getByTestId('area-filter'));
     const dialog = await screen.findByRole('dialog', { name: 'Choose areas' });
-    expect(within(dialog).getByRole('checkbox', { name: 'South', exact: true })).toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'South' })).toBeChecked();
     // every area is still every area: the grid is never asked for some areas only
     expect(asked.every((list) => list.length === 0)).toBe(true);
   });
