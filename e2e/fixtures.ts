@@ -246,172 +246,48 @@ type AxeWindow = Window & {
  * and then opens a blank page for axe.finishRun, on every call: about 4 of the 5 seconds a check
  * took here. The app's pages have no frames, so one injection per document and a direct axe.run
  * apply the same rules and report the same violations. A page with frames still uses AxeBuilder.
- * `skip` lists parts of the page (elements with all they hold) that axe leaves out, by their place in
- * the order partsOfPage listed them. Answers the violations, and whether the page axe saw was the page
- * partsOfPage listed, element for element.
  */
 async function axeViolations(
   page: Page,
   rules: 'all' | 'theme-dependent',
-  injected: boolean,
-  skip: number[] = [],
-): Promise<{ violations: AxeViolation[]; passedAsListed: boolean }> {
+  injected?: boolean,
+): Promise<AxeViolation[]> {
   if (page.frames().length > 1) {
-    // axe in every frame, whole: nothing is left out, and nothing is kept as passed
     const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
     if (rules === 'theme-dependent') builder.withRules(THEME_DEPENDENT_RULES);
-    return { violations: (await builder.analyze()).violations, passedAsListed: false };
+    return (await builder.analyze()).violations;
   }
   // page.evaluate runs outside the page's CSP, as AxeBuilder's injection does
-  if (!injected) await page.evaluate(axeSource);
-  const { violations, unchanged } = await page.evaluate(
-    async ({ tags, only, skip }) => {
-      const w = window as CheckWindow;
-      const axe = w.axe!;
+  if (!(injected ?? (await page.evaluate(() => 'axe' in window)))) await page.evaluate(axeSource);
+  return page.evaluate(
+    async ({ tags, only }) => {
+      const axe = (window as AxeWindow).axe!;
       if (only) {
         // a rule renamed or retagged by an axe upgrade must fail here, not be skipped silently
         const known = new Set(axe.getRules(tags).map((rule) => rule.ruleId));
         const missing = only.filter((rule) => !known.has(rule));
         if (missing.length > 0) throw new Error(`axe has no ${tags.join('/')} rule ${missing.join(', ')}`);
       }
-      const parts = w.__checkParts;
-      const exclude = parts ? skip.map((index) => parts.elements[index]!) : [];
-      const results = (await axe.run(exclude.length > 0 ? { exclude } : document, {
+      const results = (await axe.run(document, {
         runOnly: only ? { type: 'rule', values: only } : { type: 'tag', values: tags },
         // only violations are read: not listing every passing node is quicker
         resultTypes: ['violations'],
       })) as { violations: AxeViolation[] };
-      // whether the page axe saw is the page partsOfPage listed (the app may have drawn in between)
-      const unchanged = parts !== undefined && w.__checkKeys!().keys[0]![0] === parts.keys[0]![0];
-      return { violations: results.violations, unchanged };
+      return results.violations;
     },
-    { tags: AXE_TAGS, only: rules === 'theme-dependent' ? THEME_DEPENDENT_RULES : null, skip },
+    { tags: AXE_TAGS, only: rules === 'theme-dependent' ? THEME_DEPENDENT_RULES : null },
   );
-  return { violations, passedAsListed: unchanged };
-}
-
-/**
- * What a worker's screen checks have already passed, per layout and theme: the key of every part of a
- * page axe looked at (see partsOfPage). A later check leaves out the parts whose keys are here, so a
- * screen's header, menus, cards and rows, met again in test after test, are checked where they first
- * appear and not each time (ADR 112). Keys are kept only from a check that passed on the page exactly
- * as partsOfPage listed it.
- */
-const passedParts = new Map<string, Set<string>>();
-
-type PartKeys = Array<[key: string, size: number]>;
-
-/**
- * Every element of the page in document order, each with a key and the number of elements it holds
- * with itself. The key stands for what axe's rules read of the element:
- * - its tag, attributes and text, and those of everything in it;
- * - the texts that name or describe it from elsewhere (`label for`, `aria-labelledby`,
- *   `aria-describedby`);
- * - the tag and every attribute of each element around it (classes and styles, where its colours come
- *   from; `aria-hidden`, `hidden`, `inert` and roles, which decide whether and how axe looks at it);
- * - its place among its siblings and the attributes of those before it (`odd:` and `peer-` styles).
- * Two parts with the same key read alike to axe. The function stays in the page (window.__checkKeys),
- * with the elements it listed, for axeViolations to leave parts out by their place and to list the
- * page again after its run.
- */
-async function partsOfPage(page: Page): Promise<PartKeys> {
-  return page.evaluate(() => {
-    const w = window as CheckWindow;
-    w.__checkKeys ??= () => {
-      // cyrb53: a fast 53-bit string hash; parts that differ clash about once in 2^53
-      const hash = (text: string) => {
-        let h1 = 0xdeadbeef;
-        let h2 = 0x41c6ce57;
-        for (let i = 0; i < text.length; i++) {
-          const c = text.charCodeAt(i);
-          h1 = Math.imul(h1 ^ c, 2654435761);
-          h2 = Math.imul(h2 ^ c, 1597334677);
-        }
-        h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-        h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-        return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-      };
-      const attributes = (element: Element) =>
-        Array.from(element.attributes, (attribute) => [attribute.name, attribute.value]);
-      const textOf = (id: string) => document.getElementById(id)?.textContent ?? null;
-      const namedFrom = (element: Element) => {
-        const names: Array<string | null> = [];
-        for (const attribute of ['aria-labelledby', 'aria-describedby']) {
-          for (const id of (element.getAttribute(attribute) ?? '').split(/\s+/).filter(Boolean))
-            names.push(textOf(id));
-        }
-        if (element.id) {
-          for (const label of Array.from(document.querySelectorAll('label[for]')))
-            if (label.getAttribute('for') === element.id) names.push(label.textContent);
-        }
-        return names;
-      };
-      const elements: Element[] = [];
-      const keys: PartKeys = [];
-      const visit = (element: Element, around: string, place: number, before: string): string => {
-        const index = elements.length;
-        elements.push(element);
-        keys.push(['', 0]);
-        const inside = hash(JSON.stringify([around, element.tagName, attributes(element)]));
-        const content: unknown[] = [element.tagName, attributes(element), namedFrom(element)];
-        let child = 0;
-        let siblings = '';
-        for (const node of Array.from(element.childNodes)) {
-          if (node instanceof Element) {
-            content.push(visit(node, inside, child, siblings));
-            child += 1;
-            siblings = hash(JSON.stringify([siblings, node.tagName, attributes(node)]));
-          } else if (node.nodeType === Node.TEXT_NODE) content.push([(node as Text).data]);
-        }
-        const contentKey = hash(JSON.stringify(content));
-        keys[index] = [hash(JSON.stringify([around, place, before, contentKey])), elements.length - index];
-        return contentKey;
-      };
-      visit(document.documentElement, '', 0, '');
-      return { elements, keys };
-    };
-    w.__checkParts = w.__checkKeys();
-    return w.__checkParts.keys;
-  });
-}
-
-/**
- * The places, in partsOfPage's order, of the outermost parts already passed (with all they hold). The
- * first part, <html>, is never among them: axe does not leave out the document it runs on.
- */
-function partsToSkip(parts: PartKeys, passed: Set<string>): number[] {
-  const skip: number[] = [];
-  for (let index = 1; index < parts.length; ) {
-    const [key, size] = parts[index]!;
-    if (passed.has(key)) {
-      skip.push(index);
-      index += size;
-    } else index += 1;
-  }
-  return skip;
 }
 
 async function expectNoViolations(
   page: Page,
-  testInfo: TestInfo,
   context: string,
-  rules: 'all' | 'theme-dependent',
-  injected: boolean,
+  rules: 'all' | 'theme-dependent' = 'all',
+  injected?: boolean,
 ) {
-  const layout = `${testInfo.project.name} ${page.viewportSize()?.width ?? 0}px ${rules}`;
-  const passed = passedParts.get(layout) ?? new Set<string>();
-  passedParts.set(layout, passed);
-  const violations = await test.step(
-    `axe ${context}`,
-    async () => {
-      const parts = await partsOfPage(page);
-      const skip = partsToSkip(parts, passed);
-      const { violations: found, passedAsListed } = await axeViolations(page, rules, injected, skip);
-      if (found.length === 0 && passedAsListed) for (const [key] of parts) passed.add(key);
-      return found;
-    },
-    { box: true },
-  );
+  const violations = await test.step(`axe ${context}`, () => axeViolations(page, rules, injected), {
+    box: true,
+  });
   const summary = violations.map((v) => ({
     id: v.id,
     impact: v.impact,
@@ -419,6 +295,11 @@ async function expectNoViolations(
     targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`),
   }));
   expect(summary, `axe violations ${context}`).toEqual([]);
+}
+
+/** Runs axe (WCAG 2 A and AA) on the page as it is now and fails on any violation. */
+export async function expectNoAxeViolations(page: Page, context = '') {
+  await expectNoViolations(page, context);
 }
 
 /** Attaches a full-page screenshot to the report (and keeps the file in the test's output folder). */
@@ -434,12 +315,7 @@ export async function attachScreenshot(page: Page, testInfo: TestInfo, name: str
   );
 }
 
-type CheckWindow = AxeWindow & {
-  __checkPaused?: Set<Animation>;
-  __checkClassName?: string;
-  __checkKeys?: () => { elements: Element[]; keys: PartKeys };
-  __checkParts?: { elements: Element[]; keys: PartKeys };
-};
+type CheckWindow = AxeWindow & { __checkPaused?: Set<Animation>; __checkClassName?: string };
 
 /**
  * Shows the theme the way the app switches it (lib/theme.tsx applyTheme: no transitions, so axe
@@ -484,7 +360,6 @@ async function restoreAfterCheck(page: Page) {
     for (const animation of w.__checkPaused ?? []) if (animation.playState === 'paused') animation.play();
     w.__checkClassName = undefined;
     w.__checkPaused = undefined;
-    w.__checkParts = undefined;
   });
 }
 
@@ -524,22 +399,17 @@ const checkScreens = process.env.E2E_SCREEN_CHECKS !== '0';
 /**
  * The per-screen check: in light and then dark, run axe and attach a full-page screenshot (see
  * takeScreenshots). Light runs every WCAG 2 A and AA rule; dark runs the rules whose answer the
- * theme can change (THEME_DEPENDENT_RULES), the others having answered for both. Parts of the page
- * that passed an earlier check in this worker, layout and theme are left out (passedParts). In
- * light, it also fails on classes that override each other on one element (expectNoClassConflicts).
+ * theme can change (THEME_DEPENDENT_RULES), the others having answered for both. In light, it
+ * also fails on classes that override each other on one element (expectNoClassConflicts).
  */
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
-  if (checkScreens) await screenCheck(page, testInfo, name);
-}
-
-/** checkScreen whatever E2E_SCREEN_CHECKS says: for the tests of the check itself. */
-export async function screenCheck(page: Page, testInfo: TestInfo, name: string) {
+  if (!checkScreens) return;
   await test.step(`check screen ${name} (axe${takeScreenshots ? ' and screenshot' : ''}, light and dark; class clashes)`, async () => {
     try {
       for (const theme of ['light', 'dark'] as const) {
         const injected = await showThemeSettled(page, theme);
         const rules = theme === 'light' ? 'all' : 'theme-dependent';
-        await expectNoViolations(page, testInfo, `(${name}, ${theme})`, rules, injected);
+        await expectNoViolations(page, `(${name}, ${theme})`, rules, injected);
         if (theme === 'light') await expectNoClassConflicts(page, `(${name})`);
         if (takeScreenshots) await attachScreenshot(page, testInfo, `${name}-${theme}`);
       }
