@@ -297,11 +297,6 @@ async function expectNoViolations(
   expect(summary, `axe violations ${context}`).toEqual([]);
 }
 
-/** Runs axe (WCAG 2 A and AA) on the page as it is now and fails on any violation. */
-export async function expectNoAxeViolations(page: Page, context = '') {
-  await expectNoViolations(page, context);
-}
-
 /** Attaches a full-page screenshot to the report (and keeps the file in the test's output folder). */
 export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
   await test.step(
