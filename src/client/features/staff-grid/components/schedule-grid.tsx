@@ -84,22 +84,13 @@ export function ScheduleGrid(props: ScheduleGridProps) {
     [props.areas],
   );
 
-  // Areas are preselected once, when they first arrive; later changes are the user's own. Set as the
-  // grid first draws with them (or in the render they arrive in), not from an effect.
-  const [selectedAreas, setSelectedAreas] = useState<Set<string> | null>(() =>
-    areas.length > 0 ? allAreaValues(areas) : null,
-  );
-  if (selectedAreas === null && areas.length > 0) setSelectedAreas(allAreaValues(areas));
-  // An area that first appears while every area is shown (someone was given a new area meanwhile) is
-  // shown too: every area stays every area, not the ones there were.
-  const areaList = areas.map((area) => area.value).join('\n');
-  const [shownAreaList, setShownAreaList] = useState(areaList);
-  if (shownAreaList !== areaList) {
-    const before = shownAreaList.split('\n').filter(Boolean);
-    setShownAreaList(areaList);
-    if (selectedAreas && before.every((area) => selectedAreas.has(area)))
-      setSelectedAreas(allAreaValues(areas));
-  }
+  // The areas chosen: null while every area is (at first, and whenever the person chooses them all
+  // again), so an area that appears meanwhile (someone was given a new one) is shown too; a set of
+  // the areas otherwise, the person's own choice.
+  const [selectedAreas, setSelectedAreas] = useState<Set<string> | null>(null);
+  const chosenAreas = selectedAreas ?? allAreaValues(areas);
+  const chooseAreas = (next: Set<string>) =>
+    setSelectedAreas(areas.every((area) => next.has(area.value)) ? null : next);
   const [deselected, setDeselected] = useState<Set<number>>(() => new Set());
   const [search, setSearch] = useState('');
   const searched = useSettledValue(search.trim(), GRID_SEARCH_DELAY_MS);
@@ -107,9 +98,12 @@ export function ScheduleGrid(props: ScheduleGridProps) {
 
   const { onFiltersChange } = props;
   useEffect(() => {
-    const chosen = selectedAreas ?? allAreaValues(areas);
-    const everyArea = areas.every((a) => chosen.has(a.value));
-    onFiltersChange({ areas: everyArea ? null : [...chosen], deselected: [...deselected], search: searched });
+    const everyArea = !selectedAreas || areas.every((area) => selectedAreas.has(area.value));
+    onFiltersChange({
+      areas: everyArea ? null : [...selectedAreas],
+      deselected: [...deselected],
+      search: searched,
+    });
   }, [onFiltersChange, selectedAreas, areas, deselected, searched]);
 
   // bumped by Today, so pressing it again brings today's week back into view after scrolling away
@@ -170,7 +164,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
           <GridSearch value={search} onChange={setSearch} />
           <FacilitatorFilter total={total} deselected={deselected} onChange={setDeselected} />
-          <AreaFilter options={areas} selected={selectedAreas ?? new Set()} onChange={setSelectedAreas} />
+          <AreaFilter options={areas} selected={chosenAreas} onChange={chooseAreas} />
         </div>
       </div>
       {/* a status, so a screen reader hears how many a search or a filter leaves */}
