@@ -11,6 +11,8 @@
  * baseline); a call that changed anything (an allowed write) is followed by a restore of the baseline,
  * sessions included, so every call starts from the same state and the cookies stay valid.
  */
+
+import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalSettingsFor } from '../../sharepoint-emulator/index';
@@ -72,6 +74,7 @@ const COUNTED_BY_DESIGN: TableName[] = ['login_throttle'];
 
 let s: ConnectorSetup;
 let entra: TestEntra;
+const clientDir = builtClientDir();
 let t: TestApp;
 let f: Fixture;
 let baseline: TableDump;
@@ -188,7 +191,7 @@ beforeAll(async () => {
     seed: { seed: 'matrix', bookingCount: 12, facilitatorCount: 4 },
     env: {
       PUBLIC_URL: portalUrl,
-      CLIENT_DIR: builtClientDir(),
+      CLIENT_DIR: clientDir,
       METRICS_TOKEN: TEST_METRICS_TOKEN,
       ENTRA_TENANT_ID: entra.tenantId,
       ENTRA_CLIENT_ID: entra.clientId,
@@ -302,6 +305,7 @@ afterAll(async () => {
   );
   await s?.close();
   await entra?.close();
+  rmSync(clientDir, { recursive: true, force: true });
 });
 
 describe('access matrix', () => {

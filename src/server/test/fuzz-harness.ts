@@ -22,6 +22,7 @@
  * run src/server/test/fuzz-*.test.ts (FUZZ_RUNS is the number of cases per route; FUZZ_SHRINK=1 shrinks
  * a failure to a smaller request, which takes longer).
  */
+import { rmSync } from 'node:fs';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -90,12 +91,13 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
   // fuzzed past the "not configured" answer.
   const FUZZ_PORTAL_URL = 'http://127.0.0.1:5000';
   const entra = await startTestEntra({ portalUrl: FUZZ_PORTAL_URL });
+  const clientDir = builtClientDir();
   const setup = await setupConnector({
     seed: { seed: 'fuzz', bookingCount: 24, facilitatorCount: 6 },
     // reminders link to PUBLIC_URL and go to fuzzSmtp on loopback, which the operator must allow
     env: {
       ALLOW_REGISTRATION: 'true',
-      CLIENT_DIR: builtClientDir(),
+      CLIENT_DIR: clientDir,
       METRICS_TOKEN: TEST_METRICS_TOKEN,
       PUBLIC_URL: FUZZ_PORTAL_URL,
       SMTP_ALLOWED_NETWORKS: '127.0.0.1/32',
@@ -1350,6 +1352,7 @@ export async function fuzzSuite(group: FuzzGroup, options: FuzzSuiteOptions = {}
     await setup.close();
     await fuzzSmtp.close();
     await entra.close();
+    rmSync(clientDir, { recursive: true, force: true });
   });
 
   describe(`hostile input on the ${group} routes`, () => {
