@@ -12,17 +12,19 @@
  * runs for real, from npm's cache only (no registry is reached), so the portal below starts on
  * production dependencies only.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { DCLinter } from 'dclint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { freePort } from './support/net';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'afp-recipe-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -90,19 +92,23 @@ describe('the Dockerfile', () => {
     let healthCheck: string[] = [];
     const dataDir = join(work, 'data');
     mkdirSync(dataDir);
-    for (const stage of stages) {
+    // As BuildKit does, stages that need nothing from each other are built side by side (here the
+    // client's build and the production install); a `COPY --from` waits for the stage it names.
+    const built = new Map<string, Promise<void>>();
+    const runStage = async (stage: Stage) => {
       const dir = join(work, stage.name);
       mkdirSync(dir);
       stageDirs.set(stage.name, dir);
       // the image's paths, here: its /app is the stage's directory, its /data a temporary one
       const local = (path: string) => path.replace(/^\/app(?=\/|$)/, dir).replace(/^\/data(?=\/|$)/, dataDir);
-      env = {};
+      const stageEnv: Record<string, string> = {};
       for (const { op, args } of stage.instructions) {
         if (op === 'WORKDIR') expect(args).toBe('/app');
         else if (op === 'ENV') {
-          for (const [, name, value] of args.matchAll(/(\w+)=(\S+)/g)) env[name!] = local(value!);
+          for (const [, name, value] of args.matchAll(/(\w+)=(\S+)/g)) stageEnv[name!] = local(value!);
         } else if (op === 'COPY') {
           const from = /^--from=(\S+)\s+/.exec(args);
+          if (from) await built.get(from[1]!);
           const parts = args.replace(/^--from=\S+\s+/, '').split(/\s+/);
           const target = resolve(dir, parts.pop()!);
           const source = from ? stageDirs.get(from[1]!)! : context;
@@ -119,16 +125,18 @@ describe('the Dockerfile', () => {
             // needs root: the portal below gets its own DATA_DIR
           } else {
             // npm from its cache only (filled by this checkout's own install): tests reach no registry
-            execFileSync('sh', ['-c', args], {
+            await run('sh', ['-c', args], {
               cwd: dir,
-              env: { ...process.env, ...env, npm_config_offline: 'true' },
-              stdio: ['ignore', 'ignore', 'inherit'],
+              env: { ...process.env, ...stageEnv, npm_config_offline: 'true' },
             });
           }
         } else if (op === 'CMD') command = JSON.parse(args) as string[];
         else if (op === 'HEALTHCHECK') healthCheck = JSON.parse(args.replace(/^.*?CMD\s+/, '')) as string[];
       }
-    }
+      if (stage === final) env = stageEnv;
+    };
+    for (const stage of stages) built.set(stage.name, runStage(stage));
+    await Promise.all(built.values());
     const image = stageDirs.get('final')!;
     // production dependencies only
     expect(existsSync(join(image, 'node_modules', 'fastify'))).toBe(true);
