@@ -3,7 +3,6 @@ import { addFault, emulatorSettings, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
   checkScreen,
-  holdRequests,
   loginAsFacilitator,
   loginAsStaff,
   test,
@@ -12,8 +11,6 @@ import {
 
 // the machine running these is shared and slow: give the page a little longer than the default
 const expect = baseExpect.configure({ timeout: 10_000 });
-
-const TEST_API = '**/api/sharepoint/test-connection-with-credentials';
 
 /*
  * The e2e server runs a SharePoint emulator and has saved settings pointing at it; the single settings
@@ -49,29 +46,51 @@ async function openSettings(page: Page) {
 }
 
 test.describe('SharePoint settings', () => {
-  test.describe.configure({ timeout: 90_000 });
+  test.describe.configure({ timeout: 120_000 });
 
-  test('save: toast, secrets write-only with "leave blank to keep", values kept after reload', async ({
+  // the rules, Test Connection's states (idle, "Testing...", a request that fails) and the toasts a
+  // save chooses between are the form's (settings-form.test.tsx); here what the real server and the
+  // emulator answer, and the screens that show it
+  test('check, test, save, reload and save again: the real answers and every screen they show', async ({
     page,
   }, testInfo) => {
-    await openSettings(page);
-    await expect(
-      page.getByText('Username and password sign-in does not work for accounts with multi-factor'),
-    ).toBeVisible();
-    await expect(page.getByText('Used for authentication', { exact: false })).toBeVisible();
-    await fillValues(page);
-    await field(page, 'Password').fill(VALUES.password);
-    await field(page, 'Client Secret').fill(VALUES.clientSecret);
-
     const responses: string[] = [];
     page.on('response', async (r) => {
       if (r.url().includes('/api/sharepoint/')) responses.push(await r.text().catch(() => ''));
     });
+    await openSettings(page);
+
+    // validation messages under their fields
+    await field(page, 'SharePoint Site URL').fill('not a url');
+    await field(page, 'Availability List Name').fill('');
+    await field(page, 'Bookings List Name').fill('   ');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByText('Please enter a valid SharePoint site URL')).toBeVisible();
+    await expect(page.getByText('Availability list name is required')).toBeVisible();
+    await expect(page.getByText('Bookings list name is required')).toBeVisible();
+    await checkScreen(page, testInfo, 'settings-errors');
+
+    // the real server asks the emulator's token endpoint, which refuses the wrong client secret
+    await fillValues(page);
+    const wrongSecret = 'Not-The-Emulator-Secret-1';
+    await field(page, 'Client Secret').fill(wrongSecret);
+    const status = page.getByTestId('connection-status');
+    await page.getByRole('button', { name: 'Test Connection' }).click();
+    await expect(status).toHaveAttribute('data-state', 'error', { timeout: 20_000 });
+    await expect(status).toContainText('Connection Error');
+    await expect(status).toContainText('Troubleshooting tips');
+    await expect(status).toContainText('Could not sign in to Microsoft with these settings');
+    await expect(status).not.toContainText('Step 2');
+    const message = (await status.locator('p').nth(1).textContent()) ?? '';
+    expect(message).not.toContain(wrongSecret);
+    await checkScreen(page, testInfo, 'settings-connection-error');
+
+    // saved with the right secrets, which are never shown again
+    await field(page, 'Password').fill(VALUES.password);
+    await field(page, 'Client Secret').fill(VALUES.clientSecret);
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(toastLocator(page)).toContainText('Settings saved');
     await expect(toastLocator(page)).toContainText('Your SharePoint settings have been saved successfully.');
-
-    // secrets blank again, with the hint that one is stored
     await expect(field(page, 'Password')).toHaveValue('');
     await expect(field(page, 'Client Secret')).toHaveValue('');
     await expect(field(page, 'Password')).toHaveAttribute('placeholder', 'Leave blank to keep current');
@@ -81,100 +100,16 @@ test.describe('SharePoint settings', () => {
 
     await page.reload();
     await expect(field(page, 'SharePoint Site URL')).toHaveValue(VALUES.siteUrl);
+    await expect(field(page, 'Availability List Name')).toHaveValue(VALUES.availabilityListName);
     await expect(field(page, 'Bookings List Name')).toHaveValue(VALUES.bookingsListName);
     await expect(field(page, 'Facilitator List Name')).toHaveValue(VALUES.facilitatorListName);
     await expect(field(page, 'Username')).toHaveValue(VALUES.username);
     await expect(field(page, 'Password')).toHaveValue('');
     await expect(field(page, 'Client Secret')).toHaveValue('');
 
-    // saving again with blank secrets keeps them
-    await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(toastLocator(page)).toContainText('Settings saved');
-    await expect(page.getByText('A password is stored. Leave blank to keep it.')).toBeVisible();
-
-    // no response ever carried a secret
-    for (const body of responses) {
-      expect(body).not.toContain(VALUES.password);
-      expect(body).not.toContain(VALUES.clientSecret);
-    }
-
-    // and what was saved works: the stored secrets reach the emulator (Test Connection, blank secrets)
-    await page.getByRole('button', { name: 'Test Connection' }).click();
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'success', {
-      timeout: 20_000,
-    });
-  });
-
-  // the rules, Test Connection's check of them and a message clearing on edit are the form's
-  // (settings-form.test.tsx); here the screen that shows the messages
-  test('validation messages under their fields', async ({ page }, testInfo) => {
-    await openSettings(page);
-    await field(page, 'SharePoint Site URL').fill('not a url');
-    await field(page, 'Availability List Name').fill('');
-    await field(page, 'Bookings List Name').fill('   ');
-    await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByText('Please enter a valid SharePoint site URL')).toBeVisible();
-    await expect(page.getByText('Availability list name is required')).toBeVisible();
-    await expect(page.getByText('Bookings list name is required')).toBeVisible();
-    await checkScreen(page, testInfo, 'settings-errors');
-  });
-
-  test('test connection: idle, testing, then the real sign-in error with tips', async ({
-    page,
-  }, testInfo) => {
-    await openSettings(page);
-    await fillValues(page);
-    const wrongSecret = 'Not-The-Emulator-Secret-1';
-    await field(page, 'Client Secret').fill(wrongSecret);
-    const status = page.getByTestId('connection-status');
-    await expect(status).toHaveAttribute('data-state', 'idle');
-    await expect(status).toContainText('Connection not tested yet');
-
-    // the real server asks the emulator's token endpoint, which refuses the wrong client secret
-    // held in the browser until the in-between state has been seen; then the real server answers
-    const release = await holdRequests(page, TEST_API, 'POST');
-    await page.getByRole('button', { name: 'Test Connection' }).click();
-    await expect(page.getByRole('button', { name: 'Testing...' })).toBeDisabled();
-    await expect(status).toHaveAttribute('data-state', 'testing');
-    await expect(status).toContainText('Testing connection to SharePoint...');
-    release();
-
-    await expect(status).toHaveAttribute('data-state', 'error', { timeout: 20_000 });
-    await expect(status).toContainText('Connection Error');
-    await expect(status).toContainText('Troubleshooting tips');
-    await expect(status).toContainText('Could not sign in to Microsoft with these settings');
-    await expect(status).not.toContainText('Step 2');
-    const message = (await status.locator('p').nth(1).textContent()) ?? '';
-    expect(message).not.toContain(wrongSecret);
-    await checkScreen(page, testInfo, 'settings-connection-error');
-  });
-
-  test('test connection: the real success panel, and a network failure', async ({ page }, testInfo) => {
-    await openSettings(page);
-    await fillValues(page);
-    await field(page, 'Client Secret').fill(VALUES.clientSecret);
-    const status = page.getByTestId('connection-status');
-
-    // token, site, the four lists and their columns, all from the emulator
-    await page.getByRole('button', { name: 'Test Connection' }).click();
-    await expect(status).toHaveAttribute('data-state', 'success', { timeout: 20_000 });
-    await expect(status).toContainText('Connection to SharePoint successful!');
-    await checkScreen(page, testInfo, 'settings-connection-success');
-
-    // the request itself fails: only the browser can make that happen
-    await page.route(TEST_API, (route) => route.abort('connectionrefused'));
-    await page.getByRole('button', { name: 'Test Connection' }).click();
-    await expect(status).toHaveAttribute('data-state', 'error');
-    await expect(status).toContainText('Failed to connect to SharePoint.');
-  });
-
-  test('settings saved that SharePoint does not accept say so, not only "Settings saved"', async ({
-    page,
-  }, testInfo) => {
-    await openSettings(page);
-    await fillValues(page);
-    const status = page.getByTestId('connection-status');
-    // the saved values are the emulator's own (other specs share them); its lists cannot be read
+    // saved again with blank secrets (they are kept), while the emulator's lists cannot be read: settings
+    // that SharePoint does not accept say so, not only "Settings saved". The saved values are the
+    // emulator's own (other specs share them).
     await withSharePointLock(async () => {
       const removeFault = await addFault({
         method: 'GET',
@@ -193,35 +128,23 @@ test.describe('SharePoint settings', () => {
         await removeFault();
       }
     });
+    await expect(page.getByText('A password is stored. Leave blank to keep it.')).toBeVisible();
+    await expect(page.getByText('A client secret is stored. Leave blank to keep it.')).toBeVisible();
     await checkScreen(page, testInfo, 'settings-saved-not-working');
-  });
 
-  test('the staff settings page has a section for each kind of setting, reached from its top', async ({
-    page,
-  }, testInfo) => {
-    await openSettings(page);
-    const sections = page.getByRole('navigation', { name: 'Settings sections' });
-    await expect(sections.getByRole('link')).toHaveText([
-      'SharePoint',
-      'Email reminders',
-      'Safeguarding policy',
-      'Sign in with Microsoft',
-      'Passkeys',
-      'Notifications',
-      'Retention',
-    ]);
-    await checkScreen(page, testInfo, 'settings-sections');
-    await sections.getByRole('link', { name: 'Safeguarding policy' }).click();
-    await expect(page).toHaveURL(/\/settings#safeguarding-policy$/);
-    await expect(page.getByRole('heading', { name: 'Safeguarding policy' })).toBeInViewport();
-    await sections.getByRole('link', { name: 'Sign in with Microsoft' }).click();
-    await expect(page.getByRole('heading', { name: 'Sign in with Microsoft', level: 2 })).toBeInViewport();
-    await sections.getByRole('link', { name: 'Passkeys' }).click();
-    await expect(page).toHaveURL(/\/settings#passkeys$/);
-    await expect(page.getByRole('heading', { name: 'Passkeys', level: 2 })).toBeInViewport();
-    await expect(
-      page.getByRole('checkbox', { name: 'Require passkeys or Microsoft sign-in for staff accounts' }),
-    ).toBeVisible();
+    // what was saved works: the stored secrets reach the emulator (Test Connection, blank secrets):
+    // token, site, the four lists and their columns
+    await page.getByRole('button', { name: 'Test Connection' }).click();
+    await expect(status).toHaveAttribute('data-state', 'success', { timeout: 20_000 });
+    await expect(status).toContainText('Connection to SharePoint successful!');
+    await checkScreen(page, testInfo, 'settings-connection-success');
+
+    // no response ever carried a secret
+    expect(responses.length).toBeGreaterThan(3);
+    for (const body of responses) {
+      expect(body).not.toContain(VALUES.password);
+      expect(body).not.toContain(VALUES.clientSecret);
+    }
   });
 
   test(
@@ -248,28 +171,54 @@ test.describe('SharePoint settings', () => {
     },
   );
 
-  test('staff reach Settings and Change Password from any staff page, inside the staff shell', async ({
+  test('staff reach Settings from any staff page, in the staff shell, with a section for each kind of setting', async ({
     page,
   }, testInfo) => {
+    // a visitor who is not signed in goes to the login page
+    await page.goto('/settings');
+    await expect(page).toHaveURL(/\/auth$/);
+
     await loginAsStaff(page);
     await page.goto('/staff/users');
     await page.getByRole('button', { name: 'Settings and password' }).click();
     await checkScreen(page, testInfo, 'staff-account-menu');
     await page.getByRole('menuitem', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'SharePoint', exact: true, level: 2 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save Settings' })).toBeVisible();
     // the staff shell: its Logout button, no facilitator side panel
     await expect(page.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+
+    // each section reached from the list at the page's top
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    await expect(sections.getByRole('link')).toHaveText([
+      'SharePoint',
+      'Email reminders',
+      'Safeguarding policy',
+      'Sign in with Microsoft',
+      'Passkeys',
+      'Notifications',
+      'Retention',
+    ]);
+    await checkScreen(page, testInfo, 'settings-sections');
+    await sections.getByRole('link', { name: 'Safeguarding policy' }).click();
+    await expect(page).toHaveURL(/\/settings#safeguarding-policy$/);
+    await expect(page.getByRole('heading', { name: 'Safeguarding policy' })).toBeInViewport();
+    await sections.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in with Microsoft', level: 2 })).toBeInViewport();
+    await sections.getByRole('link', { name: 'Passkeys' }).click();
+    await expect(page).toHaveURL(/\/settings#passkeys$/);
+    await expect(page.getByRole('heading', { name: 'Passkeys', level: 2 })).toBeInViewport();
+    await expect(
+      page.getByRole('checkbox', { name: 'Require passkeys or Microsoft sign-in for staff accounts' }),
+    ).toBeVisible();
+
     await page.getByRole('button', { name: 'Settings and password' }).click();
     await page.getByRole('menuitem', { name: 'Change Password' }).click();
     await expect(page).toHaveURL(/\/change-password$/);
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
     await expect(page).toHaveURL(/\/staff$/);
-  });
-
-  test('a visitor who is not signed in goes to the login page', async ({ page }) => {
-    await page.goto('/settings');
-    await expect(page).toHaveURL(/\/auth$/);
   });
 });
