@@ -28,9 +28,10 @@ test.describe.configure({ timeout: 120_000 });
  * against the e2e server's SharePoint emulator (e2e/emulator.ts), failures included.
  *
  * What the page decides on its own (the loading line, the search box, the filters' choices, the day
- * dialog's forms, Logout, Refresh Bookings waiting for the grid) is tested beside its components
- * (src/client/app/routes/staff-dashboard.test.tsx, features/staff-grid and features/notes); that a
- * facilitator gets none of the staff data is the access matrix's (src/server/test/access-matrix.test.ts).
+ * dialog's forms, the scheduler status and its polling, Logout, Refresh Bookings waiting for the grid)
+ * is tested beside its components (src/client/app/routes/staff-dashboard.test.tsx, features/staff-grid
+ * and features/notes); that a facilitator gets none of the staff data is the access matrix's
+ * (src/server/test/access-matrix.test.ts).
  */
 
 const TODAY = today();
@@ -611,79 +612,6 @@ test.describe('staff dashboard without scenario data', () => {
     await expect(page.getByText('has a facilitator')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Refresh from SharePoint' })).toBeDisabled();
     await checkScreen(page, testInfo, 'open-sessions-not-set-up');
-  });
-
-  test('scheduler status: three states, dot colour, next update, polled every 30 s', async ({ page }) => {
-    await page.clock.install();
-    await loginAsStaff(page);
-    // the whole answer, as the server sends it
-    const rest = {
-      refreshStage: null,
-      lastRefreshError: null,
-      changeMode: 'polling',
-      sharePointConfigured: true,
-      sharePointProblems: [],
-    };
-    const states = [
-      {
-        ...rest,
-        isUpdating: true,
-        isOfficeHours: true,
-        nextUpdate: 'Today at 10:15',
-        refreshStage: 'connecting',
-      },
-      { ...rest, isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:30' },
-      { ...rest, isUpdating: false, isOfficeHours: false, nextUpdate: 'Monday 9 March at 08:00' },
-    ];
-    let current = states[0]!;
-    let calls = 0;
-    await page.route('**/api/admin/scheduler/status', (route) => {
-      calls += 1;
-      return route.fulfill({ json: current });
-    });
-    const status = page.getByTestId('scheduler-status');
-    const dot = page.getByTestId('scheduler-dot');
-    await page.goto('/staff');
-    // The router asks for this read as the route starts, before the page's code has run. The app's
-    // own first read is the one the status line shows, and its 30 s
-    // polling counts from the moment it started that read, so time flows until the line shows (the
-    // query library settles its updates on zero-delay timers, which a paused clock would hold).
-    await expect(status).toContainText('Updating booking cache...');
-    await expect(status).toContainText('Next update: Today at 10:15');
-    // Freeze the page clock now, so a slow machine cannot age it in real time: from here on only
-    // runFor moves time. The page's clock runs on while the pause is asked for, so on a very busy
-    // machine the chosen moment can already be past; it is then chosen again from the page's new time.
-    const firstPollAt = await page.evaluate(() => Date.now());
-    let pausedAt = firstPollAt + 2_000;
-    await expect(async () => {
-      pausedAt = Math.max(pausedAt, (await page.evaluate(() => Date.now())) + 2_000);
-      await page.clock.pauseAt(pausedAt);
-    }).toPass();
-    const updatingColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
-
-    // the server's answer changes, but the page only sees it at the next 30 s poll
-    current = states[1]!;
-    const callsBefore = calls;
-    // to 20 s after the line showed: the next read is not due yet (the read started at most a few
-    // seconds before the line showed, even on a busy machine)
-    await page.clock.runFor(Math.max(0, firstPollAt + 20_000 - pausedAt));
-    expect(calls).toBe(callsBefore);
-    await expect(status).toContainText('Updating booking cache...');
-    // to 33 s after it: the next one has been made
-    await page.clock.runFor(13_000);
-    // let time flow again: the query library settles its updates on zero-delay timers
-    await page.clock.resume();
-    await expect(status).toContainText('Background updates active');
-    await expect(status).toContainText('Next update: Today at 10:30');
-    expect(calls).toBe(callsBefore + 1);
-    const activeColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
-
-    current = states[2]!;
-    await page.clock.runFor(30_500);
-    await expect(status).toContainText('Outside office hours');
-    await expect(status).toContainText('Next update: Monday 9 March at 08:00');
-    const outsideColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(new Set([updatingColour, activeColour, outsideColour]).size).toBe(3);
   });
 
   test('refresh bookings from the emulator: success refetches bookings and clears after 1 s; a SharePoint failure shows why', async ({
