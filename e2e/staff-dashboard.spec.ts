@@ -417,6 +417,9 @@ test.describe('staff dashboard', () => {
       await expect.poll(() => rowNames(page)).toEqual([scenario.zara.displayName]);
       await expect(page.getByTestId('grid-count')).toContainText('Showing 1 of');
       await checkScreen(page, testInfo, 'staff-dashboard-search');
+      // and an email finds its facilitator
+      await page.getByRole('searchbox', { name: 'Search by name or email' }).fill(scenario.beth.username);
+      await expect.poll(() => rowNames(page)).toEqual([scenario.beth.displayName]);
     },
   );
 
