@@ -24,8 +24,14 @@ test.describe.configure({ timeout: 120_000 });
  * Staff dashboard (docs/product.md, "Staff dashboard"). Every test makes its own facilitators in areas no
  * other test uses and narrows the area filter to them, so the shared server's other users never
  * change what a test sees. Bookings come from SharePoint, so the few a scenario needs are added to the
- * real /api/staff/bookings answer in the browser; the Refresh Bookings tests use the real refresh
+ * real /api/staff/bookings answer in the browser; the Refresh Bookings test uses the real refresh
  * against the e2e server's SharePoint emulator (e2e/emulator.ts), failures included.
+ *
+ * What the page decides on its own (the loading line, the search box, the filters' choices, the day
+ * dialog's forms, the scheduler status and its polling, Logout, Refresh Bookings waiting for the grid)
+ * is tested beside its components (src/client/app/routes/staff-dashboard.test.tsx, features/staff-grid
+ * and features/notes); that a facilitator gets none of the staff data is the access matrix's
+ * (src/server/test/access-matrix.test.ts).
  */
 
 const TODAY = today();
@@ -188,84 +194,162 @@ test.describe('staff dashboard', () => {
     await scenario.cleanup();
   });
 
-  test('loading text, headings, buttons, and the month grid by default', async ({ page }, testInfo) => {
-    await loginAsStaff(page);
-    await serveBookings(page, scenario.bookings);
-    // hold the grid's first page back so the loading state can be seen
-    let releaseGrid: () => void = () => {};
-    const gridHeld = new Promise<void>((resolve) => {
-      releaseGrid = resolve;
-    });
-    await page.route(
-      (url) => url.pathname === '/api/staff/grid',
-      async (route) => {
-        await gridHeld;
-        await route.continue();
-      },
-    );
-    await page.goto('/staff-dashboard');
-    await expect(page.getByText('Loading staff dashboard...')).toBeVisible();
-    await expect(page.getByTestId('schedule-grid')).toHaveCount(0);
-    releaseGrid();
-    await expect(page.getByTestId('schedule-grid')).toBeVisible();
-    await expect(page.getByText('Loading staff dashboard...')).toHaveCount(0);
-
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-      'Staff Dashboard - Arts Facilitator Portal',
-    );
-    await expect(page.getByRole('heading', { name: 'Facilitator Schedule Overview' })).toBeVisible();
-    await expect(
-      page.getByText('View and manage all facilitator availability and bookings in one place.'),
-    ).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Manage Users' })).toHaveAttribute('href', '/staff/users');
-    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
-    await expect(page.getByTestId('scheduler-status')).toContainText('Next update: ');
-
-    // month view by default: every weekday of this month, nothing else
-    await expect(page.getByTestId('schedule-grid')).toHaveAttribute('data-view', 'month');
-    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
-    const headers = page.getByTestId('day-header');
-    await expect(headers).toHaveCount(MONTH_DAYS.length);
-    expect(await headers.evaluateAll((els) => els.map((el) => el.getAttribute('data-date')))).toEqual(
-      MONTH_DAYS,
-    );
-
-    await chooseAreas(page, [scenario.area]);
-    await checkScreen(page, testInfo, 'staff-dashboard-month');
-  });
-
-  test('the first page of the grid draws its rows with their days and sessions, and the dialog reads them', async ({
+  test('the month grid by default, its first page and cells; the week view and navigation; Manage Users', async ({
     page,
   }, testInfo) => {
     // a facilitator whose name sorts before everyone's (digits before letters): the grid's first row
     const api = await staffApi();
     const tag = `${testInfo.project.name}${testInfo.workerIndex}-${Date.now()}`;
-    const first = await createPerson(api, `0First ${tag}`, scenario.area, tag);
+    const first = await createPerson(api, `0First ${tag}`, scenario.otherArea, tag);
     try {
       const saved = await api.post('/api/staff/availability', {
         data: { userId: first.id, date: D0, status: 'limited' },
       });
       expect(saved.status(), await saved.text()).toBe(200);
+      const requested: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/api/staff/grid') {
+          requested.push(`grid ${url.searchParams.get('from')} ${url.searchParams.get('to')}`);
+        }
+      });
       await loginAsStaff(page);
-      await serveBookings(page, [booking(990_000 + sequence++, first.id, D1)]);
+      await serveBookings(page, [...scenario.bookings, booking(990_000 + sequence++, first.id, D1)]);
       const firstPage = page.waitForRequest(
         (r) => r.url().includes('/api/staff/grid?') && !r.url().includes('cursor='),
       );
-      await page.goto('/staff');
+      await page.goto('/staff-dashboard');
       await firstPage;
+      await expect(page.getByTestId('schedule-grid')).toBeVisible();
+      // the real server's scheduler status
+      await expect(page.getByTestId('scheduler-status')).toContainText(
+        /(Updating booking cache\.\.\.|Background updates active|Outside office hours)\s*Next update: \S+/,
+      );
 
-      const row = page.locator(`[data-testid="grid-row"][data-user-id="${first.id}"]`);
-      const dayCell = (date: string) => row.locator(`[data-testid="grid-cell"][data-date="${date}"]`);
-      await expect(row).toBeVisible();
+      // month view by default: every weekday of this month, nothing else, and only that range asked for
+      await expect(page.getByTestId('schedule-grid')).toHaveAttribute('data-view', 'month');
+      await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
+      const headers = page.getByTestId('day-header');
+      await expect(headers).toHaveCount(MONTH_DAYS.length);
+      expect(await headers.evaluateAll((els) => els.map((el) => el.getAttribute('data-date')))).toEqual(
+        MONTH_DAYS,
+      );
+      expect(requested).toContain(`grid ${MONTH_DAYS[0]} ${MONTH_DAYS[MONTH_DAYS.length - 1]}`);
+
+      // the first page draws its rows with their days and sessions, and the dialog reads them
+      const firstRow = row(page, first);
+      await expect(firstRow).toBeVisible();
       await showGridDay(page, D0);
-      await expect(dayCell(D0)).toHaveAttribute('data-tone', 'limited');
-      await expect(dayCell(D1)).toHaveAttribute('data-tone', 'booked-only');
-      await expect(dayCell(D2)).toHaveAttribute('data-tone', 'empty');
-      await dayCell(D0).click();
+      await expect(cell(page, first, D0)).toHaveAttribute('data-tone', 'limited');
+      await expect(cell(page, first, D1)).toHaveAttribute('data-tone', 'booked-only');
+      await expect(cell(page, first, D2)).toHaveAttribute('data-tone', 'empty');
+      await cell(page, first, D0).click();
       const dialog = page.getByRole('dialog');
       await expect(dialog).toContainText('0First');
       await closeDialog(dialog);
+
+      await chooseAreas(page, [scenario.area]);
+      await checkScreen(page, testInfo, 'staff-dashboard-month');
+
+      // cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons
+      const { adam, zara } = scenario;
+      await showGridDay(page, D0);
+      await expect(cell(page, adam, D0)).toHaveAttribute('data-tone', 'available-booked');
+      await expect(cell(page, adam, D1)).toHaveAttribute('data-tone', 'limited');
+      await expect(cell(page, adam, D2)).toHaveAttribute('data-tone', 'unavailable');
+      await expect(cell(page, adam, D3)).toHaveAttribute('data-tone', 'booked-only');
+      await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'empty');
+      await expect(cell(page, zara, D0)).toHaveAttribute('data-tone', 'available');
+
+      const background = (date: string, person = adam) =>
+        cell(page, person, date).evaluate((el) => getComputedStyle(el).backgroundColor);
+      const colours = {
+        availableBooked: await background(D0),
+        limited: await background(D1),
+        unavailable: await background(D2),
+        bookedOnly: await background(D3),
+        empty: await background(D4),
+        available: await background(D0, zara),
+      };
+      expect(new Set(Object.values(colours)).size).toBe(6);
+      // lighter with a booking: same hue, lower alpha
+      const alpha = (colour: string) => {
+        const match = /\/ ([\d.]+)\)|rgba\([^)]*,\s*([\d.]+)\)/.exec(colour);
+        return Number(match?.[1] ?? match?.[2] ?? 1);
+      };
+      expect(alpha(colours.availableBooked)).toBeLessThan(alpha(colours.available));
+
+      await expect(cell(page, adam, D0).getByText('Booked', { exact: true })).toBeVisible();
+      await expect(cell(page, adam, D3).getByText('Booked', { exact: true })).toBeVisible();
+      await expect(cell(page, adam, D1).getByText('Booked', { exact: true })).toHaveCount(0);
+
+      await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'urgent');
+      await expect(cell(page, adam, D2)).toHaveAttribute('data-note', 'high');
+      await expect(cell(page, zara, D0)).toHaveAttribute('data-note', 'normal');
+      await expect(cell(page, adam, D0)).not.toHaveAttribute('data-note');
+      const iconColour = (person: Person, date: string) =>
+        cell(page, person, date)
+          .getByTestId('note-icon')
+          .evaluate((el) => getComputedStyle(el).color);
+      const red = await iconColour(adam, D1);
+      const orange = await iconColour(adam, D2);
+      const blue = await iconColour(zara, D0);
+      expect(new Set([red, orange, blue]).size).toBe(3);
+      expect(red).toMatch(/rgb\(2\d\d, \d{1,2}, \d{1,2}\)|oklch/);
+
+      await expect(cell(page, adam, D1)).toHaveAccessibleName(/Limited Availability, Has urgent notes/);
+      await expect(cell(page, adam, D3)).toHaveAccessibleName(/No availability set, Booked/);
+
+      // week view, navigation and exactly the visible range requested
+      await page.getByRole('button', { name: 'Week', exact: true }).click();
+      await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      const week = weekDays(TODAY);
+      await expect(headers).toHaveCount(5);
+      expect(await headers.evaluateAll((els) => els.map((el) => el.getAttribute('data-date')))).toEqual(week);
+      await expect(headers.first()).toContainText('Mon');
+      if (week.includes(TODAY)) {
+        await expect(page.locator(`[data-testid="day-header"][data-date="${TODAY}"]`)).toHaveAttribute(
+          'aria-current',
+          'date',
+        );
+      }
+      await expect.poll(() => requested).toContain(`grid ${week[0]} ${week[4]}`);
+
+      await page.getByRole('button', { name: 'Next week' }).click();
+      const nextMonday = addDays(startOfWeekMonday(TODAY), 7);
+      await expect(headers.first()).toHaveAttribute('data-date', nextMonday);
+      await expect.poll(() => requested).toContain(`grid ${nextMonday} ${addDays(nextMonday, 4)}`);
+      await page.getByRole('button', { name: 'Previous week' }).click();
+      await page.getByRole('button', { name: 'Previous week' }).click();
+      await expect(headers.first()).toHaveAttribute('data-date', addDays(startOfWeekMonday(TODAY), -7));
+      await page.getByRole('button', { name: 'Today' }).click();
+      await expect(headers.first()).toHaveAttribute('data-date', week[0]!);
+
+      await checkScreen(page, testInfo, 'staff-dashboard-week');
+
+      // month navigation
+      await page.getByRole('button', { name: 'Month', exact: true }).click();
+      await page.getByRole('button', { name: 'Next month' }).click();
+      const nextMonthDays = monthWeekdays(addDays(MONTH_DAYS[MONTH_DAYS.length - 1]!, 7));
+      await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(nextMonthDays[0]!));
+      await expect(headers).toHaveCount(nextMonthDays.length);
+      await expect
+        .poll(() => requested)
+        .toContain(`grid ${nextMonthDays[0]} ${nextMonthDays[nextMonthDays.length - 1]}`);
+      await page.getByRole('button', { name: 'Today' }).click();
+      await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
+      // every request was for a range the grid showed: never more than a month of weekdays
+      for (const entry of requested) {
+        const [, from, to] = entry.split(' ');
+        expect(from! <= to!).toBe(true);
+        expect(new Date(to!).getTime() - new Date(from!).getTime()).toBeLessThan(31 * 86_400_000);
+      }
+
+      await page.getByRole('link', { name: 'Manage Users' }).click();
+      await expect(page).toHaveURL(/\/staff\/users$/);
     } finally {
       await api.delete(`/api/staff/users/${first.id}`);
       await api.dispose();
@@ -273,7 +357,7 @@ test.describe('staff dashboard', () => {
   });
 
   test(
-    'grid geometry: column widths, 70vh on a desktop, sticky header and first column, Monday borders',
+    'grid geometry: column widths, 70vh on a desktop, sticky header and first column, Monday borders; a search',
     { tag: '@phone' },
     async ({ page }, testInfo) => {
       await openDashboard(page, scenario);
@@ -323,85 +407,23 @@ test.describe('staff dashboard', () => {
       const firstLeft = await firstHeader.evaluate((el) => el.getBoundingClientRect().left);
       if ((await scroll.evaluate((el) => el.scrollLeft)) > 0)
         expect(Math.abs(firstLeft - scrollLeft)).toBeLessThan(3);
+
+      // a search, typed in capitals: the server finds the name whatever its case
+      // (the box's behaviour is in src/client/app/routes/staff-dashboard.test.tsx)
+      await chooseAreas(page, [scenario.area, scenario.otherArea]);
+      await page
+        .getByRole('searchbox', { name: 'Search by name or email' })
+        .fill(scenario.zara.displayName.toUpperCase());
+      await expect.poll(() => rowNames(page)).toEqual([scenario.zara.displayName]);
+      await expect(page.getByTestId('grid-count')).toContainText('Showing 1 of');
+      await checkScreen(page, testInfo, 'staff-dashboard-search');
+      // and an email finds its facilitator
+      await page.getByRole('searchbox', { name: 'Search by name or email' }).fill(scenario.beth.username);
+      await expect.poll(() => rowNames(page)).toEqual([scenario.beth.displayName]);
     },
   );
 
-  test('cells: colours by status, lighter with a booking, grey, blue, Booked badge, note icons', async ({
-    page,
-  }) => {
-    await openDashboard(page, scenario);
-    await chooseAreas(page, [scenario.area]);
-    const { adam, zara } = scenario;
-    await showGridDay(page, D0);
-    await expect(cell(page, adam, D0)).toHaveAttribute('data-tone', 'available-booked');
-    await expect(cell(page, adam, D1)).toHaveAttribute('data-tone', 'limited');
-    await expect(cell(page, adam, D2)).toHaveAttribute('data-tone', 'unavailable');
-    await expect(cell(page, adam, D3)).toHaveAttribute('data-tone', 'booked-only');
-    await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'empty');
-    await expect(cell(page, zara, D0)).toHaveAttribute('data-tone', 'available');
-
-    const background = (date: string, person = adam) =>
-      cell(page, person, date).evaluate((el) => getComputedStyle(el).backgroundColor);
-    const colours = {
-      availableBooked: await background(D0),
-      limited: await background(D1),
-      unavailable: await background(D2),
-      bookedOnly: await background(D3),
-      empty: await background(D4),
-      available: await background(D0, zara),
-    };
-    expect(new Set(Object.values(colours)).size).toBe(6);
-    // lighter with a booking: same hue, lower alpha
-    const alpha = (colour: string) => {
-      const match = /\/ ([\d.]+)\)|rgba\([^)]*,\s*([\d.]+)\)/.exec(colour);
-      return Number(match?.[1] ?? match?.[2] ?? 1);
-    };
-    expect(alpha(colours.availableBooked)).toBeLessThan(alpha(colours.available));
-
-    await expect(cell(page, adam, D0).getByText('Booked', { exact: true })).toBeVisible();
-    await expect(cell(page, adam, D3).getByText('Booked', { exact: true })).toBeVisible();
-    await expect(cell(page, adam, D1).getByText('Booked', { exact: true })).toHaveCount(0);
-
-    await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'urgent');
-    await expect(cell(page, adam, D2)).toHaveAttribute('data-note', 'high');
-    await expect(cell(page, zara, D0)).toHaveAttribute('data-note', 'normal');
-    await expect(cell(page, adam, D0)).not.toHaveAttribute('data-note');
-    const iconColour = (person: Person, date: string) =>
-      cell(page, person, date)
-        .getByTestId('note-icon')
-        .evaluate((el) => getComputedStyle(el).color);
-    const red = await iconColour(adam, D1);
-    const orange = await iconColour(adam, D2);
-    const blue = await iconColour(zara, D0);
-    expect(new Set([red, orange, blue]).size).toBe(3);
-    expect(red).toMatch(/rgb\(2\d\d, \d{1,2}, \d{1,2}\)|oklch/);
-
-    await expect(cell(page, adam, D1)).toHaveAccessibleName(/Limited Availability, Has urgent notes/);
-    await expect(cell(page, adam, D3)).toHaveAccessibleName(/No availability set, Booked/);
-  });
-
-  test('rows: sorted case-insensitively, name, email and last update; staff excluded', async ({ page }) => {
-    await openDashboard(page, scenario);
-    await chooseAreas(page, [scenario.area, scenario.otherArea]);
-    await expect
-      .poll(() => rowNames(page))
-      .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
-    await expect(row(page, scenario.adam)).toContainText(scenario.adam.username);
-    await expect(row(page, scenario.adam).getByTestId('row-updated')).toHaveText(
-      /^Last updated: \d{1,2} \w{3} \d{4}$/,
-    );
-    await expect(row(page, scenario.beth).getByTestId('row-updated')).toHaveText('No availability set');
-    await expect(page.getByTestId('grid-count')).toContainText('Showing 3 of');
-
-    // the staff account is never a row and never a filter choice
-    await page.getByTestId('facilitator-filter').click();
-    const chooser = page.getByRole('dialog', { name: 'Choose facilitators' });
-    await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill('e2e-staff@example.org');
-    await expect(chooser.getByText('No facilitators found.')).toBeVisible();
-    await page.keyboard.press('Escape');
-  });
-
-  test('filters: areas preselected, none shows nobody, No area option, facilitators all and none', async ({
+  test('filters: areas preselected, none shows nobody, No area option, facilitators all and none; the rows', async ({
     page,
   }, testInfo) => {
     await openDashboard(page, scenario);
@@ -457,113 +479,20 @@ test.describe('staff dashboard', () => {
       .poll(() => rowNames(page))
       .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
     await expect(page.getByTestId('facilitator-filter')).toContainText('Facilitators: All');
-  });
 
-  test(
-    'search: names and emails found by the server as typed, within the filters; Escape empties it',
-    { tag: '@phone' },
-    async ({ page }, testInfo) => {
-      await openDashboard(page, scenario);
-      await chooseAreas(page, [scenario.area, scenario.otherArea]);
-      await expect
-        .poll(() => rowNames(page))
-        .toEqual([scenario.adam.displayName, scenario.beth.displayName, scenario.zara.displayName]);
-      const searched: string[] = [];
-      page.on('request', (request) => {
-        const url = new URL(request.url());
-        if (url.pathname === '/api/staff/grid') searched.push(url.searchParams.get('search') ?? '');
-      });
-      const search = page.getByRole('searchbox', { name: 'Search by name or email' });
-
-      // typed from the keyboard, in capitals: the server's search ignores case
-      await search.focus();
-      await page.keyboard.type(scenario.zara.displayName.toUpperCase());
-      await expect.poll(() => rowNames(page)).toEqual([scenario.zara.displayName]);
-      await expect(page.getByTestId('grid-count')).toContainText('Showing 1 of');
-      // one request once typing paused, not one per letter
-      expect(searched).toEqual([scenario.zara.displayName.toUpperCase()]);
-      await checkScreen(page, testInfo, 'staff-dashboard-search');
-
-      // an email finds its facilitator
-      await search.fill(scenario.beth.username);
-      await expect.poll(() => rowNames(page)).toEqual([scenario.beth.displayName]);
-
-      // the search works within the areas chosen
-      await chooseAreas(page, [scenario.area]);
-      await expect(page.getByTestId('grid-row')).toHaveCount(0);
-      await expect(page.getByTestId('grid-empty')).toHaveText(
-        'No facilitators match the search and the selected filters.',
-      );
-
-      // Escape empties the box: the area's people are back
-      await search.focus();
-      await page.keyboard.press('Escape');
-      await expect(search).toHaveValue('');
-      await expect.poll(() => rowNames(page)).toEqual([scenario.adam.displayName, scenario.zara.displayName]);
-    },
-  );
-
-  test('week view, navigation and exactly the visible range requested', async ({ page }, testInfo) => {
-    const requested: string[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.pathname === '/api/staff/grid') {
-        requested.push(`grid ${url.searchParams.get('from')} ${url.searchParams.get('to')}`);
-      }
-    });
-    await openDashboard(page, scenario);
-    const first = MONTH_DAYS[0]!;
-    const last = MONTH_DAYS[MONTH_DAYS.length - 1]!;
-    expect(requested).toContain(`grid ${first} ${last}`);
-
-    await page.getByRole('button', { name: 'Week', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute(
-      'aria-pressed',
-      'true',
+    // rows: sorted case-insensitively (above), name, email and last update
+    await expect(row(page, scenario.adam)).toContainText(scenario.adam.username);
+    await expect(row(page, scenario.adam).getByTestId('row-updated')).toHaveText(
+      /^Last updated: \d{1,2} \w{3} \d{4}$/,
     );
-    const week = weekDays(TODAY);
-    const headers = page.getByTestId('day-header');
-    await expect(headers).toHaveCount(5);
-    expect(await headers.evaluateAll((els) => els.map((el) => el.getAttribute('data-date')))).toEqual(week);
-    await expect(headers.first()).toContainText('Mon');
-    if (week.includes(TODAY)) {
-      await expect(page.locator(`[data-testid="day-header"][data-date="${TODAY}"]`)).toHaveAttribute(
-        'aria-current',
-        'date',
-      );
-    }
-    await expect.poll(() => requested).toContain(`grid ${week[0]} ${week[4]}`);
+    await expect(row(page, scenario.beth).getByTestId('row-updated')).toHaveText('No availability set');
+    await expect(page.getByTestId('grid-count')).toContainText('Showing 3 of');
 
-    await page.getByRole('button', { name: 'Next week' }).click();
-    const nextMonday = addDays(startOfWeekMonday(TODAY), 7);
-    await expect(headers.first()).toHaveAttribute('data-date', nextMonday);
-    await expect.poll(() => requested).toContain(`grid ${nextMonday} ${addDays(nextMonday, 4)}`);
-    await page.getByRole('button', { name: 'Previous week' }).click();
-    await page.getByRole('button', { name: 'Previous week' }).click();
-    await expect(headers.first()).toHaveAttribute('data-date', addDays(startOfWeekMonday(TODAY), -7));
-    await page.getByRole('button', { name: 'Today' }).click();
-    await expect(headers.first()).toHaveAttribute('data-date', week[0]!);
-
-    await chooseAreas(page, [scenario.area]);
-    await checkScreen(page, testInfo, 'staff-dashboard-week');
-
-    // month navigation
-    await page.getByRole('button', { name: 'Month', exact: true }).click();
-    await page.getByRole('button', { name: 'Next month' }).click();
-    const nextMonthDays = monthWeekdays(addDays(MONTH_DAYS[MONTH_DAYS.length - 1]!, 7));
-    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(nextMonthDays[0]!));
-    await expect(headers).toHaveCount(nextMonthDays.length);
-    await expect
-      .poll(() => requested)
-      .toContain(`grid ${nextMonthDays[0]} ${nextMonthDays[nextMonthDays.length - 1]}`);
-    await page.getByRole('button', { name: 'Today' }).click();
-    await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
-    // every request was for a range the grid showed: never more than a month of weekdays
-    for (const entry of requested) {
-      const [, from, to] = entry.split(' ');
-      expect(from! <= to!).toBe(true);
-      expect(new Date(to!).getTime() - new Date(from!).getTime()).toBeLessThan(31 * 86_400_000);
-    }
+    // the staff account is never a row and never a filter choice
+    await page.getByTestId('facilitator-filter').click();
+    await chooser.getByRole('textbox', { name: 'Search facilitators' }).fill('e2e-staff@example.org');
+    await expect(chooser.getByText('No facilitators found.')).toBeVisible();
+    await page.keyboard.press('Escape');
   });
 });
 
@@ -578,85 +507,19 @@ test.describe('staff dashboard: the day dialog changes the scenario', () => {
     await scenario.cleanup();
   });
 
-  test('day dialog: availability view and edit with 09:00-17:00 defaults, failure toast', async ({
+  test("day dialog: notes listed by priority, added and deleted; a day's availability edited; the grid follows", async ({
     page,
   }, testInfo) => {
+    // the dialog's forms on their own (defaults, blanks refused, Cancel, failures):
+    // day-availability.test.tsx and day-notes.test.tsx
     await openDashboard(page, scenario);
     await chooseAreas(page, [scenario.area]);
     const { adam } = scenario;
-
     await showGridDay(page, D1);
     await cell(page, adam, D1).click();
     const dialog = page.getByRole('dialog', { name: adam.displayName });
-    await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId('availability-view')).toContainText('Limited Availability');
     await expect(dialog.getByTestId('availability-view')).toContainText('10:00 AM – 2:00 PM');
-    await expect(dialog.getByTestId('availability-view')).toContainText('Mornings only');
-    await closeDialog(dialog);
-
-    // an empty day: edit opens with 09:00 to 17:00
-    await cell(page, adam, D4).click();
-    await expect(dialog.getByTestId('availability-view')).toHaveText('No availability set');
-    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
-    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('5:00 PM');
-    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
-    await checkScreen(page, testInfo, 'staff-day-dialog-edit');
-    // the default times belong to an available or limited day: marked unavailable, it has none
-    await dialog.getByRole('radio', { name: 'Unavailable' }).check();
-    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('none');
-    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('none');
-    await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
-    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
-    await dialog.getByRole('radio', { name: 'Unavailable' }).check();
-    await dialog.getByRole('textbox', { name: 'Notes (optional)' }).fill('Set by staff e2e');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(toastLocator(page)).toContainText('Availability updated');
-    await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
-    await expect(dialog.getByTestId('availability-view')).toContainText('No times set');
-    const saved = await staffDay(page, adam.id, D4);
-    expect(saved).toMatchObject({ status: 'unavailable', startTime: '', endTime: '' });
-    await closeDialog(dialog);
-    await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'unavailable');
-
-    // times staff choose for an unavailable day are kept
-    await cell(page, adam, D4).click();
-    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '1:00 PM');
-    await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '5:00 PM');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(dialog.getByTestId('availability-view')).toContainText('1:00 PM – 5:00 PM');
-    expect(await staffDay(page, adam.id, D4)).toMatchObject({ startTime: '13:00', endTime: '17:00' });
-    await closeDialog(dialog);
-
-    // view ↔ edit toggles back with Cancel
-    await cell(page, adam, D4).click();
-    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(dialog.getByTestId('availability-view')).toBeVisible();
-
-    // failure
-    await page.route('**/api/staff/availability', (route) =>
-      route.fulfill({
-        status: 500,
-        json: { message: 'Something went wrong on our side. Please try again.' },
-      }),
-    );
-    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(toastLocator(page)).toContainText('Failed to update availability');
-    await expect(dialog.getByRole('form', { name: 'Edit availability' })).toBeVisible();
-  });
-
-  test('day dialog: notes listed by priority, create, blank refused, inline edit, delete, toasts', async ({
-    page,
-  }, testInfo) => {
-    await openDashboard(page, scenario);
-    await chooseAreas(page, [scenario.area]);
-    const { adam } = scenario;
-    await showGridDay(page, D1);
-    await cell(page, adam, D1).click();
-    const dialog = page.getByRole('dialog', { name: adam.displayName });
     const items = dialog.getByTestId('note-item');
     await expect(items).toHaveCount(2);
     await expect(items.first()).toContainText('Urgent');
@@ -664,67 +527,52 @@ test.describe('staff dashboard: the day dialog changes the scenario', () => {
     await expect(items.nth(1)).toContainText('Normal');
     await checkScreen(page, testInfo, 'staff-day-dialog-notes');
 
-    // blank refused
-    const add = dialog.getByRole('button', { name: 'Add Note' });
-    await expect(add).toBeDisabled();
-    await dialog.getByRole('textbox', { name: 'New note' }).fill('    ');
-    await expect(add).toBeDisabled();
-
-    // create a high note
+    // a high note is added: the list is read again
     await dialog.getByRole('textbox', { name: 'New note' }).fill('Bring the kiln key');
     await chooseOption(dialog.getByRole('combobox', { name: 'Priority' }).last(), 'High');
-    await add.click();
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
     await expect(toastLocator(page)).toContainText('Note created');
     await expect(items).toHaveCount(3);
-    await expect(dialog.getByRole('textbox', { name: 'New note' })).toHaveValue('');
     await expect(items.filter({ hasText: 'Bring the kiln key' })).toContainText('High');
 
-    // inline edit; blank refused
-    const mine = items.filter({ hasText: 'Bring the kiln key' });
-    await mine.getByRole('button', { name: 'Edit note' }).click();
-    const editor = dialog.getByRole('textbox', { name: 'Edit note' });
-    await editor.fill('  ');
-    await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
-    await editor.fill('Bring the kiln key and gloves');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(toastLocator(page)).toContainText('Note updated');
-    await expect(items.filter({ hasText: 'Bring the kiln key and gloves' })).toHaveCount(1);
-
-    // delete: asked first, and kept when staff change their mind
-    await items
-      .filter({ hasText: 'Bring the kiln key and gloves' })
-      .getByRole('button', { name: 'Delete note' })
-      .click();
-    const confirm = page.getByRole('alertdialog');
-    await expect(confirm.getByRole('heading')).toHaveText(/^Delete this \w+ note\?$/);
-    await expect(confirm).toContainText('Bring the kiln key and gloves');
-    await confirm.getByRole('button', { name: 'Keep the note' }).click();
-    await expect(confirm).toBeHidden();
-    await expect(items).toHaveCount(3);
-    await items
-      .filter({ hasText: 'Bring the kiln key and gloves' })
-      .getByRole('button', { name: 'Delete note' })
-      .click();
-    await confirm.getByRole('button', { name: 'Delete note' }).click();
-    await expect(toastLocator(page)).toContainText('Note deleted');
-    await expect(items).toHaveCount(2);
-
-    // deleting the urgent note turns the icon blue (normal); it is asked about by its priority
+    // deleting the urgent note, asked about by its priority, leaves the high one as the icon's colour
     await items.first().getByRole('button', { name: 'Delete note' }).click();
+    const confirm = page.getByRole('alertdialog');
     await expect(confirm.getByRole('heading')).toHaveText('Delete this urgent note?');
     await checkScreen(page, testInfo, 'staff-note-delete-confirm');
     await confirm.getByRole('button', { name: 'Delete note' }).click();
-    await expect(items).toHaveCount(1);
+    await expect(toastLocator(page)).toContainText('Note deleted');
+    await expect(items).toHaveCount(2);
+    await expect(items.first()).toContainText('Bring the kiln key');
     await closeDialog(dialog);
-    await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'normal');
+    await expect(cell(page, adam, D1)).toHaveAttribute('data-note', 'high');
 
-    // a note on an empty day adds the icon
+    // an empty day: edit opens with 09:00 to 17:00, is marked unavailable and saved, and given a note
     await cell(page, adam, D4).click();
+    await expect(dialog.getByTestId('availability-view')).toHaveText('No availability set');
+    await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
+    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
+    await checkScreen(page, testInfo, 'staff-day-dialog-edit');
+    await dialog.getByRole('radio', { name: 'Unavailable' }).check();
+    await dialog.getByRole('textbox', { name: 'Notes (optional)' }).fill('Set by staff e2e');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(toastLocator(page)).toContainText('Availability updated');
+    // the view shows the day as the grid reads it again
+    await expect(dialog.getByTestId('availability-view')).toContainText('Unavailable');
+    await expect(dialog.getByTestId('availability-view')).toContainText('No times set');
+    await expect(dialog.getByTestId('availability-view')).toContainText('Set by staff e2e');
+    expect(await staffDay(page, adam.id, D4)).toMatchObject({
+      status: 'unavailable',
+      startTime: '',
+      endTime: '',
+    });
     await dialog.getByRole('textbox', { name: 'New note' }).fill('Urgent thing');
     await chooseOption(dialog.getByRole('combobox', { name: 'Priority' }).last(), 'Urgent');
     await dialog.getByRole('button', { name: 'Add Note' }).click();
-    await expect(toastLocator(page)).toContainText('Note created');
+    await expect(dialog.getByTestId('note-item')).toHaveCount(1);
     await closeDialog(dialog);
+    await expect(cell(page, adam, D4)).toHaveAttribute('data-tone', 'unavailable');
     await expect(cell(page, adam, D4)).toHaveAttribute('data-note', 'urgent');
   });
 });
@@ -769,103 +617,56 @@ test.describe('staff dashboard without scenario data', () => {
     await checkScreen(page, testInfo, 'open-sessions-not-set-up');
   });
 
-  test('scheduler status: three states, dot colour, next update, polled every 30 s', async ({ page }) => {
-    await page.clock.install();
-    await loginAsStaff(page);
-    // the whole answer, as the server sends it
-    const rest = {
-      refreshStage: null,
-      lastRefreshError: null,
-      changeMode: 'polling',
-      sharePointConfigured: true,
-      sharePointProblems: [],
-    };
-    const states = [
-      {
-        ...rest,
-        isUpdating: true,
-        isOfficeHours: true,
-        nextUpdate: 'Today at 10:15',
-        refreshStage: 'connecting',
-      },
-      { ...rest, isUpdating: false, isOfficeHours: true, nextUpdate: 'Today at 10:30' },
-      { ...rest, isUpdating: false, isOfficeHours: false, nextUpdate: 'Monday 9 March at 08:00' },
-    ];
-    let current = states[0]!;
-    let calls = 0;
-    await page.route('**/api/admin/scheduler/status', (route) => {
-      calls += 1;
-      return route.fulfill({ json: current });
-    });
-    const status = page.getByTestId('scheduler-status');
-    const dot = page.getByTestId('scheduler-dot');
-    await page.goto('/staff');
-    // The router asks for this read as the route starts, before the page's code has run. The app's
-    // own first read is the one the status line shows, and its 30 s
-    // polling counts from the moment it started that read, so time flows until the line shows (the
-    // query library settles its updates on zero-delay timers, which a paused clock would hold).
-    await expect(status).toContainText('Updating booking cache...');
-    await expect(status).toContainText('Next update: Today at 10:15');
-    // Freeze the page clock now, so a slow machine cannot age it in real time: from here on only
-    // runFor moves time. The page's clock runs on while the pause is asked for, so on a very busy
-    // machine the chosen moment can already be past; it is then chosen again from the page's new time.
-    const firstPollAt = await page.evaluate(() => Date.now());
-    let pausedAt = firstPollAt + 2_000;
-    await expect(async () => {
-      pausedAt = Math.max(pausedAt, (await page.evaluate(() => Date.now())) + 2_000);
-      await page.clock.pauseAt(pausedAt);
-    }).toPass();
-    const updatingColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
-
-    // the server's answer changes, but the page only sees it at the next 30 s poll
-    current = states[1]!;
-    const callsBefore = calls;
-    // to 20 s after the line showed: the next read is not due yet (the read started at most a few
-    // seconds before the line showed, even on a busy machine)
-    await page.clock.runFor(Math.max(0, firstPollAt + 20_000 - pausedAt));
-    expect(calls).toBe(callsBefore);
-    await expect(status).toContainText('Updating booking cache...');
-    // to 33 s after it: the next one has been made
-    await page.clock.runFor(13_000);
-    // let time flow again: the query library settles its updates on zero-delay timers
-    await page.clock.resume();
-    await expect(status).toContainText('Background updates active');
-    await expect(status).toContainText('Next update: Today at 10:30');
-    expect(calls).toBe(callsBefore + 1);
-    const activeColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
-
-    current = states[2]!;
-    await page.clock.runFor(30_500);
-    await expect(status).toContainText('Outside office hours');
-    await expect(status).toContainText('Next update: Monday 9 March at 08:00');
-    const outsideColour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(new Set([updatingColour, activeColour, outsideColour]).size).toBe(3);
-  });
-
-  test('the real scheduler status answers with one of the three states', async ({ page }) => {
-    await loginAsStaff(page);
-    await page.goto('/staff');
-    await expect(page.getByTestId('scheduler-status')).toContainText(
-      /(Updating booking cache\.\.\.|Background updates active|Outside office hours)\s*Next update: \S+/,
-    );
-  });
-
-  test('refresh bookings: failure path, SharePoint (the emulator) fails for real', async ({
+  test('refresh bookings from the emulator: success refetches bookings and clears after 1 s; a SharePoint failure shows why', async ({
     page,
   }, testInfo) => {
     await loginAsStaff(page);
-    // hold the real answer back until the in-between state has been checked
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
+    let bookingLoads = 0;
+    // the grid's first page, which holds the bookings
+    page.on('request', (request) => {
+      if (/\/api\/staff\/grid\?(?!.*cursor=)/.test(request.url())) bookingLoads += 1;
     });
+    // the second refresh's answer is held back until the in-between state has been checked
+    let release: () => void = () => {};
+    let held: Promise<void> | null = null;
     await page.route('**/api/staff/bookings/refresh', async (route) => {
-      await held;
+      if (held) await held;
       await route.continue();
     });
     await page.goto('/staff');
     await expect(page.getByTestId('schedule-grid')).toBeVisible();
+    expect(bookingLoads).toBe(1);
+
+    // success
     // no other test's refresh runs meanwhile: the page would rightly show that refresh's stage
+    await withSharePointLock(async () => {
+      await recordRefreshStates(page);
+      const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
+      await page.getByRole('button', { name: 'Refresh Bookings' }).click();
+      const response = await refreshed;
+      expect(response.status(), await response.text()).toBe(200);
+      expect(await response.json()).toMatchObject({ added: expect.any(Number), total: expect.any(Number) });
+    });
+    await expect(page.getByTestId('refresh-message')).toHaveText('Complete!');
+    const completeSeenAt = Date.now();
+    await expect.poll(() => bookingLoads).toBe(2);
+    await expect(page.getByTestId('refresh-message')).toHaveCount(0);
+    // shown for 1 s; the bound leaves room for noticing it late on a busy machine
+    expect(Date.now() - completeSeenAt).toBeGreaterThan(250);
+    // "Processing" shows only when the page read the server's stage during its short storing step
+    // (e2e/sharepoint.spec.ts holds SharePoint's answers to see every stage)
+    const states = await refreshStates(page);
+    expect(states.filter((state) => state !== 'Processing booking data...@75')).toEqual([
+      'Connecting to SharePoint...@25',
+      'Complete!@100',
+      'cleared',
+    ]);
+    expect(states.indexOf('Processing booking data...@75')).toBeLessThanOrEqual(1);
+
+    // failure
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await withSharePointLock(async () => {
       await recordRefreshStates(page);
       const started = page.waitForResponse('**/api/staff/bookings/refresh');
@@ -912,112 +713,5 @@ test.describe('staff dashboard without scenario data', () => {
       'Error occurred during refresh@50',
       'cleared',
     ]);
-  });
-
-  test('refresh bookings: success path from the emulator refetches bookings and clears after 1 s', async ({
-    page,
-  }) => {
-    await loginAsStaff(page);
-    let bookingLoads = 0;
-    // the grid's first page, which holds the bookings
-    page.on('request', (request) => {
-      if (/\/api\/staff\/grid\?(?!.*cursor=)/.test(request.url())) bookingLoads += 1;
-    });
-    await page.goto('/staff');
-    await expect(page.getByTestId('schedule-grid')).toBeVisible();
-    expect(bookingLoads).toBe(1);
-    await withSharePointLock(async () => {
-      await recordRefreshStates(page);
-      const refreshed = page.waitForResponse('**/api/staff/bookings/refresh');
-      await page.getByRole('button', { name: 'Refresh Bookings' }).click();
-      const response = await refreshed;
-      expect(response.status(), await response.text()).toBe(200);
-      expect(await response.json()).toMatchObject({ added: expect.any(Number), total: expect.any(Number) });
-    });
-    await expect(page.getByTestId('refresh-message')).toHaveText('Complete!');
-    const completeSeenAt = Date.now();
-    await expect.poll(() => bookingLoads).toBe(2);
-    await expect(page.getByTestId('refresh-message')).toHaveCount(0);
-    // shown for 1 s; the bound leaves room for noticing it late on a busy machine
-    expect(Date.now() - completeSeenAt).toBeGreaterThan(250);
-    // "Processing" shows only when the page read the server's stage during its short storing step
-    // (e2e/sharepoint.spec.ts holds SharePoint's answers to see every stage)
-    const states = await refreshStates(page);
-    expect(states.filter((state) => state !== 'Processing booking data...@75')).toEqual([
-      'Connecting to SharePoint...@25',
-      'Complete!@100',
-      'cleared',
-    ]);
-    expect(states.indexOf('Processing booking data...@75')).toBeLessThanOrEqual(1);
-  });
-
-  test('refresh is disabled while bookings load', async ({ page }) => {
-    await loginAsStaff(page);
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let first = true;
-    // the grid's pages, which hold the bookings: the first one passes, the next month's is held
-    await page.route(/\/api\/staff\/grid\?/, async (route) => {
-      if (!first) await held;
-      first = false;
-      await route.continue();
-    });
-    await page.goto('/staff');
-    await expect(page.getByTestId('schedule-grid')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
-    await page.getByRole('button', { name: 'Next month' }).click();
-    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeDisabled();
-    release();
-    await expect(page.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
-  });
-
-  test('Manage Users goes to /staff/users', async ({ page }) => {
-    await loginAsStaff(page);
-    await page.goto('/staff');
-    await page.getByRole('link', { name: 'Manage Users' }).click();
-    await expect(page).toHaveURL(/\/staff\/users$/);
-  });
-
-  test('Logout posts /api/logout and goes to /staff-login; a failure only logs', async ({ page }) => {
-    await loginAsStaff(page);
-    await page.goto('/staff');
-    await expect(page.getByTestId('schedule-grid')).toBeVisible();
-
-    const messages: string[] = [];
-    page.on('console', (msg) => messages.push(msg.text()));
-    await page.route('**/api/logout', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 500, body: 'boom' }) : route.continue(),
-    );
-    await page.getByRole('button', { name: 'Logout' }).click();
-    await expect.poll(() => messages.some((m) => m.includes('Logout failed'))).toBe(true);
-    await expect(page).toHaveURL(/\/staff$/);
-    await expect(toastLocator(page)).toHaveCount(0);
-
-    await page.unroute('**/api/logout');
-    const posted = page.waitForRequest((r) => r.url().endsWith('/api/logout') && r.method() === 'POST');
-    await page.getByRole('button', { name: 'Logout' }).click();
-    await posted;
-    await expect(page).toHaveURL(/\/staff-login$/);
-    const after = await page.request.get('/api/staff/users');
-    expect(after.status()).toBe(401);
-  });
-
-  test('a facilitator gets no staff data', async ({ page }) => {
-    const res = await page.request.post('/api/login', {
-      data: { username: 'alice.walker@example.org', password: 'alice-pass-2026' },
-    });
-    expect(res.status()).toBe(200);
-    for (const url of [
-      '/api/staff/users',
-      '/api/staff/availabilities',
-      '/api/staff/bookings',
-      `/api/staff/grid?from=${TODAY}&to=${TODAY}`,
-      '/api/admin/scheduler/status',
-    ]) {
-      expect((await page.request.get(url)).status(), url).toBe(403);
-    }
-    expect((await page.request.get(`/api/staff/notes?date=${TODAY}&view=month`)).status()).toBe(403);
   });
 });

@@ -1,9 +1,10 @@
+import type { LogoutResponse } from '@shared/schemas/auth';
 import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { StaffGridPage, StaffGridRow } from '@shared/schemas/staff-grid';
 import type { PublicUser } from '@shared/schemas/users';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
@@ -184,5 +185,115 @@ describe('the staff dashboard: the area filter', () => {
     expect(within(dialog).getByRole('checkbox', { name: 'South' })).toBeChecked();
     // every area is still every area: the grid is never asked for some areas only
     expect(asked.every((list) => list.length === 0)).toBe(true);
+  });
+});
+
+/** A promise and the function that settles it: holds a request's answer until the test lets it go. */
+function held() {
+  let release = () => {};
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+}
+
+describe('the staff dashboard: loading and the header', () => {
+  test('says it is loading until the first page of the grid arrives, then shows the schedule', async () => {
+    dashboardApi();
+    const grid = held();
+    server.use(
+      http.get('/api/staff/grid', async () => {
+        await grid.promise;
+        return HttpResponse.json({
+          rows: people.map(row),
+          nextCursor: null,
+          matching: people.length,
+          total: people.length,
+          areas: ['North'],
+        } satisfies StaffGridPage);
+      }),
+    );
+    renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    expect(await screen.findByText('Loading staff dashboard...')).toBeVisible();
+    expect(screen.queryByTestId('schedule-grid')).toBeNull();
+
+    grid.release();
+    expect(await screen.findByTestId('schedule-grid')).toHaveAttribute('data-view', 'month');
+    expect(screen.queryByText('Loading staff dashboard...')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      'Staff Dashboard - Arts Facilitator Portal',
+    );
+    expect(screen.getByRole('heading', { name: 'Facilitator Schedule Overview' })).toBeVisible();
+    expect(
+      screen.getByText('View and manage all facilitator availability and bookings in one place.'),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Manage Users' })).toHaveAttribute('href', '/staff/users');
+    expect(screen.getByRole('button', { name: 'Refresh Bookings' })).toBeEnabled();
+  });
+
+  test('Refresh Bookings waits while the grid reads another range', async () => {
+    dashboardApi();
+    const nextMonth = held();
+    let reads = 0;
+    server.use(
+      http.get('/api/staff/grid', async () => {
+        reads += 1;
+        // the first range passes; the next one is held
+        if (reads > 1) await nextMonth.promise;
+        return HttpResponse.json({
+          rows: people.map(row),
+          nextCursor: null,
+          matching: people.length,
+          total: people.length,
+          areas: ['North'],
+        } satisfies StaffGridPage);
+      }),
+    );
+    const { user } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    await screen.findByText('Showing 3 of 3 facilitators');
+    const refresh = screen.getByRole('button', { name: 'Refresh Bookings' });
+    expect(refresh).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Next month' }));
+    await waitFor(() => expect(refresh).toBeDisabled());
+    expect(reads).toBe(2);
+    nextMonth.release();
+    await waitFor(() => expect(refresh).toBeEnabled());
+  });
+});
+
+describe('the staff dashboard: Logout', () => {
+  test('a refused logout is only logged and the page stays; an accepted one opens the staff login', async () => {
+    dashboardApi();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let answer: () => Response = () => new HttpResponse('boom', { status: 500 });
+    let posts = 0;
+    server.use(
+      http.post('/api/logout', () => {
+        posts += 1;
+        return answer();
+      }),
+    );
+    try {
+      const { user, history } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+      await screen.findByText('Showing 3 of 3 facilitators');
+
+      await user.click(screen.getByRole('button', { name: 'Logout' }));
+      await waitFor(() =>
+        expect(logged.mock.calls.some(([message]) => String(message).includes('Logout failed'))).toBe(true),
+      );
+      expect(posts).toBe(1);
+      expect(history.at(-1)).toBe('/staff');
+      // no toast: the failure is only logged
+      expect(document.querySelector('[data-slot="toast"]')).toBeNull();
+
+      answer = () =>
+        HttpResponse.json({ message: 'Logged out', microsoftSignOut: false } satisfies LogoutResponse);
+      await user.click(screen.getByRole('button', { name: 'Logout' }));
+      await waitFor(() => expect(history.at(-1)).toBe('/staff-login'));
+      expect(posts).toBe(2);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

@@ -68,4 +68,92 @@ describe('DayNotes (the staff day dialog notes)', () => {
 
     expect(sent).toEqual(['POST /api/staff/notes', 'PUT /api/staff/notes/41', 'DELETE /api/staff/notes/41']);
   });
+
+  test('a blank note cannot be added; a new one is sent with its priority, toasted and the box emptied', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      http.post('/api/staff/notes', async ({ request }) => {
+        const body = (await request.json()) as Pick<
+          StaffNote,
+          'facilitatorId' | 'date' | 'note' | 'priority'
+        >;
+        sent.push(body);
+        return HttpResponse.json({ ...note, ...body, id: 42 } satisfies StaffNote, { status: 201 });
+      }),
+      // a change reads the notes again (the dashboard's own list is not mounted here)
+      http.get('/api/staff/notes', () => HttpResponse.json([])),
+    );
+    const { user } = renderWithApp(<DayNotes facilitatorId={7} date={DATE} notes={[]} />);
+    expect(screen.getByText('No notes for this day.')).toBeVisible();
+    const add = screen.getByRole('button', { name: 'Add Note' });
+    expect(add).toBeDisabled();
+    const box = screen.getByRole('textbox', { name: 'New note' });
+    await user.type(box, '    ');
+    expect(add).toBeDisabled();
+
+    await user.clear(box);
+    await user.type(box, 'Bring the kiln key');
+    await user.click(screen.getByRole('combobox', { name: 'Priority' }));
+    await user.click(await screen.findByRole('option', { name: 'High' }));
+    expect(add).toBeEnabled();
+    await user.click(add);
+    await expectToast('Note created', 'The note has been added.');
+    expect(box).toHaveValue('');
+    expect(sent).toEqual([{ facilitatorId: 7, date: DATE, note: 'Bring the kiln key', priority: 'high' }]);
+  });
+
+  test('a note is edited in place: blank cannot be saved; a change is sent, toasted and the editor closes', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      http.put('/api/staff/notes/:id', async ({ request, params }) => {
+        const body = (await request.json()) as Pick<StaffNote, 'note' | 'priority'>;
+        sent.push({ id: params.id, ...body });
+        return HttpResponse.json({ ...note, ...body } satisfies StaffNote);
+      }),
+      http.get('/api/staff/notes', () => HttpResponse.json([])),
+    );
+    const { user } = renderWithApp(<DayNotes facilitatorId={7} date={DATE} notes={[note]} />);
+    expect(screen.getByTestId('note-item')).toHaveTextContent('Urgent');
+    await user.click(screen.getByRole('button', { name: 'Edit note' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit note' });
+    expect(editor).toHaveValue('Call before Friday');
+    const save = screen.getByRole('button', { name: 'Save' });
+    await user.clear(editor);
+    await user.type(editor, '  ');
+    expect(save).toBeDisabled();
+
+    await user.clear(editor);
+    await user.type(editor, 'Call before Thursday');
+    expect(save).toBeEnabled();
+    await user.click(save);
+    await expectToast('Note updated', 'The note has been saved.');
+    expect(screen.queryByRole('textbox', { name: 'Edit note' })).toBeNull();
+    expect(sent).toMatchObject([{ id: '41', note: 'Call before Thursday', priority: 'urgent' }]);
+  });
+
+  test("a delete is asked about by the note's priority and text; kept, nothing is sent; confirmed, it is", async () => {
+    const sent: string[] = [];
+    server.use(
+      http.delete('/api/staff/notes/:id', ({ params }) => {
+        sent.push(String(params.id));
+        return new HttpResponse(null, { status: 204 });
+      }),
+      http.get('/api/staff/notes', () => HttpResponse.json([])),
+    );
+    const high: StaffNote = { ...note, id: 43, note: 'Prefers KS2', priority: 'high' };
+    const { user } = renderWithApp(<DayNotes facilitatorId={7} date={DATE} notes={[high]} />);
+    await user.click(screen.getByRole('button', { name: 'Delete note' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete this high note?' });
+    expect(confirm).toHaveTextContent('Prefers KS2');
+    await user.click(within(confirm).getByRole('button', { name: 'Keep the note' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(sent).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete note' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Delete this high note?' });
+    await user.click(within(again).getByRole('button', { name: 'Delete note' }));
+    await expectToast('Note deleted', 'The note has been removed.');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(sent).toEqual(['43']);
+  });
 });

@@ -103,4 +103,42 @@ describe('DayAvailability (the staff day edit)', () => {
     expect(screen.getByText('The database is resting')).toBeVisible();
     expect(screen.getByRole('form', { name: 'Edit availability' })).toBeVisible();
   });
+
+  test('a saved day shows its status, times and notes; Edit then Cancel goes back to them, sending nothing', async () => {
+    const bodies = saveEndpoint();
+    const limited: Availability = { ...saved, status: 'limited', notes: 'Mornings only' };
+    const { user } = renderWithApp(<DayAvailability userId={7} date={DATE} availability={limited} />);
+    const view = screen.getByTestId('availability-view');
+    expect(view).toHaveTextContent('Limited Availability');
+    expect(view).toHaveTextContent('10:00 AM – 2:00 PM');
+    expect(view).toHaveTextContent('Mornings only');
+
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    expect(screen.getByRole('form', { name: 'Edit availability' })).toBeVisible();
+    expect(screen.queryByTestId('availability-view')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form', { name: 'Edit availability' })).toBeNull();
+    expect(screen.getByTestId('availability-view')).toHaveTextContent('Limited Availability');
+    expect(bodies).toEqual([]);
+  });
+
+  test('an unavailable day without times says so; times staff choose for it are kept', async () => {
+    const bodies = saveEndpoint();
+    const unavailable: Availability = { ...saved, status: 'unavailable', startTime: '', endTime: '' };
+    const { user } = renderWithApp(<DayAvailability userId={7} date={DATE} availability={unavailable} />);
+    expect(screen.getByTestId('availability-view')).toHaveTextContent('Unavailable');
+    expect(screen.getByTestId('availability-view')).toHaveTextContent('No times set');
+
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const start = screen.getByRole('combobox', { name: 'Start Time (optional)' });
+    expect(start).toHaveTextContent('none');
+    await user.click(start);
+    await user.click(await screen.findByRole('option', { name: '1:00 PM' }));
+    await user.click(screen.getByRole('combobox', { name: 'End Time (optional)' }));
+    await user.click(await screen.findByRole('option', { name: '5:00 PM' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Availability updated')).toBeVisible();
+    expect(bodies).toMatchObject([{ status: 'unavailable', startTime: '13:00', endTime: '17:00' }]);
+  });
 });
