@@ -1,7 +1,8 @@
-import type { PublicUser, UsersPage } from '@shared/schemas/users';
+import { type PublicUser, STALE_ACCOUNT_MESSAGE, type UsersPage } from '@shared/schemas/users';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { toast } from '@/components/ui/use-toast';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import { UserManagement } from './user-management';
@@ -31,7 +32,7 @@ const page = (rows: PublicUser[], more: Partial<UsersPage> = {}): UsersPage => (
 });
 
 /** The users list, and the create and edit endpoints answering as `answer` says; returns the bodies sent. */
-function usersApi(answer: () => Response) {
+function usersApi(answer: () => Response | Promise<Response>) {
   const bodies: unknown[] = [];
   const record = async ({ request }: { request: Request }) => {
     bodies.push(await request.json());
@@ -54,6 +55,29 @@ function usersApi(answer: () => Response) {
   );
   return bodies;
 }
+
+/** A request answered only once `release` is called, so what the page shows meanwhile can be read. */
+function held() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { released, release };
+}
+
+/** The toast that says `description`, once it shows (its title is in the same element). */
+async function toastSaying(description: string) {
+  return (await screen.findByText(description)).closest('li')!;
+}
+
+/*
+ * The toast queue is the module's, kept from test to test: the last test's toast would still show
+ * when this one starts, and could answer for one this test expects. A toast closed at once takes
+ * its place (one toast shows at a time).
+ */
+beforeEach(() => {
+  toast({ title: '' }).dismiss();
+});
 
 const renderUsers = () => renderWithApp(<UserManagement currentUserId={1} signInHref="/staff-login" />);
 
@@ -133,6 +157,64 @@ describe('UserManagement: the account dialogs', () => {
     ]);
   });
 
+  test('create waits for a username and a password, says "Creating..." while it is sent, then closes and starts empty', async () => {
+    const request = held();
+    const bodies = usersApi(async () => {
+      await request.released;
+      return HttpResponse.json(ann, { status: 201 });
+    });
+    const { user } = renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'Add Facilitator' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create New Facilitator' });
+    expect(within(dialog).getByText('SharePoint freelancer ID')).toBeVisible();
+    const submit = within(dialog).getByRole('button', { name: 'Create Facilitator' });
+    const username = within(dialog).getByLabelText('Username (Email)');
+    const password = within(dialog).getByLabelText('Password', { exact: true });
+
+    expect(submit).toBeDisabled();
+    await user.type(username, 'zoe@example.org');
+    expect(submit).toBeDisabled();
+    await user.type(password, 'created-pass-1');
+    expect(submit).toBeEnabled();
+    await user.clear(username);
+    expect(submit).toBeDisabled();
+    await user.type(username, 'zoe@example.org');
+    await user.type(within(dialog).getByLabelText('Display Name'), 'Zoe Created');
+    await user.type(within(dialog).getByLabelText('Email', { exact: true }), 'zoe@example.org');
+    await user.type(within(dialog).getByLabelText('Freelancer ID'), 'FL-900');
+    await user.type(within(dialog).getByLabelText('Area'), 'North Coast');
+
+    await user.click(submit);
+    expect(await within(dialog).findByRole('button', { name: 'Creating...' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    request.release();
+    expect(await toastSaying('New facilitator has been added successfully')).toHaveTextContent(
+      'User created',
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bodies).toEqual([
+      {
+        username: 'zoe@example.org',
+        password: 'created-pass-1',
+        displayName: 'Zoe Created',
+        email: 'zoe@example.org',
+        freelancerId: 'FL-900',
+        area: 'North Coast',
+        role: 'facilitator',
+      },
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Add Facilitator' }));
+    const again = screen.getByRole('dialog', { name: 'Create New Facilitator' });
+    for (const label of ['Username (Email)', 'Display Name', 'Freelancer ID', 'Area']) {
+      expect(within(again).getByLabelText(label)).toHaveValue('');
+    }
+    expect(within(again).getByLabelText('Password', { exact: true })).toHaveValue('');
+    expect(within(again).getByLabelText('Email', { exact: true })).toHaveValue('');
+    await user.click(within(again).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   test("a refused save keeps the dialog and what was typed, and toasts the server's message", async () => {
     usersApi(() =>
       HttpResponse.json({ message: 'The username "ann@example.org" is already taken' }, { status: 409 }),
@@ -169,6 +251,91 @@ describe('UserManagement: the account dialogs', () => {
     expect(bodies).toEqual([{ version: 4, displayName: 'Ann Renamed' }]);
   });
 
+  test('edit opens filled from the account, needs only the username, says "Updating..." while it is sent, then shows the saved account', async () => {
+    const cora: PublicUser = {
+      ...ann,
+      id: 5,
+      username: 'cora@example.org',
+      displayName: 'Cora Coordinator',
+      email: null,
+      freelancerId: '55',
+      role: 'coordinator',
+    };
+    let listed = cora;
+    const request = held();
+    const bodies = usersApi(async () => {
+      await request.released;
+      listed = { ...cora, displayName: 'Cora Renamed', email: 'cora@example.org', version: 5 };
+      return HttpResponse.json(listed);
+    });
+    server.use(http.get('/api/staff/users', () => HttpResponse.json(page([listed]))));
+    const { user } = renderUsers();
+    const row = await screen.findByTestId('user-row-5');
+    // a role other than staff and facilitator has a look of its own
+    expect(within(row).getByText('coordinator')).toHaveAttribute('data-role-look', 'other');
+    await user.click(within(row).getByRole('button', { name: 'Actions for Cora Coordinator' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Facilitator' });
+    const username = within(dialog).getByLabelText('Username (Email)');
+    expect(username).toHaveValue('cora@example.org');
+    expect(within(dialog).getByLabelText('Password (leave blank to keep current)')).toHaveValue('');
+    expect(within(dialog).getByLabelText('Display Name')).toHaveValue('Cora Coordinator');
+    expect(within(dialog).getByLabelText('Email', { exact: true })).toHaveValue('');
+    expect(within(dialog).getByLabelText('Freelancer ID')).toHaveValue('55');
+    const submit = within(dialog).getByRole('button', { name: 'Update Facilitator' });
+    expect(submit).toBeEnabled();
+
+    await user.clear(username);
+    expect(submit).toBeDisabled();
+    await user.type(username, 'cora@example.org');
+    expect(submit).toBeEnabled();
+    await user.clear(within(dialog).getByLabelText('Display Name'));
+    await user.type(within(dialog).getByLabelText('Display Name'), 'Cora Renamed');
+    await user.type(within(dialog).getByLabelText('Email', { exact: true }), 'cora@example.org');
+    await user.click(submit);
+    expect(await within(dialog).findByRole('button', { name: 'Updating...' })).toBeDisabled();
+    request.release();
+    expect(await toastSaying('Facilitator information has been updated successfully')).toHaveTextContent(
+      'User updated',
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // the unchanged username, the empty password and the role are left out
+    expect(bodies).toEqual([{ version: 4, displayName: 'Cora Renamed', email: 'cora@example.org' }]);
+    // the list is read again
+    await waitFor(() => expect(within(row).getByTestId('user-name')).toHaveTextContent('Cora Renamed'));
+    expect(within(row).getByText('coordinator')).toBeVisible();
+
+    await user.click(within(row).getByRole('button', { name: 'Actions for Cora Renamed' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const reopened = screen.getByRole('dialog', { name: 'Edit Facilitator' });
+    expect(within(reopened).getByLabelText('Email', { exact: true })).toHaveValue('cora@example.org');
+    await user.click(within(reopened).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  test('an edit of an account changed meanwhile is refused: the dialog stays, and the table shows the account as it is now', async () => {
+    let listed = ann;
+    usersApi(() => {
+      listed = { ...ann, role: 'staff', version: 5 };
+      return HttpResponse.json({ message: STALE_ACCOUNT_MESSAGE }, { status: 409 });
+    });
+    server.use(http.get('/api/staff/users', () => HttpResponse.json(page([listed]))));
+    const { user } = renderUsers();
+    const row = await screen.findByTestId('user-row-3');
+    expect(within(row).getByText('facilitator')).toHaveAttribute('data-role-look', 'facilitator');
+    await user.click(within(row).getByRole('button', { name: 'Actions for Ann Artist' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Facilitator' });
+    await user.type(within(dialog).getByLabelText('Email', { exact: true }), 'ann-new@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Facilitator' }));
+    expect(await toastSaying(STALE_ACCOUNT_MESSAGE)).toHaveTextContent('Error');
+    expect(dialog).toBeVisible();
+    expect(within(dialog).getByLabelText('Email', { exact: true })).toHaveValue('ann-new@example.org');
+    // read again after the refusal: the promotion made meanwhile shows behind the dialog
+    await waitFor(() => expect(row.querySelector('[data-role-look]')).toHaveTextContent('staff'));
+    expect(row.querySelector('[data-role-look]')).toHaveAttribute('data-role-look', 'staff');
+  });
+
   test("a refused edit keeps the dialog open and toasts the server's message", async () => {
     usersApi(() =>
       HttpResponse.json({ message: 'The username "ben@example.org" is already taken' }, { status: 409 }),
@@ -187,6 +354,50 @@ describe('UserManagement: the account dialogs', () => {
 });
 
 describe('UserManagement: deleting', () => {
+  test('delete asks first and Cancel keeps the account; "Deleting..." while it is sent, then the row and the count go', async () => {
+    const ben: PublicUser = { ...ann, id: 4, username: 'ben@example.org', displayName: 'Ben Baker' };
+    let listed = [ann, ben];
+    let deletes = 0;
+    const request = held();
+    usersApi(() => HttpResponse.json(ann));
+    server.use(
+      http.get('/api/staff/users', () => HttpResponse.json(page(listed))),
+      http.delete('/api/staff/users/:id', async ({ params }) => {
+        deletes += 1;
+        await request.released;
+        listed = listed.filter((person) => person.id !== Number(params.id));
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { user } = renderUsers();
+    expect(await screen.findByRole('heading', { name: 'Facilitators (2)' })).toBeVisible();
+    await user.click(await screen.findByRole('button', { name: 'Actions for Ann Artist' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent(
+      'Are you sure you want to delete Ann Artist? This action cannot be undone.',
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.getByTestId('user-row-3')).toBeVisible();
+    expect(deletes).toBe(0);
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Ann Artist' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const again = await screen.findByRole('alertdialog');
+    await user.click(within(again).getByRole('button', { name: 'Delete' }));
+    expect(await within(again).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    request.release();
+    expect(await toastSaying('Facilitator has been removed successfully')).toHaveTextContent('User deleted');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(await screen.findByRole('heading', { name: 'Facilitators (1)' })).toBeVisible();
+    // the table draws what arrived in a render of its own
+    await waitFor(() =>
+      expect(screen.getAllByTestId('user-name').map((name) => name.textContent)).toEqual(['Ben Baker']),
+    );
+    expect(deletes).toBe(1);
+  });
+
   test('a refused delete (the account already gone) toasts "Error" with the server\'s message', async () => {
     usersApi(() => HttpResponse.json(ann));
     let deletes = 0;
