@@ -8,17 +8,10 @@ import {
   monthGridRange,
   monthLabel,
   nextMonth,
-  parseDateString,
   previousMonth,
   selectBulkDays,
 } from './dates';
 import { checkScreen, chooseOption, expect, loginAsFacilitator, test, toastLocator } from './fixtures';
-
-const BOOKED_MESSAGE = 'This date has confirmed bookings and cannot be modified to maintain data integrity.';
-const CAREFUL =
-  'CAREFUL: Bulk changes can overwrite other availability data; make sure your date range and days are correct before continuing.';
-const SKIP_NOTE =
-  'Note: Days with confirmed bookings will be automatically skipped to maintain data integrity.';
 
 const today = hostToday();
 const days = fixtureDays(today);
@@ -47,9 +40,11 @@ test.describe('facilitator home: availability calendar', () => {
   // every test runs axe twice per screen on a machine shared with other suites
   test.describe.configure({ timeout: 90_000 });
 
-  test('shows the loading state, then asks for exactly the visible range', async ({ page }, testInfo) => {
-    const user = bookedUser(testInfo);
-    await loginAsFacilitator(page, user);
+  test('loads, asks for exactly the months it shows, and moves by toolbar and keyboard', async ({
+    page,
+    makeFacilitator,
+  }, testInfo) => {
+    await loginAsFacilitator(page, await makeFacilitator());
     const requested: string[] = [];
     page.on('request', (req) => {
       const url = new URL(req.url());
@@ -67,19 +62,9 @@ test.describe('facilitator home: availability calendar', () => {
     await page.goto('/');
     const loading = page.getByTestId('calendar-loading');
     await expect(loading.getByRole('status')).toBeVisible({ timeout: 15_000 });
-    await expect(
-      loading.getByText('Please be patient while we load your profile', { exact: true }),
-    ).toBeVisible();
-    await expect(
-      loading.getByText(
-        "We're retrieving your calendar data and bookings from SharePoint. This may take a moment...",
-        { exact: true },
-      ),
-    ).toBeVisible();
-    expect(await loading.locator('[data-slot="skeleton"]').count()).toBeGreaterThanOrEqual(3);
     await checkScreen(page, testInfo, 'calendar-loading');
     release();
-    await expect(page.getByRole('grid')).toBeVisible();
+    await expect(page.getByRole('grid', { name: monthLabel(today) })).toBeVisible();
     await page.unroute('**/api/availability?*');
 
     const range = monthGridRange(today);
@@ -89,9 +74,10 @@ test.describe('facilitator home: availability calendar', () => {
 
     // every month it shows, it asks for exactly that month's grid: the next month's on the click, or
     // already at load when the next 14 days (kept for offline) reach past this month's grid
+    const label = page.getByTestId('month-label');
     await page.getByRole('button', { name: 'Next month' }).click();
     const next = monthGridRange(nextMonth(today));
-    await expect(page.getByTestId('month-label')).toHaveText(monthLabel(nextMonth(today)));
+    await expect(label).toHaveText(monthLabel(nextMonth(today)));
     const nextExpected = `from=${next.from}&to=${next.to}`;
     await expect
       .poll(() => requested)
@@ -100,10 +86,72 @@ test.describe('facilitator home: availability calendar', () => {
       );
     const shown = [expected, nextExpected].flatMap((q) => [`/api/availability?${q}`, `/api/bookings?${q}`]);
     expect(requested.filter((request) => !shown.includes(request))).toEqual([]);
+
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(label).toHaveText(monthLabel(today));
+
+    // the keyboard: one tab stop, today's (or the month's first weekday), reached by Tab
+    const grid = page.getByRole('grid', { name: monthLabel(today) });
+    await expect(grid.locator('td[tabindex="0"]')).toHaveCount(1);
+    const start = await grid.locator('td[tabindex="0"]').getAttribute('data-date');
+    expect(start).toBe(
+      isWeekday(today)
+        ? today
+        : monthGrid(today)
+            .flat()
+            .find((c) => c.inMonth)!.date,
+    );
+    // Tab from the toolbar's last button (the route may add actions after Bulk Update) reaches the
+    // grid's single tab stop
+    await page
+      .getByRole('button', { name: 'Bulk Update' })
+      .locator('xpath=..')
+      .getByRole('button')
+      .last()
+      .focus();
+    await page.keyboard.press('Tab');
+    await expect(grid.locator(`td[data-date="${start}"]`)).toBeFocused();
+
+    const cells = monthGrid(today).flat();
+    const at = (date: string) => cells.findIndex((c) => c.date === date);
+    const expectMove = async (key: string, expected: string | undefined, from: string) => {
+      await page.keyboard.press(key);
+      await expect(cell(page, expected ?? from)).toBeFocused();
+      await expect(grid.locator('td[tabindex="0"]')).toHaveAttribute('data-date', expected ?? from);
+      return expected ?? from;
+    };
+    let current = start!;
+    const nextInMonth = (i: number, step: number) => {
+      for (let j = i + step; j >= 0 && j < cells.length; j += step)
+        if (cells[j]!.inMonth) return cells[j]!.date;
+      return undefined;
+    };
+    current = await expectMove('ArrowRight', nextInMonth(at(current), 1), current);
+    current = await expectMove('ArrowLeft', nextInMonth(at(current), -1), current);
+    const down = cells[at(current) + 5];
+    current = await expectMove('ArrowDown', down?.inMonth ? down.date : undefined, current);
+    const up = cells[at(current) - 5];
+    current = await expectMove('ArrowUp', up?.inMonth ? up.date : undefined, current);
+
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(longDate(current));
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    // focus returns to the day
+    await expect(cell(page, current)).toBeFocused();
+    // Page Down shows the next month
+    await page.keyboard.press('PageDown');
+    await expect(label).toHaveText(monthLabel(nextMonth(today)));
+    await expect(page.getByRole('grid').locator('td[tabindex="0"]')).toBeFocused();
   });
 
   test(
-    'the facilitator layout: header, menu, navigation, legend, footer',
+    'the facilitator layout: header, menu, navigation, legend, footer, Sign Out',
     { tag: '@phone' },
     async ({ page }, testInfo) => {
       const user = bookedUser(testInfo);
@@ -175,47 +223,17 @@ test.describe('facilitator home: availability calendar', () => {
         await expect(panel).toBeHidden();
         // focus goes back to the menu button that opened the drawer
         await expect(page.getByRole('button', { name: 'Open navigation menu' })).toBeFocused();
+        await page.getByRole('button', { name: 'Open navigation menu' }).click();
       }
+
+      // Sign Out ends this session (only this one: others of the same person go on) at the login page
+      await nav.getByRole('button', { name: 'Sign Out' }).click();
+      await expect(page).toHaveURL(/\/auth$/);
+      expect((await page.request.get('/api/user')).status()).toBe(401);
     },
   );
 
-  test('Sign Out shows its pending text, then ends at the login page', async ({ page, makeFacilitator }) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
-    await openHome(page);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/logout', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.getByRole('button', { name: 'Sign Out' }).click();
-    await expect(page.getByRole('button', { name: 'Signing out...' })).toBeDisabled();
-    release();
-    await expect(page).toHaveURL(/\/auth$/);
-    expect((await page.request.get('/api/user')).status()).toBe(401);
-  });
-
-  test('toolbar: title, month label, previous / next, Today', async ({ page }, testInfo) => {
-    await loginAsFacilitator(page, bookedUser(testInfo));
-    await openHome(page);
-    await expect(page.getByRole('heading', { level: 1, name: 'Availability Calendar' })).toBeVisible();
-    const label = page.getByTestId('month-label');
-    await expect(label).toHaveText(monthLabel(today));
-    expect(await label.textContent()).toMatch(/^[A-Z][a-z]+ \d{4}$/);
-    await page.getByRole('button', { name: 'Next month' }).click();
-    await expect(label).toHaveText(monthLabel(nextMonth(today)));
-    await page.getByRole('button', { name: 'Previous month' }).click();
-    await page.getByRole('button', { name: 'Previous month' }).click();
-    await expect(label).toHaveText(monthLabel(previousMonth(today)));
-    await expect(page.getByRole('grid', { name: monthLabel(previousMonth(today)) })).toBeVisible();
-    await page.getByRole('button', { name: 'Today' }).click();
-    await expect(label).toHaveText(monthLabel(today));
-  });
-
-  test('grid: weekdays only, day numbers, status bars, borrowed days inert, today highlighted', async ({
+  test('the month: its dates, statuses in the legend colours, locked booked days, chips by keyboard', async ({
     page,
   }, testInfo) => {
     const user = bookedUser(testInfo);
@@ -234,32 +252,16 @@ test.describe('facilitator home: availability calendar', () => {
     }
     await openHome(page);
     const grid = page.getByRole('grid', { name: monthLabel(today) });
-    await expect(grid.getByRole('columnheader')).toHaveText([
-      /Monday/,
-      /Tuesday/,
-      /Wednesday/,
-      /Thursday/,
-      /Friday/,
-    ]);
-    const weeks = monthGrid(today);
-    await expect(grid.getByRole('row')).toHaveCount(weeks.length + 1);
     const dates = await grid
       .locator('td[data-date]')
       .evaluateAll((tds) => tds.map((td) => td.getAttribute('data-date') as string));
-    expect(dates).toEqual(weeks.flat().map((w) => w.date));
-    expect(dates.every((d) => isWeekday(d))).toBe(true);
-    await expect(cell(page, a!)).toContainText(String(parseDateString(a!).day));
-
-    for (const [date, status, label] of [
-      [a, 'available', 'Available'],
-      [b, 'limited', 'Limited Availability'],
-      [c, 'unavailable', 'Unavailable'],
-    ] as const) {
-      await expect(cell(page, date!)).toHaveAttribute('data-status', status);
-      await expect(grid.getByRole('gridcell', { name: `${longDate(date!)}` })).toHaveAccessibleName(
-        new RegExp(`${label}, 9:00 AM – 3:00 PM`),
-      );
-    }
+    expect(dates).toEqual(
+      monthGrid(today)
+        .flat()
+        .map((w) => w.date),
+    );
+    if (isWeekday(today)) await expect(cell(page, today)).toHaveAttribute('aria-current', 'date');
+    await expect(cell(page, b!)).toHaveAttribute('data-status', 'limited');
     const bar = await cell(page, b!)
       .getByTestId('status-bar')
       .evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -272,43 +274,11 @@ test.describe('facilitator home: availability calendar', () => {
       return colour;
     });
     expect(bar).toBe(warning);
-
-    const borrowed = weeks.flat().find((w) => !w.inMonth);
-    if (borrowed) {
-      const td = cell(page, borrowed.date);
-      await expect(td).toHaveAttribute('aria-disabled', 'true');
-      // Playwright will not click a disabled cell; a dispatched click proves nothing opens
-      await td.dispatchEvent('click');
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-      await expect(toastLocator(page)).toHaveCount(0);
-    }
-    if (isWeekday(today)) {
-      await expect(cell(page, today)).toHaveAttribute('aria-current', 'date');
-      await expect(cell(page, today)).toHaveClass(/border-primary/);
-    }
+    await expect(cell(page, days.busy).getByTestId('booking-chip')).toHaveCount(4);
     await checkScreen(page, testInfo, 'calendar');
-  });
-
-  test('booked days: chips, "+N more", lock tooltip and the Cannot Edit toast', async ({
-    page,
-  }, testInfo) => {
-    await loginAsFacilitator(page, bookedUser(testInfo));
-    await openHome(page);
-    const busy = cell(page, days.busy);
-    await expect(busy.getByTestId('booking-chip')).toHaveText([
-      'Art Class 1',
-      'Art Class 2',
-      'Art Class 3',
-      'Art Class 4',
-    ]);
-    await expect(busy.getByRole('button', { name: /2 more bookings/ })).toHaveText('+2 more');
-    await expect(cell(page, days.full).getByTestId('booking-chip')).toHaveText(FULL_BOOKING.title);
-    await expect(busy).toHaveAccessibleName(/6 bookings: Art Class 1; Art Class 2.*Art Class 6, locked/);
 
     // lock icon with its tooltip after the 700 ms delay
     const lock = cell(page, days.full).getByTestId('day-lock');
-    await expect(lock).toBeVisible();
-    await expect(cell(page, freeWeekdays()[0]!).getByTestId('day-lock')).toHaveCount(0);
     await lock.hover();
     await expect(page.getByRole('tooltip')).toHaveText('This date is locked due to confirmed bookings', {
       timeout: 3000,
@@ -317,59 +287,34 @@ test.describe('facilitator home: availability calendar', () => {
 
     // clicking a booked day (not a chip) refuses with the "Cannot Edit Availability" toast
     await cell(page, days.bare).click({ position: { x: 8, y: 8 } });
-    const toast = toastLocator(page);
-    await expect(toast).toContainText('Cannot Edit Availability');
-    await expect(toast).toContainText(BOOKED_MESSAGE);
+    await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
     await expect(page.getByRole('dialog', { name: 'Update Availability' })).toHaveCount(0);
     await checkScreen(page, testInfo, 'booked-day-toast');
+
+    // the day number area makes a booked day the active one; Tab reaches its chip, Enter opens it
+    await cell(page, days.full).click({ position: { x: 8, y: 8 } });
+    await cell(page, days.full).focus();
+    await page.keyboard.press('Tab');
+    await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
   });
 
   test(
-    'booking details: every field, fallbacks, all bookings of a busy day, long-press',
+    'booking details open from a chip, by click or a touch long-press',
     { tag: '@phone' },
     async ({ page }, testInfo) => {
       await loginAsFacilitator(page, bookedUser(testInfo));
       await openHome(page);
 
       await cell(page, days.full).getByTestId('booking-chip').click();
-      let dialog = page.getByRole('dialog', { name: FULL_BOOKING.title });
+      const dialog = page.getByRole('dialog', { name: FULL_BOOKING.title });
       await expect(dialog).toBeVisible();
-      const field = (name: string) => dialog.locator(`dd[data-field="${name}"]`);
-      await expect(field('School')).toHaveText(FULL_BOOKING.schoolName);
-      await expect(field('Program')).toHaveText(FULL_BOOKING.program);
-      await expect(field('Time Slot')).toHaveText(FULL_BOOKING.timeSlot);
-      await expect(field('Delivery')).toHaveText(FULL_BOOKING.deliveryType);
-      await expect(field('Time')).toHaveText('9:30 AM – 11:00 AM');
-      await expect(field('Location')).toHaveText(
-        `${FULL_BOOKING.schoolAddress}, ${FULL_BOOKING.schoolPostcode}`,
-      );
-      await expect(field('Date')).toHaveText(longDate(days.full));
-      // the toast must not appear: a chip click is not a day click
-      await expect(toastLocator(page)).toHaveCount(0);
+      await expect(dialog.locator('dd[data-field="School"]')).toHaveText(FULL_BOOKING.schoolName);
       await checkScreen(page, testInfo, 'booking-details');
-      await page.keyboard.press('Escape');
-
-      await cell(page, days.bare).getByTestId('booking-chip').click();
-      dialog = page.getByRole('dialog', { name: 'Drama Session' });
-      await expect(field('School')).toHaveText('Unknown School');
-      await expect(field('Program')).toHaveText('Unknown Program');
-      await expect(field('Time Slot')).toHaveText('All Day');
-      await expect(field('Delivery')).toHaveText('Live');
-      await expect(field('Time')).toHaveText('All Day');
-      await expect(field('Date')).toHaveText(longDate(days.bare));
-      await page.keyboard.press('Escape');
-
-      await cell(page, days.busy)
-        .getByRole('button', { name: /2 more bookings/ })
-        .click();
-      dialog = page.getByRole('dialog', { name: 'Booking Details' });
-      await expect(dialog.getByRole('heading', { level: 3 })).toHaveText(
-        Array.from({ length: 6 }, (_, i) => `Art Class ${i + 1}`),
-      );
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
 
-      // a 500 ms touch long-press opens the details without any click
       const chip = cell(page, days.full).getByTestId('booking-chip');
       // timed inside the page, so a slow machine cannot make the test wrong either way
       const press = (holdMs: number | null) =>
@@ -416,85 +361,35 @@ test.describe('facilitator home: availability calendar', () => {
     },
   );
 
-  test('Update Availability: status, hourly times with "none", notes, save and sync', async ({
+  test('Update Availability: choose, save and see the day; a refused save keeps the dialog', async ({
     page,
     makeFacilitator,
   }, testInfo) => {
-    const user = await makeFacilitator();
-    await loginAsFacilitator(page, user);
+    await loginAsFacilitator(page, await makeFacilitator());
     await openHome(page);
     const date = freeWeekdays()[1]!;
-    const syncRequests: string[] = [];
-    page.on('request', (req) => {
-      if (req.url().includes('/api/sharepoint/')) syncRequests.push(req.url());
-    });
 
     await cell(page, date).click();
     const dialog = page.getByRole('dialog', { name: 'Update Availability' });
-    await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(longDate(date));
-    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
     await dialog.getByRole('radio', { name: 'Limited Availability' }).check();
-
-    await dialog.getByRole('combobox', { name: 'Start Time (optional)' }).click();
-    const options = page.getByRole('option');
-    const expectedLabels = ['none'];
-    for (let h = 7; h <= 20; h++)
-      expectedLabels.push(`${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`);
-    await expect(options).toHaveText(expectedLabels);
     await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '9:00 AM');
     await chooseOption(dialog.getByRole('combobox', { name: 'End Time (optional)' }), '1:00 PM');
-    await expect(dialog.getByRole('combobox', { name: 'End Time (optional)' })).toHaveText('1:00 PM');
     await dialog.getByLabel('Notes (optional)').fill('School run until 9');
     await checkScreen(page, testInfo, 'day-dialog');
 
-    const saved = page.waitForResponse(
-      (r) => r.url().endsWith('/api/availability') && r.request().method() === 'POST',
-    );
     await dialog.getByRole('button', { name: 'Save' }).click();
-    const body = (await saved).request().postDataJSON();
-    expect(body).toEqual({
-      userId: user.id,
-      date,
-      status: 'limited',
-      startTime: '09:00',
-      endTime: '13:00',
-      notes: 'School run until 9',
-    });
     await expect(toastLocator(page)).toContainText('Sync Successful');
-    await expect(toastLocator(page)).toContainText(
-      'Your availability was synced to SharePoint automatically.',
-    );
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    // the save is the only request: the server delivers the day to SharePoint on its own
-    expect(syncRequests).toEqual([]);
-    await expect(cell(page, date)).toHaveAttribute('data-status', 'limited');
     await expect(cell(page, date)).toHaveAccessibleName(
       /Limited Availability, 9:00 AM – 1:00 PM, notes: School run until 9/,
     );
     await checkScreen(page, testInfo, 'after-save-toast');
-
-    // reopening shows the saved values; "none" clears a time to ""
-    await cell(page, date).click();
-    await expect(dialog.getByRole('radio', { name: 'Limited Availability' })).toBeChecked();
-    await expect(dialog.getByRole('combobox', { name: 'Start Time (optional)' })).toHaveText('9:00 AM');
-    await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), 'none');
-    const again = page.waitForResponse(
-      (r) => r.url().endsWith('/api/availability') && r.request().method() === 'POST',
-    );
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    expect((await again).request().postDataJSON()).toMatchObject({ startTime: '', endTime: '13:00' });
-    await expect(cell(page, date)).toHaveAccessibleName(/Until 1:00 PM/);
-
     // the stored row is the one the calendar shows
     const rows = await (await page.request.get(`/api/availability?from=${date}&to=${date}`)).json();
-    expect(rows).toMatchObject([{ date, status: 'limited', startTime: '', endTime: '13:00' }]);
-  });
-
-  test('a save error shows its toast over the dialog', async ({ page, makeFacilitator }, testInfo) => {
-    await loginAsFacilitator(page, await makeFacilitator());
-    await openHome(page);
-    const [first] = freeWeekdays();
+    expect(rows).toMatchObject([
+      { date, status: 'limited', startTime: '09:00', endTime: '13:00', notes: 'School run until 9' },
+    ]);
 
     await page.route('**/api/availability', (route) =>
       route.request().method() === 'POST'
@@ -505,11 +400,10 @@ test.describe('facilitator home: availability calendar', () => {
           })
         : route.continue(),
     );
-    await cell(page, first!).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await expect(toastLocator(page)).toContainText('Error');
+    await cell(page, date).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(toastLocator(page)).toContainText('The database is resting');
-    await expect(page.getByRole('dialog', { name: 'Update Availability' })).toBeVisible();
+    await expect(dialog).toBeVisible();
     await checkScreen(page, testInfo, 'save-error-toast');
   });
 
@@ -525,13 +419,6 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(dialog).toBeFocused();
     await expect(dialog.getByLabel('Start Date')).toHaveValue(today);
     await expect(dialog.getByLabel('End Date')).toHaveValue(addDays(today, 30));
-    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])
-      await expect(dialog.getByRole('checkbox', { name: day })).toBeChecked();
-    for (const day of ['Saturday', 'Sunday'])
-      await expect(dialog.getByRole('checkbox', { name: day })).not.toBeChecked();
-    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
-    await expect(dialog.getByText(CAREFUL, { exact: true })).toBeVisible();
-    await expect(dialog.getByText(SKIP_NOTE, { exact: true })).toBeVisible();
     await checkScreen(page, testInfo, 'bulk-dialog');
 
     // the whole month, unavailable, afternoons: the three booked days are skipped
@@ -546,22 +433,9 @@ test.describe('facilitator home: availability calendar', () => {
     await dialog.getByRole('radio', { name: 'Unavailable' }).check();
     await chooseOption(dialog.getByRole('combobox', { name: 'Start Time (optional)' }), '1:00 PM');
     const expectedDays = selectBulkDays(from, to, [1, 2, 3, 4, 5]);
-    await expect(dialog.getByTestId('bulk-day-count')).toHaveText(`${expectedDays.length} days selected.`);
-    const response = page.waitForResponse((r) => r.url().endsWith('/api/availability/bulk'));
     await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
-    expect((await response).request().postDataJSON()).toEqual({
-      userId: expect.any(Number),
-      startDate: from,
-      endDate: to,
-      daysOfWeek: [1, 2, 3, 4, 5],
-      status: 'unavailable',
-      startTime: '13:00',
-      endTime: '',
-      notes: '',
-    });
     const result = dialog.getByTestId('bulk-result');
     await expect(result).toContainText(`Updated ${expectedDays.length - 3} days.`);
-    await expect(result).toContainText('Skipped 3 days with confirmed bookings:');
     await expect(result.getByRole('listitem')).toHaveText(
       [days.full, days.bare, days.busy].sort().map(longDate),
     );
@@ -570,22 +444,9 @@ test.describe('facilitator home: availability calendar', () => {
     await expect(cell(page, freeWeekdays()[0]!)).toHaveAttribute('data-status', 'unavailable');
     await expect(cell(page, days.full)).not.toHaveAttribute('data-status', 'unavailable');
 
-    // reopening starts from the defaults again
+    // a range over 800 days is refused before sending
     await page.getByRole('button', { name: 'Bulk Update' }).click();
-    await expect(dialog.getByLabel('Start Date')).toHaveValue(today);
-    await expect(dialog.getByRole('radio', { name: 'Available', exact: true })).toBeChecked();
-    // no day chosen is refused before sending
-    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])
-      await dialog.getByRole('checkbox', { name: day }).click();
-    await dialog.getByRole('button', { name: 'Apply Bulk Update' }).click();
-    await expect(dialog.getByText('Choose at least one day of the week')).toBeVisible();
-
-    // a range over 800 days says so as it is typed, and is refused before sending
-    await dialog.getByRole('checkbox', { name: 'Monday' }).click();
     await dialog.getByLabel('End Date').fill(addDays(today, 801));
-    await expect(dialog.getByTestId('bulk-day-count')).toHaveText(
-      'The range is longer than 800 days: choose a shorter one.',
-    );
     let sent = false;
     page.on('request', (request) => {
       if (request.url().endsWith('/api/availability/bulk')) sent = true;
@@ -596,80 +457,5 @@ test.describe('facilitator home: availability calendar', () => {
     ).toBeVisible();
     await checkScreen(page, testInfo, 'bulk-range-too-long');
     expect(sent).toBe(false);
-  });
-
-  test('keyboard: roving tab stop, arrow keys, Enter opens the day', async ({ page, makeFacilitator }) => {
-    await loginAsFacilitator(page, await makeFacilitator());
-    await openHome(page);
-    const grid = page.getByRole('grid');
-    await expect(grid.locator('td[tabindex="0"]')).toHaveCount(1);
-    const start = await grid.locator('td[tabindex="0"]').getAttribute('data-date');
-    expect(start).toBe(
-      isWeekday(today)
-        ? today
-        : monthGrid(today)
-            .flat()
-            .find((c) => c.inMonth)!.date,
-    );
-
-    // Tab from the toolbar's last button (the route may add actions after Bulk Update) reaches the
-    // grid's single tab stop
-    await page
-      .getByRole('button', { name: 'Bulk Update' })
-      .locator('xpath=..')
-      .getByRole('button')
-      .last()
-      .focus();
-    await page.keyboard.press('Tab');
-    await expect(grid.locator(`td[data-date="${start}"]`)).toBeFocused();
-
-    const cells = monthGrid(today).flat();
-    const at = (date: string) => cells.findIndex((c) => c.date === date);
-    const expectMove = async (key: string, expected: string | undefined, from: string) => {
-      await page.keyboard.press(key);
-      await expect(cell(page, expected ?? from)).toBeFocused();
-      await expect(grid.locator('td[tabindex="0"]')).toHaveAttribute('data-date', expected ?? from);
-      return expected ?? from;
-    };
-    let current = start!;
-    const nextInMonth = (i: number, step: number) => {
-      for (let j = i + step; j >= 0 && j < cells.length; j += step)
-        if (cells[j]!.inMonth) return cells[j]!.date;
-      return undefined;
-    };
-    current = await expectMove('ArrowRight', nextInMonth(at(current), 1), current);
-    current = await expectMove('ArrowLeft', nextInMonth(at(current), -1), current);
-    const down = cells[at(current) + 5];
-    current = await expectMove('ArrowDown', down?.inMonth ? down.date : undefined, current);
-    const up = cells[at(current) - 5];
-    current = await expectMove('ArrowUp', up?.inMonth ? up.date : undefined, current);
-
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Update Availability' });
-    await expect(dialog).toBeVisible();
-    await expect(dialog).toContainText(longDate(current));
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
-    // focus returns to the day
-    await expect(cell(page, current)).toBeFocused();
-    // Page Down shows the next month
-    await page.keyboard.press('PageDown');
-    await expect(page.getByTestId('month-label')).toHaveText(monthLabel(nextMonth(today)));
-    await expect(page.getByRole('grid').locator('td[tabindex="0"]')).toBeFocused();
-  });
-
-  test('keyboard: a booked day answers Enter with the toast; chips open by keyboard', async ({
-    page,
-  }, testInfo) => {
-    await loginAsFacilitator(page, bookedUser(testInfo));
-    await openHome(page);
-    // click the day number area to make it the active day, then use keys
-    await cell(page, days.full).click({ position: { x: 8, y: 8 } });
-    await expect(toastLocator(page)).toContainText('Cannot Edit Availability');
-    await cell(page, days.full).focus();
-    await page.keyboard.press('Tab');
-    await expect(cell(page, days.full).getByTestId('booking-chip')).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('dialog', { name: FULL_BOOKING.title })).toBeVisible();
   });
 });

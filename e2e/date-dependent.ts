@@ -10,11 +10,9 @@
  */
 export const DATE_DEPENDENT_TESTS: Record<string, string[]> = {
   'availability-calendar.spec.ts': [
-    'shows the loading state, then asks for exactly the visible range',
-    'toolbar: title, month label, previous / next, Today',
-    'grid: weekdays only, day numbers, status bars, borrowed days inert, today highlighted',
+    'loads, asks for exactly the months it shows, and moves by toolbar and keyboard',
+    'the month: its dates, statuses in the legend colours, locked booked days, chips by keyboard',
     'Bulk Update Availability: defaults, warnings, saving, skipped booked days',
-    'keyboard: roving tab stop, arrow keys, Enter opens the day',
   ],
   'exports.spec.ts': ['a facilitator downloads their own availability for the month or a chosen range'],
   'free.spec.ts': ['staff find who is free on a day, best match first, and see why the rest are left out'],
