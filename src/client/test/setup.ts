@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { dismiss as dismissToasts } from '@/components/ui/use-toast';
 import { server } from './server';
 
 /*
@@ -51,6 +52,9 @@ beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
 });
 afterEach(() => {
+  // the toast queue lives in its module, which the next test (and file) shares: a toast left open
+  // would show again in the next test's Toaster
+  dismissToasts();
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();

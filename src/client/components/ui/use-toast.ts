@@ -41,7 +41,8 @@ function scheduleRemoval(id: string) {
   );
 }
 
-function dismiss(id?: string) {
+/** Closes one toast, or every toast when no id is given. */
+export function dismiss(id?: string) {
   emit(
     state.map((t) => {
       if (id === undefined || t.id === id) {

@@ -1,8 +1,7 @@
 import { type PublicUser, STALE_ACCOUNT_MESSAGE, type UsersPage } from '@shared/schemas/users';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { beforeEach, describe, expect, test } from 'vitest';
-import { toast } from '@/components/ui/use-toast';
+import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import { UserManagement } from './user-management';
@@ -69,15 +68,6 @@ function held() {
 async function toastSaying(description: string) {
   return (await screen.findByText(description)).closest('li')!;
 }
-
-/*
- * The toast queue is the module's, kept from test to test: the last test's toast would still show
- * when this one starts, and could answer for one this test expects. A toast closed at once takes
- * its place (one toast shows at a time).
- */
-beforeEach(() => {
-  toast({ title: '' }).dismiss();
-});
 
 const renderUsers = () => renderWithApp(<UserManagement currentUserId={1} signInHref="/staff-login" />);
 
