@@ -20,11 +20,9 @@ export const DATE_DEPENDENT_TESTS: Record<string, string[]> = {
     'staff see, filter and record safeguarding checks; who is free leaves out the expired and missing',
   ],
   'staff-dashboard.spec.ts': [
-    'loading text, headings, buttons, and the month grid by default',
-    'week view, navigation and exactly the visible range requested',
+    'the month grid by default, its first page and cells; the week view and navigation; Manage Users',
   ],
   'staff-usability.spec.ts': [
-    'desktop keeps the set widths; a phone shows a whole working week beside the names',
-    'the month opens scrolled to this week and Today brings it back',
+    'desktop keeps the set widths; a phone shows a whole working week beside the names; the month opens on this week and Today brings it back',
   ],
 };
