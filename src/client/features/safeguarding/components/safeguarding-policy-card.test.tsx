@@ -1,5 +1,5 @@
-import type { SafeguardingPolicyBody } from '@shared/schemas/safeguarding';
-import { screen } from '@testing-library/react';
+import type { SafeguardingPolicyBody, SafeguardingPolicyPreview } from '@shared/schemas/safeguarding';
+import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
@@ -14,14 +14,20 @@ const policy: SafeguardingPolicyBody = {
   checkTypes: [],
 };
 
-/** The policy, its preview (nobody's state changes) and its save answering as `answer` says; returns what was sent. */
-function policyApi(answer: (body: SafeguardingPolicyBody) => Response) {
+/** Nobody's state changes. */
+const noChange: SafeguardingPolicyPreview = { date: '2026-03-10', changes: [], facilitators: 3 };
+
+/** The policy, its preview (`preview`) and its save answering as `answer` says; returns what was sent. */
+function policyApi(
+  answer: (body: SafeguardingPolicyBody) => Response,
+  preview: SafeguardingPolicyPreview = noChange,
+) {
   const sent: { previewed: unknown[]; saved: unknown[] } = { previewed: [], saved: [] };
   server.use(
     http.get(URL, () => HttpResponse.json(policy)),
     http.post(`${URL}/preview`, async ({ request }) => {
       sent.previewed.push(await request.json());
-      return HttpResponse.json({ changes: [], facilitators: 3 });
+      return HttpResponse.json(preview);
     }),
     http.put(URL, async ({ request }) => {
       const body = (await request.json()) as SafeguardingPolicyBody;
@@ -93,5 +99,76 @@ describe('SafeguardingPolicyCard', () => {
     await user.click(screen.getByRole('button', { name: 'Save policy' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The policy is being changed by someone else');
     expect(screen.queryByText('Each check type may be listed once')).toBeNull();
+  });
+
+  test('a policy that changes anyone’s state asks first, naming whose and who would be left out', async () => {
+    const sent = policyApi((body) => HttpResponse.json(body), {
+      date: '2026-03-10',
+      facilitators: 12,
+      changes: [
+        {
+          userId: 1,
+          name: 'Eli Expired',
+          from: 'expired',
+          to: 'missing',
+          reasons: ['No First aid recorded'],
+        },
+        { userId: 2, name: 'Sue Soon', from: 'expiring', to: 'missing', reasons: ['No First aid recorded'] },
+        { userId: 3, name: 'Vera Valid', from: 'valid', to: 'missing', reasons: ['No First aid recorded'] },
+      ],
+    });
+    const { user } = renderWithApp(<SafeguardingPolicyCard />);
+    const types = await screen.findByLabelText('Other checks (one per line)');
+    await user.type(types, 'First aid');
+    await user.click(screen.getByRole('button', { name: 'Save policy' }));
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Save this policy?' });
+    // Eli could not be sent before either: two are newly left out
+    expect(dialog).toHaveTextContent(
+      'It changes the safeguarding state of 3 facilitators of 12 from today. 2 of them will be left out of Who is free, and offering them a session will need a reason. Sessions before today keep the policy they had.',
+    );
+    const changes = within(dialog).getByRole('list', { name: 'Whose state changes' });
+    expect(
+      within(changes)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Eli Expired: Expired → MissingNo First aid recorded',
+      'Sue Soon: Expiring soon → MissingNo First aid recorded',
+      'Vera Valid: Checks valid → MissingNo First aid recorded',
+    ]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(types).toHaveValue('First aid');
+    expect(sent.saved).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save policy' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Save this policy?' });
+    await user.click(within(again).getByRole('button', { name: 'Save policy' }));
+    expect(await screen.findByText('Safeguarding policy saved')).toBeVisible();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    const body = { ...policy, checkTypes: ['First aid'] };
+    expect(sent).toEqual({ previewed: [body, body], saved: [body] });
+  });
+
+  test('a change that leaves nobody out says only whose state it changes', async () => {
+    policyApi((body) => HttpResponse.json(body), {
+      date: '2026-03-10',
+      facilitators: 1,
+      changes: [{ userId: 3, name: 'Vera Valid', from: 'valid', to: 'expiring', reasons: [] }],
+    });
+    const { user } = renderWithApp(<SafeguardingPolicyCard />);
+    const warning = await screen.findByLabelText('Warn this many days before');
+    await user.clear(warning);
+    await user.type(warning, '90');
+    await user.click(screen.getByRole('button', { name: 'Save policy' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Save this policy?' });
+    expect(dialog).toHaveTextContent(
+      'It changes the safeguarding state of 1 facilitator of 1 from today. Sessions before today keep the policy they had.',
+    );
+    expect(within(dialog).getByRole('listitem')).toHaveTextContent(
+      'Vera Valid: Checks valid → Expiring soon',
+    );
   });
 });

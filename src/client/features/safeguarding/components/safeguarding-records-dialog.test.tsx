@@ -14,16 +14,23 @@ const records: SafeguardingRecordsResponse = {
   dbs: null,
   checks: [],
   checkTypes: ['First aid'],
-  status: { state: 'missing', checks: [], reasons: ['No DBS check recorded'] },
+  status: {
+    state: 'missing',
+    checks: [
+      { name: 'DBS', state: 'missing', validUntil: null, message: 'No DBS check recorded' },
+      { name: 'First aid', state: 'missing', validUntil: null, message: 'No First aid recorded' },
+    ],
+    reasons: ['No DBS check recorded', 'No First aid recorded'],
+  },
   version: 2,
   updatedAt: null,
 };
 
 /** Nina's records, and their save answering as `answer` says; returns the bodies sent. */
-function recordsApi(answer: () => Response) {
+function recordsApi(answer: () => Response, stored: SafeguardingRecordsResponse = records) {
   const bodies: unknown[] = [];
   server.use(
-    http.get(URL, () => HttpResponse.json(records)),
+    http.get(URL, () => HttpResponse.json(stored)),
     http.put(URL, async ({ request }) => {
       bodies.push(await request.json());
       return answer();
@@ -98,5 +105,75 @@ describe('SafeguardingRecordsDialog', () => {
       'These records were changed by someone else. Reload to see the changes.',
     );
     expect(within(dialog).getByLabelText('First aid')).toHaveValue('2027-01-31');
+  });
+
+  test('opens on the records held: each field filled, and where each check stands today', async () => {
+    recordsApi(() => HttpResponse.json(records), {
+      ...records,
+      dbs: {
+        certificateNumber: '556677889900',
+        issueDate: '2025-02-01',
+        enhancedWithBarredList: true,
+        onUpdateService: true,
+        statusCheckedOn: '2026-02-15',
+        checkedBy: 'Priya in the office',
+      },
+      // the type as the policy names it, whatever the case it was recorded in
+      checks: [{ type: 'first AID', validUntil: '2026-04-01' }],
+      status: {
+        state: 'expiring',
+        checks: [
+          {
+            name: 'DBS',
+            state: 'valid',
+            validUntil: '2027-02-14',
+            message: 'DBS check valid until 14 February 2027',
+          },
+          {
+            name: 'First aid',
+            state: 'expiring',
+            validUntil: '2026-04-01',
+            message: 'First aid due soon: valid until 1 April 2026',
+          },
+        ],
+        reasons: ['First aid due soon: valid until 1 April 2026'],
+      },
+    });
+    const { dialog } = await openDialog();
+    expect(within(dialog).getByLabelText('Certificate number')).toHaveValue('556677889900');
+    expect(within(dialog).getByLabelText('Issue date')).toHaveValue('2025-02-01');
+    expect(within(dialog).getByLabelText('On the DBS Update Service')).toBeChecked();
+    expect(within(dialog).getByLabelText('Last status check')).toHaveValue('2026-02-15');
+    expect(within(dialog).getByLabelText('Checked by')).toHaveValue('Priya in the office');
+    expect(within(dialog).getByLabelText('First aid')).toHaveValue('2026-04-01');
+    const today = within(dialog).getByTestId('current-status');
+    expect(within(today).getByTitle('Expiring soon')).toHaveAttribute('data-safeguarding', 'expiring');
+    expect(
+      within(today)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Checks validDBS check valid until 14 February 2027',
+      'Expiring soonFirst aid due soon: valid until 1 April 2026',
+    ]);
+  });
+
+  test('with no DBS check held, the form is blank and says so', async () => {
+    recordsApi(() => HttpResponse.json(records));
+    const { dialog } = await openDialog();
+    const today = within(dialog).getByTestId('current-status');
+    expect(within(today).getByTitle('Missing')).toHaveAttribute('data-safeguarding', 'missing');
+    expect(
+      within(today)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['MissingNo DBS check recorded', 'MissingNo First aid recorded']);
+    expect(within(dialog).getByLabelText('Certificate number')).toHaveValue('');
+    expect(within(dialog).getByLabelText('Issue date')).toHaveValue('');
+    expect(within(dialog).getByLabelText(/Enhanced check with the children’s barred list/)).toBeChecked();
+    expect(within(dialog).getByLabelText('On the DBS Update Service')).not.toBeChecked();
+    expect(within(dialog).queryByLabelText('Last status check')).toBeNull();
+    expect(within(dialog).getByLabelText('Checked by')).toHaveValue('');
+    expect(within(dialog).getByLabelText('First aid')).toHaveValue('');
   });
 });
