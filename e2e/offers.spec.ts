@@ -51,22 +51,47 @@ async function offeree(
 
 const uniqueSchool = (what: string, project: string) => `${what} School ${project} ${Date.now()}`;
 
-test('staff offer an open session from the open-sessions list in three actions', async ({
+test('staff make a session in the portal, see it listed as open, and offer it; checks that do not allow sending need a reason', async ({
   page,
   makeFacilitator,
 }, testInfo) => {
   const api = await staffApi();
-  const school = uniqueSchool('Offer', testInfo.project.name);
-  await openSession(api, school);
+  const school = uniqueSchool('Made', testInfo.project.name);
   const person = await offeree(api, () =>
     makeFacilitator({ displayName: `Offeree ${testInfo.project.name}` }),
+  );
+  const unchecked = await offeree(
+    api,
+    () => makeFacilitator({ displayName: `Unchecked ${testInfo.project.name} ${Date.now()}` }),
+    false,
   );
 
   await loginAsStaff(page);
   await page.goto('/staff');
   await page.getByRole('link', { name: 'Open sessions' }).click();
   await expect(page.getByRole('heading', { name: 'Open sessions', level: 1 })).toBeVisible();
-  const row = page.getByRole('listitem').filter({ hasText: school });
+  await page.getByRole('button', { name: 'New session' }).click();
+  const create = page.getByRole('dialog', { name: 'New session' });
+  await create.getByLabel('Date').fill(sessionDay());
+  await create.getByLabel('School').fill(school);
+  await create.getByLabel('Program (optional)').fill('Drama');
+  await create.getByRole('button', { name: 'Create session' }).click();
+  await expect(toastLocator(page)).toContainText('Session sent to SharePoint');
+  // on its way, it says when it will be listed; then it is, as an open session
+  const row = page
+    .getByRole('list', { name: 'Open sessions' })
+    .getByRole('listitem')
+    .filter({ hasText: school });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText('Drama');
+  await expect(page.getByRole('heading', { name: 'On their way to SharePoint' })).toHaveCount(0);
+  await checkScreen(page, testInfo, 'open-sessions-made');
+
+  // and the list can be read again from SharePoint now
+  await withSharePointLock(async () => {
+    await page.getByRole('button', { name: 'Refresh from SharePoint' }).click();
+    await expect(toastLocator(page)).toContainText('Open sessions refreshed from SharePoint');
+  });
   await expect(row).toBeVisible();
   await checkScreen(page, testInfo, 'open-sessions');
 
@@ -77,69 +102,30 @@ test('staff offer an open session from the open-sessions list in three actions',
   await expect(dialog).toBeFocused();
   await dialog.getByRole('checkbox', { name: new RegExp(person.displayName!) }).check();
   await checkScreen(page, testInfo, 'offer-dialog');
-  await dialog.getByRole('button', { name: 'Send offer' }).click();
-  await expect(toastLocator(page)).toContainText('Offer sent');
+
+  // someone whose checks do not allow sending: the server's state shows, and a reason is asked
+  const candidate = dialog.getByRole('listitem').filter({ hasText: unchecked.displayName! });
+  await expect(candidate.locator('[data-safeguarding]')).toHaveAttribute('data-safeguarding', 'missing');
+  await candidate.getByRole('checkbox', { name: new RegExp(unchecked.displayName!) }).check();
+  const reason = dialog.getByLabel('Reason for offering despite safeguarding checks');
+  await dialog.getByRole('button', { name: 'Send 2 offers' }).click();
+  await expect(reason).toHaveAttribute('aria-invalid', 'true');
+  await checkScreen(page, testInfo, 'offer-safeguarding-reason');
+
+  await reason.fill('DBS certificate seen in person this morning');
+  await dialog.getByRole('button', { name: 'Send 2 offers' }).click();
+  await expect(toastLocator(page)).toContainText('2 offers sent');
   const made = dialog.getByRole('listitem').filter({ hasText: person.displayName! });
   await expect(made.getByText('Sent', { exact: true })).toBeVisible();
   await expect(
     made.getByRole('button', { name: `Withdraw the offer to ${person.displayName}` }),
   ).toBeVisible();
-  await api.dispose();
-});
-
-test('a candidate without safeguarding checks shows a badge, and needs a reason to be offered', async ({
-  page,
-  makeFacilitator,
-}, testInfo) => {
-  const api = await staffApi();
-  const school = uniqueSchool('Unchecked', testInfo.project.name);
-  const session = await openSession(api, school);
-  const person = await offeree(
-    api,
-    () => makeFacilitator({ displayName: `Unchecked ${testInfo.project.name} ${Date.now()}` }),
-    false,
-  );
-
-  await loginAsStaff(page);
-  await page.goto('/staff/sessions');
-  await page
-    .getByRole('listitem')
-    .filter({ hasText: school })
-    .getByRole('button', { name: /^Offer / })
-    .click();
-  const dialog = page.getByRole('dialog', { name: 'Offer this session' });
-  const candidate = dialog.getByRole('listitem').filter({ hasText: person.displayName! });
-  const badge = candidate.locator('[data-safeguarding]');
-  await expect(badge).toHaveAttribute('data-safeguarding', 'missing');
-  await expect(badge).toContainText('Missing');
-  await expect(badge).toHaveAttribute('title', 'Missing: No DBS check recorded');
-
-  const reason = dialog.getByLabel('Reason for offering despite safeguarding checks');
-  await expect(reason).toHaveCount(0);
-  await candidate.getByRole('checkbox', { name: new RegExp(person.displayName!) }).check();
-  await expect(reason).toBeVisible();
-  await expect(dialog).toContainText(`do not allow sending ${person.displayName}`);
-
-  // without a reason nothing is sent
-  await dialog.getByRole('button', { name: 'Send offer' }).click();
-  await expect(reason).toHaveAttribute('aria-invalid', 'true');
-  expect(await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json()).toEqual([]);
-  await checkScreen(page, testInfo, 'offer-safeguarding-reason');
-
-  await reason.fill('DBS certificate seen in person this morning');
-  await dialog.getByRole('button', { name: 'Send offer' }).click();
-  await expect(toastLocator(page)).toContainText('Offer sent');
   // the offer made shows the override and its reason to staff
   await expect(
     dialog.getByText(
       'Offered despite safeguarding checks (missing): DBS certificate seen in person this morning',
     ),
   ).toBeVisible();
-  const [made] = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
-  expect(made).toMatchObject({
-    userId: person.id,
-    safeguardingOverride: { state: 'missing', reason: 'DBS certificate seen in person this morning' },
-  });
   await api.dispose();
 });
 
@@ -180,48 +166,19 @@ async function linkFromEmail(address: string): Promise<string> {
   return match![1]!;
 }
 
-test('a facilitator accepts from the email link: the page asks first, and the link works once', async ({
-  page,
-  makeFacilitator,
-}, testInfo) => {
-  const api = await staffApi();
-  await sendMailToTestServer(api);
-  const school = uniqueSchool('Email', testInfo.project.name);
-  const session = await openSession(api, school);
-  const person = await offeree(api, () => makeFacilitator());
-  await offerByApi(api, session.id, person.id);
-  const link = await linkFromEmail(person.username);
-  expect(link.startsWith(`${BASE_URL}/offer-link#`)).toBe(true);
-
-  // nobody signed in: the link is the credential; opening it accepts nothing
-  await page.goto(link);
-  await expect(page.getByRole('heading', { name: `Session offered to ${person.displayName}` })).toBeVisible();
-  const state = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
-  expect(state[0].state).toBe('sent');
-  await checkScreen(page, testInfo, 'offer-link');
-
-  await page.getByRole('button', { name: 'Accept session' }).click();
-  await expect(page.getByRole('heading', { name: 'Session accepted' })).toBeVisible();
-  await checkScreen(page, testInfo, 'offer-link-accepted');
-
-  await reopen(page, link);
-  await expect(page.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
-  await expect(page.getByText('This link has already been used.')).toBeVisible();
-  await api.dispose();
-});
-
 /** The same link again, as a second click in the email would open it. */
 async function reopen(page: Page, link: string) {
   await page.goto('about:blank');
   await page.goto(link);
 }
 
-test('the facilitator who loses a race is told someone else took the session, and can answer no more', async ({
+test('the winner of a race accepts from the email link; the loser is told someone else took the session, and can answer no more', async ({
   page,
+  browser,
   makeFacilitator,
-  playwright,
 }, testInfo) => {
   const api = await staffApi();
+  await sendMailToTestServer(api);
   const school = uniqueSchool('Race', testInfo.project.name);
   const session = await openSession(api, school);
   const winner = await offeree(api, () =>
@@ -230,13 +187,8 @@ test('the facilitator who loses a race is told someone else took the session, an
   const loser = await offeree(api, () => makeFacilitator({ displayName: `Loser ${testInfo.project.name}` }));
   await offerByApi(api, session.id, winner.id);
   await offerByApi(api, session.id, loser.id);
-
-  // staff see that the session is out, once per offer
-  await loginAsStaff(page);
-  await page.goto('/staff/sessions');
-  await expect(page.getByRole('listitem').filter({ hasText: school })).toContainText(
-    '2 offers waiting for an answer',
-  );
+  const link = await linkFromEmail(winner.username);
+  expect(link.startsWith(`${BASE_URL}/offer-link#`)).toBe(true);
 
   await loginAsFacilitator(page, loser);
   await page.goto('/offers');
@@ -244,13 +196,30 @@ test('the facilitator who loses a race is told someone else took the session, an
   const dialog = page.getByRole('dialog', { name: 'Session offered to you' });
   await expect(dialog.getByRole('button', { name: 'Accept session' })).toBeEnabled();
 
-  // meanwhile the other facilitator accepts
-  const offers = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
-  const winning = offers.find((o: { userId: number }) => o.userId === winner.id);
-  const other = await playwright.request.newContext({ baseURL: BASE_URL });
-  expect((await other.post('/api/login', { data: winner })).ok()).toBe(true);
-  expect((await other.post(`/api/offers/${winning.id}/accept`)).ok()).toBe(true);
-  await other.dispose();
+  // meanwhile the other facilitator opens the link in the email, signed in nowhere: the link is the
+  // credential, and opening it accepts nothing
+  const winnersContext = await browser.newContext();
+  try {
+    const winners = await winnersContext.newPage();
+    await winners.goto(link);
+    await expect(
+      winners.getByRole('heading', { name: `Session offered to ${winner.displayName}` }),
+    ).toBeVisible();
+    const offers = await (await api.get(`/api/staff/sessions/${session.id}/offers`)).json();
+    const winning = offers.find((o: { userId: number }) => o.userId === winner.id);
+    expect(winning.state).toBe('sent');
+    await checkScreen(winners, testInfo, 'offer-link');
+
+    await winners.getByRole('button', { name: 'Accept session' }).click();
+    await expect(winners.getByRole('heading', { name: 'Session accepted' })).toBeVisible();
+    await checkScreen(winners, testInfo, 'offer-link-accepted');
+
+    await reopen(winners, link);
+    await expect(winners.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
+    await expect(winners.getByText('This link has already been used.')).toBeVisible();
+  } finally {
+    await winnersContext.close();
+  }
 
   await dialog.getByRole('button', { name: 'Accept session' }).click();
   await expect(dialog.getByRole('alert')).toHaveText(
@@ -282,41 +251,10 @@ test('the facilitator who loses a race is told someone else took the session, an
       `^Offer.*Facilitator \\(${winner.displayName}\\) accepted the session on .*${school}.* first, so this offer was withdrawn`,
     ),
   );
-  await expect(items.first()).toContainText('via the portal');
+  await expect(items.first()).toContainText('via email link');
   await expect(history).not.toContainText('offerId');
   await expect(items.nth(1)).toContainText(`offered ${loser.displayName} the session on`);
   await expect(items.nth(1)).toContainText('Reply by');
   await checkScreen(page, testInfo, 'history-offer-taken');
   await api.dispose();
-});
-
-test('a session made in the portal is listed as open once SharePoint has it, without waiting for a refresh', async ({
-  page,
-}, testInfo) => {
-  const school = uniqueSchool('Made', testInfo.project.name);
-  await loginAsStaff(page);
-  await page.goto('/staff/sessions');
-  await page.getByRole('button', { name: 'New session' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New session' });
-  await dialog.getByLabel('Date').fill(sessionDay());
-  await dialog.getByLabel('School').fill(school);
-  await dialog.getByLabel('Program (optional)').fill('Drama');
-  await dialog.getByRole('button', { name: 'Create session' }).click();
-  await expect(toastLocator(page)).toContainText('Session sent to SharePoint');
-  // on its way, it says when it will be listed; then it is, as an open session
-  const open = page
-    .getByRole('list', { name: 'Open sessions' })
-    .getByRole('listitem')
-    .filter({ hasText: school });
-  await expect(open).toBeVisible({ timeout: 30_000 });
-  await expect(open).toContainText('Drama');
-  await expect(page.getByRole('heading', { name: 'On their way to SharePoint' })).toHaveCount(0);
-  await checkScreen(page, testInfo, 'open-sessions-made');
-
-  // and the list can be read again from SharePoint now
-  await withSharePointLock(async () => {
-    await page.getByRole('button', { name: 'Refresh from SharePoint' }).click();
-    await expect(toastLocator(page)).toContainText('Open sessions refreshed from SharePoint');
-  });
-  await expect(open).toBeVisible();
 });

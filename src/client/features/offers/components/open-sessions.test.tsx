@@ -1,5 +1,5 @@
 import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
-import type { OpenSession, OpenSessionsResponse } from '@shared/schemas/offers';
+import type { OpenSession, OpenSessionsResponse, StaffOffer } from '@shared/schemas/offers';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
@@ -185,5 +185,106 @@ describe('OpenSessions: the offer dialog’s candidates, searched and paged on t
     await user.click(within(dialog).getByRole('button', { name: 'Send 2 offers' }));
     expect(await screen.findByText('Offer sent')).toBeVisible();
     expect(bodies).toMatchObject([{ userIds: [2, 1], safeguardingOverride: { reason: 'Seen in person' } }]);
+  });
+});
+
+describe('OpenSessions: what staff see of a session and its candidates', () => {
+  test('a session says how many offers wait for an answer, in words for one and for more', async () => {
+    const list: OpenSessionsResponse = {
+      sessions: [
+        { ...session, liveOffers: 2 },
+        { ...session, id: 10, schoolName: 'Hillside Academy', liveOffers: 1 },
+        { ...session, id: 11, schoolName: 'Brookfield School', liveOffers: 0 },
+      ],
+      pending: [],
+      sharePointConfigured: true,
+    };
+    server.use(http.get('/api/staff/sessions', () => HttpResponse.json(list)));
+    renderWithApp(<OpenSessions />);
+    const rows = within(await screen.findByRole('list', { name: 'Open sessions' })).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('2 offers waiting for an answer');
+    expect(rows[1]).toHaveTextContent('1 offer waiting for an answer');
+    expect(rows[2]).not.toHaveTextContent('waiting for an answer');
+  });
+
+  test('each candidate shows a safeguarding badge, its reasons as the title; choosing one whose checks do not allow sending says so', async () => {
+    offersApi(() => HttpResponse.json({ offers: [] }, { status: 201 }));
+    const { user, dialog } = await openOfferDialog();
+    const missing = within(within(dialog).getByRole('list', { name: 'Facilitators' }))
+      .getAllByRole('listitem')
+      .find((item) => item.textContent?.includes('Nina Missing'))!;
+    const badge = missing.querySelector('[data-safeguarding]');
+    expect(badge).toHaveAttribute('data-safeguarding', 'missing');
+    expect(badge).toHaveTextContent('Missing');
+    expect(badge).toHaveAttribute('title', 'Missing: No DBS check recorded');
+    const valid = within(within(dialog).getByRole('list', { name: 'Facilitators' }))
+      .getAllByRole('listitem')
+      .find((item) => item.textContent?.includes('Vera Valid'))!;
+    expect(valid.querySelector('[data-safeguarding]')).toHaveAttribute('data-safeguarding', 'valid');
+
+    expect(within(dialog).queryByText(/do not allow sending/)).toBeNull();
+    await user.click(within(missing).getByRole('checkbox', { name: /Nina Missing/ }));
+    expect(within(dialog).getByText(/do not allow sending Nina Missing/)).toBeVisible();
+    expect(within(dialog).getByLabelText('Reason for offering despite safeguarding checks')).toBeVisible();
+  });
+
+  test('the offers made are listed with their state, a withdraw button while live, and any safeguarding override with its reason', async () => {
+    offersApi(() => HttpResponse.json({ offers: [] }, { status: 201 }));
+    const made = (userId: number, name: string, state: StaffOffer['state']): StaffOffer => ({
+      id: userId,
+      bookingId: session.id,
+      state,
+      message: '',
+      replyBy: '2099-06-01T16:00:00.000Z',
+      createdAt: '2099-05-01T09:00:00.000Z',
+      respondedAt: null,
+      declineReason: '',
+      endedReason: null,
+      date: session.date,
+      startTime: session.startTime,
+      endTime: session.endTime,
+      title: session.title,
+      schoolName: session.schoolName,
+      program: session.program,
+      location: null,
+      userId,
+      name,
+      override: null,
+      safeguardingOverride: null,
+      autoNext: false,
+      seenAt: null,
+      emailedAt: null,
+      emailError: null,
+      writeBack: null,
+    });
+    server.use(
+      http.get('/api/staff/sessions/9/offers', () =>
+        HttpResponse.json([
+          {
+            ...made(2, 'Nina Missing', 'sent'),
+            safeguardingOverride: { state: 'missing', reason: 'DBS certificate seen in person' },
+          },
+          made(1, 'Vera Valid', 'declined'),
+        ]),
+      ),
+    );
+    const { dialog } = await openOfferDialog();
+    // the offers made are the dialog's list items outside its list of candidates
+    const facilitators = within(dialog).getByRole('list', { name: 'Facilitators' });
+    const offerTo = (name: string) =>
+      within(dialog)
+        .getAllByRole('listitem')
+        .find((item) => !facilitators.contains(item) && item.textContent?.includes(name));
+    await waitFor(() => expect(offerTo('Nina Missing')).toBeDefined());
+    const nina = offerTo('Nina Missing')!;
+    expect(within(nina).getByText('Sent', { exact: true })).toBeVisible();
+    expect(nina).toHaveTextContent(
+      'Offered despite safeguarding checks (missing): DBS certificate seen in person',
+    );
+    expect(within(nina).getByRole('button', { name: 'Withdraw the offer to Nina Missing' })).toBeVisible();
+    const vera = offerTo('Vera Valid')!;
+    expect(within(vera).getByText('Declined', { exact: true })).toBeVisible();
+    expect(vera).not.toHaveTextContent('Offered despite safeguarding checks');
+    expect(within(vera).queryByRole('button', { name: /^Withdraw/ })).toBeNull();
   });
 });
