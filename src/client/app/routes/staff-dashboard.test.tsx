@@ -25,6 +25,15 @@ const row = (user: PublicUser): StaffGridRow => ({
   notes: [],
   safeguarding: { state: 'missing', reasons: [] },
 });
+
+/** The grid's one and only page: everyone above, in the given areas. */
+const gridPage = (areas = ['North']): StaffGridPage => ({
+  rows: people.map(row),
+  nextCursor: null,
+  matching: people.length,
+  total: people.length,
+  areas,
+});
 const status: SchedulerStatus = {
   isUpdating: false,
   isOfficeHours: true,
@@ -125,13 +134,7 @@ describe('the staff dashboard: the facilitator filter', () => {
     server.use(
       http.get('/api/staff/grid', ({ request }) => {
         excluded.push(new URL(request.url).searchParams.get('exclude') ?? '');
-        return HttpResponse.json({
-          rows: people.map(row),
-          nextCursor: null,
-          matching: people.length,
-          total: people.length,
-          areas: ['North'],
-        } satisfies StaffGridPage);
+        return HttpResponse.json(gridPage());
       }),
       http.get('/api/staff/users', async () => {
         await listed;
@@ -164,13 +167,7 @@ describe('the staff dashboard: the area filter', () => {
     server.use(
       http.get('/api/staff/grid', ({ request }) => {
         asked.push(new URL(request.url).searchParams.getAll('area'));
-        return HttpResponse.json({
-          rows: people.map(row),
-          nextCursor: null,
-          matching: people.length,
-          total: people.length,
-          areas,
-        } satisfies StaffGridPage);
+        return HttpResponse.json(gridPage(areas));
       }),
     );
     const { user, queryClient } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
@@ -204,13 +201,7 @@ describe('the staff dashboard: loading and the header', () => {
     server.use(
       http.get('/api/staff/grid', async () => {
         await grid.promise;
-        return HttpResponse.json({
-          rows: people.map(row),
-          nextCursor: null,
-          matching: people.length,
-          total: people.length,
-          areas: ['North'],
-        } satisfies StaffGridPage);
+        return HttpResponse.json(gridPage());
       }),
     );
     renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
@@ -240,13 +231,7 @@ describe('the staff dashboard: loading and the header', () => {
         reads += 1;
         // the first range passes; the next one is held
         if (reads > 1) await nextMonth.promise;
-        return HttpResponse.json({
-          rows: people.map(row),
-          nextCursor: null,
-          matching: people.length,
-          total: people.length,
-          areas: ['North'],
-        } satisfies StaffGridPage);
+        return HttpResponse.json(gridPage());
       }),
     );
     const { user } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });

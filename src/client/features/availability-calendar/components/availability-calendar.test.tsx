@@ -252,7 +252,8 @@ const chooseTime = async (
   await view.user.click(await screen.findByRole('option', { name: label }));
 };
 
-describe('AvailabilityCalendar: the month', () => {
+/** Called in a describe: its tests run with the date at `atNoon` (only Date is faked; timers run). */
+function onTheFixedDay() {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(atNoon);
@@ -260,6 +261,10 @@ describe('AvailabilityCalendar: the month', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
+}
+
+describe('AvailabilityCalendar: the month', () => {
+  onTheFixedDay();
 
   test('shows the loading state until both reads answer, then asks for exactly the grid it draws', async () => {
     let release!: () => void;
@@ -490,13 +495,7 @@ describe('AvailabilityCalendar: the month', () => {
 });
 
 describe('AvailabilityCalendar: the day dialog', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(atNoon);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  onTheFixedDay();
 
   test('opens on the day as available with no times, offers hourly times or "none", saves what was chosen', async () => {
     const api = calendarApi();
@@ -598,13 +597,7 @@ describe('AvailabilityCalendar: the day dialog', () => {
 });
 
 describe('AvailabilityCalendar: Bulk Update', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(atNoon);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  onTheFixedDay();
 
   const openBulk = async (view: ReturnType<typeof renderWithApp>) => {
     await view.user.click(screen.getByRole('button', { name: 'Bulk Update' }));
