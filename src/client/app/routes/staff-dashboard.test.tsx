@@ -7,6 +7,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
+import { aSchedulerStatus } from '@/test/scheduler';
 import { server } from '@/test/server';
 import StaffDashboardRoute from './staff-dashboard';
 
@@ -34,16 +35,7 @@ const gridPage = (areas = ['North']): StaffGridPage => ({
   total: people.length,
   areas,
 });
-const status: SchedulerStatus = {
-  isUpdating: false,
-  isOfficeHours: true,
-  nextUpdate: '2026-03-04T11:00:00Z',
-  refreshStage: null,
-  lastRefreshError: null,
-  changeMode: 'polling',
-  sharePointConfigured: true,
-  sharePointProblems: [],
-};
+const status: SchedulerStatus = aSchedulerStatus();
 
 /**
  * The dashboard's reads. The grid answers as the server does: the facilitators whose name or email

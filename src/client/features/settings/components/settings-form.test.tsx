@@ -4,6 +4,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
+import { aSchedulerStatus } from '@/test/scheduler';
 import { server } from '@/test/server';
 import { SettingsForm } from './settings-form';
 import { SharePointSettings } from './sharepoint-settings';
@@ -60,16 +61,7 @@ const connected: TestConnectionResult = { success: true, message: 'Connection to
 
 /** The whole settings body as the page shows it: the stored settings read, nothing failing. */
 function renderPage(stored: SettingsResponse) {
-  const problems: SchedulerStatus = {
-    isUpdating: false,
-    isOfficeHours: true,
-    nextUpdate: '2026-03-04T11:00:00Z',
-    refreshStage: null,
-    lastRefreshError: null,
-    changeMode: 'polling',
-    sharePointConfigured: true,
-    sharePointProblems: [],
-  };
+  const problems: SchedulerStatus = aSchedulerStatus();
   server.use(
     http.get('/api/sharepoint/settings', () => HttpResponse.json(stored)),
     http.get('/api/admin/scheduler/status', () => HttpResponse.json(problems)),
