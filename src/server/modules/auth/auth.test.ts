@@ -96,6 +96,13 @@ describe('staff login', () => {
     expect(response.json().role).toBe('staff');
   });
 
+  it('signs staff in on the facilitator form too, whose page then sends them to /staff', async () => {
+    const response = await post('/api/login', STAFF);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().role).toBe('staff');
+    expect(String(response.headers['set-cookie'])).toMatch(/afp_session=/);
+  });
+
   it('refuses a facilitator with "Invalid credentials" even with the right password', async () => {
     const response = await post('/api/auth/staff-login', {
       username: 'fran@example.org',
