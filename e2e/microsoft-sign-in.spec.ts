@@ -100,11 +100,19 @@ test('staff invite an account, and its owner signs in with Microsoft', async ({
   await again.close();
 });
 
-test('signing out after a Microsoft sign-in offers to sign out of Microsoft too', async ({
+test('a cancelled sign-in says what to do; signing out after a Microsoft sign-in offers to sign out of Microsoft too; the settings page shows the configuration', async ({
   page,
 }, testInfo) => {
-  // the account linked by the test above
   await page.goto(`${portalUrl}/staff-login`);
+  await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login?microsoftError=cancelled`);
+  await expect(page.getByRole('alert')).toContainText('Sign-in with Microsoft was cancelled');
+  // the password form is still there for staff while passwords are allowed
+  await expect(page.getByRole('form', { name: 'Staff sign in' })).toBeVisible();
+  await checkScreen(page, testInfo, 'microsoft-cancelled');
+
+  // then the account linked by the test above signs in
   await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await page.getByRole('button', { name: `Sign in as ${INVITED.displayName}` }).click();
   await expect(page).toHaveURL(`${portalUrl}/staff`);
@@ -126,22 +134,8 @@ test('signing out after a Microsoft sign-in offers to sign out of Microsoft too'
   // signed out there too: signing in again asks who
   await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
   await expect(page.getByRole('heading', { name: 'Test identity provider' })).toBeVisible();
-});
 
-test('a cancelled sign-in comes back with what to do', async ({ page }, testInfo) => {
-  await page.goto(`${portalUrl}/staff-login`);
-  await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
-  await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page).toHaveURL(`${portalUrl}/staff-login?microsoftError=cancelled`);
-  await expect(page.getByRole('alert')).toContainText('Sign-in with Microsoft was cancelled');
-  // the password form is still there for staff while passwords are allowed
-  await expect(page.getByRole('form', { name: 'Staff sign in' })).toBeVisible();
-  await checkScreen(page, testInfo, 'microsoft-cancelled');
-});
-
-test('the settings page shows the Microsoft configuration and the password switch', async ({
-  page,
-}, testInfo) => {
+  // the settings page, as staff signed in with their password
   const signIn = await page.request.post(`${portalUrl}/api/auth/staff-login`, { data: STAFF });
   expect(signIn.status()).toBe(200);
   await page.goto(`${portalUrl}/settings`);
