@@ -1,30 +1,13 @@
-import type { MyOffer } from '@shared/schemas/offers';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { anOffer } from '@/test/offers';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import { OfferAnswerDialog } from './my-offers';
 
-const offer: MyOffer = {
-  id: 4,
-  bookingId: 9,
-  // already seen, so opening it sends nothing
-  state: 'seen',
-  message: '',
-  replyBy: '2099-06-01T16:00:00.000Z',
-  createdAt: '2099-05-01T09:00:00.000Z',
-  respondedAt: null,
-  declineReason: '',
-  endedReason: null,
-  date: '2099-06-10',
-  startTime: '10:00',
-  endTime: '12:00',
-  title: 'Clay workshop',
-  schoolName: 'Riverside Primary',
-  program: 'Clay',
-  location: null,
-};
+// already seen, so opening it sends nothing
+const offer = anOffer({ state: 'seen' });
 
 /** The facilitator's offers, and the decline answering as `answer` says; returns the bodies sent. */
 function declineApi(answer: () => Response) {

@@ -3,6 +3,7 @@ import type { OpenSession, OpenSessionsResponse, StaffOffer } from '@shared/sche
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { aStaffOffer } from '@/test/offers';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
 import { OpenSessions } from './open-sessions';
@@ -230,33 +231,9 @@ describe('OpenSessions: what staff see of a session and its candidates', () => {
 
   test('the offers made are listed with their state, a withdraw button while live, and any safeguarding override with its reason', async () => {
     offersApi(() => HttpResponse.json({ offers: [] }, { status: 201 }));
-    const made = (userId: number, name: string, state: StaffOffer['state']): StaffOffer => ({
-      id: userId,
-      bookingId: session.id,
-      state,
-      message: '',
-      replyBy: '2099-06-01T16:00:00.000Z',
-      createdAt: '2099-05-01T09:00:00.000Z',
-      respondedAt: null,
-      declineReason: '',
-      endedReason: null,
-      date: session.date,
-      startTime: session.startTime,
-      endTime: session.endTime,
-      title: session.title,
-      schoolName: session.schoolName,
-      program: session.program,
-      location: null,
-      userId,
-      name,
-      override: null,
-      safeguardingOverride: null,
-      autoNext: false,
-      seenAt: null,
-      emailedAt: null,
-      emailError: null,
-      writeBack: null,
-    });
+    // anOffer's session is `session` above, the one whose dialog is open
+    const made = (userId: number, name: string, state: StaffOffer['state']) =>
+      aStaffOffer({ id: userId, userId, name, state });
     server.use(
       http.get('/api/staff/sessions/9/offers', () =>
         HttpResponse.json([
