@@ -1,9 +1,11 @@
 import 'fake-indexeddb/auto';
 import { SESSION_HINT_COOKIE } from '@shared/sign-in';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { clearQueue, queueChange } from '@/lib/offline-queue';
+import { currentUserQueryKey } from '@/features/auth/api/auth-api';
+import { clearQueue, queueChange, queuedChanges, sendQueued } from '@/lib/offline-queue';
 import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
@@ -112,4 +114,93 @@ describe('changes made offline', () => {
     ).toEqual(['Your availability for 7 December 2026: sent.']);
     expect(endpoint.sent()).toHaveLength(1);
   });
+
+  test('what became of a change stays on screen from page to page', async () => {
+    await queueChange(WAITING);
+    const endpoint = availabilityEndpoint();
+    const { user } = renderWithApp(<Pages />, { user: FACILITATOR });
+    await triedWithoutConnection(endpoint);
+    endpoint.state.connected = true;
+    window.dispatchEvent(new Event('online'));
+    const sent = 'Your availability for 7 December 2026: sent.';
+    expect(await screen.findByRole('region', { name: 'Changes made offline' })).toHaveTextContent(sent);
+
+    await user.click(screen.getByRole('button', { name: 'Open the next page' }));
+    expect(screen.getByRole('region', { name: 'Changes made offline' })).toHaveTextContent(sent);
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('region', { name: 'Changes made offline' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open the next page' }));
+    expect(screen.queryByRole('region', { name: 'Changes made offline' })).not.toBeInTheDocument();
+  });
+
+  test('a change answered while the next page is still loading is shown on that page', async () => {
+    await queueChange(WAITING);
+    let answer!: () => void;
+    const endpoint = availabilityEndpoint(new Promise<void>((resolve) => (answer = resolve)));
+    const { user } = renderWithApp(<Pages />, { user: FACILITATOR });
+    await triedWithoutConnection(endpoint);
+
+    // the connection is back and the change is on its way as the person opens another page
+    endpoint.state.connected = true;
+    window.dispatchEvent(new Event('online'));
+    await endpoint.tried(endpoint.state.bodies.length + 1);
+    await user.click(screen.getByRole('button', { name: 'Leave the page' }));
+    answer();
+    await waitFor(async () => expect(await queuedChanges()).toEqual([]));
+
+    await user.click(screen.getByRole('button', { name: 'Open the next page' }));
+    const outcomes = await screen.findByRole('region', { name: 'Changes made offline' });
+    expect(
+      within(outcomes)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Your availability for 7 December 2026: sent.']);
+    expect(endpoint.sent()).toHaveLength(1);
+  });
+
+  test('a change answered after its owner signed out is not shown when they sign in again', async () => {
+    await queueChange(WAITING);
+    let answer!: () => void;
+    const endpoint = availabilityEndpoint(new Promise<void>((resolve) => (answer = resolve)));
+    const { queryClient } = renderWithApp(<DeviceStatus />, { user: FACILITATOR });
+    await triedWithoutConnection(endpoint);
+    endpoint.state.connected = true;
+    window.dispatchEvent(new Event('online'));
+    await endpoint.tried(endpoint.state.bodies.length + 1);
+
+    // signed out while the change is on its way; the portal then answers
+    act(() => queryClient.setQueryData(currentUserQueryKey, null));
+    answer();
+    await waitFor(async () => expect(await queuedChanges()).toEqual([]));
+    act(() => queryClient.setQueryData(currentUserQueryKey, FACILITATOR));
+    // what the send does once answered (a read of everything) has settled
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(screen.queryByRole('region', { name: 'Changes made offline' })).not.toBeInTheDocument();
+  });
 });
+
+/** The page's first try, with no connection, is over: the change waits for the next. */
+async function triedWithoutConnection(endpoint: ReturnType<typeof availabilityEndpoint>) {
+  await endpoint.tried(1);
+  // joins the try on its way (a try of its own, if that one was over, fails the same)
+  expect(await sendQueued(FACILITATOR.id)).toEqual([]);
+}
+
+/**
+ * Pages opened one after another, each drawing its own DeviceStatus as each page draws its own
+ * layout; between two pages (the next one's code on its way) there is none.
+ */
+function Pages() {
+  const [page, setPage] = useState<number | 'loading'>(0);
+  return (
+    <>
+      <button type="button" onClick={() => setPage('loading')}>
+        Leave the page
+      </button>
+      <button type="button" onClick={() => setPage((before) => (before === 'loading' ? 1 : before + 1))}>
+        Open the next page
+      </button>
+      {page === 'loading' ? <p>Loading the next page</p> : <DeviceStatus key={page} />}
+    </>
+  );
+}

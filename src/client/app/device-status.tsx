@@ -1,9 +1,11 @@
 import { formatTime12 } from '@shared/calendar';
 import type { MyOffer } from '@shared/schemas/offers';
-import { useQueryClient } from '@tanstack/react-query';
+import type { PublicUser } from '@shared/schemas/users';
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CloudOff, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { currentUserQueryKey } from '@/features/auth/api/auth-api';
 import { useAuth } from '@/features/auth/auth-provider';
 import { offerClosedReason, offersKeys } from '@/features/offers';
 import { apiJson } from '@/lib/api';
@@ -22,7 +24,8 @@ export function DeviceStatus() {
   const savedAt = useSavedCopyTime();
   const { user } = useAuth();
   const waiting = useWaitingChanges(user?.id ?? null);
-  const outcomes = useSendWaitingChanges(user?.id ?? null);
+  useSendWaitingChanges(user?.id ?? null);
+  const outcomes = useSentOutcomes(user?.id ?? null);
   return (
     <div className="empty:hidden">
       {updated ? (
@@ -120,16 +123,35 @@ interface ShownOutcome {
   text: string;
 }
 
+/**
+ * What became of a person's sent changes lives in the app's query cache, not in this component: each
+ * page draws its own layout, and a page change while a change is on its way must not lose what
+ * became of it, nor clear it from the screen. Nothing fetches it; sign-out clears it with the rest of
+ * the person's cache.
+ */
+const sentOutcomesKey = (userId: number | null) => ['device', 'sent-changes', userId] as const;
+
+function useSentOutcomes(userId: number | null) {
+  const queryClient = useQueryClient();
+  const { data } = useQuery<ShownOutcome[]>({ queryKey: sentOutcomesKey(userId), queryFn: skipToken });
+  return {
+    list: data ?? [],
+    dismiss: () => queryClient.setQueryData<ShownOutcome[]>(sentOutcomesKey(userId), []),
+  };
+}
+
 /** Sends the waiting changes at start and when the connection returns; reads everything again after. */
 function useSendWaitingChanges(userId: number | null) {
   const queryClient = useQueryClient();
-  const [list, setList] = useState<ShownOutcome[]>([]);
   useEffect(() => {
     if (userId === null) return;
-    let current = true;
+    // The send outlives this component (a page change), not the person's session: what became of
+    // their changes is for them, not for whoever signs in next on the device.
+    const stillSignedIn = () =>
+      queryClient.getQueryData<PublicUser | null>(currentUserQueryKey)?.id === userId;
     const send = async () => {
       const outcomes = await sendQueued(userId).catch(() => [] as ChangeOutcome[]);
-      if (outcomes.length === 0 || !current) return;
+      if (outcomes.length === 0 || !stillSignedIn()) return;
       const offers = outcomes.some((o) => o.result === 'refused' && o.change.key.startsWith('offer:'))
         ? await queryClient
             .fetchQuery({
@@ -139,12 +161,16 @@ function useSendWaitingChanges(userId: number | null) {
             })
             .catch(() => [] as MyOffer[])
         : [];
-      const shown = outcomes.map((outcome) => outcomeInWords(outcome, offers));
+      const words = outcomes.map((outcome) => outcomeInWords(outcome, offers));
       // Two sends at once (the browser's "online" as the retry fires) share one run and both get its
       // outcomes: each is shown once.
       const isNew = (list: ShownOutcome[], o: ShownOutcome) =>
         !list.some((seen) => seen.key === o.key && seen.seq === o.seq);
-      if (current) setList((before) => [...before, ...shown.filter((o) => isNew(before, o))]);
+      if (!stillSignedIn()) return;
+      queryClient.setQueryData<ShownOutcome[]>(sentOutcomesKey(userId), (before = []) => [
+        ...before,
+        ...words.filter((o) => isNew(before, o)),
+      ]);
       await queryClient.invalidateQueries();
     };
     const back = () => {
@@ -162,12 +188,10 @@ function useSendWaitingChanges(userId: number | null) {
       });
     }, RETRY_MS);
     return () => {
-      current = false;
       window.removeEventListener('online', back);
       window.clearInterval(retry);
     };
   }, [userId, queryClient]);
-  return { list, dismiss: () => setList([]) };
 }
 
 /** One sent change in words: sent, or refused and why. */
