@@ -124,6 +124,12 @@ test('a cancelled sign-in says what to do; signing out after a Microsoft sign-in
   ).toBeVisible();
   await checkScreen(page, testInfo, 'microsoft-signed-out');
   expect((await page.request.get(`${portalUrl}/api/user`)).status()).toBe(401);
+  // the login page opened as a new page: going back finds nobody signed in, not the dashboard as read
+  await page.goBack();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login?next=%2Fstaff`);
+  await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL(`${portalUrl}/staff-login?signedOut=microsoft`);
 
   // the identity provider's own sign-out page, then back to the portal
   await page.getByRole('link', { name: 'Also sign out of Microsoft' }).click();

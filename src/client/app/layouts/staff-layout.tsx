@@ -26,10 +26,9 @@ async function signOutAndLeave() {
 }
 
 /**
- * The staff shell: brand, theme and a Logout button that ends the session server-side. With `onLogout`
- * the button calls it (the dashboard signs out and moves on in the page); without, it signs out here
- * (push on this device, the session, then the device's kept data) and opens the staff login page.
- * Tooltips are provided here rather than app-wide: only signed-in pages have any.
+ * The staff shell: brand, theme and a Logout button that signs out here (push on this device, the
+ * session, then the device's kept data) and opens the staff login page as a new page, so nothing read
+ * for the person stays in memory for whoever uses the browser next. Tooltips are provided here rather than app-wide: only signed-in pages have any.
  */
 export function StaffLayout(props: Parameters<typeof StaffLayoutFrame>[0]) {
   return (
@@ -39,7 +38,7 @@ export function StaffLayout(props: Parameters<typeof StaffLayoutFrame>[0]) {
   );
 }
 
-function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
+function StaffLayoutFrame({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
@@ -53,7 +52,7 @@ function StaffLayoutFrame({ children, onLogout }: { children: ReactNode; onLogou
           <div className="flex items-center gap-2">
             <ThemeToggle />
             <AccountMenu />
-            <Button variant="outline" size="sm" onClick={onLogout ?? signOutAndLeave}>
+            <Button variant="outline" size="sm" onClick={signOutAndLeave}>
               <LogOut aria-hidden />
               Logout
             </Button>

@@ -1,14 +1,12 @@
 import { type DateString, DEFAULT_STAFF_VIEW, type StaffView, staffViewRange } from '@shared/calendar';
 import { EXPORT_NO_AREA } from '@shared/exports';
 import type { PublicUser } from '@shared/schemas/users';
-import { SIGNED_OUT_OF_PORTAL_ONLY } from '@shared/sign-in';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarPlus, ListChecks, UserSearch, Users } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { signOutHere } from '@/features/auth/api/auth-api';
 import { StaffExportMenu } from '@/features/exports';
 import { useStaffNotes } from '@/features/notes/api/notes-api';
 import { notesOfDay } from '@/features/notes/lib/note-model';
@@ -30,19 +28,9 @@ import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
  * as the route started: app/staff-prefetch.ts), and the next as the last rows read scroll into view.
  */
 export default function StaffDashboardRoute() {
-  const [, navigate] = useLocation();
   const today = useMemo(browserToday, []);
-  const logout = async () => {
-    try {
-      const { microsoftSignOut } = await signOutHere();
-      // after a Microsoft sign-in the login page offers to sign out of Microsoft too
-      navigate(microsoftSignOut ? SIGNED_OUT_OF_PORTAL_ONLY : '/staff-login');
-    } catch (error) {
-      console.error('Logout failed:', error instanceof Error ? error.message : error);
-    }
-  };
   return (
-    <StaffLayout onLogout={logout}>
+    <StaffLayout>
       <StaffDashboard today={today} />
     </StaffLayout>
   );
