@@ -10,6 +10,7 @@ import {
   type QueryClient,
   queryOptions,
   useInfiniteQuery,
+  useIsMutating,
   useMutation,
   useQuery,
   useQueryClient,
@@ -68,6 +69,8 @@ export const staffGridKeys = {
       filters.only,
       filters.search,
     ] as const,
+  /** the Refresh Bookings request while it runs (a mutation key: the page that asked may have gone) */
+  refresh: [...queryKeys.staffGrid.all, 'refresh'] as const,
 } as const;
 /** The scheduler status is polled every 30 seconds, as the dashboard's status line promises. */
 export const SCHEDULER_POLL_MS = 30_000;
@@ -140,17 +143,31 @@ export function useRefreshStatus(running: boolean) {
   return useQuery({ ...schedulerStatusQuery(), refetchInterval: running ? REFRESH_STAGE_POLL_MS : false });
 }
 
-/** Pulls bookings from SharePoint now; on success every loaded grid page is fetched again. */
-export function useRefreshBookings() {
+/**
+ * Pulls bookings from SharePoint now; on success every loaded grid page is fetched again, then
+ * `onSuccess` runs. Both callbacks are the mutation's own, so they run even when the page that asked
+ * has closed meanwhile (a refresh can take a while, and staff move on).
+ */
+export function useRefreshBookings(
+  callbacks: { onSuccess?: () => void; onError?: (error: Error) => void } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation<RefreshResult, Error, void>({
+    mutationKey: staffGridKeys.refresh,
     mutationFn: () => apiJson<RefreshResult>('POST', '/api/staff/bookings/refresh'),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: staffGridKeys.all });
+      callbacks.onSuccess?.();
     },
+    onError: callbacks.onError,
     // a refresh sets or clears the SharePoint problem the status line shows
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all }),
   });
+}
+
+/** Whether a Refresh Bookings asked for in this tab is running, whichever page asked for it. */
+export function useBookingRefreshRunning(): boolean {
+  return useIsMutating({ mutationKey: staffGridKeys.refresh }) > 0;
 }
 
 /** Staff edit of any facilitator's day; refreshes the grid (its days and "last updated"). */

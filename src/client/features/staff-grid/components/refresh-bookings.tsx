@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
@@ -5,7 +6,12 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
-import { useRefreshBookings, useRefreshStatus } from '../api/staff-grid-api';
+import {
+  schedulerStatusQuery,
+  useBookingRefreshRunning,
+  useRefreshBookings,
+  useRefreshStatus,
+} from '../api/staff-grid-api';
 
 export const REFRESH_MESSAGES = {
   connecting: 'Connecting to SharePoint...',
@@ -32,13 +38,16 @@ type RefreshPhase = 'connecting' | 'processing' | 'complete' | 'error';
 const PHASE_MESSAGE: Record<RefreshPhase, string> = REFRESH_MESSAGES;
 
 /**
- * A refresh this page asks for. The bar shows "Connecting" until the server reports that SharePoint
- * has sent the changes (its status, read every REFRESH_STAGE_POLL_MS meanwhile), then "Processing",
- * and "Complete!" or the error once the server answers: never a stage the server is not in.
+ * Refresh Bookings on the dashboard. The bar shows "Connecting" until the server reports that
+ * SharePoint has sent the changes (its status, read every REFRESH_STAGE_POLL_MS meanwhile), then
+ * "Processing", and "Complete!" or the error once the server answers: never a stage the server is not
+ * in. A refresh outlives the page: back on the dashboard while it runs, the bar and the button show it
+ * running, and a failure is told in a toast on whichever page is open.
  */
 export function useBookingRefresh() {
-  const mutation = useRefreshBookings();
-  const status = useRefreshStatus(mutation.isPending);
+  const queryClient = useQueryClient();
+  const running = useBookingRefreshRunning();
+  const status = useRefreshStatus(running);
   const [phase, setPhase] = useState<RefreshPhase | null>(null);
   // a status read before the refresh was asked for says nothing about it
   const [askedAt, setAskedAt] = useState(0);
@@ -50,9 +59,6 @@ export function useBookingRefresh() {
   }, []);
   useEffect(() => clearTimers, [clearTimers]);
 
-  // the newest status, for the reason of a failure the refresh's own answer does not carry
-  const latestStatus = useRef(status.data);
-  latestStatus.current = status.data;
   const serverStage = status.dataUpdatedAt >= askedAt ? status.data?.refreshStage : undefined;
   useEffect(() => {
     if (serverStage === 'processing')
@@ -63,40 +69,47 @@ export function useBookingRefresh() {
     timers.current.push(setTimeout(fn, ms));
   };
 
+  // (setting the phase of a page that has closed does nothing)
+  const mutation = useRefreshBookings({
+    onSuccess: () => {
+      setPhase('complete');
+      later(COMPLETE_CLEARS_MS, () => setPhase(null));
+    },
+    onError: (error) => {
+      // the newest status read, for the reason of a failure the refresh's own answer does not carry
+      const latest = queryClient.getQueryData(schedulerStatusQuery().queryKey);
+      const reason = errorMessage(error, latest?.lastRefreshError ?? NO_REASON);
+      console.error('Booking refresh failed:', reason);
+      setPhase('error');
+      // the error line clears after 2 s; the reason stays in a toast, with the way to fix it
+      toast({
+        variant: 'destructive',
+        title: REFRESH_MESSAGES.error,
+        // stays until closed: it holds what to do next, which five seconds may not be enough to read
+        duration: Number.POSITIVE_INFINITY,
+        description: (
+          <span className="grid gap-1">
+            <span data-testid="refresh-error-reason">{reason}</span>
+            <Link href="/settings" className="font-medium underline underline-offset-4">
+              Check the SharePoint settings
+            </Link>
+          </span>
+        ),
+      });
+      later(ERROR_CLEARS_MS, () => setPhase(null));
+    },
+  });
+
   const start = () => {
     clearTimers();
     setAskedAt(Date.now());
     setPhase('connecting');
-    mutation.mutate(undefined, {
-      onSuccess: () => {
-        setPhase('complete');
-        later(COMPLETE_CLEARS_MS, () => setPhase(null));
-      },
-      onError: (error) => {
-        const reason = errorMessage(error, latestStatus.current?.lastRefreshError ?? NO_REASON);
-        console.error('Booking refresh failed:', reason);
-        setPhase('error');
-        // the error line clears after 2 s; the reason stays in a toast, with the way to fix it
-        toast({
-          variant: 'destructive',
-          title: REFRESH_MESSAGES.error,
-          // stays until closed: it holds what to do next, which five seconds may not be enough to read
-          duration: Number.POSITIVE_INFINITY,
-          description: (
-            <span className="grid gap-1">
-              <span data-testid="refresh-error-reason">{reason}</span>
-              <Link href="/settings" className="font-medium underline underline-offset-4">
-                Check the SharePoint settings
-              </Link>
-            </span>
-          ),
-        });
-        later(ERROR_CLEARS_MS, () => setPhase(null));
-      },
-    });
+    mutation.mutate();
   };
 
-  return { start, message: phase ? PHASE_MESSAGE[phase] : null, isRefreshing: mutation.isPending };
+  // a page opened while a refresh asked for elsewhere runs shows it running, at the server's stage
+  const shown = phase ?? (running ? (serverStage === 'processing' ? 'processing' : 'connecting') : null);
+  return { start, message: shown ? PHASE_MESSAGE[shown] : null, isRefreshing: running };
 }
 
 export function RefreshBookingsButton({
