@@ -240,6 +240,47 @@ describe('the staff dashboard: loading and the header', () => {
   });
 });
 
+describe('the staff dashboard: a read that fails', () => {
+  test('says so in place of the rows with Try again; the filters stay as chosen', async () => {
+    dashboardApi();
+    let firstFrom: string | null = null;
+    let failures = 0;
+    server.use(
+      http.get('/api/staff/grid', ({ request }) => {
+        const url = new URL(request.url);
+        firstFrom ??= url.searchParams.get('from');
+        // the next month cannot be read the first time it is asked for
+        if (url.searchParams.get('from') !== firstFrom && failures === 0) {
+          failures += 1;
+          return HttpResponse.json({ message: 'The database is busy.' } satisfies ErrorResponse, {
+            status: 503,
+          });
+        }
+        const search = url.searchParams.get('search') ?? '';
+        const found = people.filter((p) => p.displayName!.toLowerCase().includes(search.toLowerCase()));
+        return HttpResponse.json({ ...gridPage(), rows: found.map(row), matching: found.length });
+      }),
+    );
+    const { user } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    await screen.findByText('Showing 3 of 3 facilitators');
+    const box = screen.getByRole('searchbox', { name: 'Search by name or email' });
+    await user.type(box, 'ann');
+    await counted('Showing 1 of 3 facilitators');
+
+    await user.click(screen.getByRole('button', { name: 'Next month' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The dashboard could not be loaded: The database is busy.');
+    // the controls and what they hold stay
+    expect(screen.getByRole('searchbox', { name: 'Search by name or email' })).toHaveValue('ann');
+    expect(screen.getByRole('button', { name: 'Previous month' })).toBeVisible();
+
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await counted('Showing 1 of 3 facilitators');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('searchbox', { name: 'Search by name or email' })).toHaveValue('ann');
+  });
+});
+
 describe('the staff dashboard: Refresh Bookings outlives the page', () => {
   const refused: ErrorResponse = { message: 'SharePoint refused the app: its secret has expired.' };
 

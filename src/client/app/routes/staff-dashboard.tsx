@@ -19,6 +19,7 @@ import {
 import { type GridFilterState, ScheduleGrid } from '@/features/staff-grid/components/schedule-grid';
 import { SchedulerStatusLine } from '@/features/staff-grid/components/scheduler-status';
 import { NO_AREA } from '@/features/staff-grid/lib/grid-model';
+import { errorMessage } from '@/lib/api';
 import { browserToday } from '@/lib/browser-today';
 import { StaffLayout } from '../layouts/staff-layout';
 import { type DaySelection, StaffDayDialog } from '../staff-day-dialog';
@@ -44,6 +45,19 @@ function DashboardLoading() {
   );
 }
 
+function GridReadFailed({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  return (
+    <div className="grid justify-items-center gap-3 py-10 text-center" role="alert">
+      <p className="text-destructive">
+        The dashboard could not be loaded: {errorMessage(error, 'please try again.')}
+      </p>
+      <Button variant="outline" onClick={onRetry}>
+        Try again
+      </Button>
+    </div>
+  );
+}
+
 function StaffDashboard({ today }: { today: DateString }) {
   const queryClient = useQueryClient();
   const [view, setView] = useState<StaffView>(DEFAULT_STAFF_VIEW);
@@ -62,6 +76,12 @@ function StaffDashboard({ today }: { today: DateString }) {
     [noneChosen, pages],
   );
   const first = pages?.[0];
+  // The last first page read: when a new range or filter cannot be read, the grid and its filters stay
+  // as chosen (with what went wrong in place of the rows), so one failed read does not reset them.
+  const [lastFirst, setLastFirst] = useState(first);
+  if (first && first !== lastFirst) setLastFirst(first);
+  const shown = first ?? lastFirst;
+  const failed = grid.error && !first ? grid.error : null;
   const matching = noneChosen ? 0 : (first?.matching ?? 0);
   const loadMore = useCallback(() => {
     if (!isFetchingNextPage) void fetchNextPage();
@@ -77,7 +97,8 @@ function StaffDashboard({ today }: { today: DateString }) {
   // one function for the page's life: every grid row is memoised on it
   const openDay = useCallback((user: PublicUser, day: DateString) => setSelection({ user, date: day }), []);
 
-  const loading = first === undefined && !grid.error;
+  // nothing read yet; once something was, the grid stays and says what it is waiting for in its place
+  const loading = !shown && !grid.error;
   const selectedRow = selection ? rows.find((row) => row.user.id === selection.user.id) : undefined;
   const selectedAvailability = selection
     ? selectedRow?.availability.find((a) => a.date === selection.date)
@@ -152,16 +173,21 @@ function StaffDashboard({ today }: { today: DateString }) {
           <CardContent narrow>
             {loading ? (
               <DashboardLoading />
-            ) : grid.error && !first ? (
-              <p className="py-10 text-center text-destructive" role="alert">
-                The dashboard could not be loaded: {grid.error.message}
-              </p>
+            ) : failed && !shown ? (
+              <GridReadFailed error={failed} onRetry={() => void grid.refetch()} />
             ) : (
               <ScheduleGrid
                 rows={rows}
                 matching={matching}
-                total={first?.total ?? 0}
-                areas={first?.areas ?? []}
+                total={shown?.total ?? 0}
+                areas={shown?.areas ?? []}
+                problem={
+                  failed ? (
+                    <GridReadFailed error={failed} onRetry={() => void grid.refetch()} />
+                  ) : !first && !noneChosen ? (
+                    <DashboardLoading />
+                  ) : null
+                }
                 hasMore={!noneChosen && hasNextPage}
                 onLoadMore={loadMore}
                 view={view}

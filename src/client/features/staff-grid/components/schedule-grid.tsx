@@ -5,7 +5,16 @@ import type { StaffGridRow } from '@shared/schemas/staff-grid';
 import type { PublicUser } from '@shared/schemas/users';
 import { useVirtualizer, useWindowVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight, StickyNote } from 'lucide-react';
-import { type CSSProperties, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  memo,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { SafeguardingBadge } from '@/components/safeguarding-badge';
 import { Button } from '@/components/ui/button';
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
@@ -58,6 +67,8 @@ export interface ScheduleGridProps {
   isUpdating?: boolean;
   /** told what the filters choose whenever they change: the rows are read for them */
   onFiltersChange: (filters: GridFilterState) => void;
+  /** shown in place of the count and the rows when they could not be read; the controls stay */
+  problem?: ReactNode;
 }
 
 export interface GridFilterState {
@@ -167,29 +178,35 @@ export function ScheduleGrid(props: ScheduleGridProps) {
           <AreaFilter options={areas} selected={chosenAreas} onChange={chooseAreas} />
         </div>
       </div>
-      {/* a status, so a screen reader hears how many a search or a filter leaves */}
-      <p className="text-muted-foreground text-sm" data-testid="grid-count" role="status">
-        Showing {matching} of {total} facilitators
-        {props.isUpdating ? <span className="ml-2">(updating...)</span> : null}
-      </p>
-      <GridTable
-        rows={rows}
-        matching={matching}
-        hasMore={props.hasMore}
-        onLoadMore={props.onLoadMore}
-        days={days}
-        view={view}
-        today={today}
-        scrollRequest={scrollRequest}
-        onCellClick={props.onCellClick}
-        emptyText={
-          total === 0
-            ? 'No facilitators yet.'
-            : searched
-              ? 'No facilitators match the search and the selected filters.'
-              : 'No facilitators match the selected filters.'
-        }
-      />
+      {props.problem ? (
+        props.problem
+      ) : (
+        <>
+          {/* a status, so a screen reader hears how many a search or a filter leaves */}
+          <p className="text-muted-foreground text-sm" data-testid="grid-count" role="status">
+            Showing {matching} of {total} facilitators
+            {props.isUpdating ? <span className="ml-2">(updating...)</span> : null}
+          </p>
+          <GridTable
+            rows={rows}
+            matching={matching}
+            hasMore={props.hasMore}
+            onLoadMore={props.onLoadMore}
+            days={days}
+            view={view}
+            today={today}
+            scrollRequest={scrollRequest}
+            onCellClick={props.onCellClick}
+            emptyText={
+              total === 0
+                ? 'No facilitators yet.'
+                : searched
+                  ? 'No facilitators match the search and the selected filters.'
+                  : 'No facilitators match the selected filters.'
+            }
+          />
+        </>
+      )}
     </div>
   );
 }
