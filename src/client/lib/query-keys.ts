@@ -41,6 +41,13 @@ export const queryKeys = {
     all: ['staff-grid'] as const,
   },
   /**
+   * The completeness report's pages (the completeness feature reads them; reminders sent change them:
+   * each row says when its facilitator was last reminded).
+   */
+  completeness: {
+    all: ['staff-completeness'] as const,
+  },
+  /**
    * The background-work status (the dashboard's status line polls it; the settings page shows its
    * SharePoint problems).
    */

@@ -1,5 +1,4 @@
 import { addMonths, monthLabel } from '@shared/calendar';
-import { useQueryClient } from '@tanstack/react-query';
 import { Settings, Users } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
@@ -7,7 +6,6 @@ import { Card, CardContent } from '@/components/ui/card';
 import {
   askedReport,
   type CompletenessOrder,
-  completenessKeys,
   useCompleteness,
 } from '@/features/completeness/api/completeness-api';
 import { CompletenessPanel } from '@/features/completeness/components/completeness-panel';
@@ -30,7 +28,6 @@ function defaultMonth(): string {
 export default function StaffCompletenessRoute() {
   const params = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const requested = params.get('month');
   // worked out once: it asks the browser for its time zone, a costly call on a slow phone
   const [usualMonth] = useState(defaultMonth);
@@ -76,10 +73,7 @@ export default function StaffCompletenessRoute() {
               // narrowed to an area, "everyone" means everyone shown
               shownIds={area ? candidates : undefined}
               selectedIds={chosen}
-              onSent={() => {
-                setSelected(new Set());
-                void queryClient.invalidateQueries({ queryKey: completenessKeys.all });
-              }}
+              onSent={() => setSelected(new Set())}
             />
             <CompletenessPanel
               month={month}

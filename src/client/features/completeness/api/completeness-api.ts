@@ -2,6 +2,7 @@ import type { CompletenessResponse, CompletenessSort } from '@shared/schemas/com
 import type { SortDirection } from '@shared/schemas/paging';
 import { keepPreviousData, type UseInfiniteQueryResult, useInfiniteQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 const COMPLETENESS_URL = '/api/staff/completeness';
 
@@ -13,10 +14,10 @@ export interface CompletenessOrder {
 
 /** Completeness's cache keys; `all` refreshes every month, area and order. */
 export const completenessKeys = {
-  all: ['staff-completeness'] as const,
-  month: (month: string, area: string) => ['staff-completeness', month, area] as const,
+  all: queryKeys.completeness.all,
+  month: (month: string, area: string) => [...queryKeys.completeness.all, month, area] as const,
   list: (month: string, area: string, order: CompletenessOrder) =>
-    ['staff-completeness', month, area, order.sort, order.direction] as const,
+    [...queryKeys.completeness.all, month, area, order.sort, order.direction] as const,
 } as const;
 
 /** The address of one page. */

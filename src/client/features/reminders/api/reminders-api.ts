@@ -6,6 +6,7 @@ import type {
 } from '@shared/schemas/reminders';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 const REMINDER_SETTINGS_URL = '/api/staff/reminders/settings';
 
@@ -29,8 +30,14 @@ export function useSaveReminderSettings() {
   });
 }
 
+/**
+ * Sends the month's reminders. The completeness report is read again once they are sent (it says who
+ * was reminded), by the mutation itself: whether or not the page that sent them is still open.
+ */
 export function useSendReminders() {
+  const queryClient = useQueryClient();
   return useMutation<SendRemindersResponse, Error, SendRemindersBody>({
     mutationFn: (body) => apiJson<SendRemindersResponse>('POST', '/api/staff/reminders/send', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.completeness.all }),
   });
 }
