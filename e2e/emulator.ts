@@ -111,6 +111,15 @@ export async function addFault(rule: FaultRule): Promise<() => Promise<void>> {
 /** The delta call of a bookings refresh (the outbox and the connection test never use it). */
 export const BOOKINGS_DELTA = '*/items/delta';
 
+/**
+ * The path (a fault rule's glob) of listing the portal's own site's lists. Only that site: another
+ * spec's site (settings-columns.spec.ts reads one at the same time) still answers.
+ */
+export async function portalListsPath(): Promise<string> {
+  const site = await portalSite();
+  return `*/sites/${site.id}/lists`;
+}
+
 /** The path (a fault rule's glob) of reading one list's items, e.g. the Schools list a refresh reads. */
 export async function listItemsPath(list: string): Promise<string> {
   const site = await portalSite();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addFault, emulatorSettings, withSharePointLock } from './emulator';
+import { addFault, emulatorSettings, portalListsPath, withSharePointLock } from './emulator';
 import {
   expect as baseExpect,
   checkScreen,
@@ -113,7 +113,7 @@ test.describe('SharePoint settings', () => {
     await withSharePointLock(async () => {
       const removeFault = await addFault({
         method: 'GET',
-        path: '*/lists',
+        path: await portalListsPath(),
         times: 'always',
         action: { type: 'status', status: 404, code: 'itemNotFound', message: 'The list was not found' },
       });
