@@ -105,4 +105,25 @@ describe('the queue of changes made offline', () => {
     expect(a).toBe(b);
     expect(calls).toBe(1);
   });
+
+  it('a send for someone else does not join a run on its way: each is told only of their own changes', async () => {
+    await queueChange(day('2026-12-07', 'available', 7));
+    await queueChange(day('2026-12-08', 'limited', 8));
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.post('/api/availability', async () => {
+        await answered;
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const first = sendQueued(7);
+    const second = sendQueued(8);
+    answer();
+    expect((await first).map((outcome) => outcome.change.key)).toEqual(['availability:7:2026-12-07']);
+    expect((await second).map((outcome) => outcome.change.key)).toEqual(['availability:8:2026-12-08']);
+    expect(await queuedChanges()).toEqual([]);
+  });
 });

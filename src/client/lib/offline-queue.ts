@@ -111,19 +111,23 @@ function refusedForGood(error: unknown): error is ApiError {
   );
 }
 
-let sending: Promise<ChangeOutcome[]> | null = null;
+/** The run on its way for each person: a second call for them joins it. */
+const sending = new Map<number, Promise<ChangeOutcome[]>>();
 
 /**
  * Sends the user's waiting changes, oldest first, and returns each answered change's outcome. Stops at
  * the first change that gets no lasting answer, keeping it and the rest. One run at a time: in this
- * tab a second call joins the first, and across tabs a Web Lock (where the browser has them) lets one
- * tab send while the others wait, then find the queue empty.
+ * tab a second call for the same person joins the first (a call for someone else is a run of its
+ * own: nobody is told of another's changes), and across tabs a Web Lock (where the browser has them)
+ * lets one tab send while the others wait, then find the queue empty.
  */
 export function sendQueued(userId: number): Promise<ChangeOutcome[]> {
-  sending ??= withDeviceLock(() => sendInOrder(userId)).finally(() => {
-    sending = null;
-  });
-  return sending;
+  let run = sending.get(userId);
+  if (!run) {
+    run = withDeviceLock(() => sendInOrder(userId)).finally(() => sending.delete(userId));
+    sending.set(userId, run);
+  }
+  return run;
 }
 
 async function withDeviceLock<T>(work: () => Promise<T>): Promise<T> {
