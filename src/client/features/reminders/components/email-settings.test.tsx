@@ -1,9 +1,10 @@
 import type { ReminderSettingsResponse } from '@shared/schemas/reminders';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import { server } from '@/test/server';
+import { useReminderSettings } from '../api/reminders-api';
 import { EmailSettings } from './email-settings';
 
 const stored: ReminderSettingsResponse = {
@@ -107,4 +108,30 @@ describe('EmailSettings', () => {
     expect(screen.getByText('An SMTP password is stored. Leave blank to keep it.')).toBeVisible();
     expect(screen.queryByTestId('password-cleared')).toBeNull();
   });
+
+  test('a later read that fails (the connection back after a drop) leaves the form and what was typed', async () => {
+    emailApi(stored);
+    const { user, queryClient } = renderWithApp(
+      <>
+        <EmailSettings />
+        <ReadState />
+      </>,
+    );
+    const host = await screen.findByLabelText('SMTP server', { exact: true });
+    await user.clear(host);
+    await user.type(host, 'mail.example.org');
+
+    server.use(http.get('/api/staff/reminders/settings', () => HttpResponse.error()));
+    await act(() => queryClient.invalidateQueries());
+    // drawn in the same pass as the form's component, which then had the failed read too
+    expect(await screen.findByText('The settings read again failed')).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(field('SMTP server')).toHaveValue('mail.example.org');
+  });
 });
+
+/** Says when the settings' latest read failed. */
+function ReadState() {
+  const settings = useReminderSettings();
+  return settings.isError ? <p>The settings read again failed</p> : null;
+}

@@ -52,7 +52,8 @@ export function EmailSettings() {
   // The form is drawn from a deferred copy of the answer: the render in which the answer arrives
   // keeps the skeleton, and the form follows in React's interruptible pass, in slices (ADR 53).
   const saved = useDeferredValue(settings.data);
-  if (settings.isError) {
+  // a later read that fails (the connection back after a drop) leaves the form and what was typed
+  if (settings.isError && settings.data === undefined) {
     return (
       <p role="alert" className="text-destructive">
         Email settings could not be loaded: {errorMessage(settings.error, 'please try again.')}

@@ -92,7 +92,8 @@ export function MicrosoftSignInCard({ currentUserId }: { currentUserId: number |
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">
-        {settings.isError || (!settings.isPending && !settings.data) ? (
+        {/* only when nothing was read: a later read that fails leaves the form and what was typed */}
+        {!settings.isPending && !settings.data ? (
           <p role="alert" className="text-destructive text-sm">
             {errorMessage(settings.error, 'The sign-in settings could not be loaded')}
           </p>

@@ -1,11 +1,12 @@
 import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { SettingsResponse, TestConnectionResult } from '@shared/schemas/settings';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import { aSchedulerStatus } from '@/test/scheduler';
 import { server } from '@/test/server';
+import { useSharePointSettings } from '../api/settings-api';
 import { SettingsForm } from './settings-form';
 import { SharePointSettings } from './sharepoint-settings';
 
@@ -216,4 +217,34 @@ describe('SettingsForm', () => {
     expect(status).toHaveAttribute('data-state', 'error');
     expect(status).toHaveTextContent(reason);
   });
+
+  test('a later read that fails (the connection back after a drop) leaves the form and what was typed', async () => {
+    const problems: SchedulerStatus = aSchedulerStatus();
+    server.use(
+      http.get('/api/sharepoint/settings', () => HttpResponse.json(saved)),
+      http.get('/api/admin/scheduler/status', () => HttpResponse.json(problems)),
+    );
+    const { user, queryClient } = renderWithApp(
+      <>
+        <SharePointSettings backLink={null} />
+        <ReadState />
+      </>,
+    );
+    const site = await screen.findByLabelText('SharePoint Site URL', { exact: true });
+    await user.clear(site);
+    await user.type(site, 'https://contoso.sharepoint.com/sites/Other');
+
+    server.use(http.get('/api/sharepoint/settings', () => HttpResponse.error()));
+    await act(() => queryClient.invalidateQueries());
+    // drawn in the same pass as the settings, which then had the failed read too
+    expect(await screen.findByText('The settings read again failed')).toBeVisible();
+    expect(screen.queryByTestId('settings-unavailable')).toBeNull();
+    expect(field('SharePoint Site URL')).toHaveValue('https://contoso.sharepoint.com/sites/Other');
+  });
 });
+
+/** Says when the settings' latest read failed. */
+function ReadState() {
+  const settings = useSharePointSettings();
+  return settings.isError ? <p>The settings read again failed</p> : null;
+}

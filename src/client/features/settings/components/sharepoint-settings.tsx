@@ -20,7 +20,8 @@ export function SharePointSettings({ backLink }: SharePointSettingsProps) {
   // keeps the skeleton, and the form follows in React's interruptible pass, in slices (ADR 53).
   const saved = useDeferredValue(settings.data);
 
-  if (settings.isError) {
+  // a later read that fails (the connection back after a drop) leaves the form and what was typed
+  if (settings.isError && settings.data === undefined) {
     const status = settings.error instanceof ApiError ? settings.error.status : 0;
     const [title, text] =
       status === 403
