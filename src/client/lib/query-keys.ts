@@ -41,6 +41,13 @@ export const queryKeys = {
     all: ['staff-grid'] as const,
   },
   /**
+   * The sessions without a facilitator, with their offers (the offers feature reads them; a bookings
+   * refresh from the staff dashboard changes them, as the open sessions' own refresh does).
+   */
+  openSessions: {
+    all: ['open-sessions'] as const,
+  },
+  /**
    * The completeness report's pages (the completeness feature reads them; reminders sent change them:
    * each row says when its facilitator was last reminded).
    */

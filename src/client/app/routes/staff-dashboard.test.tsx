@@ -1,3 +1,4 @@
+import type { RefreshResult } from '@shared/schemas/bookings';
 import type { ErrorResponse } from '@shared/schemas/error-response';
 import type { SchedulerStatus } from '@shared/schemas/scheduler';
 import type { StaffGridPage, StaffGridRow } from '@shared/schemas/staff-grid';
@@ -6,6 +7,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { Link, Route, Switch } from 'wouter';
+import { queryKeys } from '@/lib/query-keys';
 import { anAccount } from '@/test/accounts';
 import { renderWithApp } from '@/test/render';
 import { aSchedulerStatus } from '@/test/scheduler';
@@ -319,6 +321,37 @@ describe('the staff dashboard: Refresh Bookings outlives the page', () => {
     } finally {
       logged.mockRestore();
     }
+  });
+});
+
+describe('the staff dashboard: a refresh that succeeds', () => {
+  test('reads the grid again, and the open sessions too (they come from the same bookings)', async () => {
+    dashboardApi();
+    let reads = 0;
+    server.use(
+      http.get('/api/staff/grid', () => {
+        reads += 1;
+        return HttpResponse.json(gridPage());
+      }),
+      http.post('/api/staff/bookings/refresh', () =>
+        HttpResponse.json({ added: 1, updated: 0, removed: 0, total: 1 } satisfies RefreshResult),
+      ),
+    );
+    const { user, queryClient } = renderWithApp(<StaffDashboardRoute />, { path: '/staff', user: staff });
+    await screen.findByText('Showing 3 of 3 facilitators');
+    // the open sessions as read on their page earlier
+    queryClient.setQueryData(queryKeys.openSessions.all, {
+      sessions: [],
+      pending: [],
+      sharePointConfigured: true,
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Refresh Bookings' }));
+    expect(await screen.findByText('Complete!')).toBeVisible();
+    expect(reads).toBe(2);
+    await waitFor(() =>
+      expect(queryClient.getQueryState(queryKeys.openSessions.all)?.isInvalidated).toBe(true),
+    );
   });
 });
 

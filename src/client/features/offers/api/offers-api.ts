@@ -7,7 +7,7 @@ import type {
   OpenSessionsResponse,
   StaffOffer,
 } from '@shared/schemas/offers';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { type SendResult, sendOrQueue } from '@/lib/offline-queue';
 import { queryKeys } from '@/lib/query-keys';
@@ -16,9 +16,11 @@ export const SESSIONS_URL = '/api/staff/sessions';
 
 /** The offers' cache keys; `sessions` is the prefix of every open session's reads. */
 export const offersKeys = {
-  sessions: ['open-sessions'] as const,
-  candidates: (sessionId: number | null) => ['open-sessions', sessionId, 'candidates'] as const,
-  sessionOffers: (sessionId: number | null) => ['open-sessions', sessionId, 'offers'] as const,
+  sessions: queryKeys.openSessions.all,
+  candidates: (sessionId: number | null) => [...queryKeys.openSessions.all, sessionId, 'candidates'] as const,
+  sessionOffers: (sessionId: number | null) => [...queryKeys.openSessions.all, sessionId, 'offers'] as const,
+  /** the refresh from SharePoint while it runs (a mutation key: the page that asked may have gone) */
+  refresh: [...queryKeys.openSessions.all, 'refresh'] as const,
   mine: ['my-offers'] as const,
   link: (token: string) => ['offer-link', token] as const,
 } as const;
@@ -37,12 +39,33 @@ export function useOpenSessions() {
 }
 
 /** Read the Bookings list again now (the dashboard's Refresh Bookings), then the open sessions. */
-export function useRefreshSessions() {
+/**
+ * The open sessions read again from SharePoint (the same refresh as the dashboard's Refresh Bookings,
+ * so the staff grid is read again too). The callbacks are the mutation's own: they run even when the
+ * page that asked has closed meanwhile.
+ */
+export function useRefreshSessions(
+  callbacks: { onSuccess?: () => void; onError?: (error: Error) => void } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: offersKeys.refresh,
     mutationFn: () => apiJson<unknown>('POST', '/api/staff/bookings/refresh'),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
+    onSuccess: callbacks.onSuccess,
+    onError: callbacks.onError,
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all }),
+        // a refresh sets or clears the SharePoint problem the dashboard's status line shows
+        queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all }),
+      ]),
   });
+}
+
+/** Whether a refresh of the open sessions asked for in this tab is running, whichever page asked. */
+export function useSessionsRefreshRunning(): boolean {
+  return useIsMutating({ mutationKey: offersKeys.refresh }) > 0;
 }
 
 export function useSessionOffers(sessionId: number | null) {

@@ -2,6 +2,7 @@ import type { FreeFacilitator, FreeResult } from '@shared/schemas/free';
 import type { OpenSession, OpenSessionsResponse, StaffOffer } from '@shared/schemas/offers';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
+import { useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { aStaffOffer } from '@/test/offers';
 import { renderWithApp } from '@/test/render';
@@ -265,3 +266,48 @@ describe('OpenSessions: what staff see of a session and its candidates', () => {
     expect(within(vera).queryByRole('button', { name: /^Withdraw/ })).toBeNull();
   });
 });
+
+describe('Refresh from SharePoint', () => {
+  test('outlives the page: back on it while it runs it shows it running, and a failure after leaving is told', async () => {
+    offersApi(() => HttpResponse.json([]));
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.post('/api/staff/bookings/refresh', async () => {
+        await answered;
+        return HttpResponse.json({ message: 'SharePoint did not answer in time.' }, { status: 504 });
+      }),
+    );
+    const { user } = renderWithApp(<PageAndAnother />);
+    await screen.findByRole('button', { name: /^Offer / });
+    await user.click(screen.getByRole('button', { name: 'Refresh from SharePoint' }));
+    expect(await screen.findByRole('button', { name: 'Refreshing...' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Leave the page' }));
+    await user.click(screen.getByRole('button', { name: 'Open sessions' }));
+    expect(await screen.findByRole('button', { name: 'Refreshing...' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Leave the page' }));
+    answer();
+    expect(await screen.findByText('Could not refresh from SharePoint')).toBeVisible();
+    expect(screen.getByText('SharePoint did not answer in time.')).toBeVisible();
+  });
+});
+
+/** The open sessions page, and a way to leave it and come back (each visit draws it anew). */
+function PageAndAnother() {
+  const [shown, setShown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setShown(false)}>
+        Leave the page
+      </button>
+      <button type="button" onClick={() => setShown(true)}>
+        Open sessions
+      </button>
+      {shown ? <OpenSessions /> : null}
+    </>
+  );
+}

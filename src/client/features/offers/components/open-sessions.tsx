@@ -48,6 +48,7 @@ import {
   useOpenSessions,
   useRefreshSessions,
   useSessionOffers,
+  useSessionsRefreshRunning,
   useWithdrawOffer,
 } from '../api/offers-api';
 import {
@@ -64,23 +65,22 @@ import {
 /** Staff: sessions without a facilitator, each offered from its own dialog. */
 export function OpenSessions() {
   const query = useOpenSessions();
-  const refresh = useRefreshSessions();
+  const refresh = useRefreshSessions({
+    onSuccess: () => toast({ title: 'Open sessions refreshed from SharePoint' }),
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Could not refresh from SharePoint',
+        description: errorMessage(error, 'Please try again.'),
+      }),
+  });
+  // running, whichever visit to this page asked for it
+  const refreshing = useSessionsRefreshRunning();
   const [offering, setOffering] = useState<OpenSession | null>(null);
   const [creating, setCreating] = useState(false);
   const sessions = query.data?.sessions ?? [];
   const pending = query.data?.pending ?? [];
   const configured = query.data?.sharePointConfigured ?? true;
-
-  const refreshNow = () =>
-    refresh.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Open sessions refreshed from SharePoint' }),
-      onError: (error) =>
-        toast({
-          variant: 'destructive',
-          title: 'Could not refresh from SharePoint',
-          description: errorMessage(error, 'Please try again.'),
-        }),
-    });
 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
@@ -89,9 +89,9 @@ export function OpenSessions() {
           <Plus aria-hidden />
           New session
         </Button>
-        <Button variant="outline" onClick={refreshNow} disabled={!configured || refresh.isPending}>
-          <RefreshCw aria-hidden className={refresh.isPending ? 'animate-spin' : undefined} />
-          {refresh.isPending ? 'Refreshing...' : 'Refresh from SharePoint'}
+        <Button variant="outline" onClick={() => refresh.mutate()} disabled={!configured || refreshing}>
+          <RefreshCw aria-hidden className={refreshing ? 'animate-spin' : undefined} />
+          {refreshing ? 'Refreshing...' : 'Refresh from SharePoint'}
         </Button>
       </div>
       {!configured ? <NotSetUp /> : null}

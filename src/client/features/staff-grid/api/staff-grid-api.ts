@@ -158,6 +158,8 @@ export function useRefreshBookings(
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: staffGridKeys.all });
       callbacks.onSuccess?.();
+      // the open sessions come from the same bookings
+      void queryClient.invalidateQueries({ queryKey: queryKeys.openSessions.all });
     },
     onError: callbacks.onError,
     // a refresh sets or clears the SharePoint problem the status line shows
