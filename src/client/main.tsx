@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { config } from 'zod/mini';
 import { App } from './app/app';
 import './index.css';
+import { catchInstallPrompt } from './lib/install-prompt';
 import { queryClient } from './lib/query-client';
 import { queryKeys } from './lib/query-keys';
 import { startServiceWorker } from './lib/service-worker';
@@ -12,6 +13,9 @@ import { startServiceWorker } from './lib/service-worker';
 // and the browser reports on the page. Zod's documented setting for such pages turns that off. It
 // runs before any page's code is loaded: the main script builds only mini schemas, which never compile.
 config({ jitless: true });
+
+// the browser's offer to install the portal comes once per page load, maybe before any page that shows it
+catchInstallPrompt();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Root element #root is missing from index.html');

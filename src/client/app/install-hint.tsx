@@ -1,13 +1,8 @@
 import { Download, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { promptInstall, useInstallPrompt } from '@/lib/install-prompt';
 import { useNarrowScreen } from '@/lib/use-narrow-screen';
-
-/** Chromium's install prompt event (not in TypeScript's DOM types). */
-interface InstallPromptEvent extends Event {
-  prompt(): Promise<void>;
-  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
-}
 
 const DISMISSED_KEY = 'afp-install-hint-dismissed';
 
@@ -32,21 +27,9 @@ const isIos = () => /iPhone|iPad|iPod/.test(navigator.userAgent);
  */
 export function InstallHint() {
   const narrow = useNarrowScreen();
-  const [prompt, setPrompt] = useState<InstallPromptEvent | null>(null);
+  // caught from the page's start (main.tsx): the browser offers it once, maybe before this page
+  const prompt = useInstallPrompt();
   const [dismissed, setDismissed] = useState(dismissedBefore);
-  useEffect(() => {
-    const offered = (event: Event) => {
-      event.preventDefault();
-      setPrompt(event as InstallPromptEvent);
-    };
-    const done = () => setPrompt(null);
-    window.addEventListener('beforeinstallprompt', offered);
-    window.addEventListener('appinstalled', done);
-    return () => {
-      window.removeEventListener('beforeinstallprompt', offered);
-      window.removeEventListener('appinstalled', done);
-    };
-  }, []);
   if (!narrow || dismissed || installed() || (!prompt && !isIos())) return null;
   const dismiss = () => {
     try {
@@ -67,13 +50,7 @@ export function InstallHint() {
           : 'To install the portal on this phone: Share → Add to Home Screen.'}
       </p>
       {prompt ? (
-        <Button
-          size="sm"
-          onClick={() => {
-            void prompt.prompt();
-            void prompt.userChoice.finally(() => setPrompt(null));
-          }}
-        >
+        <Button size="sm" onClick={() => promptInstall(prompt)}>
           <Download aria-hidden />
           Install
         </Button>
