@@ -106,12 +106,7 @@ describe('changes made offline', () => {
     window.dispatchEvent(new Event('online'));
     answer();
 
-    const outcomes = await screen.findByRole('region', { name: 'Changes made offline' });
-    expect(
-      within(outcomes)
-        .getAllByRole('listitem')
-        .map((item) => item.textContent),
-    ).toEqual(['Your availability for 7 December 2026: sent.']);
+    expect(await listedOutcomes()).toEqual(['Your availability for 7 December 2026: sent.']);
     expect(endpoint.sent()).toHaveLength(1);
   });
 
@@ -119,9 +114,7 @@ describe('changes made offline', () => {
     await queueChange(WAITING);
     const endpoint = availabilityEndpoint();
     const { user } = renderWithApp(<Pages />, { user: FACILITATOR });
-    await triedWithoutConnection(endpoint);
-    endpoint.state.connected = true;
-    window.dispatchEvent(new Event('online'));
+    await backOnlineAndSent(endpoint);
     const sent = 'Your availability for 7 December 2026: sent.';
     expect(await screen.findByRole('region', { name: 'Changes made offline' })).toHaveTextContent(sent);
 
@@ -138,23 +131,14 @@ describe('changes made offline', () => {
     let answer!: () => void;
     const endpoint = availabilityEndpoint(new Promise<void>((resolve) => (answer = resolve)));
     const { user } = renderWithApp(<Pages />, { user: FACILITATOR });
-    await triedWithoutConnection(endpoint);
-
-    // the connection is back and the change is on its way as the person opens another page
-    endpoint.state.connected = true;
-    window.dispatchEvent(new Event('online'));
-    await endpoint.tried(endpoint.state.bodies.length + 1);
+    // the change is on its way as the person opens another page
+    await backOnlineAndSent(endpoint);
     await user.click(screen.getByRole('button', { name: 'Leave the page' }));
     answer();
     await waitFor(async () => expect(await queuedChanges()).toEqual([]));
 
     await user.click(screen.getByRole('button', { name: 'Open the next page' }));
-    const outcomes = await screen.findByRole('region', { name: 'Changes made offline' });
-    expect(
-      within(outcomes)
-        .getAllByRole('listitem')
-        .map((item) => item.textContent),
-    ).toEqual(['Your availability for 7 December 2026: sent.']);
+    expect(await listedOutcomes()).toEqual(['Your availability for 7 December 2026: sent.']);
     expect(endpoint.sent()).toHaveLength(1);
   });
 
@@ -163,10 +147,7 @@ describe('changes made offline', () => {
     let answer!: () => void;
     const endpoint = availabilityEndpoint(new Promise<void>((resolve) => (answer = resolve)));
     const { queryClient } = renderWithApp(<DeviceStatus />, { user: FACILITATOR });
-    await triedWithoutConnection(endpoint);
-    endpoint.state.connected = true;
-    window.dispatchEvent(new Event('online'));
-    await endpoint.tried(endpoint.state.bodies.length + 1);
+    await backOnlineAndSent(endpoint);
 
     // signed out while the change is on its way; the portal then answers
     act(() => queryClient.setQueryData(currentUserQueryKey, null));
@@ -184,6 +165,22 @@ async function triedWithoutConnection(endpoint: ReturnType<typeof availabilityEn
   await endpoint.tried(1);
   // joins the try on its way (a try of its own, if that one was over, fails the same)
   expect(await sendQueued(FACILITATOR.id)).toEqual([]);
+}
+
+/** What "Changes made offline" lists, once it is shown. */
+async function listedOutcomes(): Promise<Array<string | null>> {
+  const outcomes = await screen.findByRole('region', { name: 'Changes made offline' });
+  return within(outcomes)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+}
+
+/** The connection is back after the page's first try: the change is sent (its answer as the test holds it). */
+async function backOnlineAndSent(endpoint: ReturnType<typeof availabilityEndpoint>) {
+  await triedWithoutConnection(endpoint);
+  endpoint.state.connected = true;
+  window.dispatchEvent(new Event('online'));
+  await endpoint.tried(endpoint.state.bodies.length + 1);
 }
 
 /**
