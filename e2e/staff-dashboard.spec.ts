@@ -341,6 +341,23 @@ test.describe('staff dashboard', () => {
         .toContain(`grid ${nextMonthDays[0]} ${nextMonthDays[nextMonthDays.length - 1]}`);
       await page.getByRole('button', { name: 'Today' }).click();
       await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
+
+      // a month that cannot be read says so in place of the rows; the controls stay, and Try again reads it
+      await page.route(
+        (url) => url.pathname === '/api/staff/grid',
+        (route) => route.fulfill({ status: 503, json: { message: 'The portal is busy.' } }),
+        { times: 1 },
+      );
+      await page.getByRole('button', { name: 'Previous month' }).click();
+      const failed = page.getByRole('alert').filter({ hasText: 'The dashboard could not be loaded' });
+      await expect(failed).toContainText('The dashboard could not be loaded: The portal is busy.');
+      await expect(page.getByRole('searchbox', { name: 'Search by name or email' })).toBeVisible();
+      await checkScreen(page, testInfo, 'staff-dashboard-read-failed');
+      await failed.getByRole('button', { name: 'Try again' }).click();
+      await expect(page.getByTestId('grid-count')).toBeVisible();
+      await expect(failed).toHaveCount(0);
+      await page.getByRole('button', { name: 'Today' }).click();
+      await expect(page.getByTestId('grid-label')).toHaveText(monthLabel(TODAY));
       // every request was for a range the grid showed: never more than a month of weekdays
       for (const entry of requested) {
         const [, from, to] = entry.split(' ');
