@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import { DownloadAvailability } from './download-availability';
@@ -17,7 +17,10 @@ describe('DownloadAvailability', () => {
     expect(screen.getByLabelText('From')).toHaveAttribute('aria-invalid', 'true');
 
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '' } });
-    expect(await screen.findByRole('alert')).toHaveTextContent('Choose a start and an end date.');
+    // the alert already there changes its words once the form has checked the new value
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('Choose a start and an end date.'),
+    );
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-01-01' } });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-05-01' } });
     expect(await screen.findByText('Choose at most 366 days.')).toBeVisible();
