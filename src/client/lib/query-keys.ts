@@ -1,3 +1,5 @@
+import type { QueryClient } from '@tanstack/react-query';
+
 /**
  * Query keys that more than one feature reads or refreshes. A feature's own keys live in its `api/`
  * files, as a factory named `<feature>Keys`; these are here so no feature names another's cache.
@@ -62,3 +64,16 @@ export const queryKeys = {
     all: ['scheduler-status'] as const,
   },
 } as const;
+
+/**
+ * What a bookings refresh from SharePoint changes, whichever page asked for it (the dashboard's
+ * Refresh Bookings, the open sessions' Refresh from SharePoint: one endpoint): the staff grid, the
+ * open sessions, and the SharePoint problem the status line shows. Every one is read again after it.
+ */
+export function readAgainAfterBookingsRefresh(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all(
+    [queryKeys.staffGrid.all, queryKeys.openSessions.all, queryKeys.schedulerStatus.all].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
+}

@@ -10,7 +10,7 @@ import type {
 import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
 import { type SendResult, sendOrQueue } from '@/lib/offline-queue';
-import { queryKeys } from '@/lib/query-keys';
+import { queryKeys, readAgainAfterBookingsRefresh } from '@/lib/query-keys';
 
 export const SESSIONS_URL = '/api/staff/sessions';
 
@@ -53,13 +53,7 @@ export function useRefreshSessions(
     mutationFn: () => apiJson<unknown>('POST', '/api/staff/bookings/refresh'),
     onSuccess: callbacks.onSuccess,
     onError: callbacks.onError,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: offersKeys.sessions }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.staffGrid.all }),
-        // a refresh sets or clears the SharePoint problem the dashboard's status line shows
-        queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all }),
-      ]),
+    onSettled: () => readAgainAfterBookingsRefresh(queryClient),
   });
 }
 

@@ -16,7 +16,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import { queryKeys, readAgainAfterBookingsRefresh } from '@/lib/query-keys';
 
 const STAFF_GRID_URL = '/api/staff/grid';
 const SCHEDULER_STATUS_URL = '/api/admin/scheduler/status';
@@ -144,8 +144,8 @@ export function useRefreshStatus(running: boolean) {
 }
 
 /**
- * Pulls bookings from SharePoint now; on success every loaded grid page is fetched again, then
- * `onSuccess` runs. Both callbacks are the mutation's own, so they run even when the page that asked
+ * Pulls bookings from SharePoint now; on success what it changes is read again (every loaded grid
+ * page among it), then `onSuccess` runs. Both callbacks are the mutation's own, so they run even when the page that asked
  * has closed meanwhile (a refresh can take a while, and staff move on).
  */
 export function useRefreshBookings(
@@ -156,14 +156,14 @@ export function useRefreshBookings(
     mutationKey: staffGridKeys.refresh,
     mutationFn: () => apiJson<RefreshResult>('POST', '/api/staff/bookings/refresh'),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: staffGridKeys.all });
+      await readAgainAfterBookingsRefresh(queryClient);
       callbacks.onSuccess?.();
-      // the open sessions come from the same bookings
-      void queryClient.invalidateQueries({ queryKey: queryKeys.openSessions.all });
     },
-    onError: callbacks.onError,
-    // a refresh sets or clears the SharePoint problem the status line shows
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all }),
+    onError: (error) => {
+      // a failed refresh sets the SharePoint problem the status line shows
+      void queryClient.invalidateQueries({ queryKey: queryKeys.schedulerStatus.all });
+      callbacks.onError?.(error);
+    },
   });
 }
 
