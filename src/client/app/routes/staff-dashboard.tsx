@@ -81,7 +81,9 @@ function StaffDashboard({ today }: { today: DateString }) {
   const [lastFirst, setLastFirst] = useState(first);
   if (first && first !== lastFirst) setLastFirst(first);
   const shown = first ?? lastFirst;
-  const failed = grid.error && !first ? grid.error : null;
+  // what went wrong with the rows asked for last, with the way to ask again
+  const failed =
+    grid.error && !first ? <GridReadFailed error={grid.error} onRetry={() => void grid.refetch()} /> : null;
   const matching = noneChosen ? 0 : (first?.matching ?? 0);
   const loadMore = useCallback(() => {
     if (!isFetchingNextPage) void fetchNextPage();
@@ -173,21 +175,15 @@ function StaffDashboard({ today }: { today: DateString }) {
           <CardContent narrow>
             {loading ? (
               <DashboardLoading />
-            ) : failed && !shown ? (
-              <GridReadFailed error={failed} onRetry={() => void grid.refetch()} />
+            ) : !shown ? (
+              failed
             ) : (
               <ScheduleGrid
                 rows={rows}
                 matching={matching}
                 total={shown?.total ?? 0}
                 areas={shown?.areas ?? []}
-                problem={
-                  failed ? (
-                    <GridReadFailed error={failed} onRetry={() => void grid.refetch()} />
-                  ) : !first && !noneChosen ? (
-                    <DashboardLoading />
-                  ) : null
-                }
+                problem={failed ?? (!first && !noneChosen ? <DashboardLoading /> : null)}
                 hasMore={!noneChosen && hasNextPage}
                 onLoadMore={loadMore}
                 view={view}
